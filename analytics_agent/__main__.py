@@ -1,0 +1,3 @@
+from analytics_agent.cli import main
+
+main()

@@ -1,0 +1,139 @@
+"""What the database holds: tables, columns, and a stored profile of each table.
+
+A profile (row count; per column type, nulls, min/max, and the distinct values of low-cardinality text
+columns) is computed once when a table is written and stored in the hidden ``_agent`` schema. It is the
+one source for ``describe_table``, the table/column enums in tool schemas, and "did you mean" hints.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from analytics_agent.tools.shaping import to_jsonable
+
+META_SCHEMA = "_agent"
+MAX_DISTINCT_VALUES = 50
+_TEXT_TYPES = ("VARCHAR",)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    name: str
+    rows: int
+    columns: int
+
+
+def quote_ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def table_names(cur: duckdb.DuckDBPyConnection) -> list[str]:
+    rows = cur.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+        "AND schema_name = 'main' AND NOT temporary ORDER BY table_name"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def list_tables(cur: duckdb.DuckDBPyConnection) -> list[TableInfo]:
+    infos = []
+    for name in table_names(cur):
+        profile = get_profile(cur, name)
+        infos.append(TableInfo(name=name, rows=profile["rows"], columns=len(profile["columns"])))
+    return infos
+
+
+def column_types(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    rows = cur.execute(
+        "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
+        "AND schema_name = 'main' AND table_name = ? ORDER BY column_index",
+        [table],
+    ).fetchall()
+    return dict(rows)
+
+
+def compute_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
+    """One scan (SUMMARIZE) plus one small DISTINCT per low-cardinality text column."""
+    types = column_types(cur, table)
+    summary = cur.execute(f"SUMMARIZE {quote_ident(table)}").fetchall()
+    names = [d[0] for d in cur.description]
+    columns = []
+    row_count = 0
+    for record in summary:
+        stats = dict(zip(names, record, strict=True))
+        name = stats["column_name"]
+        row_count = int(stats["count"])
+        nulls = round(row_count * float(stats["null_percentage"] or 0) / 100)
+        column: dict[str, Any] = {"name": name, "type": types.get(name, stats["column_type"]), "nulls": nulls}
+        if stats["min"] is not None:
+            column["min"], column["max"] = stats["min"], stats["max"]
+        if column["type"] in _TEXT_TYPES and int(stats["approx_unique"] or 0) <= MAX_DISTINCT_VALUES * 2:
+            values = _distinct_values(cur, table, name)
+            if values is not None:
+                column["values"] = values
+        columns.append(column)
+    if not summary:
+        row_count = cur.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0]
+        columns = [{"name": n, "type": t, "nulls": 0} for n, t in types.items()]
+    return {"table": table, "rows": row_count, "columns": columns}
+
+
+def _distinct_values(cur: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str] | None:
+    col = quote_ident(column)
+    rows = cur.execute(
+        f"SELECT DISTINCT {col} FROM {quote_ident(table)} WHERE {col} IS NOT NULL ORDER BY 1 "
+        f"LIMIT {MAX_DISTINCT_VALUES + 1}"
+    ).fetchall()
+    if len(rows) > MAX_DISTINCT_VALUES:
+        return None
+    return [r[0] for r in rows]
+
+
+def store_profile(
+    conn: duckdb.DuckDBPyConnection, table: str, *, original_names: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Compute and store a table's profile (on a writable connection, inside the caller's transaction)."""
+    profile = compute_profile(conn, table)
+    if original_names:
+        profile["original_names"] = original_names
+    conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
+    conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {META_SCHEMA}.profiles "
+        "(table_name VARCHAR PRIMARY KEY, profile VARCHAR NOT NULL, updated_at TIMESTAMP DEFAULT now())"
+    )
+    conn.execute(f"DELETE FROM {META_SCHEMA}.profiles WHERE table_name = ?", [table])
+    conn.execute(
+        f"INSERT INTO {META_SCHEMA}.profiles (table_name, profile) VALUES (?, ?)",
+        [table, json.dumps(to_jsonable(profile))],
+    )
+    return profile
+
+
+def drop_profile(conn: duckdb.DuckDBPyConnection, table: str) -> None:
+    if _has_profiles_table(conn):
+        conn.execute(f"DELETE FROM {META_SCHEMA}.profiles WHERE table_name = ?", [table])
+
+
+def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
+    """The stored profile, or one computed now for tables written by other tools."""
+    if _has_profiles_table(cur):
+        row = cur.execute(
+            f"SELECT profile FROM {META_SCHEMA}.profiles WHERE table_name = ?", [table]
+        ).fetchone()
+        if row:
+            return json.loads(row[0])
+    return to_jsonable(compute_profile(cur, table))
+
+
+def _has_profiles_table(cur: duckdb.DuckDBPyConnection) -> bool:
+    return bool(
+        cur.execute(
+            "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() "
+            "AND schema_name = ? AND table_name = 'profiles'",
+            [META_SCHEMA],
+        ).fetchone()
+    )

@@ -1,0 +1,101 @@
+"""Open the database: a sandboxed read-only connection for tools, a plain one for writes.
+
+DuckDB refuses two connections to one file with different configurations in one process, so write work
+(first-use seeding, loading) happens on a connection that is closed before the sandbox opens.
+``read_only=True`` alone still lets SQL read and write local files; the sandbox also turns external
+access off and locks the configuration, so a query cannot ``SET`` its way back out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+
+from analytics_agent.errors import DatabaseError
+
+DEFAULT_MEMORY_LIMIT = "1GB"
+DEFAULT_THREADS = 2
+
+
+def open_sandbox(
+    path: Path, *, memory_limit: str = DEFAULT_MEMORY_LIMIT, threads: int = DEFAULT_THREADS
+) -> duckdb.DuckDBPyConnection:
+    """A read-only connection that cannot touch files or the network, nor change its own settings."""
+    config = {
+        "enable_external_access": False,
+        "autoload_known_extensions": False,
+        "autoinstall_known_extensions": False,
+        "memory_limit": memory_limit,
+        "threads": threads,
+        "lock_configuration": True,
+    }
+    try:
+        return duckdb.connect(str(path), read_only=True, config=config)
+    except duckdb.Error as exc:
+        raise DatabaseError(_explain_open_failure(path, exc)) from None
+
+
+@contextlib.contextmanager
+def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = duckdb.connect(str(path))
+    except (duckdb.Error, OSError) as exc:
+        raise DatabaseError(_explain_open_failure(path, exc)) from None
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def ensure_database(path: Path) -> bool:
+    """Create the database with the sample data on first use. Returns True if it was created.
+
+    Built in a temporary file beside the target and renamed into place, so a crash or a second process
+    never leaves a half-seeded database behind.
+    """
+    if path.exists():
+        return False
+    from analytics_agent.db.seed import seed_sample_data
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=".seeding-", suffix=".duckdb", dir=path.parent)
+    except OSError as exc:
+        raise DatabaseError(
+            f"cannot create the database in {path.parent}: {exc.strerror}; choose another place with --db"
+        ) from None
+    os.close(fd)
+    tmp = Path(tmp_name)
+    tmp.unlink()  # DuckDB wants to create the file itself
+    try:
+        with open_writer(tmp) as conn:
+            seed_sample_data(conn)
+            conn.execute("CHECKPOINT")
+        if path.exists():  # another process won the race; keep theirs
+            return False
+        os.replace(tmp, path)
+        return True
+    finally:
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+
+
+def _explain_open_failure(path: Path, exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if "lock" in text.lower():
+        return (
+            f"the database {path} is in use by another analytics-agent process (a load or chat); "
+            "wait for it to finish or use another --db"
+        )
+    if isinstance(exc, OSError):
+        return f"cannot open the database {path}: {exc.strerror or text}"
+    if "not a valid DuckDB database" in text or "Corrupt" in text or "invalid" in text.lower():
+        return f"{path} is not a DuckDB database this version can read; point --db at another file"
+    return f"cannot open the database {path}: {text}"

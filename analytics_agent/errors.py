@@ -1,0 +1,93 @@
+"""The one error hierarchy of analytics-agent.
+
+Every error a user can cause or meet is one of these; the CLI catches ``AnalyticsAgentError`` once,
+prints its message as a single line and exits non-zero. Anything else is a bug and is logged with its
+stack trace, never shown to the user as one.
+
+    AnalyticsAgentError                 base: ``str(e)`` is a one-line message that says what to fix
+    ├── ConfigError                     missing or contradictory settings (no model, bad flag value)
+    ├── DatabaseError                   the database file cannot be opened, created or is locked
+    ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
+    ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
+    ├── ToolError                       a tool call failed; its message is what the model reads
+    │   ├── UnknownToolError
+    │   └── ArgumentError               arguments not JSON or not fitting the schema
+    └── ProviderError                   the model endpoint failed (carries the server's own message)
+        ├── ProviderAuthError           401/403, no credentials, model access not granted
+        ├── ProviderRateLimitError      429/throttling after retries, or quota exhausted
+        ├── ProviderTimeoutError        connect/read timeout after retries
+        ├── ProviderConnectionError     endpoint unreachable
+        └── ProviderResponseError       malformed or unusable response
+"""
+
+from __future__ import annotations
+
+
+class AnalyticsAgentError(Exception):
+    """Base of every error meant for a user: the message is one line that says what to fix."""
+
+    def __str__(self) -> str:
+        text = super().__str__()
+        return " ".join(text.split())  # one line, always
+
+
+class ConfigError(AnalyticsAgentError):
+    pass
+
+
+class DatabaseError(AnalyticsAgentError):
+    pass
+
+
+class LoadError(AnalyticsAgentError):
+    pass
+
+
+class ToolDefinitionError(AnalyticsAgentError):
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
+        where = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
+        super().__init__(f"{where}{message}")
+        self.path = path
+        self.line = line
+
+
+class ToolError(AnalyticsAgentError):
+    """What the model reads when a call fails: one line per problem, so several lines are kept."""
+
+    def __str__(self) -> str:
+        return Exception.__str__(self).strip()
+
+
+class UnknownToolError(ToolError):
+    pass
+
+
+class ArgumentError(ToolError):
+    pass
+
+
+class ProviderError(AnalyticsAgentError):
+    def __init__(self, message: str, *, status: int | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+class ProviderAuthError(ProviderError):
+    pass
+
+
+class ProviderRateLimitError(ProviderError):
+    pass
+
+
+class ProviderTimeoutError(ProviderError):
+    pass
+
+
+class ProviderConnectionError(ProviderError):
+    pass
+
+
+class ProviderResponseError(ProviderError):
+    pass

@@ -1,0 +1,1 @@
+"""Model providers: each maps the neutral conversation to its wire format and back."""

@@ -1,0 +1,141 @@
+"""Tool arguments: one pydantic model per tool, the single source of its JSON Schema and its validation.
+
+``arguments_model`` builds the model from parameter specs; ``parse_arguments`` turns what a model sent
+(JSON text, an object, or nothing) into a validated instance, or an ``ArgumentError`` with one precise
+line per problem, field first.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+    create_model,
+)
+from pydantic_core import PydanticCustomError
+
+from analytics_agent.errors import ArgumentError
+from analytics_agent.tools.sqlfile import ParamSpec
+
+DEFAULT_STRING_MAX = 200
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _iso_date(value: Any) -> Any:
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str) and _ISO_DATE.match(value.strip()):
+        try:
+            return dt.date.fromisoformat(value.strip())
+        except ValueError as exc:
+            raise PydanticCustomError(
+                "date_value", "Input should be a real calendar date: {reason}", {"reason": str(exc)}
+            ) from None
+    raise PydanticCustomError("date_format", "Input should be a valid date in YYYY-MM-DD format")
+
+
+IsoDate = Annotated[
+    dt.date,
+    BeforeValidator(_iso_date),
+    WithJsonSchema({"type": "string", "format": "date"}),
+]
+
+
+class ToolArguments(BaseModel):
+    """Base of every tool's arguments: unknown keys are errors, so a misspelt one never passes silently."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def field_type(param: ParamSpec, choices: tuple[str, ...] = ()) -> Any:
+    """The Python type (with constraints) that validates one parameter."""
+    if param.type == "date":
+        return IsoDate
+    if param.type == "enum":
+        values = choices or param.choices
+        return Literal[values]  # type: ignore[valid-type]
+    if param.type == "integer":
+        return Annotated[int, Field(strict=True, ge=_num(param.minimum), le=_num(param.maximum))]
+    if param.type == "number":
+        return Annotated[float, Field(ge=param.minimum, le=param.maximum)]
+    if param.type == "pattern":
+        return Annotated[str, Field(pattern=param.pattern, max_length=DEFAULT_STRING_MAX)]
+    return Annotated[str, Field(max_length=param.max_length or DEFAULT_STRING_MAX)]
+
+
+def _num(value: float | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def arguments_model(
+    tool_name: str, params: tuple[ParamSpec, ...], resolved_choices: dict[str, tuple[str, ...]] | None = None
+) -> type[ToolArguments]:
+    """Build the pydantic model for one tool's parameters."""
+    resolved_choices = resolved_choices or {}
+    fields: dict[str, Any] = {}
+    for param in params:
+        annotation = field_type(param, resolved_choices.get(param.name, ()))
+        if param.required:
+            fields[param.name] = (annotation, Field(description=param.description))
+        elif param.default is None:
+            fields[param.name] = (annotation | None, Field(default=None, description=param.description))
+        else:
+            fields[param.name] = (annotation, Field(default=param.default, description=param.description))
+    model_name = "".join(part.capitalize() for part in re.split(r"[_-]", tool_name)) + "Arguments"
+    return create_model(model_name, __base__=ToolArguments, **fields)
+
+
+def parse_arguments(model: type[BaseModel], raw: str | dict[str, Any] | None) -> BaseModel:
+    """Validate what the model sent. Raises ArgumentError, one line per problem."""
+    if raw is None:
+        data: Any = {}
+    elif isinstance(raw, str):
+        if not raw.strip():
+            data = {}
+        else:
+            try:
+                data = json.loads(raw)
+            except ValueError as exc:
+                raise ArgumentError(
+                    f"arguments are not valid JSON ({exc.msg} at character {exc.pos}); send one JSON object"
+                ) from None
+    else:
+        data = raw
+    if not isinstance(data, dict):
+        raise ArgumentError(f"arguments must be a JSON object, not {type(data).__name__}")
+    data = _drop_nulls_for_defaults(model, data)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ArgumentError(format_validation_error(exc)) from None
+
+
+def _drop_nulls_for_defaults(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
+    """A null for an optional parameter means "use the default" (strict-mode schemas make models send it)."""
+    fields = model.model_fields
+    return {k: v for k, v in data.items() if not (v is None and k in fields and not fields[k].is_required())}
+
+
+def format_validation_error(exc: ValidationError) -> str:
+    lines = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(part) for part in error["loc"]) or "arguments"
+        message = error["msg"]
+        if error["type"] == "literal_error":
+            message = _short_literal_message(error)
+        lines.append(f"{where}: {message}")
+    return "\n".join(lines)
+
+
+def _short_literal_message(error: dict[str, Any]) -> str:
+    expected = error.get("ctx", {}).get("expected", "")
+    return f"Input should be one of {expected}; got {error.get('input')!r}"

@@ -1,0 +1,31 @@
+"""What every tool is: a name, a description, an arguments model, and a run on a DuckDB cursor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.shaping import Rows
+
+
+@dataclass(frozen=True)
+class ToolValue:
+    """A tool's answer before shaping: an object (one answer) or rows (a capped table), plus its SQL."""
+
+    value: dict[str, Any] | Rows
+    sql: str = ""
+
+
+class Tool:
+    """Base class. Subclasses set the three attributes and implement ``run``; errors they raise as
+    ``ToolError`` are shown to the model, anything else is logged and reported as a failure."""
+
+    name: str
+    description: str
+    arguments: type[ToolArguments]
+
+    def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+        raise NotImplementedError

@@ -1,0 +1,51 @@
+"""Tools over whatever the database holds: ``list_tables`` and ``describe_table``."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import duckdb
+from pydantic import Field, create_model
+
+from analytics_agent.db.catalog import get_profile, list_tables
+from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.shaping import Rows
+
+
+class ListTablesArguments(ToolArguments):
+    pass
+
+
+class ListTables(Tool):
+    name = "list_tables"
+    description = (
+        "List the tables in the database with their row and column counts. Use first when the question is "
+        "about data you have not seen yet; then describe_table."
+    )
+    arguments = ListTablesArguments
+
+    def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+        infos = list_tables(cursor)
+        rows = [(t.name, t.rows, t.columns) for t in infos]
+        return ToolValue(Rows(columns=("table", "rows", "columns"), rows=rows, total=len(rows)))
+
+
+class DescribeTable(Tool):
+    name = "describe_table"
+    description = (
+        "Columns of one table with type, nulls, min/max and, for text columns with few values, the values "
+        'themselves. Use before aggregate on a table, e.g. table="orders".'
+    )
+
+    def __init__(self, tables: list[str]) -> None:
+        table_type = Literal[tuple(tables)] if tables else str  # type: ignore[valid-type]
+        self.arguments = create_model(
+            "DescribeTableArguments",
+            __base__=ToolArguments,
+            table=(table_type, Field(description="Table name, as listed by list_tables.")),
+        )
+
+    def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+        profile = get_profile(cursor, args.table)  # type: ignore[attr-defined]
+        return ToolValue(profile)

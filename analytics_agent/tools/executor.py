@@ -1,0 +1,123 @@
+"""Run one tool call for a model: validate, execute on the sandbox with a time limit, shape. Never raises.
+
+Whatever goes wrong becomes an error result the model can act on (unknown tool → the real names; bad
+arguments → one line per field; a failing query → one sentence). Stack traces go to the log only.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import duckdb
+
+from analytics_agent.errors import ToolError, UnknownToolError
+from analytics_agent.tools.arguments import parse_arguments
+from analytics_agent.tools.base import ToolValue
+from analytics_agent.tools.registry import Registry
+from analytics_agent.tools.shaping import Shaped, estimate_tokens, shape_object, shape_rows
+
+log = logging.getLogger(__name__)
+DEFAULT_TIMEOUT_S = 15.0
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """What a call produced: the text the model reads, whether it is an error, and facts for the trace."""
+
+    name: str
+    text: str
+    is_error: bool
+    rows: int = 0
+    truncated: bool = False
+    tokens: int = 0
+    sql: str = ""
+    duration_ms: float = 0.0
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+class Executor:
+    def __init__(
+        self,
+        registry: Registry,
+        connection: duckdb.DuckDBPyConnection,
+        *,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+    ) -> None:
+        self.registry = registry
+        self.connection = connection
+        self.timeout_s = timeout_s
+
+    def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
+        started = time.perf_counter()
+        try:
+            outcome = self._execute(name, arguments)
+        except ToolError as exc:
+            outcome = _error(name, str(exc))
+        except Exception:  # the model must get an answer whatever broke; the trace goes to the log
+            log.exception("tool %s failed", name)
+            outcome = _error(name, f"{name} failed unexpectedly; try different arguments or another tool")
+        elapsed = (time.perf_counter() - started) * 1000
+        return replace(outcome, duration_ms=elapsed)
+
+    def _execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
+        tool = self.registry.get(name)
+        if tool is None:
+            raise UnknownToolError(
+                f"unknown tool {name!r}; available tools: {', '.join(self.registry.names)}"
+            )
+        args = parse_arguments(tool.arguments, arguments)
+        cursor = self.connection.cursor()
+        try:
+            value = self._run_with_timeout(tool, cursor, args)
+        finally:
+            cursor.close()
+        shaped = _shape(value)
+        return ToolOutcome(
+            name=name,
+            text=shaped.text,
+            is_error=False,
+            rows=shaped.rows,
+            truncated=shaped.truncated,
+            tokens=shaped.tokens,
+            sql=value.sql,
+            arguments=args.model_dump(mode="json"),
+        )
+
+    def _run_with_timeout(self, tool, cursor, args) -> ToolValue:
+        timer = threading.Timer(self.timeout_s, cursor.interrupt)
+        timer.daemon = True
+        timer.start()
+        try:
+            return tool.run(cursor, args)
+        except duckdb.InterruptException:
+            raise ToolError(
+                f"{tool.name} took longer than {self.timeout_s:g} s and was stopped; "
+                "narrow the question (a shorter date range or a filter)"
+            ) from None
+        except duckdb.OutOfMemoryException:
+            raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
+        except duckdb.Error as exc:
+            log.info("tool %s: query failed: %s", tool.name, exc)
+            raise ToolError(f"{tool.name} could not run: {_first_line(exc)}") from None
+        finally:
+            timer.cancel()
+
+
+def _shape(value: ToolValue) -> Shaped:
+    if isinstance(value.value, dict):
+        return shape_object(value.value)
+    return shape_rows(value.value)
+
+
+def _error(name: str, message: str) -> ToolOutcome:
+    text = f"Error: {message}"
+    return ToolOutcome(name=name, text=text, is_error=True, tokens=estimate_tokens(text))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

@@ -1,0 +1,78 @@
+"""The one registry: every tool by name, and the tool payloads both providers read.
+
+``openai_tools()`` and ``bedrock_tool_config()`` are rendered from the same pydantic models that
+validate arguments, so what the model is told and what is checked cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from analytics_agent.errors import ToolDefinitionError
+from analytics_agent.tools.base import Tool
+from analytics_agent.tools.schema import clean_schema, strict_schema
+from analytics_agent.tools.sqlfile import TOOL_NAME_RE
+
+
+class Registry:
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._schemas: dict[str, dict[str, Any]] = {}
+        for tool in tools:
+            self.add(tool)
+
+    def add(self, tool: Tool) -> None:
+        if not TOOL_NAME_RE.match(tool.name):
+            raise ToolDefinitionError(f"tool name {tool.name!r} must match ^[a-zA-Z0-9_-]{{1,64}}$")
+        if tool.name in self._tools:
+            raise ToolDefinitionError(
+                f"two tools are named {tool.name!r}; rename one",
+                path=getattr(getattr(tool, "spec", None), "path", None),
+            )
+        if not tool.description.strip():
+            raise ToolDefinitionError(f"tool {tool.name!r} needs a description")
+        self._tools[tool.name] = tool
+        self._schemas[tool.name] = clean_schema(tool.arguments)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def __iter__(self):
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def schema(self, name: str) -> dict[str, Any]:
+        return self._schemas[name]
+
+    def openai_tools(self, *, strict: bool = False) -> list[dict[str, Any]]:
+        tools = []
+        for tool in self:
+            function: dict[str, Any] = {"name": tool.name, "description": tool.description}
+            schema = self._schemas[tool.name]
+            function["parameters"] = strict_schema(schema) if strict else schema
+            if strict:
+                function["strict"] = True
+            tools.append({"type": "function", "function": function})
+        return tools
+
+    def bedrock_tool_config(self) -> dict[str, Any]:
+        return {
+            "tools": [
+                {
+                    "toolSpec": {
+                        "name": t.name,
+                        "description": t.description,
+                        "inputSchema": {"json": self._schemas[t.name]},
+                    }
+                }
+                for t in self
+            ],
+            "toolChoice": {"auto": {}},
+        }

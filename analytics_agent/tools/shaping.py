@@ -1,0 +1,136 @@
+"""Shape a tool's value into the compact JSON text a model reads, within fixed bounds. Pure.
+
+Bounds: at most ``MAX_ROWS`` rows and at most ``MAX_TOKENS`` o200k tokens per result. Whatever is cut is
+said in the result itself (``"truncated": true``, the total, and a hint), never dropped silently.
+
+Token counts use ``estimate_tokens``, a deliberate over-estimate of o200k (the tokenizer GPT-4o uses);
+tests check it against the real tokenizer, so the runtime needs no tokenizer files (tiktoken would
+download them on first use, which fails offline).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import math
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+MAX_ROWS = 50
+MAX_TOKENS = 1000
+_PIECE = re.compile(r"[A-Z]*[a-z]+|[A-Z]+|[0-9]+|\s+|[\x21-\x7e]|[^\x00-\x7f]")
+
+
+def estimate_tokens(text: str) -> int:
+    """An upper bound on o200k tokens: letter runs ≥1 per 2 letters, digits 1 per 3, other ASCII 1 each,
+    non-ASCII 1 per UTF-8 byte."""
+    total = 0
+    for piece in _PIECE.findall(text):
+        first = piece[0]
+        if first.isascii() and first.isalpha():
+            total += math.ceil(len(piece) / 2)
+        elif first.isdigit():
+            total += math.ceil(len(piece) / 3)
+        elif first.isspace() or first.isascii():
+            total += 1
+        else:
+            total += len(piece.encode("utf-8"))
+    return total
+
+
+def to_jsonable(value: Any) -> Any:
+    """Dates as ISO strings, decimals as numbers, NaN as null: what a model reads without surprises."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else _round(value)
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else _round(float(value))
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return str(value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return f"<{len(bytes(value))} bytes>"
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [to_jsonable(v) for v in value]
+    return str(value)
+
+
+def _round(value: float) -> float | int:
+    if value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return float(f"{value:.6g}") if abs(value) < 1 else round(value, 2)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A table result: the first rows fetched (at most MAX_ROWS + 1) and, when known, the total."""
+
+    columns: tuple[str, ...]
+    rows: list[tuple[Any, ...]]
+    total: int | None = None
+    hint: str = "narrow the question: add a filter, a shorter date range or a smaller limit"
+
+
+@dataclass(frozen=True)
+class Shaped:
+    text: str
+    rows: int
+    truncated: bool
+    tokens: int
+
+
+def shape_rows(result: Rows, *, max_rows: int = MAX_ROWS, max_tokens: int = MAX_TOKENS) -> Shaped:
+    rows = [[to_jsonable(v) for v in row] for row in result.rows]
+    total = result.total if result.total is not None else len(rows)
+    keep = min(len(rows), max_rows)
+    while True:
+        payload: dict[str, Any] = {"columns": list(result.columns), "rows": rows[:keep], "row_count": total}
+        truncated = keep < total
+        if truncated:
+            payload.update(truncated=True, shown=keep, hint=result.hint)
+        text = dumps(payload)
+        tokens = estimate_tokens(text)
+        if tokens <= max_tokens or keep == 0:
+            return Shaped(text=text, rows=keep, truncated=truncated, tokens=tokens)
+        keep = max(0, min(keep - 1, int(keep * max_tokens / tokens)))
+
+
+def shape_object(value: dict[str, Any], *, max_tokens: int = MAX_TOKENS) -> Shaped:
+    """An object result; if it is too large, its longest lists are cut, and it says so."""
+    obj = to_jsonable(value)
+    text = dumps(obj)
+    truncated = False
+    while estimate_tokens(text) > max_tokens:
+        key = _longest_list_key(obj)
+        if key is None:
+            text = dumps({"truncated": True, "error": "the result is too large to show; narrow the question"})
+            return Shaped(text=text, rows=0, truncated=True, tokens=estimate_tokens(text))
+        items = obj[key]
+        obj[key] = items[: len(items) // 2]
+        obj.setdefault("truncated_lists", {})[key] = (
+            len(items) if key not in obj.get("truncated_lists", {}) else obj["truncated_lists"][key]
+        )
+        obj["truncated"] = True
+        truncated = True
+        text = dumps(obj)
+    return Shaped(text=text, rows=1, truncated=truncated, tokens=estimate_tokens(text))
+
+
+def _longest_list_key(obj: dict[str, Any]) -> str | None:
+    lists = [(len(v), k) for k, v in obj.items() if isinstance(v, list) and v]
+    return max(lists)[1] if lists else None

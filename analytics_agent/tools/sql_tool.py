@@ -1,0 +1,103 @@
+"""Tools defined by ``.sql`` files: parse, resolve data-backed enums, run with bound parameters."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from string import Formatter
+from typing import Any
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident, table_names
+from analytics_agent.errors import ToolDefinitionError, ToolError
+from analytics_agent.tools.arguments import ToolArguments, arguments_model
+from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.shaping import MAX_ROWS, Rows
+from analytics_agent.tools.sqlfile import SqlToolSpec, parse_sql_tool
+
+log = logging.getLogger(__name__)
+MAX_ENUM_VALUES = 200
+
+
+class SqlTool(Tool):
+    def __init__(self, spec: SqlToolSpec, choices: dict[str, tuple[str, ...]]) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.description = spec.description
+        self.arguments = arguments_model(spec.name, spec.params, choices)
+
+    def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+        params = args.model_dump()
+        cursor.execute(self.spec.sql, params)
+        columns = tuple(d[0] for d in cursor.description)
+        if self.spec.returns == "object":
+            rows = cursor.fetchmany(2)
+            if not rows:
+                raise ToolError(_fill(self.spec.empty, params))
+            if len(rows) > 1:
+                raise ToolError(f"{self.name} matched more than one row; this tool expects exactly one")
+            return ToolValue(dict(zip(columns, rows[0], strict=True)), sql=self.spec.sql)
+        rows = cursor.fetchmany(MAX_ROWS + 1)
+        total = len(rows)
+        if total > MAX_ROWS:  # count only when cut: most answers fit
+            total = cursor.execute(f"SELECT count(*) FROM ({self.spec.sql})", params).fetchone()[0]
+        return ToolValue(Rows(columns=columns, rows=rows, total=total), sql=self.spec.sql)
+
+
+def _fill(template: str, params: dict[str, Any]) -> str:
+    fields = {name for _, name, _, _ in Formatter().parse(template) if name}
+    return template.format(**{name: params.get(name, "?") for name in fields})
+
+
+def load_sql_tools(
+    folder: Path, cursor: duckdb.DuckDBPyConnection, *, strict: bool = True
+) -> tuple[list[SqlTool], list[ToolDefinitionError]]:
+    """Every ``*.sql`` in a folder whose tables exist. Malformed files raise when ``strict`` (the bundled
+    tools must all be right); otherwise they are returned as problems and the rest still load."""
+    tools: list[SqlTool] = []
+    problems: list[ToolDefinitionError] = []
+    tables = set(table_names(cursor))
+    for path in sorted(folder.glob("*.sql")):
+        try:
+            spec = parse_sql_tool(path.read_text(encoding="utf-8"), path=str(path))
+            missing = [t for t in spec.tables if t not in tables]
+            if missing:
+                log.info("tool %s skipped: table %s not in the database", spec.name, ", ".join(missing))
+                continue
+            tools.append(SqlTool(spec, resolve_choices(spec, cursor)))
+        except ToolDefinitionError as exc:
+            if strict:
+                raise
+            problems.append(exc)
+        except (OSError, UnicodeDecodeError) as exc:
+            problem = ToolDefinitionError(f"cannot read the file: {exc}", path=str(path))
+            if strict:
+                raise problem from None
+            problems.append(problem)
+    return tools, problems
+
+
+def resolve_choices(spec: SqlToolSpec, cursor: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...]]:
+    """Enum values read from the data, so the model can only pick values that exist."""
+    choices: dict[str, tuple[str, ...]] = {}
+    for param in spec.params:
+        if param.choices_from is None:
+            continue
+        table, column = param.choices_from
+        try:
+            rows = cursor.execute(
+                f"SELECT DISTINCT CAST({quote_ident(column)} AS VARCHAR) FROM {quote_ident(table)} "
+                f"WHERE {quote_ident(column)} IS NOT NULL ORDER BY 1 LIMIT {MAX_ENUM_VALUES + 1}"
+            ).fetchall()
+        except duckdb.Error as exc:
+            raise ToolDefinitionError(
+                f"enum(from {table}.{column}) cannot be read: {str(exc).splitlines()[0]}", path=spec.path
+            ) from None
+        if not rows or len(rows) > MAX_ENUM_VALUES:
+            raise ToolDefinitionError(
+                f"enum(from {table}.{column}) needs 1 to {MAX_ENUM_VALUES} distinct values; use string instead",
+                path=spec.path,
+            )
+        choices[param.name] = tuple(r[0] for r in rows)
+    return choices

@@ -1,0 +1,54 @@
+"""One open database with its tools: what every command that reads data works on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+
+from analytics_agent.db.connect import ensure_database, open_sandbox
+from analytics_agent.errors import DatabaseError, ToolDefinitionError
+from analytics_agent.tools.build import build_registry
+from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
+from analytics_agent.tools.registry import Registry
+
+
+@dataclass
+class Workspace:
+    db_path: Path
+    connection: duckdb.DuckDBPyConnection
+    registry: Registry
+    executor: Executor
+    problems: list[ToolDefinitionError] = field(default_factory=list)
+    created: bool = False
+
+    @classmethod
+    def open(
+        cls, db_path: Path, *, tool_dirs: Sequence[Path] = (), timeout_s: float = DEFAULT_TIMEOUT_S
+    ) -> Workspace:
+        """Create the database with sample data on first use, then open it sandboxed, read-only."""
+        if db_path.is_dir():
+            raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
+        created = ensure_database(db_path)
+        connection = open_sandbox(db_path)
+        try:
+            registry, problems = build_registry(connection, tool_dirs=tool_dirs)
+        except BaseException:
+            connection.close()
+            raise
+        executor = Executor(registry, connection, timeout_s=timeout_s)
+        return cls(db_path, connection, registry, executor, problems, created)
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        return self.connection.cursor()
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

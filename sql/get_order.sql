@@ -1,0 +1,14 @@
+-- name: get_order
+-- description: One order by id: city, day, status, amount and its items. Use when the question names an
+--   order, e.g. "what happened to order A-1042?". Not for totals (use sales_summary).
+-- tables: orders, order_items, products
+-- param order_id: pattern(^[A-Z]-\d{4,}$) | Order id, e.g. "A-1042".
+-- returns: object
+-- empty: no order with id {order_id}
+SELECT
+    o.order_id, o.city, o.day, o.status, o.amount,
+    (SELECT list({'product': p.name, 'quantity': i.quantity, 'unit_price': i.unit_price} ORDER BY p.name)
+     FROM order_items i JOIN products p USING (product_id)
+     WHERE i.order_id = o.order_id) AS items
+FROM orders o
+WHERE o.order_id = $order_id
