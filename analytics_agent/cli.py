@@ -202,3 +202,7 @@ def _log_crash(exc: BaseException) -> str:
         return str(path)
     except OSError:
         return "(no log: the data dir is not writable)"
+
+
+# Command groups live in their own modules; importing them registers their commands on ``app``.
+from analytics_agent import cli_agent, cli_data  # noqa: E402, F401

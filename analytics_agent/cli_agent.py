@@ -1,0 +1,1 @@
+"""Commands that ask a model: ask, chat, demo (registered on the root app)."""

@@ -1,0 +1,1 @@
+"""Commands that change the data: load, drop (registered on the root app)."""
