@@ -40,7 +40,8 @@ Invariants (checked by ``tests/test_seeds.py`` for the committed default data):
 Order ids: ``--orders N`` counts all orders, the five reference ones
 included.  For N <= 260,000 every id has the short form ``^[A-Z]-\\d{4}$``
 (26 x 10,000 possible ids); generated ids are a fixed permutation of that
-space that skips A-1040..A-1044.  For N > 260,000 the generated ids use the
+space that skips A-1040..A-1044 and A-9999 (kept unused as the example of an
+unknown order id).  For N > 260,000 the generated ids use the
 longer form ``^[A-Z]-\\d{8}$`` (e.g. ``K-06180339``), which is still unique
 and can never collide with the five 4-digit reference ids.
 
@@ -189,6 +190,8 @@ EXCLUSIVE_DAY = dt.date(2026, 10, 24)
 EXCLUSIVE_CITIES = ("Pune", "Mumbai")  # only reference orders there that day
 
 SHORT_ID_SPACE = 26 * 10_000
+UNUSED_ID_NUMBER = 9999  # A-9999
+
 LONG_ID_SPACE = 26 * 100_000_000
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -422,14 +425,17 @@ def generate(
         refs_by_day.setdefault(ref[3], []).append(ref)
 
     # --- order ids ----------------------------------------------------------------------
-    short_ids = orders <= SHORT_ID_SPACE
+    short_ids = orders < SHORT_ID_SPACE  # one short id is kept unused (A-9999)
     space = SHORT_ID_SPACE if short_ids else LONG_ID_SPACE
     block = 10_000 if short_ids else 100_000_000
     digit_fmt = "{:04d}" if short_ids else "{:08d}"
     mult = _id_permutation(space)
     offset = 1234
+    # A-9999 stays unused: it is the documented example of an order id that does not exist.
     reserved = (
-        {LETTERS.index(r[0][0]) * block + int(r[0][2:]) for r in REFERENCE_ORDERS} if short_ids else set()
+        {LETTERS.index(r[0][0]) * block + int(r[0][2:]) for r in REFERENCE_ORDERS} | {UNUSED_ID_NUMBER}
+        if short_ids
+        else set()
     )
     seq = 0
 

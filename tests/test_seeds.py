@@ -208,3 +208,7 @@ def test_generate_reproduces_committed_files_byte_for_byte(tmp_path):
     module.generate(tmp_path)
     for name in FILES:
         assert (tmp_path / name).read_bytes() == (SEEDS / name).read_bytes(), name
+
+
+def test_order_a9999_is_kept_unused_as_the_unknown_order_example(db):
+    assert scalar(db, "SELECT count(*) FROM orders WHERE order_id = 'A-9999'") == 0
