@@ -1,0 +1,73 @@
+"""Build the configured provider. The one place that knows which class serves which ``--provider``.
+
+Provider modules are imported here, lazily, so ``--help`` never pays for httpx or boto3.
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from analytics_agent.config import Settings
+from analytics_agent.errors import ConfigError
+from analytics_agent.providers.base import Provider
+
+NO_MODEL_MESSAGE = (
+    "no model configured: pass --model (and --base-url for a local server, e.g. "
+    "--base-url http://localhost:11434/v1 --model qwen3:8b) or set ANALYTICS_AGENT_MODEL and "
+    "OPENAI_BASE_URL/OPENAI_API_KEY; to see it work offline, run: analytics-agent demo"
+)
+
+
+def make_provider(
+    settings: Settings, *, stream: bool = False, client: httpx.Client | None = None
+) -> Provider:
+    """The provider ``settings`` describe.
+
+    Args:
+        settings: resolved settings; ``settings.model`` must be set.
+        stream: ask the endpoint to stream (text is then passed to ``on_text`` as it arrives).
+        client: an httpx client for the OpenAI-compatible provider (tests and the demo pass a
+            ``MockTransport`` client); ignored by Bedrock.
+
+    Raises:
+        ConfigError: no model, or a provider that is not available.
+    """
+    if not settings.model:
+        raise ConfigError(NO_MODEL_MESSAGE)
+    if settings.provider == "openai":
+        return _openai(settings, stream=stream, client=client)
+    if settings.provider == "bedrock":
+        return _bedrock(settings, stream=stream)
+    raise ConfigError(f"unknown provider {settings.provider!r}; use openai or bedrock")
+
+
+def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None) -> Provider:
+    try:
+        from analytics_agent.providers.openai import OpenAIProvider
+    except ModuleNotFoundError as exc:
+        if exc.name != "analytics_agent.providers.openai":
+            raise
+        raise ConfigError("the openai provider is not available yet in this build") from None
+    return OpenAIProvider(
+        base_url=settings.base_url,
+        model=settings.model or "",
+        api_key=settings.api_key.reveal() if settings.api_key else None,
+        client=client,
+        stream=stream,
+        connect_timeout=settings.connect_timeout,
+        read_timeout=settings.read_timeout,
+        max_retries=settings.max_retries,
+    )
+
+
+def _bedrock(settings: Settings, *, stream: bool) -> Provider:
+    # Seam for the Bedrock provider: it lands as providers/bedrock.py with this constructor.
+    try:
+        from analytics_agent.providers.bedrock import BedrockProvider  # type: ignore[import-not-found]
+    except ModuleNotFoundError as exc:
+        if exc.name != "analytics_agent.providers.bedrock":
+            raise
+        raise ConfigError("--provider bedrock is not available yet; use --provider openai") from None
+    return BedrockProvider(
+        model=settings.model, region=settings.region, profile=settings.profile, stream=stream
+    )
