@@ -1,0 +1,316 @@
+"""HTTP plumbing for httpx-based providers: when to retry, how long to wait, and one typed error per failure.
+
+The decisions are pure functions of (status, headers, body, attempt), so they are tested without a
+network; ``Sender`` is the only part doing I/O, on an injected ``httpx.Client``. Policy, close to
+openai-python's: retry 408/409/429/5xx and dropped connections with exponential backoff and jitter,
+honour ``retry-after-ms`` / ``Retry-After`` / ``x-should-retry``, and never retry client errors or an
+exhausted quota (waiting does not refill it).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import random
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+
+from analytics_agent.errors import (
+    ProviderAuthError,
+    ProviderConnectionError,
+    ProviderError,
+    ProviderRateLimitError,
+    ProviderResponseError,
+    ProviderTimeoutError,
+)
+
+log = logging.getLogger(__name__)
+
+NEVER_RETRY = frozenset({400, 401, 403, 404, 422})
+QUOTA_CODES = frozenset({"insufficient_quota"})
+SNIPPET_CHARS = 200
+RETRYABLE_ERRORS: tuple[type[Exception], ...] = (
+    httpx.ConnectError,
+    httpx.ReadError,
+    httpx.WriteError,
+    httpx.RemoteProtocolError,
+    httpx.TimeoutException,
+)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How often and how long to retry. ``max_retries`` counts retries, not attempts."""
+
+    max_retries: int = 3
+    max_wait: float = 60.0
+    base_delay: float = 0.5
+    max_delay: float = 8.0
+    jitter: float = 0.25
+
+
+@dataclass(frozen=True)
+class Decision:
+    retry: bool
+    delay: float = 0.0
+    why: str = ""
+    """When not retrying although the status is transient: the sentence to add to the error."""
+
+
+def backoff_delay(retry_number: int, policy: RetryPolicy, rand: float) -> float:
+    """Exponential backoff for the ``retry_number``-th retry (0-based), reduced by up to ``jitter``."""
+    delay = min(policy.base_delay * 2**retry_number, policy.max_delay)
+    return delay * (1 - policy.jitter * rand)
+
+
+def retry_after_seconds(headers: Mapping[str, str], *, now: datetime | None = None) -> float | None:
+    """The server's requested wait: ``retry-after-ms``, else ``Retry-After`` in seconds or an HTTP date."""
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(float(ms) / 1000, 0.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max((when - (now or datetime.now(UTC))).total_seconds(), 0.0)
+
+
+def error_code(payload: Any) -> str | None:
+    """The machine-readable error code/type from ``{"error": {...}}`` or a top-level object (Cerebras)."""
+    if not isinstance(payload, dict):
+        return None
+    inner = payload.get("error")
+    source = inner if isinstance(inner, dict) else payload
+    for key in ("code", "type"):
+        value = source.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _is_quota(payload: Any) -> bool:
+    if not isinstance(payload, dict):
+        return False
+    source = payload.get("error") if isinstance(payload.get("error"), dict) else payload
+    return any(source.get(key) in QUOTA_CODES for key in ("code", "type"))
+
+
+def decide(
+    status: int,
+    headers: Mapping[str, str],
+    payload: Any,
+    *,
+    retries_done: int,
+    policy: RetryPolicy,
+    rand: float,
+) -> Decision:
+    """Whether to retry a failed response, and after how long.
+
+    Args:
+        status: HTTP status of the failed response.
+        headers: its headers (case-insensitive mapping).
+        payload: the parsed JSON body, or None when it was not JSON.
+        retries_done: retries already made for this request.
+        policy: limits.
+        rand: a number in [0, 1) for the jitter (injected so tests are exact).
+    """
+    should = (headers.get("x-should-retry") or "").lower()
+    if should == "false" or status in NEVER_RETRY or _is_quota(payload):
+        return Decision(False)
+    if should != "true" and status not in (408, 409, 429) and status < 500:
+        return Decision(False)
+    if retries_done >= policy.max_retries:
+        return Decision(False, why=f"gave up after {retries_done + 1} attempts")
+    wanted = retry_after_seconds(headers)
+    if wanted is None:
+        return Decision(True, backoff_delay(retries_done, policy, rand))
+    if wanted > policy.max_wait:
+        return Decision(False, why=_later(wanted))
+    return Decision(True, wanted)
+
+
+def _later(seconds: float) -> str:
+    at = datetime.now(UTC).timestamp() + seconds
+    clock = datetime.fromtimestamp(at, UTC).strftime("%H:%M:%S UTC")
+    return f"the server asks to wait {seconds:.0f} s; try again after {clock}"
+
+
+def server_message(payload: Any, text: str) -> str:
+    """The server's own words: ``error.message``, a top-level ``message``/``detail``, or a text snippet."""
+    if isinstance(payload, dict):
+        inner = payload.get("error")
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"]
+        if isinstance(inner, str) and inner:
+            return inner
+        for key in ("message", "detail"):
+            if isinstance(payload.get(key), str) and payload[key]:
+                return payload[key]
+    return snippet(text)
+
+
+def snippet(text: str) -> str:
+    """A short one-line excerpt of a body; HTML is reduced to its visible text."""
+    if "<" in text and re.search(r"<(html|head|body|title|h1|!doctype)", text, re.IGNORECASE):
+        text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.IGNORECASE | re.DOTALL)
+        text = re.sub(r"<[^>]+>", " ", text)
+    text = " ".join(text.split())
+    if not text:
+        return "(empty body)"
+    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"
+
+
+def parse_json(text: str) -> Any:
+    """The body as JSON, or None when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def status_error(status: int, payload: Any, text: str, *, where: str, why: str = "") -> ProviderError:
+    """One typed error for a failed response, carrying the server's message and the status."""
+    message = f"{where} returned {status}: {server_message(payload, text)}"
+    if status == 404:
+        message += " (check the base URL, usually ending in /v1, and the model name)"
+    if why:
+        message += f" ({why})"
+    code = error_code(payload)
+    if status in (401, 403):
+        return ProviderAuthError(message, status=status, code=code)
+    if status == 429:
+        return ProviderRateLimitError(message, status=status, code=code)
+    if status == 408:
+        return ProviderTimeoutError(message, status=status, code=code)
+    if payload is None:
+        return ProviderResponseError(message, status=status, code=code)
+    return ProviderError(message, status=status, code=code)
+
+
+def transport_error(exc: Exception, *, where: str, host: str, attempts: int) -> ProviderError:
+    """One typed error for a request that got no response."""
+    tried = f" after {attempts} attempts" if attempts > 1 else ""
+    if isinstance(exc, httpx.ConnectTimeout):
+        return ProviderTimeoutError(f"{where}: connecting to {host} timed out{tried}; is the server running?")
+    if isinstance(exc, httpx.TimeoutException):
+        return ProviderTimeoutError(
+            f"{where} did not answer in time{tried} ({type(exc).__name__}); "
+            "raise the read timeout for slow local models, or try again"
+        )
+    if isinstance(exc, httpx.ConnectError):
+        return ProviderConnectionError(
+            f"cannot connect to {where}{tried}: {_reason(exc)}; is the server running at {host}?"
+        )
+    return ProviderConnectionError(f"{where} dropped the connection{tried}: {_reason(exc)}")
+
+
+def _reason(exc: Exception) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """Remove every secret from a text (servers sometimes echo what they were sent)."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def redacted(error: ProviderError, secrets: Iterable[str]) -> ProviderError:
+    """The same error with any secret removed from its message."""
+    clean = type(error)(redact(Exception.__str__(error), secrets), status=error.status, code=error.code)
+    return clean
+
+
+class Sender:
+    """Sends one request with retries on an injected client; returns a successful response or raises.
+
+    A streamed response is returned open (the caller reads and closes it); any other is fully read.
+    """
+
+    def __init__(
+        self,
+        client: httpx.Client,
+        *,
+        where: str,
+        host: str,
+        policy: RetryPolicy,
+        sleep: Callable[[float], None] = time.sleep,
+        rand: Callable[[], float] = random.random,
+    ) -> None:
+        self.client = client
+        self.where = where
+        self.host = host
+        self.policy = policy
+        self.sleep = sleep
+        self.rand = rand
+
+    def send(
+        self, build: Callable[[], httpx.Request], *, stream: bool, retries_done: int = 0
+    ) -> httpx.Response:
+        """Send ``build()`` until it succeeds, a failure is final, or retries run out.
+
+        Args:
+            build: makes a fresh request per attempt.
+            stream: return the response unread, for server-sent events.
+            retries_done: retries already spent on this request by the caller (stream restarts).
+        """
+        while True:
+            try:
+                response = self.client.send(build(), stream=stream)
+            except RETRYABLE_ERRORS as exc:
+                if retries_done >= self.policy.max_retries:
+                    raise transport_error(
+                        exc, where=self.where, host=self.host, attempts=retries_done + 1
+                    ) from None
+                delay = backoff_delay(retries_done, self.policy, self.rand())
+                log.info("%s: %s; retrying in %.2f s", self.where, type(exc).__name__, delay)
+            except httpx.HTTPError as exc:
+                raise transport_error(exc, where=self.where, host=self.host, attempts=1) from None
+            else:
+                if response.is_success:
+                    return response
+                delay = self._failed(response, retries_done)
+            self.sleep(delay)
+            retries_done += 1
+
+    def _failed(self, response: httpx.Response, retries_done: int) -> float:
+        """Read a failed response; return the wait before the next attempt, or raise its error."""
+        try:
+            text = response.read().decode(response.encoding or "utf-8", errors="replace")
+        except httpx.HTTPError:
+            text = ""
+        finally:
+            response.close()
+        payload = parse_json(text)
+        decision = decide(
+            response.status_code,
+            response.headers,
+            payload,
+            retries_done=retries_done,
+            policy=self.policy,
+            rand=self.rand(),
+        )
+        if not decision.retry:
+            raise status_error(response.status_code, payload, text, where=self.where, why=decision.why)
+        log.info("%s returned %d; retrying in %.2f s", self.where, response.status_code, decision.delay)
+        return decision.delay

@@ -1,0 +1,195 @@
+"""``OpenAIProvider``: any OpenAI-compatible ``/chat/completions`` endpoint over httpx.
+
+Works with OpenAI, Ollama, vLLM, llama.cpp server, LM Studio, OpenRouter and the like. Mapping lives
+in ``openai_wire`` (pure), retries in ``http``; this class only sends, streams and maps failures. The
+API key is sent per request (never stored in the client's default headers) and is scrubbed from every
+error message; ``repr`` never shows it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from analytics_agent.conversation import Conversation, ModelResponse
+from analytics_agent.errors import ConfigError, ProviderError, ProviderResponseError
+from analytics_agent.providers.base import TextSink
+from analytics_agent.providers.http import (
+    RetryPolicy,
+    Sender,
+    parse_json,
+    redacted,
+    snippet,
+)
+from analytics_agent.providers.openai_wire import (
+    RequestOptions,
+    conversation_call_ids,
+    parse_response,
+    render_request,
+)
+from analytics_agent.tools.registry import Registry
+
+log = logging.getLogger(__name__)
+
+_SECRET_HEADER_WORDS = ("auth", "key", "token", "secret", "cookie")
+
+
+class OpenAIProvider:
+    """An OpenAI-compatible chat-completions endpoint.
+
+    Args:
+        base_url: e.g. ``https://api.openai.com/v1`` or ``http://localhost:11434/v1``; a trailing
+            ``/chat/completions`` is tolerated.
+        model: the model name the server knows.
+        api_key: sent as ``Authorization: Bearer``; omit for local servers.
+        client: used as is (transport, proxy, CA bundle); otherwise one is made with the timeouts.
+        stream: stream the reply (text reaches ``on_text`` as it arrives).
+        connect_timeout: seconds to establish a connection.
+        read_timeout: seconds to wait for the next bytes of a reply.
+        max_retries: retries after the first attempt, for transient failures.
+        max_retry_wait: longest server-requested wait honoured; beyond it the call fails at once.
+        sleep: how to wait between attempts (injected by tests).
+        extra_headers: added to every request (e.g. OpenRouter's ``HTTP-Referer``).
+        options: optional request settings (max tokens, temperature, strict tools, ...).
+    """
+
+    name = "openai"
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        client: httpx.Client | None = None,
+        stream: bool = False,
+        connect_timeout: float = 10.0,
+        read_timeout: float = 120.0,
+        max_retries: int = 3,
+        max_retry_wait: float = 60.0,
+        sleep: Callable[[float], None] = time.sleep,
+        extra_headers: dict | None = None,
+        options: RequestOptions | None = None,
+    ) -> None:
+        if not model or not model.strip():
+            raise ConfigError(
+                "no model name given for the OpenAI-compatible provider; pass one, e.g. gpt-4o-mini"
+            )
+        self.model = model
+        self.url = chat_completions_url(base_url)
+        self.host = display_host(self.url)
+        self.where = f"OpenAI-compatible server at {self.host}"
+        self.stream = stream
+        self.options = options or RequestOptions()
+        self._api_key = api_key or None
+        self._extra_headers = {str(k): str(v) for k, v in (extra_headers or {}).items()}
+        self._secrets = _secrets(self._api_key, self._extra_headers)
+        self._owns_client = client is None
+        self._client = client or httpx.Client(
+            timeout=httpx.Timeout(read_timeout, connect=connect_timeout), follow_redirects=False
+        )
+        self._policy = RetryPolicy(max_retries=max(0, max_retries), max_wait=max_retry_wait)
+        self._sleep = sleep
+        self._sender = Sender(
+            self._client, where=self.where, host=self.host, policy=self._policy, sleep=sleep
+        )
+
+    def __repr__(self) -> str:
+        key = "set" if self._api_key else "none"
+        return f"OpenAIProvider(url={self.url!r}, model={self.model!r}, stream={self.stream}, api_key={key})"
+
+    def complete(
+        self, conversation: Conversation, tools: Registry, *, on_text: TextSink | None = None
+    ) -> ModelResponse:
+        """Ask the model for its next turn. See ``providers.base`` for the guarantees."""
+        body = render_request(self.model, conversation, tools, stream=self.stream, options=self.options)
+        taken = conversation_call_ids(conversation)
+        try:
+            if self.stream:
+                return self._complete_streamed(body, taken, on_text)
+            response = self._sender.send(lambda: self._request(body), stream=False)
+            return parse_response(self._json(response), taken_ids=taken, where=self.where)
+        except ProviderError as exc:
+            raise redacted(exc, self._secrets) from None
+
+    def close(self) -> None:
+        """Close the HTTP client if this provider made it (an injected one belongs to its owner)."""
+        if self._owns_client:
+            self._client.close()
+
+    def __enter__(self) -> OpenAIProvider:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- internals -------------------------------------------------------------------------------
+
+    def _request(self, body: dict[str, Any]) -> httpx.Request:
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "text/event-stream" if body.get("stream") else "application/json",
+            **self._extra_headers,
+        }
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return self._client.build_request(
+            "POST", self.url, headers=headers, content=json.dumps(body).encode()
+        )
+
+    def _json(self, response: httpx.Response) -> Any:
+        text = response.text
+        payload = parse_json(text)
+        if payload is None:
+            raise ProviderResponseError(
+                f"{self.where} returned {response.status_code} with a body that is not JSON: {snippet(text)}",
+                status=response.status_code,
+            )
+        return payload
+
+    def _complete_streamed(
+        self, body: dict[str, Any], taken: set[str], on_text: TextSink | None
+    ) -> ModelResponse:
+        raise ProviderError("streaming is not implemented yet")
+
+
+def chat_completions_url(base_url: str) -> str:
+    """``{base_url}/chat/completions``; a base URL that already ends there is kept."""
+    url = (base_url or "").strip().rstrip("/")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(
+            f"base URL {_without_userinfo(url)!r} is not an http(s) URL; use e.g. http://localhost:11434/v1"
+        )
+    if url.endswith("/chat/completions"):
+        return url
+    return f"{url}/chat/completions"
+
+
+def display_host(url: str) -> str:
+    """``host`` or ``host:port`` for messages; never the user-info part of a URL."""
+    parts = urlsplit(url)
+    host = parts.hostname or "?"
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def _without_userinfo(url: str) -> str:
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
+
+
+def _secrets(api_key: str | None, headers: dict[str, str]) -> tuple[str, ...]:
+    found = [api_key] if api_key else []
+    for name, value in headers.items():
+        if any(word in name.lower() for word in _SECRET_HEADER_WORDS) and len(value) >= 8:
+            found.append(value)
+            found.append(value.removeprefix("Bearer ").strip())
+    return tuple(found)
