@@ -1,0 +1,176 @@
+"""Amazon Bedrock as a provider: Converse, or ConverseStream when streaming, through boto3.
+
+The wire format lives in ``bedrock_wire`` (pure), stream assembly in ``bedrock_stream`` (pure) and the
+error mapping in ``bedrock_errors``; this module only owns the client and the calls. boto3 is imported
+inside functions, so importing this module (and ``analytics-agent --help``) does not load it.
+
+Configuration comes from boto3's own chain: ``region``/``profile`` when given, else ``AWS_REGION``,
+``AWS_PROFILE``, the shared config files, and botocore's endpoint settings such as
+``AWS_ENDPOINT_URL_BEDROCK_RUNTIME``. Retries and timeouts are set explicitly, because botocore's
+defaults changed across versions and a 60 s read timeout is too short for slow models.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from analytics_agent.conversation import Conversation, ModelResponse
+from analytics_agent.errors import ConfigError, ProviderError
+from analytics_agent.providers.base import TextSink
+from analytics_agent.providers.bedrock_errors import map_error
+from analytics_agent.providers.bedrock_stream import StreamAssembler
+from analytics_agent.providers.bedrock_wire import build_request, parse_response
+from analytics_agent.tools.registry import Registry
+
+log = logging.getLogger(__name__)
+
+RETRY_MODES = ("standard", "adaptive", "legacy")
+
+
+class BedrockProvider:
+    """A ``Provider`` that talks to Bedrock Converse.
+
+    Args:
+        model: model id, inference profile id (``us.anthropic...``) or ARN.
+        region: AWS region; ``None`` lets boto3 decide (``AWS_REGION``, the profile's region).
+        profile: a named profile from the shared AWS config; ``None`` uses the default chain.
+        client: a ready ``bedrock-runtime`` client, used as is (tests, custom sessions).
+        stream: use ConverseStream and pass text to ``on_text`` as it arrives.
+        read_timeout: seconds to wait for response bytes (AWS suggests up to 3600 for slow models).
+        connect_timeout: seconds to open the connection.
+        max_attempts: total attempts per call, the first included (botocore ``total_max_attempts``).
+        retry_mode: botocore retry mode: standard, adaptive or legacy.
+        inference: an ``inferenceConfig`` sent with every request (e.g. ``{"maxTokens": 2048}``).
+    """
+
+    name = "bedrock"
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        region: str | None = None,
+        profile: str | None = None,
+        client: Any = None,
+        stream: bool = False,
+        read_timeout: float = 3600,
+        connect_timeout: float = 10,
+        max_attempts: int = 4,
+        retry_mode: str = "standard",
+        inference: dict[str, Any] | None = None,
+    ) -> None:
+        if not model.strip():
+            raise ConfigError(
+                "Bedrock needs a model: pass --model with a model id, inference profile id or ARN"
+            )
+        if retry_mode not in RETRY_MODES:
+            raise ConfigError(f"retry mode must be one of {', '.join(RETRY_MODES)}, not {retry_mode!r}")
+        if max_attempts < 1 or read_timeout <= 0 or connect_timeout <= 0:
+            raise ConfigError("max attempts must be at least 1 and timeouts must be positive")
+        self.model = model
+        self.region = region
+        self.profile = profile
+        self.stream = stream
+        self.inference = dict(inference or {})
+        self._client = client
+        self._owns_client = client is None
+        self._client_settings = (read_timeout, connect_timeout, max_attempts, retry_mode)
+        self._stream_refused = False  # set once the model says it cannot stream with tools
+        _quiet_botocore_debug()
+
+    @property
+    def client(self) -> Any:
+        """The ``bedrock-runtime`` client, created on first use."""
+        if self._client is None:
+            self._client = self._make_client()
+        return self._client
+
+    def complete(
+        self, conversation: Conversation, tools: Registry, *, on_text: TextSink | None = None
+    ) -> ModelResponse:
+        """Send the conversation and return the parsed reply; failures raise ``ProviderError`` types."""
+        tool_config = tools.bedrock_tool_config() if len(tools) else None
+        request = build_request(
+            conversation, model=self.model, tool_config=tool_config, inference=self.inference
+        )
+        if self.stream and not self._stream_refused:
+            try:
+                return self._call(self._converse_stream, request, on_text)
+            except ProviderError as exc:
+                if not (tool_config and _refuses_streaming_tools(exc)):
+                    raise
+                log.info("%s cannot stream with tools; using Converse from now on", self.model)
+                self._stream_refused = True
+        return self._call(self._converse, request, on_text)
+
+    def close(self) -> None:
+        """Release the client's connections (an injected client is left to its owner)."""
+        if self._owns_client and self._client is not None:
+            self._client.close()
+            self._client = None
+
+    def _call(self, send: Any, request: dict[str, Any], on_text: TextSink | None) -> ModelResponse:
+        try:
+            return send(request, on_text)
+        except ProviderError:
+            raise
+        except Exception as exc:
+            from botocore.exceptions import BotoCoreError, ClientError
+
+            if not isinstance(exc, (BotoCoreError, ClientError)):
+                raise
+            raise map_error(exc, model=self.model, region=self._region_name()) from None
+
+    def _converse(self, request: dict[str, Any], on_text: TextSink | None) -> ModelResponse:
+        return parse_response(self.client.converse(**request))
+
+    def _converse_stream(self, request: dict[str, Any], on_text: TextSink | None) -> ModelResponse:
+        response = self.client.converse_stream(**request)
+        assembler = StreamAssembler()
+        stream = response["stream"]
+        try:
+            for event in stream:
+                text = assembler.feed(event)
+                if text and on_text is not None:
+                    on_text(text)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+        return assembler.finish()
+
+    def _region_name(self) -> str | None:
+        if self._client is not None:
+            return getattr(getattr(self._client, "meta", None), "region_name", None) or self.region
+        return self.region
+
+    def _make_client(self) -> Any:
+        import boto3
+        from botocore.config import Config
+        from botocore.exceptions import BotoCoreError
+
+        read_timeout, connect_timeout, max_attempts, retry_mode = self._client_settings
+        config = Config(
+            retries={"mode": retry_mode, "total_max_attempts": max_attempts},
+            connect_timeout=connect_timeout,
+            read_timeout=read_timeout,
+            user_agent_extra="analytics-agent",
+        )
+        try:
+            session = boto3.Session(profile_name=self.profile, region_name=self.region)
+            return session.client("bedrock-runtime", config=config)
+        except BotoCoreError as exc:
+            raise map_error(exc, model=self.model, region=self.region) from None
+
+
+def _refuses_streaming_tools(exc: ProviderError) -> bool:
+    text = str(exc).lower()
+    return exc.code == "ValidationException" and "stream" in text and "tool" in text
+
+
+def _quiet_botocore_debug() -> None:
+    # botocore's DEBUG records print request headers, session token included; never let them through.
+    logger = logging.getLogger("botocore")
+    if logger.getEffectiveLevel() < logging.INFO:
+        logger.setLevel(logging.INFO)
