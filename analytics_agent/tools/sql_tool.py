@@ -20,8 +20,24 @@ log = logging.getLogger(__name__)
 MAX_ENUM_VALUES = 200
 
 
+def check_single_select(sql: str) -> str | None:
+    """Why ``sql`` is not exactly one read-only SELECT/WITH statement (by DuckDB's own parser), or None."""
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as exc:
+        return f"the SQL does not parse: {str(exc).splitlines()[0]}"
+    if len(statements) != 1:
+        return f"expected exactly one statement, found {len(statements)}"
+    if statements[0].type != duckdb.StatementType.SELECT:
+        return f"only SELECT/WITH statements may run, not {statements[0].type.name}"
+    return None
+
+
 class SqlTool(Tool):
     def __init__(self, spec: SqlToolSpec, choices: dict[str, tuple[str, ...]]) -> None:
+        problem = check_single_select(spec.sql)
+        if problem:
+            raise ToolDefinitionError(problem, path=spec.path)
         self.spec = spec
         self.name = spec.name
         self.description = spec.description

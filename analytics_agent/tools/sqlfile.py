@@ -139,10 +139,6 @@ def _build_spec(
         raise ToolDefinitionError(f"returns must be 'object' or 'rows', not {returns!r}", path=path, line=1)
     if not sql:
         raise ToolDefinitionError("no SQL after the header", path=path, line=sql_line)
-    if ";" in sql:
-        raise ToolDefinitionError(
-            "a tool runs exactly one statement; remove the ';'", path=path, line=sql_line
-        )
     used = set(_SQL_PARAM_RE.findall(sql))
     declared = {p.name for p in params}
     if used - declared:

@@ -1,0 +1,166 @@
+"""execute(name, arguments) never raises, and every failure tells the model what to fix."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.executor import Executor
+from analytics_agent.tools.registry import Registry
+
+PUNE = {"city": "Pune", "day": "2026-10-24"}
+
+
+def test_the_reference_day_is_answered_exactly(workspace):
+    outcome = workspace.executor.execute("sales_summary", PUNE)
+    assert not outcome.is_error
+    assert json.loads(outcome.text) == {
+        "city": "Pune",
+        "day": "2026-10-24",
+        "orders": 3,
+        "by_status": {"cancelled": 1, "delivered": 1, "in_transit": 1},
+        "revenue": 4798,
+    }
+    assert outcome.rows == 1 and "FROM orders" in outcome.sql and outcome.duration_ms > 0
+
+
+def test_arguments_as_json_text_or_object_give_the_same_answer(workspace):
+    as_text = workspace.executor.execute("sales_summary", json.dumps(PUNE))
+    as_object = workspace.executor.execute("sales_summary", PUNE)
+    assert as_text.text == as_object.text
+
+
+def test_an_unknown_tool_lists_the_real_ones(workspace):
+    outcome = workspace.executor.execute("get_customer", {})
+    assert outcome.is_error
+    assert "unknown tool 'get_customer'" in outcome.text
+    for name in workspace.registry.names:
+        assert name in outcome.text
+
+
+def test_an_unknown_order_is_an_error_result(workspace):
+    outcome = workspace.executor.execute("get_order", {"order_id": "A-9999"})
+    assert outcome.is_error and outcome.text == "Error: no order with id A-9999"
+
+
+def test_bad_arguments_name_each_field(workspace):
+    outcome = workspace.executor.execute(
+        "sales_summary", {"city": "Pune", "day": "24 Oct 2026", "include_items": True}
+    )
+    assert outcome.is_error
+    assert outcome.text.splitlines() == [
+        "Error: day: Input should be a valid date in YYYY-MM-DD format",
+        "include_items: Extra inputs are not permitted",
+    ]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Pune' OR '1'='1",
+        "Pune'; DROP TABLE orders; --",
+        'Pune" OR 1=1 --',
+        "'; COPY orders TO '/tmp/x.csv'; --",
+    ],
+)
+def test_injection_in_string_arguments_matches_nothing_and_changes_nothing(workspace, value):
+    cursor = workspace.cursor()
+    before = cursor.execute("SELECT count(*), sum(amount) FROM orders").fetchone()
+    by_enum = workspace.executor.execute("sales_summary", {"city": value, "day": "2026-10-24"})
+    by_pattern = workspace.executor.execute("get_order", {"order_id": value})
+    assert by_enum.is_error and by_enum.text.startswith("Error: city: Input should be one of")
+    assert by_pattern.is_error and by_pattern.text.startswith("Error: order_id: String should match pattern")
+    assert cursor.execute("SELECT count(*), sum(amount) FROM orders").fetchone() == before
+
+
+class _Args(ToolArguments):
+    pass
+
+
+class _Boom(Tool):
+    name = "boom"
+    description = "Raises a bug."
+    arguments = _Args
+
+    def run(self, cursor, args):
+        raise RuntimeError("internal detail that must stay in the log")
+
+
+class _Slow(Tool):
+    name = "slow"
+    description = "Runs a query that takes long."
+    arguments = _Args
+
+    def run(self, cursor, args):
+        cursor.execute("SELECT count(*) FROM range(100000000000) a")
+        return ToolValue({"n": cursor.fetchone()[0]})
+
+
+@pytest.fixture
+def memory_executor():
+    conn = duckdb.connect()
+    yield Executor(Registry([_Boom(), _Slow()]), conn, timeout_s=0.3)
+    conn.close()
+
+
+def test_a_bug_in_a_tool_becomes_one_sentence_and_the_trace_goes_to_the_log(memory_executor, caplog):
+    outcome = memory_executor.execute("boom", {})
+    assert (
+        outcome.is_error
+        and outcome.text == "Error: boom failed unexpectedly; try different arguments or another tool"
+    )
+    assert "internal detail" not in outcome.text
+    assert any("internal detail" in (r.exc_text or "") or r.exc_info for r in caplog.records)
+
+
+def test_a_query_over_the_time_limit_is_interrupted_and_explained(memory_executor):
+    started = time.perf_counter()
+    outcome = memory_executor.execute("slow", {})
+    assert time.perf_counter() - started < 5
+    assert outcome.is_error and "took longer than 0.3 s" in outcome.text
+
+
+raw_payloads = st.one_of(
+    st.text(max_size=200),
+    st.binary(max_size=50).map(lambda b: b.decode("latin-1")),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=50),
+        lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=12), c, max_size=4),
+        max_leaves=20,
+    ).map(json.dumps),
+    st.dictionaries(
+        st.sampled_from(["city", "day", "order_id", "x"]),
+        st.none() | st.integers() | st.text(max_size=300) | st.lists(st.integers(), max_size=3),
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(name=st.sampled_from(["sales_summary", "get_order", "describe_table", "nope", ""]), raw=raw_payloads)
+def test_the_executor_never_raises_whatever_the_model_sends(seeded_template, name, raw):
+    from analytics_agent.workspace import Workspace
+
+    ws = _shared_workspace(seeded_template)
+    outcome = ws.executor.execute(name, raw)
+    assert isinstance(outcome.text, str) and outcome.text
+    if outcome.is_error:
+        assert outcome.text.startswith("Error: ")
+    del Workspace
+
+
+_WS = {}
+
+
+def _shared_workspace(path):
+    from analytics_agent.workspace import Workspace
+
+    if path not in _WS:
+        _WS[path] = Workspace.open(path)
+    return _WS[path]

@@ -1,0 +1,130 @@
+"""One registry, two payloads: OpenAI tools and Bedrock toolConfig from the same pydantic models."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import boto3
+import bpe_openai
+import pytest
+from botocore.stub import Stubber
+
+NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+O200K = bpe_openai.get_encoding("o200k_base")
+
+
+def walk(node):
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from walk(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from walk(item)
+
+
+def test_there_are_at_least_twelve_domain_tools_plus_the_catalog_tools(workspace):
+    names = workspace.registry.names
+    assert {"list_tables", "describe_table", "sales_summary", "get_order"} <= set(names)
+    assert len(set(names) - {"list_tables", "describe_table", "aggregate", "run_sql"}) >= 12
+
+
+def test_openai_payload_has_the_documented_shape_and_clean_schemas(workspace):
+    tools = workspace.registry.openai_tools()
+    assert len(tools) == len(workspace.registry)
+    for tool in tools:
+        assert set(tool) == {"type", "function"} and tool["type"] == "function"
+        function = tool["function"]
+        assert set(function) == {"name", "description", "parameters"}
+        assert NAME.match(function["name"]) and function["description"].strip()
+        schema = function["parameters"]
+        assert schema["type"] == "object" and schema["additionalProperties"] is False
+        for node in walk(schema):
+            assert not {"$ref", "$defs", "definitions", "title", "$schema"} & set(node)
+        for prop in schema["properties"].values():
+            assert prop.get("description") or prop.get("anyOf"), "every parameter is described"
+
+
+def test_enums_come_from_the_data(workspace):
+    cur = workspace.cursor()
+    cities = [r[0] for r in cur.execute("SELECT DISTINCT city FROM orders ORDER BY 1").fetchall()]
+    schema = workspace.registry.schema("sales_summary")
+    assert schema["properties"]["city"]["enum"] == cities
+    assert schema["properties"]["day"] == {
+        "type": "string",
+        "format": "date",
+        "description": schema["properties"]["day"]["description"],
+    }
+
+
+def test_strict_payload_requires_everything_and_has_no_defaults(workspace):
+    for tool in workspace.registry.openai_tools(strict=True):
+        function = tool["function"]
+        assert function["strict"] is True
+        schema = function["parameters"]
+        for node in walk(schema):
+            assert "default" not in node
+            if node.get("type") == "object":
+                assert node["additionalProperties"] is False
+                assert sorted(node.get("required", [])) == sorted(node.get("properties", {}))
+
+
+def test_bedrock_tool_config_passes_botocores_own_validation(workspace):
+    """Stubber runs botocore's parameter validation against the bedrock-runtime service model."""
+    config = workspace.registry.bedrock_tool_config()
+    client = boto3.client(
+        "bedrock-runtime",
+        region_name="us-east-1",
+        aws_access_key_id="AKIAFAKE",
+        aws_secret_access_key="fake-secret",
+    )
+    request = {
+        "modelId": "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "messages": [{"role": "user", "content": [{"text": "How did Pune do on 24 Oct?"}]}],
+        "toolConfig": config,
+    }
+    response = {
+        "output": {"message": {"role": "assistant", "content": [{"text": "ok"}]}},
+        "stopReason": "end_turn",
+        "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+        "metrics": {"latencyMs": 1},
+    }
+    with Stubber(client) as stubber:
+        stubber.add_response("converse", response, request)
+        assert client.converse(**request)["stopReason"] == "end_turn"
+        stubber.assert_no_pending_responses()
+
+
+def test_bedrock_tool_config_follows_the_rules_botocore_does_not_check(workspace):
+    config = workspace.registry.bedrock_tool_config()
+    assert config["toolChoice"] == {"auto": {}}
+    for entry in config["tools"]:
+        assert set(entry) == {"toolSpec"}
+        spec = entry["toolSpec"]
+        assert NAME.match(spec["name"]) and len(spec["description"]) >= 1
+        schema = spec["inputSchema"]["json"]
+        assert schema["type"] == "object"
+        assert not any({"$ref", "$defs", "definitions"} & set(node) for node in walk(schema))
+        for node in walk(schema):
+            assert not ("enum" in node and not node["enum"]), "an empty enum accepts nothing"
+
+
+def test_the_whole_tool_set_fits_in_1500_o200k_tokens(workspace):
+    for payload in (workspace.registry.openai_tools(), workspace.registry.bedrock_tool_config()):
+        text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        assert len(O200K.encode(text)) <= 1500
+
+
+def test_revenue_is_defined_wherever_it_is_mentioned(workspace):
+    for tool in workspace.registry:
+        text = tool.description.lower()
+        if "revenue" in text and "not for revenue" not in text:
+            assert "cancelled" in text and "returned" in text, tool.name
+
+
+def test_two_tools_with_one_name_are_refused(workspace):
+    from analytics_agent.errors import ToolDefinitionError
+
+    with pytest.raises(ToolDefinitionError, match="two tools are named 'sales_summary'"):
+        workspace.registry.add(workspace.registry.get("sales_summary"))

@@ -1,0 +1,128 @@
+"""Result shaping: compact JSON, rows and tokens capped, truncation said; the token estimate is safe."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import math
+import uuid
+
+import bpe_openai
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analytics_agent.tools.shaping import (
+    MAX_ROWS,
+    MAX_TOKENS,
+    Rows,
+    dumps,
+    estimate_tokens,
+    shape_object,
+    shape_rows,
+    to_jsonable,
+)
+
+O200K = bpe_openai.get_encoding("o200k_base")
+
+
+def real_tokens(text: str) -> int:
+    return len(O200K.encode(text))
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values)
+def test_the_token_estimate_never_undercounts_o200k_on_json(value):
+    text = dumps(value)
+    assert estimate_tokens(text) >= real_tokens(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
+def test_the_token_estimate_never_undercounts_o200k_on_any_text(text):
+    assert estimate_tokens(text) >= real_tokens(text)
+
+
+def test_the_estimate_is_not_wildly_pessimistic_on_typical_results():
+    rows = Rows(
+        columns=("city", "day", "orders", "revenue"),
+        rows=[("Pune", dt.date(2026, 10, d), d * 7, d * 1299) for d in range(1, 31)],
+    )
+    text = shape_rows(rows).text
+    assert estimate_tokens(text) <= 2 * real_tokens(text)
+
+
+def test_values_serialise_cleanly():
+    value = {
+        "day": dt.date(2026, 10, 24),
+        "at": dt.datetime(2026, 10, 24, 9, 30),
+        "price": decimal.Decimal("12.50"),
+        "whole": decimal.Decimal("4798"),
+        "none": None,
+        "nan": math.nan,
+        "id": uuid.UUID(int=1),
+        "blob": b"\x00\x01",
+        "share": 0.123456789,
+        "big": 1234567.891,
+    }
+    assert to_jsonable(value) == {
+        "day": "2026-10-24",
+        "at": "2026-10-24 09:30:00",
+        "price": 12.5,
+        "whole": 4798,
+        "none": None,
+        "nan": None,
+        "id": "00000000-0000-0000-0000-000000000001",
+        "blob": "<2 bytes>",
+        "share": 0.123457,
+        "big": 1234567.89,
+    }
+
+
+def test_rows_within_the_caps_come_back_whole_and_unflagged():
+    shaped = shape_rows(Rows(columns=("a",), rows=[(i,) for i in range(3)], total=3))
+    assert json.loads(shaped.text) == {"columns": ["a"], "rows": [[0], [1], [2]], "row_count": 3}
+    assert not shaped.truncated
+
+
+def test_more_rows_than_the_cap_are_cut_and_the_result_says_so():
+    fetched = [(i, f"name {i}") for i in range(MAX_ROWS + 1)]
+    shaped = shape_rows(Rows(columns=("id", "name"), rows=fetched, total=1234))
+    payload = json.loads(shaped.text)
+    assert len(payload["rows"]) == MAX_ROWS == payload["shown"] == shaped.rows
+    assert payload["truncated"] is True and payload["row_count"] == 1234
+    assert "narrow" in payload["hint"]
+
+
+def test_wide_rows_are_cut_to_the_token_cap_and_the_result_says_so():
+    fetched = [("x" * 300, i) for i in range(40)]
+    shaped = shape_rows(Rows(columns=("text", "n"), rows=fetched, total=40))
+    payload = json.loads(shaped.text)
+    assert shaped.truncated and payload["truncated"] is True and payload["row_count"] == 40
+    assert 0 < len(payload["rows"]) < 40
+    assert real_tokens(shaped.text) <= MAX_TOKENS
+
+
+def test_an_object_with_a_huge_list_is_cut_and_flagged():
+    shaped = shape_object({"order_id": "A-1", "items": [{"product": f"p{i}", "qty": i} for i in range(2000)]})
+    payload = json.loads(shaped.text)
+    assert payload["truncated"] is True and payload["truncated_lists"] == {"items": 2000}
+    assert 0 < len(payload["items"]) < 2000
+    assert real_tokens(shaped.text) <= MAX_TOKENS
+
+
+@pytest.mark.parametrize("size", [10, 5000])
+def test_an_object_too_large_without_lists_becomes_an_explicit_notice(size):
+    shaped = shape_object({"text": "y" * size})
+    assert real_tokens(shaped.text) <= MAX_TOKENS
+    assert shaped.truncated == (size > 100)
