@@ -1,0 +1,49 @@
+"""The system prompt: short, because it is sent with every request. Pure apart from reading the clock."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from analytics_agent.db.catalog import TableInfo
+
+
+def system_prompt(tables: Sequence[TableInfo], *, today: dt.date, timezone: str) -> str:
+    """The assistant's role, today's date, the tables, and the rules that keep numbers honest."""
+    listed = ", ".join(f"{t.name} ({t.rows:,} rows)" for t in tables) or "none yet"
+    return (
+        "You are analytics-agent: you answer business questions from a DuckDB database using the tools.\n"
+        f"Today is {today:%A} {today.isoformat()} ({timezone}); resolve relative dates such as "
+        '"yesterday" or "last week" from it and pass dates to tools as YYYY-MM-DD.\n'
+        f"Tables: {listed}.\n"
+        "Use the tools for every number; never guess or invent one. If a tool returns an error, fix what "
+        "it names and call again. Independent calls can go in one turn.\n"
+        "Answer briefly with the numbers, and say which tool each came from."
+    )
+
+
+def resolve_today(*, timezone: str | None, today: dt.date | None) -> tuple[dt.date, str]:
+    """Today's date and the zone name it is in: the given ones, else the local ones."""
+    if timezone:
+        from zoneinfo import ZoneInfo
+
+        now = dt.datetime.now(ZoneInfo(timezone))
+        return today or now.date(), timezone
+    return today or dt.date.today(), local_zone_name()
+
+
+def local_zone_name() -> str:
+    """The IANA name of the local zone when the system says it, else its abbreviation (e.g. "UTC")."""
+    value = os.environ.get("TZ", "").lstrip(":")
+    if value and "/" in value and not value.startswith("/"):
+        return value
+    try:
+        target = Path("/etc/localtime").resolve()
+        parts = target.parts
+        if "zoneinfo" in parts:
+            return "/".join(parts[parts.index("zoneinfo") + 1 :])
+    except OSError:
+        pass
+    return dt.datetime.now().astimezone().tzname() or "local time"
