@@ -264,16 +264,22 @@ class Sender:
         self.sleep = sleep
         self.rand = rand
 
-    def send(
-        self, build: Callable[[], httpx.Request], *, stream: bool, retries_done: int = 0
-    ) -> httpx.Response:
+    def send(self, build: Callable[[], httpx.Request], *, stream: bool = False) -> httpx.Response:
         """Send ``build()`` until it succeeds, a failure is final, or retries run out.
 
         Args:
             build: makes a fresh request per attempt.
             stream: return the response unread, for server-sent events.
-            retries_done: retries already spent on this request by the caller (stream restarts).
+
+        Raises:
+            ProviderError: the typed error for the final failure.
         """
+        return self.send_counted(build, stream=stream)[0]
+
+    def send_counted(
+        self, build: Callable[[], httpx.Request], *, stream: bool, retries_done: int = 0
+    ) -> tuple[httpx.Response, int]:
+        """Like ``send``, also taking and returning the retries spent (a stream restart shares them)."""
         while True:
             try:
                 response = self.client.send(build(), stream=stream)
@@ -288,7 +294,7 @@ class Sender:
                 raise transport_error(exc, where=self.where, host=self.host, attempts=1) from None
             else:
                 if response.is_success:
-                    return response
+                    return response, retries_done
                 delay = self._failed(response, retries_done)
             self.sleep(delay)
             retries_done += 1

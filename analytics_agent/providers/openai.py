@@ -21,18 +21,23 @@ from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError, ProviderResponseError
 from analytics_agent.providers.base import TextSink
 from analytics_agent.providers.http import (
+    RETRYABLE_ERRORS,
     RetryPolicy,
     Sender,
+    backoff_delay,
     parse_json,
     redacted,
     snippet,
+    transport_error,
 )
+from analytics_agent.providers.openai_stream import StreamAssembler
 from analytics_agent.providers.openai_wire import (
     RequestOptions,
     conversation_call_ids,
     parse_response,
     render_request,
 )
+from analytics_agent.providers.sse import iter_events
 from analytics_agent.tools.registry import Registry
 
 log = logging.getLogger(__name__)
@@ -89,7 +94,7 @@ class OpenAIProvider:
         self.options = options or RequestOptions()
         self._api_key = api_key or None
         self._extra_headers = {str(k): str(v) for k, v in (extra_headers or {}).items()}
-        self._secrets = _secrets(self._api_key, self._extra_headers)
+        self._secrets = _secrets(self._api_key, self._extra_headers, self.url)
         self._owns_client = client is None
         self._client = client or httpx.Client(
             timeout=httpx.Timeout(read_timeout, connect=connect_timeout), follow_redirects=False
@@ -156,7 +161,49 @@ class OpenAIProvider:
     def _complete_streamed(
         self, body: dict[str, Any], taken: set[str], on_text: TextSink | None
     ) -> ModelResponse:
-        raise ProviderError("streaming is not implemented yet")
+        """Stream one reply; restart only while nothing has arrived (text may already be on screen)."""
+        retries = 0
+        while True:
+            response, retries = self._sender.send_counted(
+                lambda: self._request(body), stream=True, retries_done=retries
+            )
+            assembler = StreamAssembler(taken_ids=taken, where=self.where)
+            try:
+                if not _is_event_stream(response):
+                    return self._unstreamed(response, taken, on_text)
+                for event in iter_events(response.iter_lines()):
+                    text = assembler.feed_event(event)
+                    if text and on_text is not None:
+                        on_text(text)
+                    if assembler.done:
+                        break
+                return assembler.finish()
+            except RETRYABLE_ERRORS as exc:
+                if assembler.received or retries >= self._policy.max_retries:
+                    raise transport_error(
+                        exc, where=self.where, host=self.host, attempts=retries + 1
+                    ) from None
+                delay = backoff_delay(retries, self._policy, self._sender.rand())
+                log.info("%s: stream failed before any data (%s); retrying in %.2f s", self.where, exc, delay)
+            finally:
+                response.close()
+            self._sleep(delay)
+            retries += 1
+
+    def _unstreamed(
+        self, response: httpx.Response, taken: set[str], on_text: TextSink | None
+    ) -> ModelResponse:
+        """A server that ignored ``stream: true`` and sent one JSON body: accept it whole."""
+        response.read()
+        result = parse_response(self._json(response), taken_ids=taken, where=self.where)
+        if result.turn.text and on_text is not None:
+            on_text(result.turn.text)
+        return result
+
+
+def _is_event_stream(response: httpx.Response) -> bool:
+    kind = response.headers.get("content-type", "").lower()
+    return not kind.startswith("application/json")
 
 
 def chat_completions_url(base_url: str) -> str:
@@ -186,8 +233,11 @@ def _without_userinfo(url: str) -> str:
     return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
 
 
-def _secrets(api_key: str | None, headers: dict[str, str]) -> tuple[str, ...]:
+def _secrets(api_key: str | None, headers: dict[str, str], url: str) -> tuple[str, ...]:
     found = [api_key] if api_key else []
+    password = urlsplit(url).password
+    if password:
+        found.append(password)
     for name, value in headers.items():
         if any(word in name.lower() for word in _SECRET_HEADER_WORDS) and len(value) >= 8:
             found.append(value)

@@ -38,8 +38,9 @@ MESSAGE_EXTRAS = ("reasoning_content", "reasoning_details")
 """Assistant-message fields replayed as received. Not ``reasoning``: Groq rejects it in requests."""
 CALL_EXTRAS = ("extra_content",)
 """Per-call fields replayed as received (Gemini puts thought signatures there)."""
-EXTRA_KEY = "openai_field"
-CALL_EXTRA_KEY = "openai_call_field"
+PROVIDER_TAG = "openai"
+"""``extras`` entries this module writes carry ``{"provider": "openai"}`` so other providers skip them:
+``{"provider", "field", "value"}`` for a message field, plus ``"call_id"`` for a per-call field."""
 
 
 @dataclass(frozen=True)
@@ -120,10 +121,12 @@ def render_assistant(turn: AssistantTurn) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
     call_extras: dict[str, dict[str, Any]] = {}
     for extra in turn.extras:
-        if extra.get(EXTRA_KEY) in MESSAGE_EXTRAS:
-            message[extra[EXTRA_KEY]] = extra.get("value")
-        elif extra.get(CALL_EXTRA_KEY) in CALL_EXTRAS:
-            call_extras.setdefault(extra.get("call_id", ""), {})[extra[CALL_EXTRA_KEY]] = extra.get("value")
+        if extra.get("provider") != PROVIDER_TAG:
+            continue
+        if "call_id" in extra and extra.get("field") in CALL_EXTRAS:
+            call_extras.setdefault(extra["call_id"], {})[extra["field"]] = extra.get("value")
+        elif "call_id" not in extra and extra.get("field") in MESSAGE_EXTRAS:
+            message[extra["field"]] = extra.get("value")
     if turn.tool_calls:
         message["tool_calls"] = [
             {
@@ -191,9 +194,7 @@ def parse_response(body: Any, *, taken_ids: Collection[str] = (), where: str = "
     if not isinstance(raw_calls, list):
         raise ProviderResponseError("server returned 'tool_calls' that is not a list")
     calls, call_extras = _parse_calls(raw_calls, taken_ids)
-    extras = [
-        {EXTRA_KEY: key, "value": message[key]} for key in MESSAGE_EXTRAS if message.get(key) is not None
-    ]
+    extras = [message_extra(key, message[key]) for key in MESSAGE_EXTRAS if message.get(key) is not None]
     return build_response(
         text=content_text(message.get("content")),
         calls=calls,
@@ -222,12 +223,18 @@ def _parse_calls(raw_calls: list[Any], taken_ids: Collection[str]) -> tuple[list
             arguments=arguments_text(function.get("arguments")),
         )
         calls.append(call)
-        extras.extend(
-            {CALL_EXTRA_KEY: key, "call_id": call.id, "value": raw[key]}
-            for key in CALL_EXTRAS
-            if raw.get(key)
-        )
+        extras.extend(call_extra(call.id, key, raw[key]) for key in CALL_EXTRAS if raw.get(key))
     return calls, tuple(extras)
+
+
+def message_extra(name: str, value: Any) -> dict[str, Any]:
+    """An ``AssistantTurn.extras`` entry replaying one assistant-message field."""
+    return {"provider": PROVIDER_TAG, "field": name, "value": value}
+
+
+def call_extra(call_id: str, name: str, value: Any) -> dict[str, Any]:
+    """An ``AssistantTurn.extras`` entry replaying one field of the tool call ``call_id``."""
+    return {"provider": PROVIDER_TAG, "call_id": call_id, "field": name, "value": value}
 
 
 class IdMaker:

@@ -1,0 +1,217 @@
+"""Pure assembly of a streamed OpenAI-compatible reply: SSE events in, text deltas out, then one response.
+
+Kept apart from ``openai_wire`` only for size; the rules are the same (a tool turn iff calls exist,
+``length`` → truncated). What real servers do that this tolerates (wire-shapes.md B.3, B.7):
+
+* tool-call fragments are joined by ``index``; without an index a new id starts a new call and
+  anything else continues the last one (Ollama, Gemini); fragments that share an index but carry
+  different ids are different calls (Ollama's all-``index: 0`` parallel calls);
+* id and name come on the first fragment only; a later ``"name": ""`` (LM Studio) changes nothing;
+* keep-alives (``: comment`` lines, ``data: : keepalive``) are skipped; ``data: {"error": …}`` and
+  ``event: error`` frames raise the server's message;
+* usage arrives in a last chunk with ``choices: []``; ``[DONE]`` may be missing when a
+  ``finish_reason`` came; a stream cut before either is treated as truncated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from analytics_agent.conversation import ModelResponse, ToolCall, Usage
+from analytics_agent.errors import ProviderResponseError
+from analytics_agent.providers.http import parse_json, snippet
+from analytics_agent.providers.openai_wire import (
+    CALL_EXTRAS,
+    IdMaker,
+    arguments_text,
+    build_response,
+    call_extra,
+    content_text,
+    error_from_payload,
+    message_extra,
+    parse_usage,
+)
+from analytics_agent.providers.sse import Event
+
+_JOINED_DETAIL_FIELDS = ("text", "summary", "data", "signature")
+
+
+@dataclass
+class _PartialCall:
+    index: int | None
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+class StreamAssembler:
+    """Feed it events in order; each ``feed_event`` returns the text to show now; ``finish`` the result.
+
+    Args:
+        taken_ids: call ids already used in the conversation (generated ids avoid them).
+        where: names the server in error messages.
+    """
+
+    def __init__(self, *, taken_ids: Collection[str] = (), where: str = "the server") -> None:
+        self.taken_ids = taken_ids
+        self.where = where
+        self.events = 0
+        self.done = False
+        self.finish_reason: str | None = None
+        self.usage = Usage()
+        self._text: list[str] = []
+        self._refusal: list[str] = []
+        self._reasoning: list[str] | None = None
+        self._details: list[dict[str, Any]] = []
+        self._calls: list[_PartialCall] = []
+
+    @property
+    def received(self) -> bool:
+        """Whether any event arrived (after that, a failed stream must not be retried)."""
+        return self.events > 0
+
+    def feed_event(self, event: Event) -> str:
+        """Take one SSE event; return its text delta ('' when it has none).
+
+        Raises:
+            ProviderError: the server reported an error in the stream.
+            ProviderResponseError: the event is not JSON.
+        """
+        self.events += 1
+        data = event.data.strip()
+        if event.event == "error":
+            payload = parse_json(data)
+            if not isinstance(payload, dict):
+                payload = {"error": {"message": snippet(data)}}
+            raise error_from_payload(payload, where=self.where)
+        if not data or data.startswith(":") or self.done:
+            return ""
+        if data == "[DONE]":
+            self.done = True
+            return ""
+        payload = parse_json(data)
+        if payload is not None:
+            return self.feed_chunk(payload)
+        # Non-conforming servers put several "data:" lines in one event, one JSON object per line.
+        parts = [parse_json(line) for line in data.splitlines() if line.strip()]
+        if len(parts) < 2 or any(part is None for part in parts):
+            raise ProviderResponseError(f"{self.where} sent a stream event that is not JSON: {snippet(data)}")
+        return "".join(self.feed_chunk(part) for part in parts)
+
+    def feed_chunk(self, chunk: Any) -> str:
+        """Take one parsed ``chat.completion.chunk``; return its text delta."""
+        if not isinstance(chunk, dict):
+            raise ProviderResponseError(f"{self.where} sent a stream chunk that is not an object")
+        if chunk.get("error"):
+            raise error_from_payload(chunk, where=self.where)
+        if isinstance(chunk.get("usage"), dict):
+            self.usage = parse_usage(chunk["usage"])
+        text = ""
+        for choice in chunk.get("choices") or []:
+            if not isinstance(choice, dict) or choice.get("index", 0) not in (0, None):
+                continue  # we ask for one choice; others would be a server bug
+            delta = choice.get("delta")
+            if isinstance(delta, dict):
+                text += self._delta(delta)
+            reason = choice.get("finish_reason")
+            if isinstance(reason, str) and reason:
+                self.finish_reason = reason
+        return text
+
+    def finish(self) -> ModelResponse:
+        """The assembled reply.
+
+        Raises:
+            ProviderResponseError: the stream carried no event at all.
+        """
+        if not self.events:
+            raise ProviderResponseError(f"{self.where} closed the stream before sending anything")
+        ids = IdMaker(self.taken_ids)
+        calls: list[ToolCall] = []
+        extras = [message_extra("reasoning_content", "".join(self._reasoning))] if self._reasoning else []
+        if self._details:
+            extras.append(message_extra("reasoning_details", self._details))
+        for partial in self._calls:
+            call = ToolCall(ids.take(partial.id), partial.name, "".join(partial.arguments))
+            calls.append(call)
+            extras.extend(call_extra(call.id, key, value) for key, value in partial.extras.items())
+        return build_response(
+            text="".join(self._text),
+            calls=calls,
+            extras=tuple(extras),
+            finish_reason=self.finish_reason,
+            usage=self.usage,
+            refusal="".join(self._refusal),
+            cut_off=self.finish_reason is None and not self.done,
+        )
+
+    # --- deltas ----------------------------------------------------------------------------------
+
+    def _delta(self, delta: dict[str, Any]) -> str:
+        if isinstance(delta.get("refusal"), str):
+            self._refusal.append(delta["refusal"])
+        if isinstance(delta.get("reasoning_content"), str):
+            self._reasoning = [*(self._reasoning or []), delta["reasoning_content"]]
+        if isinstance(delta.get("reasoning_details"), list):
+            self._merge_details(delta["reasoning_details"])
+        fragments = delta.get("tool_calls")
+        if isinstance(fragments, list):
+            for fragment in fragments:
+                if isinstance(fragment, dict):
+                    self._fragment(fragment)
+        text = content_text(delta.get("content"))
+        if text:
+            self._text.append(text)
+        return text
+
+    def _fragment(self, fragment: dict[str, Any]) -> None:
+        index = fragment.get("index") if isinstance(fragment.get("index"), int) else None
+        new_id = fragment.get("id") if isinstance(fragment.get("id"), str) else ""
+        call = self._call_for(index, new_id)
+        if new_id and not call.id:
+            call.id = new_id
+        function = fragment.get("function") if isinstance(fragment.get("function"), dict) else {}
+        name = function.get("name")
+        if isinstance(name, str) and name and not call.name:
+            call.name = name
+        arguments = function.get("arguments")
+        if arguments is not None:
+            call.arguments.append(arguments_text(arguments))
+        for key in CALL_EXTRAS:
+            if fragment.get(key):
+                call.extras[key] = fragment[key]
+
+    def _call_for(self, index: int | None, new_id: str) -> _PartialCall:
+        """The call a fragment continues, or a new one."""
+        if index is not None:
+            known = [c for c in self._calls if c.index == index]
+            if known and not (new_id and known[-1].id and known[-1].id != new_id):
+                return known[-1]
+        elif self._calls and not (new_id and self._calls[-1].id and self._calls[-1].id != new_id):
+            return self._calls[-1]
+        call = _PartialCall(index=index)
+        self._calls.append(call)
+        return call
+
+    def _merge_details(self, items: list[Any]) -> None:
+        """OpenRouter-style ``reasoning_details`` fragments, joined per ``index``."""
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            index = item.get("index")
+            target = next((d for d in self._details if index is not None and d.get("index") == index), None)
+            if target is None:
+                self._details.append(dict(item))
+                continue
+            for key, value in item.items():
+                if (
+                    key in _JOINED_DETAIL_FIELDS
+                    and isinstance(value, str)
+                    and isinstance(target.get(key), str)
+                ):
+                    target[key] += value
+                elif value not in (None, ""):
+                    target[key] = value
