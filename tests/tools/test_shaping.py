@@ -48,9 +48,11 @@ def test_the_token_estimate_never_undercounts_o200k_on_json(value):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
-def test_the_token_estimate_never_undercounts_o200k_on_any_text(text):
-    assert estimate_tokens(text) >= real_tokens(text)
+@given(st.lists(st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=40) | st.integers(),
+                         min_size=1, max_size=4), min_size=1, max_size=30))
+def test_the_token_estimate_never_undercounts_o200k_on_shaped_rows_of_any_text(rows):
+    shaped = shape_rows(Rows(columns=("a", "b", "c", "d"), rows=[tuple(r) for r in rows]))
+    assert shaped.tokens == estimate_tokens(shaped.text) >= real_tokens(shaped.text)
 
 
 def test_the_estimate_is_not_wildly_pessimistic_on_typical_results():
