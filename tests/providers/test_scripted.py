@@ -58,9 +58,7 @@ def test_tool_calls_reach_the_provider_as_json_or_sse(stream: bool) -> None:
     )
     assert response.turn.text == "Looking."
     assert response.usage.input_tokens > 0
-    assert (
-        script.requests[0].body["stream"] is stream if stream else not script.requests[0].body.get("stream")
-    )
+    assert bool(script.requests[0].body.get("stream")) is stream
     if stream:
         assert "".join(streamed) == "Looking." and len(streamed) > 1
     script.assert_all_used()
