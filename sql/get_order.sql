@@ -1,8 +1,7 @@
 -- name: get_order
--- description: One order by id: city, day, status, amount and its items. Use when the question names an
---   order, e.g. "what happened to order A-1042?". Not for totals (use sales_summary).
+-- description: One order: city, day, status, amount, items.
 -- tables: orders, order_items, products
--- param order_id: pattern(^[A-Z]-\d{4,}$) | Order id, e.g. "A-1042".
+-- param order_id: pattern(^[A-Z]-\d{4,}$) | E.g. "A-1042".
 -- returns: object
 -- empty: no order with id {order_id}
 SELECT

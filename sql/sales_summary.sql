@@ -1,10 +1,9 @@
 -- name: sales_summary
--- description: One city's results on one day: number of orders, orders by status, and revenue (sum of
---   amount over orders neither cancelled nor returned). Use for "how did Pune do on 2026-10-24?". Not for
---   date ranges (use revenue_trend) or for comparing cities (use city_ranking).
+-- description: One city on one day: orders, orders by status, revenue (excl. cancelled/returned). For
+--   ranges use revenue_trend.
 -- tables: orders
--- param city: enum(from orders.city) | City, e.g. "Pune".
--- param day: date | Day as YYYY-MM-DD, e.g. "2026-10-24".
+-- param city: enum(from orders.city) | City.
+-- param day: date | Day.
 -- returns: object
 SELECT
     $city AS city,

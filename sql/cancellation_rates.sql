@@ -1,0 +1,17 @@
+-- name: cancellation_rates
+-- description: Cancelled and returned orders, count and %, per city and overall in a date range.
+-- tables: orders
+-- param start: date | First day.
+-- param end: date | Last day.
+-- returns: rows
+SELECT
+    coalesce(city, 'All') AS city,
+    count(*) AS orders,
+    count(*) FILTER (WHERE status = 'cancelled') AS cancelled,
+    round(100.0 * count(*) FILTER (WHERE status = 'cancelled') / count(*), 1) AS cancelled_pct,
+    count(*) FILTER (WHERE status = 'returned') AS returned,
+    round(100.0 * count(*) FILTER (WHERE status = 'returned') / count(*), 1) AS returned_pct
+FROM orders
+WHERE day BETWEEN $start AND (CASE WHEN $start > $end THEN error('start must be on or before end') ELSE $end END)
+GROUP BY GROUPING SETS ((city), ())
+ORDER BY grouping(city) DESC, cancelled_pct DESC, city
