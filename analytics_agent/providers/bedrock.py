@@ -13,6 +13,7 @@ defaults changed across versions and a 60 s read timeout is too short for slow m
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 
 from analytics_agent.conversation import Conversation, ModelResponse
@@ -158,7 +159,10 @@ class BedrockProvider:
             user_agent_extra="analytics-agent",
         )
         try:
-            session = boto3.Session(profile_name=self.profile, region_name=self.region)
+            # botocore itself reads only AWS_DEFAULT_REGION; AWS_REGION is what the AWS CLI v2 and most SDKs
+            # read first, so honour it too.
+            region = self.region or os.environ.get("AWS_REGION", "").strip() or None
+            session = boto3.Session(profile_name=self.profile, region_name=region)
             return session.client("bedrock-runtime", config=config)
         except BotoCoreError as exc:
             raise map_error(exc, model=self.model, region=self.region) from None

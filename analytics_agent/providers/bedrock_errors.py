@@ -94,6 +94,8 @@ def _map_client_error(exc: Any, *, model: str, region: str) -> AnalyticsAgentErr
             f"Bedrock error {canonical or 'unknown'}: {message}", status=status, code=canonical
         )
     kind, text = build(message, model, region)
+    if code[:1].islower():  # an in-stream exception event: botocore does not retry those
+        text = text.replace(_RETRIED, "")
     return kind(text, status=status, code=canonical)
 
 
@@ -101,11 +103,12 @@ def _text(exc: BaseException) -> str:
     return redact(" ".join(str(exc).split())) or type(exc).__name__
 
 
+_RETRIED = ", even after retries"
 _Builder = Callable[[str, str, str], tuple[type[ProviderError], str]]
 _BUILDERS: dict[str, _Builder] = {
     "ThrottlingException": lambda m, model, r: (
         ProviderRateLimitError,
-        f"Bedrock is throttling requests to {model} in {r}, even after retries ({m}); wait a minute and "
+        f"Bedrock is throttling requests to {model} in {r}{_RETRIED} ({m}); wait a minute and "
         "try again, or ask for a higher quota in Service Quotas",
     ),
     "ValidationException": lambda m, model, r: (
@@ -138,11 +141,11 @@ _BUILDERS: dict[str, _Builder] = {
     ),
     "ServiceUnavailableException": lambda m, model, r: (
         ProviderError,
-        f"Bedrock is unavailable in {r} right now, even after retries ({m}); try again later",
+        f"Bedrock is unavailable in {r} right now{_RETRIED} ({m}); try again later",
     ),
     "InternalServerException": lambda m, model, r: (
         ProviderError,
-        f"Bedrock had an internal error, even after retries ({m}); try again later",
+        f"Bedrock had an internal error{_RETRIED} ({m}); try again later",
     ),
     "ModelErrorException": lambda m, model, r: (ProviderError, f"{model} failed to answer ({m}); try again"),
     "ModelStreamErrorException": lambda m, model, r: (

@@ -52,6 +52,7 @@ PROVIDER_TAG = "bedrock"
 
 TOOL_NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 TOOL_ID_RE = re.compile(r"^[a-zA-Z0-9_.:-]{1,64}$")
+_THINKING = re.compile(r"\s*<thinking>.*?</thinking>\s*", re.DOTALL)
 _NAME_BAD = re.compile(r"[^a-zA-Z0-9_-]")
 _ID_BAD = re.compile(r"[^a-zA-Z0-9_.:-]")
 
@@ -185,10 +186,10 @@ def assistant_blocks(turn: AssistantTurn) -> list[dict[str, Any]]:
     extras = [
         e for e in turn.extras if e.get("provider") == PROVIDER_TAG and isinstance(e.get("block"), dict)
     ]
-    # Insert from the back so earlier anchors still point at the right place.
-    for extra in sorted(extras, key=lambda e: e.get("anchor", 0), reverse=True):
-        anchor = min(max(int(extra.get("anchor", 0)), 0), len(blocks))
-        blocks.insert(anchor, extra["block"])
+    # Anchors count the rebuilt text/toolUse blocks; each extra already inserted shifts the later ones by one.
+    for inserted, extra in enumerate(sorted(extras, key=lambda e: int(e.get("anchor", 0)))):
+        anchor = min(max(int(extra.get("anchor", 0)), 0), len(blocks) - inserted)
+        blocks.insert(anchor + inserted, extra["block"])
     return blocks
 
 
@@ -305,7 +306,11 @@ def parse_content(content: Sequence[dict[str, Any]]) -> AssistantTurn:
     for block in content:
         kind = next(iter(block), None) if isinstance(block, dict) and len(block) == 1 else None
         if kind == "text" and isinstance(block["text"], str):
-            texts.append(block["text"])
+            thinking, answer = split_thinking(block["text"])
+            if thinking:  # replayed as it came; the user reads only the answer
+                anchor = (1 if any(t.strip() for t in texts) else 0) + len(calls)
+                extras.append({"provider": PROVIDER_TAG, "anchor": anchor, "block": {"text": thinking}})
+            texts.append(answer)
         elif kind == "toolUse" and block["toolUse"].get("type", "tool_use") == "tool_use":
             calls.append(_tool_call(block["toolUse"], len(calls)))
         elif kind in _REPLAYABLE or kind == "toolUse":  # toolUse here: a server-side tool, not ours to run
@@ -315,6 +320,17 @@ def parse_content(content: Sequence[dict[str, Any]]) -> AssistantTurn:
         else:
             log.warning("dropped an assistant content block Bedrock sent that we cannot use: %s", kind)
     return AssistantTurn(text="".join(texts), tool_calls=_unique_ids(calls), extras=tuple(extras))
+
+
+def split_thinking(text: str) -> tuple[str, str]:
+    """``(thinking, answer)``: a leading ``<thinking>…</thinking>`` (Nova's visible reasoning) split off.
+
+    The two parts concatenate back to ``text``, so replaying both keeps the model's words unchanged.
+    """
+    match = _THINKING.match(text)
+    if match is None:
+        return "", text
+    return text[: match.end()], text[match.end() :]
 
 
 def _tool_call(use: dict[str, Any], index: int) -> ToolCall:
