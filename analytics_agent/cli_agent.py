@@ -1,1 +1,244 @@
-"""Commands that ask a model: ask, chat, demo (registered on the root app)."""
+"""Commands that ask a model: ask, chat, demo (registered on the root app).
+
+The trace goes to stderr, the answer to stdout. A missing model is exit 2 with one line saying how to
+configure one; every other failure is an ``AnalyticsAgentError`` for ``cli.main`` to print.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from analytics_agent.cli import _workspace, app
+
+_PANEL = "Model"
+ProviderOpt = Annotated[
+    Optional[str],  # noqa: UP045 - typer reads the annotation at run time
+    typer.Option(
+        "--provider", help="openai (any OpenAI-compatible server) or bedrock.", rich_help_panel=_PANEL
+    ),
+]
+BaseUrlOpt = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--base-url",
+        help="e.g. http://localhost:11434/v1 [env LLM_BASE_URL, OPENAI_BASE_URL].",
+        rich_help_panel=_PANEL,
+    ),
+]
+ModelOpt = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--model", "-m", help="Model name [env ANALYTICS_AGENT_MODEL, LLM_MODEL].", rich_help_panel=_PANEL
+    ),
+]
+ApiKeyOpt = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option(
+        "--api-key",
+        help="API key [env LLM_API_KEY, OPENAI_API_KEY]; local servers need none.",
+        rich_help_panel=_PANEL,
+    ),
+]
+TodayOpt = Annotated[
+    Optional[str], typer.Option("--today", help="Today's date, YYYY-MM-DD [default: the local date].")
+]  # noqa: UP045
+ZoneOpt = Annotated[
+    Optional[str], typer.Option("--timezone", help="IANA time zone, e.g. Asia/Kolkata [default: local].")
+]  # noqa: UP045
+StepsOpt = Annotated[
+    Optional[int], typer.Option("--max-steps", help="Model requests per question [default: 8].")
+]  # noqa: UP045
+BudgetOpt = Annotated[
+    Optional[int],  # noqa: UP045
+    typer.Option("--max-tokens-budget", help="Input tokens per question [default: 100000]."),
+]
+ConnectOpt = Annotated[Optional[float], typer.Option("--connect-timeout", help="Seconds [default: 10].")]  # noqa: UP045
+ReadOpt = Annotated[Optional[float], typer.Option("--read-timeout", help="Seconds [default: 120].")]  # noqa: UP045
+RetriesOpt = Annotated[
+    Optional[int], typer.Option("--max-retries", help="Retries of transient failures [default: 3].")
+]  # noqa: UP045
+TranscriptOpt = Annotated[
+    Optional[Path],  # noqa: UP045
+    typer.Option(
+        "--transcript",
+        help="JSON Lines file [default: <data dir>/transcripts/<date>.jsonl].",
+        show_default=False,
+    ),
+]
+StreamOpt = Annotated[
+    Optional[bool],  # noqa: UP045
+    typer.Option(
+        "--stream/--no-stream",
+        help="Stream the reply [default: when stdout is a terminal].",
+        show_default=False,
+    ),
+]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No trace on stderr.")]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help='Print {"answer", "steps", "tool_calls", "usage"} as JSON.')
+]
+
+
+@app.command("ask")
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in plain language.")],
+    provider: ProviderOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    api_key: ApiKeyOpt = None,
+    today: TodayOpt = None,
+    timezone: ZoneOpt = None,
+    max_steps: StepsOpt = None,
+    max_tokens_budget: BudgetOpt = None,
+    connect_timeout: ConnectOpt = None,
+    read_timeout: ReadOpt = None,
+    max_retries: RetriesOpt = None,
+    transcript: TranscriptOpt = None,
+    stream: StreamOpt = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Answer one question: the trace on stderr, the answer on stdout."""
+    settings = _settings(
+        provider=provider, base_url=base_url, model=model, api_key=api_key, today=today, timezone=timezone,
+        max_steps=max_steps, max_tokens_budget=max_tokens_budget, connect_timeout=connect_timeout,
+        read_timeout=read_timeout, max_retries=max_retries,
+    )  # fmt: skip
+    if not question.strip():
+        from analytics_agent.errors import ConfigError
+
+        raise ConfigError('the question is empty; e.g. analytics-agent ask "How did Pune do yesterday?"')
+    _answer_one(question, settings, transcript=transcript, stream=stream, quiet=quiet, as_json=as_json)
+
+
+@app.command("chat")
+def chat(
+    provider: ProviderOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelOpt = None,
+    api_key: ApiKeyOpt = None,
+    today: TodayOpt = None,
+    timezone: ZoneOpt = None,
+    max_steps: StepsOpt = None,
+    max_tokens_budget: BudgetOpt = None,
+    connect_timeout: ConnectOpt = None,
+    read_timeout: ReadOpt = None,
+    max_retries: RetriesOpt = None,
+    transcript: TranscriptOpt = None,
+    stream: StreamOpt = None,
+    quiet: QuietOpt = False,
+) -> None:
+    """Ask questions in a conversation: /tools, /reset, /exit (or Ctrl-D); Ctrl-C stops one answer."""
+    from analytics_agent.chat import ChatSession
+    from analytics_agent.providers.factory import make_provider
+
+    settings = _settings(
+        provider=provider, base_url=base_url, model=model, api_key=api_key, today=today, timezone=timezone,
+        max_steps=max_steps, max_tokens_budget=max_tokens_budget, connect_timeout=connect_timeout,
+        read_timeout=read_timeout, max_retries=max_retries,
+    )  # fmt: skip
+    streaming = sys.stdout.isatty() if stream is None else stream
+    with _workspace() as ws:
+        model_provider = make_provider(settings, stream=streaming)
+        wiring = _wire(ws, model_provider, settings, transcript=transcript, stream=streaming, quiet=quiet)
+        try:
+            ChatSession(wiring, write=typer.echo).run(input)
+        finally:
+            wiring.close()
+            _close(model_provider)
+
+
+@app.command("demo")
+def demo(
+    transcript: TranscriptOpt = None,
+    stream: StreamOpt = None,
+    quiet: QuietOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """See it work offline: a scripted model drives the real provider, loop and tools on the sample data."""
+    from analytics_agent.config import Settings
+    from analytics_agent.demo import DEMO_BASE_URL, DEMO_MODEL, DEMO_QUESTION, demo_script
+
+    script = demo_script()
+    settings = Settings(model=DEMO_MODEL, base_url=DEMO_BASE_URL, max_retries=0)
+    if not quiet and not as_json:
+        typer.echo(f"Question: {DEMO_QUESTION}", err=True)
+    _answer_one(
+        DEMO_QUESTION, settings, transcript=transcript, stream=stream, quiet=quiet, as_json=as_json,
+        client=script.client(),
+    )  # fmt: skip
+    try:
+        script.assert_all_used()
+    except AssertionError as exc:
+        from analytics_agent.errors import ProviderResponseError
+
+        raise ProviderResponseError(f"the demo script did not run as written: {exc}") from None
+
+
+def _settings(**flags: Any):
+    """Resolved settings; without a model, one line on how to configure one and exit 2."""
+    from analytics_agent.config import resolve_settings
+    from analytics_agent.providers.factory import NO_MODEL_MESSAGE
+
+    settings = resolve_settings(flags)
+    if not settings.model:
+        typer.echo(f"error: {NO_MODEL_MESSAGE}", err=True)
+        raise typer.Exit(2)
+    return settings
+
+
+def _answer_one(
+    question: str, settings: Any, *, transcript: Path | None, stream: bool | None, quiet: bool, as_json: bool,
+    client: Any = None,
+) -> None:  # fmt: skip
+    from analytics_agent.errors import AnalyticsAgentError
+    from analytics_agent.providers.factory import make_provider
+
+    streaming = (sys.stdout.isatty() and not as_json) if stream is None else stream
+    with _workspace() as ws:
+        model_provider = make_provider(settings, stream=streaming, client=client)
+        wiring = _wire(
+            ws, model_provider, settings, transcript=transcript, stream=streaming and not as_json, quiet=quiet
+        )
+        try:
+            result = wiring.agent.ask(question)
+        except (AnalyticsAgentError, KeyboardInterrupt) as exc:
+            if wiring.transcript is not None:
+                wiring.transcript.error(str(exc) or type(exc).__name__)
+            raise
+        finally:
+            wiring.close()
+            _close(model_provider)
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        wiring.show(result, typer.echo)
+    if result.stop not in ("answer", "filtered"):
+        raise typer.Exit(1)
+
+
+def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | None, stream: bool, quiet: bool):
+    from analytics_agent.session import build
+    from analytics_agent.transcript import Transcript, default_transcript_path
+
+    path = (transcript or default_transcript_path()).expanduser()
+    writer = Transcript(path, secrets=settings.secrets)
+    return build(
+        ws,
+        model_provider,
+        settings,
+        trace=None if quiet else (lambda line: typer.echo(line, err=True)),
+        transcript=writer,
+        stream_to=(lambda piece: typer.echo(piece, nl=False)) if stream else None,
+    )
+
+
+def _close(model_provider: Any) -> None:
+    close = getattr(model_provider, "close", None)
+    if callable(close):
+        close()

@@ -1,0 +1,77 @@
+"""The chat REPL: one conversation across questions, a few slash commands, Ctrl-C that keeps the session.
+
+I/O is injected (``read`` prompts and returns a line, ``write`` prints one), so tests drive it with
+scripted input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from analytics_agent.errors import AnalyticsAgentError
+from analytics_agent.session import Wiring
+
+HELP = "Ask a question, or: /tools (list tools), /reset (forget the conversation), /exit (or Ctrl-D)."
+
+
+class ChatSession:
+    def __init__(self, wiring: Wiring, *, write: Callable[[str], None]) -> None:
+        self.wiring = wiring
+        self.agent = wiring.agent
+        self.write = write
+        self.conversation = self.agent.new_conversation()
+
+    def run(self, read: Callable[[str], str]) -> None:
+        """Read lines until /exit or end of input."""
+        self.write(HELP)
+        while True:
+            try:
+                line = read("> ")
+            except EOFError:
+                self.write("")
+                return
+            except KeyboardInterrupt:
+                self.write("(Ctrl-D or /exit to leave)")
+                continue
+            if not self.handle(line):
+                return
+
+    def handle(self, line: str) -> bool:
+        """Act on one line; False when the session should end."""
+        text = line.strip()
+        if not text:
+            return True
+        if text.startswith("/"):
+            return self._command(text)
+        try:
+            result = self.agent.ask(text, self.conversation)
+        except KeyboardInterrupt:
+            self._record_error("interrupted")
+            self.write("interrupted: that question was dropped; the conversation goes on")
+            return True
+        except AnalyticsAgentError as exc:  # the session survives a failing endpoint
+            self._record_error(str(exc))
+            self.write(f"error: {exc}")
+            return True
+        self.wiring.show(result, self.write)
+        return True
+
+    def _command(self, text: str) -> bool:
+        command = text.split()[0].lower()
+        if command in ("/exit", "/quit"):
+            return False
+        if command == "/reset":
+            self.conversation = self.agent.new_conversation()
+            self.write("The conversation is cleared.")
+        elif command == "/tools":
+            for tool in self.agent.registry:
+                self.write(f"{tool.name}: {tool.description.split('. ')[0].rstrip('.')}.")
+        elif command == "/help":
+            self.write(HELP)
+        else:
+            self.write(f"unknown command {command}. {HELP}")
+        return True
+
+    def _record_error(self, message: str) -> None:
+        if self.wiring.transcript is not None:
+            self.wiring.transcript.error(message)

@@ -1,0 +1,111 @@
+"""The live trace: one or two lines per event, for stderr. Pure: events in, text out."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from analytics_agent.events import (
+    Event,
+    Finished,
+    RequestSent,
+    ResponseReceived,
+    StepFailed,
+    ToolCallRecord,
+    ToolFinished,
+)
+
+MAX_ARGUMENTS_CHARS = 160
+
+
+def format_event(event: Event, *, model: str = "") -> str | None:
+    """The trace lines for one event, or None for events the trace does not show."""
+    if isinstance(event, RequestSent):
+        plural = "s" if event.messages != 1 else ""
+        return f"[step {event.step}] asking {model or 'the model'} ({event.messages} message{plural})"
+    if isinstance(event, ResponseReceived):
+        return _response(event)
+    if isinstance(event, ToolFinished):
+        return format_tool(event.record)
+    if isinstance(event, StepFailed):
+        return f"[step {event.step}] {event.reason}"
+    if isinstance(event, Finished):
+        r = event.result
+        return (
+            f"[done] {r.steps} step{'s' if r.steps != 1 else ''}, {len(r.tool_calls)} tool "
+            f"call{'s' if len(r.tool_calls) != 1 else ''}, {r.usage.input_tokens:,} in / "
+            f"{r.usage.output_tokens:,} out tokens ({r.stop})"
+        )
+    return None
+
+
+def _response(event: ResponseReceived) -> str:
+    count = len(event.tool_calls)
+    what = f"{count} tool call{'s' if count != 1 else ''}" if count else "answer"
+    if event.stop not in ("answer", "tool_use"):
+        what += f", stop: {event.stop}"
+    line = (
+        f"[step {event.step}] reply in {event.duration_ms / 1000:.2f} s: {what} "
+        f"({event.usage.input_tokens:,} in / {event.usage.output_tokens:,} out tokens)"
+    )
+    if event.tool_calls and event.text.strip():  # what the model said alongside its calls
+        line += f"\n    says: {_clip(' '.join(event.text.split()))}"
+    return line + (f"\n    notice: {event.notice}" if event.notice else "")
+
+
+def format_tool(record: ToolCallRecord) -> str:
+    """``  name {args} -> 3 rows, 41 tokens (2 ms)`` plus the error or the repair on the next lines."""
+    head = f"  {record.name} {_short(record.arguments)} -> "
+    timing = f" ({record.duration_ms:.0f} ms)" if not record.skipped else ""
+    if record.is_error:
+        why = {"repeated": "not run: already failed", "cut_off": "not run: cut off"}.get(
+            record.skipped, "error"
+        )
+        lines = [head + why + timing]
+        if not record.skipped:
+            lines += ["      " + line for line in record.error.removeprefix("Error: ").splitlines()]
+    else:
+        rows = f"{record.rows} row{'s' if record.rows != 1 else ''}"
+        cut = ", truncated" if record.truncated else ""
+        lines = [f"{head}{rows}, {record.tokens} tokens{cut}{timing}"]
+    if record.repaired_from is not None:
+        change = describe_repair(record.repaired_from, record.arguments)
+        if change:
+            lines.append(f"      repaired: {change}")
+    return "\n".join(lines)
+
+
+def describe_repair(before: str, after: str) -> str:
+    """``day "24 Oct 2026" -> "2026-10-24"`` for each argument that changed."""
+    old, new = _parsed(before), _parsed(after)
+    if old is None or new is None:
+        return f"{_short(before)} -> {_short(after)}"
+    changes = []
+    for key in list(dict.fromkeys([*old, *new])):
+        if old.get(key, _MISSING) != new.get(key, _MISSING):
+            changes.append(f"{key} {_value(old, key)} -> {_value(new, key)}")
+    return "; ".join(changes)
+
+
+_MISSING = object()
+
+
+def _value(data: dict[str, Any], key: str) -> str:
+    return json.dumps(data[key], ensure_ascii=False) if key in data else "(absent)"
+
+
+def _parsed(text: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text) if text.strip() else {}
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _short(arguments: str) -> str:
+    parsed = _parsed(arguments)
+    return _clip(json.dumps(parsed, ensure_ascii=False) if parsed is not None else arguments)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_ARGUMENTS_CHARS else text[: MAX_ARGUMENTS_CHARS - 3] + "..."
