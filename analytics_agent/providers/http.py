@@ -206,11 +206,11 @@ def status_error(status: int, payload: Any, text: str, *, where: str, why: str =
     return ProviderError(message, status=status, code=code)
 
 
-def transport_error(exc: Exception, *, where: str, host: str, attempts: int) -> ProviderError:
+def transport_error(exc: Exception, *, where: str, attempts: int) -> ProviderError:
     """One typed error for a request that got no response."""
     tried = f" after {attempts} attempts" if attempts > 1 else ""
     if isinstance(exc, httpx.ConnectTimeout):
-        return ProviderTimeoutError(f"{where}: connecting to {host} timed out{tried}; is the server running?")
+        return ProviderTimeoutError(f"connecting to {where} timed out{tried}; is the server running?")
     if isinstance(exc, httpx.TimeoutException):
         return ProviderTimeoutError(
             f"{where} did not answer in time{tried} ({type(exc).__name__}); "
@@ -218,7 +218,7 @@ def transport_error(exc: Exception, *, where: str, host: str, attempts: int) -> 
         )
     if isinstance(exc, httpx.ConnectError):
         return ProviderConnectionError(
-            f"cannot connect to {where}{tried}: {_reason(exc)}; is the server running at {host}?"
+            f"cannot connect to {where}{tried}: {_reason(exc)}; is the server running?"
         )
     return ProviderConnectionError(f"{where} dropped the connection{tried}: {_reason(exc)}")
 
@@ -252,14 +252,12 @@ class Sender:
         client: httpx.Client,
         *,
         where: str,
-        host: str,
         policy: RetryPolicy,
         sleep: Callable[[float], None] = time.sleep,
         rand: Callable[[], float] = random.random,
     ) -> None:
         self.client = client
         self.where = where
-        self.host = host
         self.policy = policy
         self.sleep = sleep
         self.rand = rand
@@ -285,13 +283,11 @@ class Sender:
                 response = self.client.send(build(), stream=stream)
             except RETRYABLE_ERRORS as exc:
                 if retries_done >= self.policy.max_retries:
-                    raise transport_error(
-                        exc, where=self.where, host=self.host, attempts=retries_done + 1
-                    ) from None
+                    raise transport_error(exc, where=self.where, attempts=retries_done + 1) from None
                 delay = backoff_delay(retries_done, self.policy, self.rand())
                 log.info("%s: %s; retrying in %.2f s", self.where, type(exc).__name__, delay)
             except httpx.HTTPError as exc:
-                raise transport_error(exc, where=self.where, host=self.host, attempts=1) from None
+                raise transport_error(exc, where=self.where, attempts=1) from None
             else:
                 if response.is_success:
                     return response, retries_done

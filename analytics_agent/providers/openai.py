@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -101,9 +102,7 @@ class OpenAIProvider:
         )
         self._policy = RetryPolicy(max_retries=max(0, max_retries), max_wait=max_retry_wait)
         self._sleep = sleep
-        self._sender = Sender(
-            self._client, where=self.where, host=self.host, policy=self._policy, sleep=sleep
-        )
+        self._sender = Sender(self._client, where=self.where, policy=self._policy, sleep=sleep)
 
     def __repr__(self) -> str:
         key = "set" if self._api_key else "none"
@@ -169,9 +168,10 @@ class OpenAIProvider:
             )
             assembler = StreamAssembler(taken_ids=taken, where=self.where)
             try:
-                if not _is_event_stream(response):
+                kind = response.headers.get("content-type", "").lower()
+                if "json" in kind:
                     return self._unstreamed(response, taken, on_text)
-                for event in iter_events(response.iter_lines()):
+                for event in iter_events(self._lines(response, kind)):
                     text = assembler.feed_event(event)
                     if text and on_text is not None:
                         on_text(text)
@@ -180,15 +180,29 @@ class OpenAIProvider:
                 return assembler.finish()
             except RETRYABLE_ERRORS as exc:
                 if assembler.received or retries >= self._policy.max_retries:
-                    raise transport_error(
-                        exc, where=self.where, host=self.host, attempts=retries + 1
-                    ) from None
+                    raise transport_error(exc, where=self.where, attempts=retries + 1) from None
                 delay = backoff_delay(retries, self._policy, self._sender.rand())
                 log.info("%s: stream failed before any data (%s); retrying in %.2f s", self.where, exc, delay)
+            except httpx.HTTPError as exc:
+                raise transport_error(exc, where=self.where, attempts=retries + 1) from None
             finally:
                 response.close()
             self._sleep(delay)
             retries += 1
+
+    def _lines(self, response: httpx.Response, kind: str) -> Iterator[str]:
+        """The event-stream lines; a body of another type must at least look like one (not a proxy page)."""
+        if not kind or "event-stream" in kind:
+            yield from response.iter_lines()
+            return
+        text = response.read().decode(response.encoding or "utf-8", errors="replace")
+        if not re.search(r"^data:", text, re.MULTILINE):
+            raise ProviderResponseError(
+                f"{self.where} returned {response.status_code} ({kind}) instead of an event stream: "
+                f"{snippet(text)}",
+                status=response.status_code,
+            )
+        yield from text.splitlines()
 
     def _unstreamed(
         self, response: httpx.Response, taken: set[str], on_text: TextSink | None
@@ -199,11 +213,6 @@ class OpenAIProvider:
         if result.turn.text and on_text is not None:
             on_text(result.turn.text)
         return result
-
-
-def _is_event_stream(response: httpx.Response) -> bool:
-    kind = response.headers.get("content-type", "").lower()
-    return not kind.startswith("application/json")
 
 
 def chat_completions_url(base_url: str) -> str:

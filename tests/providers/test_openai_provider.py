@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import threading
 from collections.abc import Callable, Iterator
@@ -438,3 +439,34 @@ def test_a_conversation_with_an_unanswered_call_is_refused_before_sending():
     with pytest.raises(ProviderError, match="c1 have no result"):
         provider(server).complete(conversation, TOOLS)
     assert server.requests == []
+
+
+def test_a_proxy_page_instead_of_an_event_stream_is_a_response_error():
+    page = httpx.Response(
+        200, headers={"content-type": "text/html"}, text="<html><body>Login required</body></html>"
+    )
+    with pytest.raises(
+        ProviderResponseError, match=r"\(text/html\) instead of an event stream: Login required"
+    ):
+        provider(Server(page), stream=True).complete(question(), TOOLS)
+
+
+def test_an_event_stream_sent_as_text_plain_is_still_read():
+    chunk = {"choices": [{"index": 0, "delta": {"content": "ok"}, "finish_reason": "stop"}]}
+    plain = httpx.Response(200, headers={"content-type": "text/plain"}, content=sse([chunk, "[DONE]"]))
+    assert provider(Server(plain), stream=True).complete(question(), TOOLS).turn.text == "ok"
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"base_url": "localhost:11434", "model": "m"}, "not an http(s) URL"),
+        ({"base_url": "ftp://user:pw@h/v1", "model": "m"}, "'ftp://h/v1'"),
+        ({"base_url": "http://h/v1", "model": " "}, "no model name"),
+    ],
+)
+def test_bad_settings_are_config_errors_that_say_what_to_fix(kwargs, message):
+    from analytics_agent.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        OpenAIProvider(**kwargs)
