@@ -4,7 +4,7 @@
 -- param start: date | First day.
 -- param end: date | Last day.
 -- param by: enum(revenue, units) = revenue | Rank by.
--- param top: integer(1, 50) = 10 | How many.
+-- param top: integer(1, 25) = 10 | How many.
 -- returns: rows
 WITH sold AS (
     SELECT p.name AS product, p.category, sum(i.quantity) AS units, sum(i.quantity * i.unit_price) AS revenue
