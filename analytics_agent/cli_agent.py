@@ -44,6 +44,14 @@ ApiKeyOpt = Annotated[
         rich_help_panel=_PANEL,
     ),
 ]
+RegionOpt = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option("--region", help="AWS region for bedrock [env AWS_REGION].", rich_help_panel=_PANEL),
+]
+ProfileOpt = Annotated[
+    Optional[str],  # noqa: UP045
+    typer.Option("--profile", help="AWS profile for bedrock [env AWS_PROFILE].", rich_help_panel=_PANEL),
+]
 TodayOpt = Annotated[
     Optional[str], typer.Option("--today", help="Today's date, YYYY-MM-DD [default: the local date].")
 ]  # noqa: UP045
@@ -91,6 +99,8 @@ def ask(
     base_url: BaseUrlOpt = None,
     model: ModelOpt = None,
     api_key: ApiKeyOpt = None,
+    region: RegionOpt = None,
+    profile: ProfileOpt = None,
     today: TodayOpt = None,
     timezone: ZoneOpt = None,
     max_steps: StepsOpt = None,
@@ -106,6 +116,7 @@ def ask(
     """Answer one question: the trace on stderr, the answer on stdout."""
     settings = _settings(
         provider=provider, base_url=base_url, model=model, api_key=api_key, today=today, timezone=timezone,
+        region=region, profile=profile,
         max_steps=max_steps, max_tokens_budget=max_tokens_budget, connect_timeout=connect_timeout,
         read_timeout=read_timeout, max_retries=max_retries,
     )  # fmt: skip
@@ -122,6 +133,8 @@ def chat(
     base_url: BaseUrlOpt = None,
     model: ModelOpt = None,
     api_key: ApiKeyOpt = None,
+    region: RegionOpt = None,
+    profile: ProfileOpt = None,
     today: TodayOpt = None,
     timezone: ZoneOpt = None,
     max_steps: StepsOpt = None,
@@ -139,6 +152,7 @@ def chat(
 
     settings = _settings(
         provider=provider, base_url=base_url, model=model, api_key=api_key, today=today, timezone=timezone,
+        region=region, profile=profile,
         max_steps=max_steps, max_tokens_budget=max_tokens_budget, connect_timeout=connect_timeout,
         read_timeout=read_timeout, max_retries=max_retries,
     )  # fmt: skip
