@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -17,72 +17,74 @@ from analytics_agent.cli import _workspace, app
 
 _PANEL = "Model"
 ProviderOpt = Annotated[
-    Optional[str],  # noqa: UP045 - typer reads the annotation at run time
+    str | None,
     typer.Option(
         "--provider", help="openai (any OpenAI-compatible server) or bedrock.", rich_help_panel=_PANEL
     ),
 ]
 BaseUrlOpt = Annotated[
-    Optional[str],  # noqa: UP045
+    str | None,
     typer.Option(
         "--base-url",
-        help="e.g. http://localhost:11434/v1 [env LLM_BASE_URL, OPENAI_BASE_URL].",
+        help="e.g. http://localhost:11434/v1 (env LLM_BASE_URL, OPENAI_BASE_URL).",
         rich_help_panel=_PANEL,
     ),
 ]
 ModelOpt = Annotated[
-    Optional[str],  # noqa: UP045
+    str | None,
     typer.Option(
-        "--model", "-m", help="Model name [env ANALYTICS_AGENT_MODEL, LLM_MODEL].", rich_help_panel=_PANEL
+        "--model", "-m", help="Model name (env ANALYTICS_AGENT_MODEL, LLM_MODEL).", rich_help_panel=_PANEL
     ),
 ]
 ApiKeyOpt = Annotated[
-    Optional[str],  # noqa: UP045
+    str | None,
     typer.Option(
         "--api-key",
-        help="API key [env LLM_API_KEY, OPENAI_API_KEY]; local servers need none.",
+        help="API key (env LLM_API_KEY, OPENAI_API_KEY); local servers need none.",
         rich_help_panel=_PANEL,
     ),
 ]
 RegionOpt = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option("--region", help="AWS region for bedrock [env AWS_REGION].", rich_help_panel=_PANEL),
+    str | None,
+    typer.Option("--region", help="AWS region for bedrock (env AWS_REGION).", rich_help_panel=_PANEL),
 ]
 ProfileOpt = Annotated[
-    Optional[str],  # noqa: UP045
-    typer.Option("--profile", help="AWS profile for bedrock [env AWS_PROFILE].", rich_help_panel=_PANEL),
+    str | None,
+    typer.Option("--profile", help="AWS profile for bedrock (env AWS_PROFILE).", rich_help_panel=_PANEL),
 ]
 TodayOpt = Annotated[
-    Optional[str], typer.Option("--today", help="Today's date, YYYY-MM-DD [default: the local date].")
-]  # noqa: UP045
-ZoneOpt = Annotated[
-    Optional[str], typer.Option("--timezone", help="IANA time zone, e.g. Asia/Kolkata [default: local].")
-]  # noqa: UP045
-StepsOpt = Annotated[
-    Optional[int], typer.Option("--max-steps", help="Model requests per question [default: 8].")
-]  # noqa: UP045
-BudgetOpt = Annotated[
-    Optional[int],  # noqa: UP045
-    typer.Option("--max-tokens-budget", help="Input tokens per question [default: 100000]."),
+    str | None, typer.Option("--today", help="Today's date, YYYY-MM-DD (default: the local date).")
 ]
-ConnectOpt = Annotated[Optional[float], typer.Option("--connect-timeout", help="Seconds [default: 10].")]  # noqa: UP045
-ReadOpt = Annotated[Optional[float], typer.Option("--read-timeout", help="Seconds [default: 120].")]  # noqa: UP045
+ZoneOpt = Annotated[
+    str | None, typer.Option("--timezone", help="IANA time zone, e.g. Asia/Kolkata (default: local).")
+]
+StepsOpt = Annotated[
+    int | None, typer.Option("--max-steps", help="Model requests per question (default: 8).")
+]
+BudgetOpt = Annotated[
+    int | None,
+    typer.Option("--max-tokens-budget", help="Input tokens per question (default: 100000)."),
+]
+ConnectOpt = Annotated[float | None, typer.Option("--connect-timeout", help="Seconds (default: 10).")]
+ReadOpt = Annotated[
+    float | None, typer.Option("--read-timeout", help="Seconds (default: 120 openai, 3600 bedrock).")
+]
 RetriesOpt = Annotated[
-    Optional[int], typer.Option("--max-retries", help="Retries of transient failures [default: 3].")
-]  # noqa: UP045
+    int | None, typer.Option("--max-retries", help="Retries of transient failures (default: 3).")
+]
 TranscriptOpt = Annotated[
-    Optional[Path],  # noqa: UP045
+    Path | None,
     typer.Option(
         "--transcript",
-        help="JSON Lines file [default: <data dir>/transcripts/<date>.jsonl].",
+        help="JSON Lines file (default: <data dir>/transcripts/<date>.jsonl).",
         show_default=False,
     ),
 ]
 StreamOpt = Annotated[
-    Optional[bool],  # noqa: UP045
+    bool | None,
     typer.Option(
         "--stream/--no-stream",
-        help="Stream the reply [default: when stdout is a terminal].",
+        help="Stream the reply (default: when stdout is a terminal).",
         show_default=False,
     ),
 ]

@@ -12,9 +12,9 @@ read with the standard library's ``tomllib``. Keys (all optional, top level):
     timezone = "Asia/Kolkata"        # IANA name; "yesterday" resolves in this zone
     max_steps = 8                    # model requests per question
     max_tokens_budget = 100000       # input tokens per question
-    connect_timeout = 10.0           # seconds
-    read_timeout = 120.0             # seconds
-    max_retries = 3                  # retries of 408/409/429/5xx and connection errors
+    connect_timeout = 10.0           # seconds [default: the provider's own]
+    read_timeout = 120.0             # seconds [default: the provider's own; 120 openai, 3600 bedrock]
+    max_retries = 3                  # retries of transient failures [default: the provider's own]
     tools_dir = ["~/my-tools"]       # folders of extra .sql tools (a string or a list)
 
 Environment: ``LLM_BASE_URL`` / ``LLM_API_KEY`` / ``LLM_MODEL`` (this tool's own, checked first), then
@@ -69,9 +69,6 @@ _DEFAULTS: dict[str, Any] = {
     "provider": "openai",
     "max_steps": 8,
     "max_tokens_budget": 100_000,
-    "connect_timeout": 10.0,
-    "read_timeout": 120.0,
-    "max_retries": 3,
 }
 
 
@@ -112,9 +109,10 @@ class Settings:
     today: dt.date | None = None
     max_steps: int = 8
     max_tokens_budget: int = 100_000
-    connect_timeout: float = 10.0
-    read_timeout: float = 120.0
-    max_retries: int = 3
+    connect_timeout: float | None = None
+    """None: the provider's own default (each provider knows what suits its endpoint)."""
+    read_timeout: float | None = None
+    max_retries: int | None = None
     tools_dirs: tuple[Path, ...] = ()
 
     @property
@@ -211,9 +209,9 @@ def _check(values: dict[str, Any]) -> Settings:
         today=_parse_today(values.get("today")),
         max_steps=_positive_int("max_steps", values["max_steps"]),
         max_tokens_budget=_positive_int("max_tokens_budget", values["max_tokens_budget"]),
-        connect_timeout=_positive_float("connect_timeout", values["connect_timeout"]),
-        read_timeout=_positive_float("read_timeout", values["read_timeout"]),
-        max_retries=_non_negative_int("max_retries", values["max_retries"]),
+        connect_timeout=_optional(_positive_float, "connect_timeout", values),
+        read_timeout=_optional(_positive_float, "read_timeout", values),
+        max_retries=_optional(_non_negative_int, "max_retries", values),
         tools_dirs=_tools_dirs(values.get("tools_dir")),
     )
 
@@ -254,6 +252,11 @@ def _parse_today(value: Any) -> dt.date | None:
         return dt.date.fromisoformat(str(value).strip())
     except ValueError:
         raise ConfigError(f"--today must be a date as YYYY-MM-DD, not {value!r}") from None
+
+
+def _optional(check: Any, name: str, values: dict[str, Any]) -> Any:
+    value = values.get(name)
+    return None if value is None else check(name, value)
 
 
 def _positive_int(name: str, value: Any) -> int:

@@ -5,6 +5,8 @@ Provider modules are imported here, lazily, so ``--help`` never pays for httpx o
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 
 from analytics_agent.config import Settings
@@ -48,15 +50,18 @@ def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None) ->
         if exc.name != "analytics_agent.providers.openai":
             raise
         raise ConfigError("the openai provider is not available yet in this build") from None
+    limits = _given(
+        connect_timeout=settings.connect_timeout,
+        read_timeout=settings.read_timeout,
+        max_retries=settings.max_retries,
+    )
     return OpenAIProvider(
         base_url=settings.base_url,
         model=settings.model or "",
         api_key=settings.api_key.reveal() if settings.api_key else None,
         client=client,
         stream=stream,
-        connect_timeout=settings.connect_timeout,
-        read_timeout=settings.read_timeout,
-        max_retries=settings.max_retries,
+        **limits,
     )
 
 
@@ -68,6 +73,15 @@ def _bedrock(settings: Settings, *, stream: bool) -> Provider:
         if exc.name != "analytics_agent.providers.bedrock":
             raise
         raise ConfigError("--provider bedrock is not available yet; use --provider openai") from None
-    return BedrockProvider(
-        model=settings.model, region=settings.region, profile=settings.profile, stream=stream
+    attempts = None if settings.max_retries is None else settings.max_retries + 1
+    limits = _given(
+        connect_timeout=settings.connect_timeout, read_timeout=settings.read_timeout, max_attempts=attempts
     )
+    return BedrockProvider(
+        model=settings.model or "", region=settings.region, profile=settings.profile, stream=stream, **limits
+    )
+
+
+def _given(**values: Any) -> dict[str, Any]:
+    """Only the limits the user set: otherwise each provider keeps the default that suits it."""
+    return {k: v for k, v in values.items() if v is not None}

@@ -1,0 +1,55 @@
+"""The provider factory: which class serves which --provider, and which settings reach it."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from analytics_agent.config import resolve_settings
+from analytics_agent.errors import ConfigError
+from analytics_agent.providers.bedrock import BedrockProvider
+from analytics_agent.providers.factory import make_provider
+from analytics_agent.providers.openai import OpenAIProvider
+
+
+def test_openai_settings_reach_the_openai_provider() -> None:
+    settings = resolve_settings(
+        {"model": "qwen3", "base_url": "http://localhost:11434/v1", "api_key": "k-123456"}, env={}, file={}
+    )
+    client = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(500)))
+    provider = make_provider(settings, stream=True, client=client)
+    assert isinstance(provider, OpenAIProvider)
+    assert (provider.model, provider.url, provider.stream) == (
+        "qwen3",
+        "http://localhost:11434/v1/chat/completions",
+        True,
+    )
+    assert "k-123456" not in repr(provider)
+
+
+def test_bedrock_gets_model_region_profile_and_retries_as_attempts() -> None:
+    settings = resolve_settings(
+        {"provider": "bedrock", "model": "amazon.nova-micro-v1:0", "region": "eu-west-1", "profile": "work",
+         "max_retries": 2},
+        env={}, file={},
+    )  # fmt: skip
+    provider = make_provider(settings)
+    assert isinstance(provider, BedrockProvider)
+    assert (provider.model, provider.region, provider.profile) == (
+        "amazon.nova-micro-v1:0",
+        "eu-west-1",
+        "work",
+    )
+    assert provider._client_settings[2] == 3  # 2 retries = 3 attempts
+
+
+def test_unset_limits_keep_each_providers_own_defaults() -> None:
+    settings = resolve_settings({"provider": "bedrock", "model": "m"}, env={}, file={})
+    assert settings.read_timeout is None
+    provider = make_provider(settings)
+    assert provider._client_settings[0] == 3600  # Bedrock's long read timeout, not OpenAI's 120 s
+
+
+def test_no_model_is_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="no model configured"):
+        make_provider(resolve_settings({"provider": "bedrock"}, env={}, file={}))
