@@ -1,6 +1,6 @@
 -- name: city_ranking
--- description: Cities ranked by revenue (excl. cancelled/returned) in a date range, with orders, share
---   and average order value.
+-- description: Cities ranked by revenue (excl. cancelled/returned) in a date range, with orders, share,
+--   average order value.
 -- tables: orders
 -- param start: date | First day.
 -- param end: date | Last day.

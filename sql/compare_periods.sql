@@ -1,6 +1,6 @@
 -- name: compare_periods
 -- description: Two date ranges compared: orders, revenue (excl. cancelled/returned), average order
---   value, customers, cancelled %, with change and % change.
+--   value, customers, cancelled %, and the changes.
 -- tables: orders
 -- param start: date | First day.
 -- param end: date | Last day.

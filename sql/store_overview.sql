@@ -1,6 +1,6 @@
 -- name: store_overview
--- description: Data at a glance: first/last order day, orders, revenue (excl. cancelled/returned),
---   customers, cities, products. Call first to learn the date range.
+-- description: Totals of all data: first/last order day, orders, revenue (excl. cancelled/returned),
+--   customers, cities, products. Call first to learn the dates.
 -- tables: orders, customers, products
 -- returns: object
 SELECT
