@@ -24,6 +24,6 @@ def test_given_date_and_zone_win_over_the_clock() -> None:
 
 
 def test_the_zone_decides_which_day_today_is() -> None:
-    east, _ = resolve_today(timezone="Pacific/Kiritimati", today=None)  # UTC+14
-    west, _ = resolve_today(timezone="Pacific/Pago_Pago", today=None)  # UTC-11
-    assert (east - west).days == 1
+    east, zone = resolve_today(timezone="Pacific/Kiritimati", today=None)  # UTC+14 all year
+    assert zone == "Pacific/Kiritimati"
+    assert east == dt.datetime.now(dt.timezone(dt.timedelta(hours=14))).date()
