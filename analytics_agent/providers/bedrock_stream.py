@@ -8,7 +8,9 @@ Rules the assembler follows (see the reference notes on ConverseStream):
   text that does not parse is kept raw, so the executor can tell the model its call was broken);
 * reasoning deltas (``text``, ``signature``, ``redactedContent``) assemble into one ``reasoningContent``
   block, replayed later exactly as the non-streaming API would have returned it;
-* ``stopReason`` comes from ``messageStop``, usage only from the final ``metadata`` event.
+* ``stopReason`` comes from ``messageStop``, usage only from the final ``metadata`` event;
+* a leading ``<thinking>…</thinking>`` in a text block (Nova) is not passed on live, as it is not part
+  of the answer kept at the end.
 
 The result is rebuilt as a ``ConverseResponse`` dict and parsed by ``bedrock_wire.parse_response``, so
 streaming and non-streaming replies obey the same rules.
@@ -28,6 +30,50 @@ from analytics_agent.providers.bedrock_wire import parse_response
 log = logging.getLogger(__name__)
 
 
+_OPEN, _CLOSE = "<thinking>", "</thinking>"
+
+
+class _ThinkingFilter:
+    """Holds back a leading ``<thinking>…</thinking>`` (and the blank space after it) from live text.
+
+    Mirrors ``bedrock_wire.split_thinking``, so what the user watched equals the answer kept at the end.
+    """
+
+    def __init__(self) -> None:
+        self.state = "start"  # start → inside → after → pass, or start → pass
+        self.held = ""
+
+    def feed(self, piece: str) -> str:
+        if self.state == "pass":
+            return piece
+        self.held += piece
+        if self.state == "start":
+            head = self.held.lstrip()
+            if _OPEN.startswith(head):  # still could be the opening tag (or only blank so far)
+                return ""
+            self.state = "inside" if head.startswith(_OPEN) else "pass"
+            if self.state == "pass":
+                return self._release()
+        if self.state == "inside":
+            end = self.held.find(_CLOSE)
+            if end < 0:
+                return ""
+            self.held, self.state = self.held[end + len(_CLOSE) :], "after"
+        self.held = self.held.lstrip()
+        if not self.held:
+            return ""
+        self.state = "pass"
+        return self._release()
+
+    def flush(self) -> str:
+        """At the block's end: text held back that turned out not to be a closed thinking section."""
+        return self._release() if self.state in ("start", "inside") else ""
+
+    def _release(self) -> str:
+        text, self.held = self.held, ""
+        return text
+
+
 @dataclass
 class _Block:
     kind: str = ""  # "text", "toolUse", "reasoning", or "" until the first delta says
@@ -36,6 +82,7 @@ class _Block:
     redacted: bytes = b""
     tool: dict[str, Any] = field(default_factory=dict)
     other: dict[str, Any] | None = None
+    live: _ThinkingFilter = field(default_factory=_ThinkingFilter)
 
     def as_content(self) -> dict[str, Any] | None:
         if self.kind == "text":
@@ -117,7 +164,7 @@ class StreamAssembler:
         if "text" in delta and block.kind in ("", "text"):
             block.kind = "text"
             block.text.append(delta["text"])
-            return delta["text"]
+            return block.live.feed(delta["text"])
         if "toolUse" in delta and block.kind == "toolUse":
             block.text.append(delta["toolUse"].get("input") or "")
         elif "reasoningContent" in delta and block.kind in ("", "reasoning"):
@@ -131,7 +178,8 @@ class StreamAssembler:
         return ""
 
     def _on_contentBlockStop(self, payload: dict[str, Any]) -> str:
-        return ""
+        block = self._block(payload)
+        return block.live.flush() if block.kind == "text" else ""
 
     def _on_messageStop(self, payload: dict[str, Any]) -> str:
         self._stop_reason = str(payload.get("stopReason") or "")

@@ -15,7 +15,7 @@ from bedrock_fake import reasoning, reply, reply_events, text, tool_use
 from analytics_agent.conversation import ToolCall
 from analytics_agent.errors import ProviderResponseError
 from analytics_agent.providers.bedrock_stream import StreamAssembler
-from analytics_agent.providers.bedrock_wire import parse_response
+from analytics_agent.providers.bedrock_wire import parse_response, split_thinking
 
 RECORDED = Path(__file__).parent / "recorded_bedrock"
 
@@ -214,3 +214,29 @@ def test_recorded_claude_thinking_stream_keeps_the_signature_and_the_text():
     (extra,) = response.turn.extras
     assert extra["block"]["reasoningContent"]["reasoningText"]["signature"] == signature
     assert response.turn.text == "".join(deltas) and response.turn.text.strip()
+
+
+@pytest.mark.parametrize(
+    "full",
+    [
+        "<thinking> plan </thinking>\n\nPune had 3 orders.",
+        "  <thinking>a</thinking>   ",
+        "<thinking> never closed, so it is the answer",
+        " <thin",
+        "Plain answer with <thinking> later</thinking>.",
+        "<think> Kimi's stray tag stays.",
+        "",
+    ],
+)
+@pytest.mark.parametrize("piece", [1, 2, 5, 100])
+def test_live_text_equals_the_final_answer_with_nova_thinking_held_back(full, piece):
+    events = [delta(0, text=full[i : i + piece]) for i in range(0, len(full), piece)]
+    deltas, response = assemble([*events, stop(0), *end("end_turn")])
+    assert "".join(deltas) == response.turn.text == split_thinking(full)[1]
+
+
+def test_recorded_nova_stream_shows_no_thinking_live():
+    deltas, response = assemble(recorded_events("nova-micro-stream-tool-use"))
+    assert deltas == [] and response.turn.text == ""
+    deltas, response = assemble(recorded_events("nova-micro-stream-tool-use", exchange=1))
+    assert "".join(deltas) == response.turn.text and "30" in response.turn.text
