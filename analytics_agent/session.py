@@ -34,14 +34,14 @@ class StreamEcho:
     def on_event(self, event: Event) -> None:
         if isinstance(event, RequestSent):
             self._step_text = ""
-        elif isinstance(event, ResponseReceived) and event.tool_calls:
-            self._end_line()
+        elif isinstance(event, ResponseReceived):
+            self._end_line()  # before the trace prints its line for this reply
 
     def finish(self, answer: str) -> bool:
-        """End the streamed line; True if what was streamed last is the whole answer."""
-        shown = self._open and self._step_text.strip() == answer.strip()
+        """End the streamed line; True if what the last reply streamed is the whole answer."""
         self._end_line()
-        return shown
+        streamed = self._step_text.strip()
+        return bool(streamed) and streamed == answer.strip()
 
     def _end_line(self) -> None:
         if self._open:
