@@ -325,3 +325,15 @@ def test_no_secret_appears_in_errors_or_log_records(fake_env, caplog):
     assert caplog.records  # boto3 did log (credential lookup, retries): the check has something to look at
     for secret in SECRETS:
         assert secret not in everything
+
+
+def test_the_factory_builds_a_bedrock_provider_with_the_users_limits_only(fake_env):
+    from analytics_agent.config import Settings
+    from analytics_agent.providers.factory import make_provider
+
+    settings = Settings(provider="bedrock", model=MODEL, region="eu-west-1", max_retries=1)
+    provider = make_provider(settings, stream=True)
+    config = provider.client.meta.config
+    assert isinstance(provider, BedrockProvider) and provider.stream
+    assert (provider.client.meta.region_name, config.retries["total_max_attempts"]) == ("eu-west-1", 2)
+    assert config.read_timeout == 3600  # not the HTTP providers' default

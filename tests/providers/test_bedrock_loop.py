@@ -128,3 +128,31 @@ def test_a_model_that_keeps_calling_tools_is_stopped_by_the_step_limit(workspace
     assert result.stop == "step_limit"
     assert len(fake.requests) == 3 and fake.script == []
     assert "3 steps" in result.answer
+
+
+def test_the_agent_loop_on_the_stubber_sends_only_valid_requests(workspace, monkeypatch):
+    import copy
+
+    import boto3
+    from bedrock_rules import check_request
+    from botocore.stub import Stubber
+
+    client = boto3.client("bedrock-runtime", region_name="us-east-1")
+    sent: list[dict[str, Any]] = []
+
+    def record(params: dict[str, Any], **_: Any) -> None:
+        check_request(params)
+        sent.append(copy.deepcopy(params))
+
+    client.meta.events.register("before-parameter-build.bedrock-runtime.Converse", record)
+    facts = truth(workspace.cursor())
+    steps = [s for s in script(facts) if not isinstance(s, Failure)]  # the Stubber skips the HTTP layer
+    with Stubber(client) as stubber:
+        for step in steps:
+            stubber.add_response("converse", step)
+        provider = BedrockProvider(model=MODEL, client=client)
+        result = Agent(provider, workspace.registry, workspace.executor).ask(QUESTION)
+        stubber.assert_no_pending_responses()
+    assert result.stop == "answer" and "revenue 4798" in result.answer
+    assert [r.is_error for r in result.tool_calls] == [True, False, False]
+    assert len(sent) == 3 and sent[1]["messages"][1]["content"][0] == PLAN
