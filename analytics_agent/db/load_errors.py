@@ -1,0 +1,84 @@
+"""Turn DuckDB's multi-line reader errors into one line that names the file, the line and the option
+that fixes it. Pure: text in, text out.
+
+DuckDB already knows the record (``CSV Error on Line: 60001``) and a fix (``types={'amount': 'VARCHAR'}``);
+we keep both and say them in our own flags (``--type amount=VARCHAR``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+_LINE = re.compile(r"CSV Error on Line: (\d+)")
+_FILE = re.compile(r"^\s*file = (.+?)\s*$", re.MULTILINE)
+_CONVERT = re.compile(
+    r'Error when converting column "(?P<column>.+?)"\. Could not convert string "(?P<value>.*?)" '
+    r"to '(?P<type>[^']+)'"
+)
+_PARSE_DATE = re.compile(
+    r'Error when converting column "(?P<column>.+?)"\. Could not parse string "(?P<value>.*?)" '
+    r'according to format specifier "(?P<format>[^"]*)"'
+)
+_COLUMNS = re.compile(r"Expected Number of Columns: (\d+) Found: (\d+)")
+_UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
+
+
+def explain_load_error(
+    message: str, files: Sequence[Path], *, stored_names: Mapping[str, str] | None = None
+) -> str:
+    """One line for a failed load. ``stored_names`` maps a file's column names to the stored ones, so the
+    suggested ``--type`` uses a name the user can type."""
+    stored_names = stored_names or {}
+    where = _where(message, files)
+    if match := _CONVERT.search(message):
+        column = stored_names.get(match["column"], match["column"])
+        return (
+            f'{where}: cannot convert "{_short(match["value"])}" in column {column} to {match["type"]}; '
+            f"load that column as text with --type {column}=VARCHAR, or fix the value"
+        )
+    if match := _PARSE_DATE.search(message):
+        column = stored_names.get(match["column"], match["column"])
+        return (
+            f'{where}: "{_short(match["value"])}" in column {column} does not match the date format '
+            f"{match['format']}; give the right --date-format or load it as text with --type {column}=VARCHAR"
+        )
+    if match := _COLUMNS.search(message):
+        return (
+            f"{where}: expected {match[1]} columns, found {match[2]}; check --delimiter and the quoting "
+            "of that line"
+        )
+    if "unterminated quote" in message:
+        return f"{where}: a quoted value is never closed; fix the quotes on that line"
+    if "Invalid unicode" in message or "not utf-8 encoded" in message:
+        return f"{where}: the file is not UTF-8; give its encoding, e.g. --encoding latin-1"
+    if match := _UNKNOWN_TYPE.search(message):
+        return f"--type: DuckDB has no type {match[1]}; use VARCHAR, BIGINT, DOUBLE, DATE or TIMESTAMP"
+    if "No space left on device" in message or "disk is full" in message.lower():
+        return "the disk is full; free some space and load again (the database is unchanged)"
+    first = _first_line(message)
+    return f"{where}: {first}" if where else first
+
+
+def _where(message: str, files: Sequence[Path]) -> str:
+    named = _FILE.search(message)
+    name = Path(named[1]).name if named else (files[0].name if len(files) == 1 else "")
+    line = _LINE.search(message)
+    if line:
+        return f"{name or 'the file'}: line {line[1]}"
+    return name
+
+
+def _first_line(message: str) -> str:
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    if not lines:
+        return "the load failed"
+    first = lines[0]
+    if first.startswith(("Conversion Error: CSV Error", "Invalid Input Error: CSV Error")) and len(lines) > 2:
+        return lines[2]  # the record itself is line 2; the reason follows
+    return first
+
+
+def _short(value: str, limit: int = 40) -> str:
+    return value if len(value) <= limit else value[: limit - 3] + "..."
