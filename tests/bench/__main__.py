@@ -1,0 +1,7 @@
+"""``python -m tests.bench``: see run.py."""
+
+import sys
+
+from tests.bench.run import main
+
+sys.exit(main())
