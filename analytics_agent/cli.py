@@ -36,7 +36,7 @@ DbOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time
     typer.Option(
         "--db",
-        help="DuckDB database file [env ANALYTICS_AGENT_DB; default: in the user data dir].",
+        help="DuckDB database file (env ANALYTICS_AGENT_DB; default: analytics.duckdb in the user data dir).",
         show_default=False,
     ),
 ]
