@@ -1,0 +1,115 @@
+"""3. Loading: ``analytics-agent load`` of a CSV vs DuckDB's own ``CREATE TABLE … AS SELECT * FROM
+read_csv(…)``, both as a fresh process into a copy of the same sample database, runs alternating.
+
+Default: the 1M-order CSV (about 50 MB). ``--big``: a CSV of about 1.1 GB (the 10M orders written twice,
+20M rows). Both files are written by DuckDB from the cached benchmark databases and kept in the cache.
+When the CLI has no ``load`` command yet, the loader's ``load_files`` runs in a fresh ``python -c``
+instead (said in the table).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import duckdb
+
+from tests.bench.bench_startup import _cli
+from tests.bench.common import Result, interleaved
+from tests.bench.data import cache_dir, database
+
+TARGET = 1.05
+
+
+def csv_file(big: bool, *, log=print) -> Path:
+    """The benchmark CSV, written once from a cached database."""
+    size, copies = ("10m", 2) if big else ("1m", 1)
+    path = cache_dir() / f"orders-{size}x{copies}.csv"
+    if path.exists():
+        return path
+    source = database(size, log=log)
+    log(f"writing {path.name}...")
+    tmp = path.with_name(f".writing-{os.getpid()}-{path.name}")
+    conn = duckdb.connect()
+    try:
+        conn.execute("ATTACH ? AS src (READ_ONLY)", [str(source)])
+        union = " UNION ALL ".join(["SELECT * FROM src.orders"] * copies)
+        conn.execute(f"COPY ({union}) TO '{tmp}' (HEADER, DELIMITER ',')")
+    finally:
+        conn.close()
+    os.replace(tmp, path)
+    return path
+
+
+def _has_load_command() -> bool:
+    done = subprocess.run([*_cli(), "load", "--help"], capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def _ours(db: Path, csv: Path, cli: bool) -> list[str]:
+    if cli:
+        return [*_cli(), "--db", str(db), "load", str(csv), "--table", "bench"]
+    code = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from analytics_agent.db.loader import load_files
+        from analytics_agent.db.sources import LoadOptions
+        load_files(Path({str(db)!r}), [{str(csv)!r}], LoadOptions(table="bench"))
+        """
+    )
+    return [sys.executable, "-c", code]
+
+
+def _duckdb(db: Path, csv: Path) -> list[str]:
+    code = (
+        f"import duckdb; c = duckdb.connect({str(db)!r}); "
+        f"c.execute('CREATE TABLE bench AS SELECT * FROM read_csv(?)', [{str(csv)!r}]); c.close()"
+    )
+    return [sys.executable, "-c", code]
+
+
+def run(*, big: bool = False, quick: bool = False, log=print) -> Result:
+    from analytics_agent.db.connect import ensure_database
+
+    csv = csv_file(big, log=log)
+    cli = _has_load_command()
+    runs = 1 if big or quick else 3
+    result = Result(
+        f"3. loading a CSV: ours vs DuckDB CREATE TABLE AS read_csv (target <= {TARGET}x)",
+        ["csv", "MB", "rows", "runs", "ours", "ours_s", "duckdb_s", "ratio", "ours_rows_per_s", "target"],
+    )
+    with tempfile.TemporaryDirectory(dir=cache_dir()) as folder:
+        template = Path(folder) / "template.duckdb"
+        ensure_database(template)
+        db = Path(folder) / "target.duckdb"
+
+        def fresh(argv_for):
+            def go() -> None:
+                shutil.copyfile(template, db)
+                done = subprocess.run(argv_for(db), capture_output=True, check=False)
+                if done.returncode != 0:
+                    raise RuntimeError(done.stderr.decode(errors="replace")[-800:])
+
+            return go
+
+        ours, theirs = fresh(lambda d: _ours(d, csv, cli)), fresh(lambda d: _duckdb(d, csv))
+        pair = interleaved(ours, theirs, runs=runs)
+        conn = duckdb.connect(str(db), read_only=True)
+        rows = conn.execute("SELECT count(*) FROM bench").fetchone()[0]
+        conn.close()
+    ratio = pair.first_wall / pair.second_wall
+    result.rows.append(
+        [csv.name, round(csv.stat().st_size / 1e6), rows, runs, "CLI load" if cli else "load_files()",
+         round(pair.first_wall, 2), round(pair.second_wall, 2), round(ratio, 3),
+         round(rows / pair.first_wall), "ok" if ratio <= TARGET else "MISSED"]
+    )  # fmt: skip
+    result.notes.append(
+        "both sides: a new process loading into a copy of the sample database; ours also converts every "
+        "column, stores the table's profile (one SUMMARIZE scan) and commits in one transaction"
+    )
+    return result
