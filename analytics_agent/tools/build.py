@@ -1,4 +1,9 @@
-"""Assemble the registry for a database: bundled SQL tools, catalog tools, and a user's own tools."""
+"""Assemble the registry for a database: bundled SQL tools, catalog tools, generic tools, a user's own tools.
+
+``aggregate`` joins when the database holds tables no bundled tool reads (the user's own data), or when
+asked (``generic=True``): the bundled domain tools alone use most of the tool-spec token budget.
+``run_sql`` joins only when the user opts in (``allow_sql``).
+"""
 
 from __future__ import annotations
 
@@ -10,8 +15,10 @@ import duckdb
 from analytics_agent.db.catalog import table_names
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.resources import sql_dir
+from analytics_agent.tools.aggregate import Aggregate, read_catalog
 from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
 from analytics_agent.tools.registry import Registry
+from analytics_agent.tools.run_sql import RunSql
 from analytics_agent.tools.sql_tool import load_sql_tools
 
 
@@ -19,12 +26,29 @@ def build_registry(
     connection: duckdb.DuckDBPyConnection,
     *,
     tool_dirs: Sequence[Path] = (),
+    allow_sql: bool = False,
+    generic: bool | None = None,
 ) -> tuple[Registry, list[ToolDefinitionError]]:
-    """The registry for this database, and the problems found in user tool files (skipped, not fatal)."""
+    """The registry for this database, and the problems found in user tool files (skipped, not fatal).
+
+    Args:
+        tool_dirs: folders of the user's own ``.sql`` tools.
+        allow_sql: add ``run_sql`` (free read-only SELECT).
+        generic: add ``aggregate``; None decides by the data (yes when a table has no bundled tool).
+
+    Raises:
+        ToolDefinitionError: a user tool is named like one already registered (one line, file named).
+    """
     cursor = connection.cursor()
     try:
         bundled, _ = load_sql_tools(sql_dir(), cursor, strict=True)
-        registry = Registry([ListTables(), DescribeTable(table_names(cursor)), *bundled])
+        tables = table_names(cursor)
+        registry = Registry([ListTables(), DescribeTable(tables), *bundled])
+        covered = {t for tool in bundled for t in tool.spec.tables}
+        if generic or (generic is None and set(tables) - covered):
+            registry.add(Aggregate(read_catalog(cursor)))
+        if allow_sql:
+            registry.add(RunSql())
         problems: list[ToolDefinitionError] = []
         for folder in tool_dirs:
             if not folder.is_dir():
@@ -33,10 +57,7 @@ def build_registry(
             tools, found = load_sql_tools(folder, cursor, strict=False)
             problems.extend(found)
             for tool in tools:
-                try:
-                    registry.add(tool)
-                except ToolDefinitionError as exc:
-                    problems.append(exc)
+                registry.add(tool)  # a clash is the user's to fix, not to skip quietly
         return registry, problems
     finally:
         cursor.close()

@@ -29,20 +29,36 @@ def clean_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """OpenAI strict variant: every property required, optional ones nullable, no defaults."""
+    """OpenAI strict variant: every property required, optional ones nullable, no defaults; on nested
+    objects too (array items, ``anyOf`` branches), since strict mode checks every object."""
     strict = copy.deepcopy(schema)
-    required = set(strict.get("required", []))
-    for name, prop in strict.get("properties", {}).items():
+    _strict_object(strict)
+    return strict
+
+
+def _strict_object(node: dict[str, Any]) -> None:
+    required = set(node.get("required", []))
+    for name, prop in node.get("properties", {}).items():
         prop.pop("default", None)
         if name not in required and not _is_nullable(prop):
-            strict["properties"][name] = {"anyOf": [prop, {"type": "null"}]}
+            node["properties"][name] = {"anyOf": [prop, {"type": "null"}]}
             if "description" in prop:
-                strict["properties"][name]["description"] = prop.pop("description")
-        for branch in strict["properties"][name].get("anyOf", []):
+                node["properties"][name]["description"] = prop.pop("description")
+        for branch in node["properties"][name].get("anyOf", []):
             branch.pop("default", None)
-    strict["required"] = list(strict.get("properties", {}))
-    strict["additionalProperties"] = False
-    return strict
+        _strict_nested(node["properties"][name])
+    node["required"] = list(node.get("properties", {}))
+    node["additionalProperties"] = False
+
+
+def _strict_nested(node: dict[str, Any]) -> None:
+    """Apply the strict rules to every object below a property: array items and anyOf branches."""
+    if node.get("type") == "object" and "properties" in node:
+        _strict_object(node)
+    if isinstance(node.get("items"), dict):
+        _strict_nested(node["items"])
+    for branch in node.get("anyOf", []):
+        _strict_nested(branch)
 
 
 def _is_nullable(prop: dict[str, Any]) -> bool:
