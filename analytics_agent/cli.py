@@ -30,6 +30,8 @@ log = logging.getLogger("analytics_agent")
 
 class State:
     db: Path | None = None
+    tools_dirs: tuple[Path, ...] = ()
+    allow_sql: bool = False
 
 
 DbOption = Annotated[
@@ -47,8 +49,17 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a 
 def _root(
     db: DbOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False,
+    tools_dir: Annotated[
+        Optional[list[Path]],  # noqa: UP045 - typer reads the annotation at run time
+        typer.Option("--tools-dir", help="A folder of your own .sql tools (repeatable; config: tools_dir)."),
+    ] = None,
+    allow_sql: Annotated[
+        bool, typer.Option("--allow-sql", help="Give the model run_sql: one read-only SELECT per call.")
+    ] = False,
 ) -> None:
     State.db = db
+    State.tools_dirs = tuple(tools_dir or ())
+    State.allow_sql = allow_sql
     if verbose:
         logging.basicConfig(
             level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
@@ -62,11 +73,15 @@ def _db_path() -> Path:
 
 
 def _workspace():
+    from analytics_agent.cli_data import user_tool_dirs, warn_problems
     from analytics_agent.workspace import Workspace
 
-    workspace = Workspace.open(_db_path())
+    workspace = Workspace.open(
+        _db_path(), tool_dirs=user_tool_dirs(State.tools_dirs), allow_sql=State.allow_sql
+    )
     if workspace.created:
         typer.echo(f"Created {workspace.db_path} with the sample data.", err=True)
+    warn_problems(workspace.problems)
     return workspace
 
 

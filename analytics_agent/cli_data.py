@@ -1,1 +1,145 @@
-"""Commands that change the data: load, drop (registered on the root app)."""
+"""Commands that change the data: load, drop (registered on the root app); and the user's tool folders."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from analytics_agent.cli import _db_path, app
+
+_TYPE_HELP = "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."
+
+
+@app.command("load")
+def load(
+    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="CSV or Parquet files or globs.")],
+    table: Annotated[
+        Optional[str], typer.Option("--table", "-t", help="Table name (default: from the file name).")
+    ] = None,  # noqa: UP045
+    replace: Annotated[bool, typer.Option("--replace", help="Replace the table if it exists.")] = False,
+    append: Annotated[bool, typer.Option("--append", help="Add rows to the table (same columns).")] = False,
+    delimiter: Annotated[
+        Optional[str], typer.Option("--delimiter", help="Field separator, e.g. ';' or '\\t'.")
+    ] = None,  # noqa: UP045
+    no_header: Annotated[
+        bool, typer.Option("--no-header", help="The first line is data, not names.")
+    ] = False,
+    date_format: Annotated[
+        Optional[str], typer.Option("--date-format", help="e.g. %d/%m/%Y for day-first dates.")
+    ] = None,  # noqa: UP045
+    types: Annotated[Optional[list[str]], typer.Option("--type", help=_TYPE_HELP)] = None,  # noqa: UP045
+    thousands: Annotated[
+        Optional[str], typer.Option("--thousands", help="Thousands separator in numbers, e.g. ','.")
+    ] = None,  # noqa: UP045
+    decimal: Annotated[Optional[str], typer.Option("--decimal", help="Decimal separator, e.g. ','.")] = None,  # noqa: UP045
+    encoding: Annotated[
+        Optional[str], typer.Option("--encoding", help="File encoding: utf-8, utf-16 or latin-1.")
+    ] = None,  # noqa: UP045
+) -> None:
+    """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
+    from analytics_agent.db.loader import load_files
+    from analytics_agent.db.sources import LoadOptions
+    from analytics_agent.errors import LoadError
+
+    if replace and append:
+        raise LoadError("--replace and --append contradict each other; choose one")
+    options = LoadOptions(
+        table=table,
+        mode="replace" if replace else "append" if append else "create",
+        delimiter=delimiter,
+        header=not no_header,
+        date_format=date_format,
+        types=parse_type_overrides(types or ()),
+        thousands=thousands,
+        decimal=decimal,
+        encoding=encoding,
+    )
+    progress = _Progress(paths[0]) if sys.stderr.isatty() else None
+    try:
+        summary = load_files(_db_path(), paths, options, on_progress=progress)
+    finally:
+        if progress:
+            progress.clear()
+    if summary.created_database:
+        typer.echo(f"Created {_db_path()} with the sample data.", err=True)
+    typer.echo(render_summary(summary))
+
+
+@app.command("drop")
+def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")]) -> None:
+    """Remove one table and its stored profile."""
+    from analytics_agent.db.loader import drop_table
+
+    rows = drop_table(_db_path(), table)
+    typer.echo(f"Dropped {table} ({rows:,} rows).")
+
+
+def parse_type_overrides(items: Sequence[str]) -> dict[str, str]:
+    """``--type COLUMN=TYPE`` values as a mapping; a malformed one is a LoadError saying the form."""
+    from analytics_agent.errors import LoadError
+
+    result: dict[str, str] = {}
+    for item in items:
+        column, sep, type_name = item.partition("=")
+        if not sep or not column.strip() or not type_name.strip():
+            raise LoadError(f"--type {item!r}: write COLUMN=TYPE, e.g. --type amount=VARCHAR")
+        result[column.strip()] = type_name.strip()
+    return result
+
+
+def render_summary(summary) -> str:
+    """The closing summary: what went where, how long it took, and each stored column."""
+    from analytics_agent.render import table
+
+    names = ", ".join(f.name for f in summary.files[:3]) + (" …" if len(summary.files) > 3 else "")
+    verb = {"append": "Appended", "replace": "Loaded (replacing)"}.get(summary.mode, "Loaded")
+    head = f"{verb} {summary.rows_loaded:,} rows from {names} into {summary.table} in {summary.seconds:.1f} s"
+    if summary.mode == "append":
+        head += f"; it now has {summary.rows_total:,} rows"
+    renamed = any(c.original != c.name for c in summary.columns)
+    headers = ["column", "type", "nulls"]
+    rows = [[c.name, c.type, c.nulls] for c in summary.columns]
+    if renamed:
+        headers.insert(1, "original name")
+        for row, c in zip(rows, summary.columns, strict=True):
+            row.insert(1, c.original if c.original != c.name else "")
+    return head + ".\n" + table(headers, rows, right=(len(headers) - 1,))
+
+
+class _Progress:
+    """DuckDB's progress estimate on one stderr line (only drawn on a terminal)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.drawn = False
+
+    def __call__(self, percent: float) -> None:
+        sys.stderr.write(f"\rloading {self.label}: {min(percent, 100.0):5.1f}%")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+
+def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
+    """The config file's ``tools_dir`` entries, then the ``--tools-dir`` folders, each once."""
+    from analytics_agent.config import load_config_file
+
+    configured = load_config_file().get("tools_dir") or ()
+    if isinstance(configured, str):
+        configured = [configured]
+    folders = [Path(str(f)).expanduser() for f in configured] + [Path(f).expanduser() for f in flag_dirs]
+    return tuple(dict.fromkeys(folders))
+
+
+def warn_problems(problems: Sequence[object]) -> None:
+    """One warning line per skipped tool file (it names file:line); the other tools still load."""
+    for problem in problems:
+        typer.echo(f"warning: {problem} (tool skipped)", err=True)
