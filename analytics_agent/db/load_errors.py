@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 _LINE = re.compile(r"CSV Error on Line: (\d+)")
-_FILE = re.compile(r"^\s*file = (.+?)\s*$", re.MULTILINE)
+_FILE = re.compile(r"^\s*file = (.+?)\s*$|sniffing file \"(.+?)\"", re.MULTILINE)
 _CONVERT = re.compile(
     r'Error when converting column "(?P<column>.+?)"\. Could not convert string "(?P<value>.*?)" '
     r"to '(?P<type>[^']+)'"
@@ -49,6 +49,11 @@ def explain_load_error(
             f"{where}: expected {match[1]} columns, found {match[2]}; check --delimiter and the quoting "
             "of that line"
         )
+    if "Error when sniffing file" in message:
+        return (
+            f"{where or 'the file'}: DuckDB could not work out its layout; give --delimiter (and --no-header if "
+            "the first line is data) and check that every line has the same number of fields"
+        )
     if "unterminated quote" in message:
         return f"{where}: a quoted value is never closed; fix the quotes on that line"
     if "Invalid unicode" in message or "not utf-8 encoded" in message:
@@ -63,7 +68,7 @@ def explain_load_error(
 
 def _where(message: str, files: Sequence[Path]) -> str:
     named = _FILE.search(message)
-    name = Path(named[1]).name if named else (files[0].name if len(files) == 1 else "")
+    name = Path(named[1] or named[2]).name if named else (files[0].name if len(files) == 1 else "")
     line = _LINE.search(message)
     if line:
         return f"{name or 'the file'}: line {line[1]}"

@@ -83,9 +83,12 @@ def load_files(
     with open_writer(db_path) as conn:
         reserved = _reserved_words(conn)
         table = _target_table(options, patterns, reserved)
-        originals = _source_columns(conn, kind, files, options)
+        sniffed = _source_columns(conn, kind, files, options)
+        originals = list(sniffed)
         safe = safe_column_names(originals, reserved=reserved)
-        types = map_type_overrides(options.types, originals, safe)
+        # DuckDB guesses BIGNUM for thousands-separated integers; BIGINT is what every tool expects
+        bignums = {o: "BIGINT" for o, t in sniffed.items() if t == "BIGNUM" and kind == "csv"}
+        types = bignums | map_type_overrides(options.types, originals, safe)
         source, params = reader_sql(kind, files, options, types=types)
         select = ", ".join(
             f"{quote_ident(o)} AS {quote_ident(s)}" for o, s in zip(originals, safe, strict=True)
@@ -190,14 +193,14 @@ def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: li
 
 def _source_columns(
     conn: duckdb.DuckDBPyConnection, kind: str, files: list[Path], options: LoadOptions
-) -> list[str]:
-    """The file's own column names (DuckDB sniffs a sample; no conversion of the whole file yet)."""
+) -> dict[str, str]:
+    """The file's own column names and guessed types (DuckDB sniffs a sample; nothing converted yet)."""
     source, params = reader_sql(kind, files, options)  # type: ignore[arg-type]
     try:
         described = conn.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()
     except duckdb.Error as exc:
         raise LoadError(explain_load_error(str(exc), files)) from None
-    return [row[0] for row in described]
+    return {row[0]: row[1] for row in described}
 
 
 def _target_table(options: LoadOptions, patterns: Sequence[str], reserved: frozenset[str]) -> str:
