@@ -1,0 +1,95 @@
+"""A soak: 1,000 scripted questions in one process, through the real OpenAI-compatible provider, the loop
+and the tools. Memory stays within a stated bound, and no connection, file handle or thread leaks."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import threading
+
+import httpx
+
+from analytics_agent.agent import Agent
+from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step, last_tool_result
+from analytics_agent.workspace import Workspace
+
+QUESTIONS = 1_000
+WARM_UP = 100
+RSS_GROWTH_BOUND_KIB = 16 * 1024  # after warm-up; measured: below 0 to a few MiB
+CITIES = ("Pune", "Mumbai", "Delhi", "Chennai", "Kolkata")
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/status", encoding="ascii") as fh:
+        return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
+
+
+def _fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def _script(i: int) -> ScriptedModel:
+    city, day = CITIES[i % len(CITIES)], f"2026-10-{1 + i % 28:02d}"
+    answer = lambda body: f"{city}: {last_tool_result(body, 'sales_summary')['orders']} orders."  # noqa: E731
+    return ScriptedModel(
+        [Step(tool_calls=[ScriptedCall("sales_summary", {"city": city, "day": day})]), Step(text=answer)]
+    )
+
+
+class _Rotating:
+    """One transport for the whole soak, answering each question from that question's fresh script (a
+    script records its requests; keeping one for 1,000 questions would be the test's own leak)."""
+
+    def __init__(self) -> None:
+        self.script = _script(0)
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        status, headers, content = self.script.respond(
+            request.method, request.url.path, dict(request.headers), request.read()
+        )
+        return httpx.Response(status, headers=headers, content=content)
+
+
+def test_a_thousand_questions_leak_no_memory_handles_or_threads(sample_db):
+    fds_before, threads_before = _fds(), threading.active_count()
+    rotating = _Rotating()
+    client = httpx.Client(transport=httpx.MockTransport(rotating))
+    ws = Workspace.open(sample_db)
+    truth = dict(
+        ((city, str(day)), n)
+        for city, day, n in ws.cursor()
+        .execute("SELECT city, day, count(*) FROM orders WHERE day >= DATE '2026-10-01' GROUP BY ALL")
+        .fetchall()
+    )
+    provider = OpenAIProvider(base_url="http://soak.test/v1", model="scripted", client=client, max_retries=0)
+    agent = Agent(provider, ws.registry, ws.executor)
+    rss_warm = 0
+    for i in range(QUESTIONS):
+        if i == WARM_UP:
+            gc.collect()
+            rss_warm, fds_warm, threads_warm = _rss_kib(), _fds(), threading.active_count()
+        rotating.script = _script(i)
+        result = agent.ask(f"question {i}")
+        rotating.script.assert_all_used()
+        city, day = CITIES[i % len(CITIES)], f"2026-10-{1 + i % 28:02d}"
+        assert result.stop == "answer" and result.answer == f"{city}: {truth.get((city, day), 0)} orders."
+    gc.collect()
+    growth = _rss_kib() - rss_warm
+    print(f"soak: RSS growth {growth} KiB over {QUESTIONS - WARM_UP} questions")
+    assert growth < RSS_GROWTH_BOUND_KIB, f"RSS grew {growth} KiB over {QUESTIONS - WARM_UP} questions"
+    assert _fds() == fds_warm and threading.active_count() == threads_warm
+    ws.close()
+    client.close()
+    assert _fds() == fds_before, "a file handle or connection outlived the workspace"
+    assert threading.active_count() == threads_before
+
+
+def test_opening_and_closing_workspaces_leaks_no_handles(sample_db):
+    Workspace.open(sample_db).close()  # first open may load extensions or caches once
+    before = _fds()
+    for _ in range(50):
+        with Workspace.open(sample_db) as ws:
+            assert json.loads(ws.executor.execute("list_tables", {}).text)["row_count"] == 4
+    assert _fds() == before
