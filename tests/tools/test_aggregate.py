@@ -1,0 +1,205 @@
+"""aggregate against hand-written SQL on the sample database; names checked, values bound; run_sql gated."""
+
+from __future__ import annotations
+
+import json
+
+import bpe_openai
+import duckdb
+import pytest
+
+from analytics_agent.workspace import Workspace
+
+O200K = bpe_openai.get_encoding("o200k_base")
+
+
+@pytest.fixture
+def ws(sample_db):
+    workspace = Workspace.open(sample_db, generic=True, allow_sql=True)
+    yield workspace
+    workspace.close()
+
+
+def call(ws, args):
+    outcome = ws.executor.execute("aggregate", args)
+    return outcome, (None if outcome.is_error else json.loads(outcome.text))
+
+
+def sql(ws, query, params=()):
+    return ws.cursor().execute(query, list(params)).fetchall()
+
+
+def test_sum_by_city_with_a_filter_equals_hand_written_sql(ws):
+    args = {
+        "table": "orders",
+        "metrics": [{"fn": "sum", "column": "amount"}, {"fn": "count"}],
+        "group_by": ["city"],
+        "filters": [{"column": "status", "op": "in", "value": ["delivered", "in_transit"]}],
+    }
+    _, result = call(ws, args)
+    expected = sql(
+        ws,
+        "SELECT city, sum(amount), count(*) FROM orders WHERE status IN ('delivered', 'in_transit') "
+        "GROUP BY city ORDER BY 2 DESC, 1",
+    )
+    assert result["columns"] == ["city", "sum_amount", "count"]
+    assert [tuple(r) for r in result["rows"]] == expected
+
+
+def test_monthly_trend_between_dates_equals_hand_written_sql(ws):
+    args = {
+        "table": "orders",
+        "metrics": [{"fn": "count_distinct", "column": "customer_id"}, {"fn": "avg", "column": "amount"}],
+        "time_grain": "month",
+        "time_column": "day",
+        "filters": [{"column": "day", "op": "between", "value": ["2026-03-01", "2026-05-31"]}],
+    }
+    _, result = call(ws, args)
+    expected = sql(
+        ws,
+        "SELECT strftime(date_trunc('month', day), '%Y-%m-%d'), count(DISTINCT customer_id), avg(amount) "
+        "FROM orders WHERE day BETWEEN DATE '2026-03-01' AND DATE '2026-05-31' GROUP BY 1 ORDER BY 1",
+    )
+    assert [r[:2] for r in result["rows"]] == [[m, n] for m, n, _ in expected]
+    assert all(abs(r[2] - avg) < 0.01 for r, (_, _, avg) in zip(result["rows"], expected, strict=True))
+
+
+def test_grouping_by_day_is_capped_at_50_rows_and_says_how_many_there_are(ws):
+    outcome, result = call(ws, {"table": "orders", "group_by": ["day"]})
+    days = sql(ws, "SELECT count(DISTINCT day) FROM orders")[0][0]
+    assert outcome.truncated and result["truncated"] is True
+    assert result["row_count"] == days > 50 and len(result["rows"]) == result["shown"] <= 50
+    assert result["rows"][0][0] == str(sql(ws, "SELECT min(day) FROM orders")[0][0])  # time order
+
+
+def test_a_value_that_matches_nothing_offers_the_closest_real_value(ws):
+    outcome, _ = call(ws, {"table": "orders", "filters": [{"column": "city", "op": "=", "value": "pune"}]})
+    assert outcome.is_error
+    assert outcome.text == "Error: no rows where city = 'pune'; did you mean 'Pune'?"
+
+
+def test_an_unknown_column_names_the_valid_ones_with_did_you_mean(ws):
+    outcome, _ = call(ws, {"table": "orders", "metrics": [{"fn": "sum", "column": "amont"}]})
+    assert outcome.is_error and "orders has no column 'amont'; did you mean 'amount'?" in outcome.text
+    assert "columns: order_id, customer_id, city" in outcome.text
+
+
+def test_sum_of_a_text_column_is_refused_naming_the_numeric_ones(ws):
+    outcome, _ = call(ws, {"table": "orders", "metrics": [{"fn": "sum", "column": "city"}]})
+    assert outcome.is_error and "numeric columns of orders: amount" in outcome.text
+
+
+def test_order_by_and_limit_give_the_top_rows(ws):
+    args = {
+        "table": "order_items",
+        "metrics": [{"fn": "sum", "column": "quantity"}],
+        "group_by": ["product_id"],
+        "order_by": "-sum_quantity",
+        "limit": 3,
+    }
+    outcome, result = call(ws, args)
+    expected = sql(
+        ws, "SELECT product_id, sum(quantity) s FROM order_items GROUP BY 1 ORDER BY s DESC, 1 LIMIT 3"
+    )
+    assert [tuple(r) for r in result["rows"]] == expected and not outcome.truncated
+
+
+INJECTIONS = [
+    {"table": "orders", "filters": [{"column": "city", "op": "=", "value": "'; DROP TABLE orders; --"}]},
+    {"table": "orders", "group_by": ['city"; DROP TABLE orders; --']},
+    {"table": "orders; DROP TABLE orders", "metrics": [{"fn": "count"}]},
+    {"table": "orders", "metrics": [{"fn": "sum", "column": 'amount") FROM orders; DROP TABLE orders; --'}]},
+    {"table": "orders", "order_by": "1; DROP TABLE orders"},
+    {
+        "table": "orders",
+        "metrics": [{"fn": "count"}],
+        "filters": [{"column": "x' OR 1=1 --", "op": "=", "value": 1}],
+    },
+]
+
+
+@pytest.mark.parametrize("args", INJECTIONS)
+def test_injection_attempts_are_clear_errors_and_leave_the_data_intact(ws, args):
+    outcome, _ = call(ws, args)
+    assert outcome.is_error and outcome.text.startswith("Error: ") and "\n" not in outcome.text.strip()
+    assert sql(ws, "SELECT count(*) FROM orders")[0][0] == 42_000
+
+
+def test_a_filter_value_with_quotes_is_bound_not_spliced(ws):
+    outcome, _ = call(
+        ws, {"table": "orders", "filters": [{"column": "city", "op": "like", "value": "%' OR '1'='1"}]}
+    )
+    assert outcome.is_error and "no rows" in outcome.text  # matched as text, not as SQL
+
+
+def test_the_aggregate_spec_is_valid_for_both_providers_and_compact(ws):
+    tool = next(t for t in ws.registry.openai_tools() if t["function"]["name"] == "aggregate")
+    params = tool["function"]["parameters"]
+    assert params["properties"]["table"]["enum"] == ["customers", "order_items", "orders", "products"]
+    assert "city" in params["properties"]["group_by"]["items"]["enum"]
+    assert len(O200K.encode(json.dumps(tool, separators=(",", ":")))) <= 380
+    strict = next(t for t in ws.registry.openai_tools(strict=True) if t["function"]["name"] == "aggregate")
+    for node in _objects(strict["function"]["parameters"]):
+        assert node["additionalProperties"] is False
+        assert set(node["required"]) == set(node["properties"])
+    bedrock = next(
+        t for t in ws.registry.bedrock_tool_config()["tools"] if t["toolSpec"]["name"] == "aggregate"
+    )
+    assert "$defs" not in json.dumps(bedrock) and "$ref" not in json.dumps(bedrock)
+
+
+def test_a_strict_mode_call_with_nulls_for_every_optional_field_works(ws):
+    args = {"table": "orders", "metrics": None, "group_by": ["status"], "filters": None,
+            "time_column": None, "time_grain": None, "order_by": None, "limit": None}  # fmt: skip
+    _, result = call(ws, args)
+    assert dict(map(tuple, result["rows"])) == dict(sql(ws, "SELECT status, count(*) FROM orders GROUP BY 1"))
+
+
+def test_aggregate_joins_the_registry_only_with_user_data_unless_asked(sample_db):
+    with Workspace.open(sample_db) as plain:
+        assert "aggregate" not in plain.registry.names and "run_sql" not in plain.registry.names
+    with duckdb.connect(str(sample_db)) as conn:
+        conn.execute("CREATE TABLE visits AS SELECT 1 AS n")
+    with Workspace.open(sample_db) as ws:
+        assert "aggregate" in ws.registry.names
+
+
+# --- run_sql ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("DROP TABLE orders", "only runs SELECT"),
+        ("SELECT 1; DROP TABLE orders", "exactly one statement; got 2"),
+        ("COPY orders TO '/tmp/x.csv'", "only runs SELECT"),
+        ("SELECT * FROM", "does not parse"),
+        ("SELECT * FROM read_csv('/etc/passwd')", "could not run"),
+    ],
+)
+def test_run_sql_refuses_anything_but_one_safe_select(ws, query, message):
+    outcome = ws.executor.execute("run_sql", {"query": query})
+    assert outcome.is_error and message in outcome.text
+    assert sql(ws, "SELECT count(*) FROM orders")[0][0] == 42_000
+
+
+def test_run_sql_caps_rows_and_counts_the_total(ws):
+    outcome = ws.executor.execute(
+        "run_sql", {"query": "WITH d AS (SELECT DISTINCT day FROM orders) SELECT * FROM d;"}
+    )
+    result = json.loads(outcome.text)
+    assert (
+        outcome.truncated and result["row_count"] == sql(ws, "SELECT count(DISTINCT day) FROM orders")[0][0]
+    )
+    assert len(result["rows"]) <= 50
+
+
+def _objects(node):
+    if isinstance(node, dict):
+        if node.get("type") == "object":
+            yield node
+        for value in node.values():
+            yield from _objects(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _objects(item)
