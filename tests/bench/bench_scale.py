@@ -18,17 +18,15 @@ from typing import Any
 
 from tests.bench.common import ROOT, Result, proc_status_kib
 from tests.bench.data import database
-from tests.bench.workload import domain_arguments, extra_arguments
+from tests.bench.workload import domain_arguments, extra_arguments, open_all
 
 
 def measure(size: str, *, runs: int) -> dict[str, Any]:
     """Run in the child: every tool once for tracemalloc, then ``runs`` timed calls."""
-    from analytics_agent.workspace import Workspace
-
     path = database(size, log=lambda *_: None)
     rss_before = proc_status_kib("VmRSS")
     tools: list[dict[str, Any]] = []
-    with Workspace.open(path) as ws:
+    with open_all(path) as ws:
         calls = {name: [args] for name, args in domain_arguments(ws.cursor()).items()}
         calls.update(extra_arguments())
         for name, argument_list in calls.items():

@@ -50,6 +50,30 @@ def extra_arguments() -> dict[str, list[dict[str, Any]]]:
         "list_tables": [{}],
         "describe_table": [{"table": "orders"}],
         "aggregate": [
-            {"table": "orders", "metrics": ["count", "sum:amount"], "group_by": ["city"]},
+            {
+                "table": "orders",
+                "metrics": [{"fn": "count"}, {"fn": "sum", "column": "amount"}],
+                "group_by": ["city"],
+            },
+            {
+                "table": "orders",
+                "metrics": [{"fn": "sum", "column": "amount"}],
+                "time_column": "day",
+                "time_grain": "month",
+                "filters": [{"column": "status", "op": "in", "value": ["delivered", "in_transit"]}],
+            },
+        ],
+        "run_sql": [
+            {"query": "SELECT city, count(*) AS orders, sum(amount) AS amount FROM orders GROUP BY city"}
         ],
     }
+
+
+def open_all(path):
+    """The workspace with every tool on (aggregate and run_sql too) where this version has the options."""
+    import inspect
+
+    from analytics_agent.workspace import Workspace
+
+    params = inspect.signature(Workspace.open).parameters
+    return Workspace.open(path, **{k: True for k in ("generic", "allow_sql") if k in params})
