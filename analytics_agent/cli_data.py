@@ -1,4 +1,5 @@
 """Commands that change the data: load, drop (registered on the root app); and the user's tool folders."""
+# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
 from __future__ import annotations
 
@@ -19,26 +20,26 @@ def load(
     paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="CSV or Parquet files or globs.")],
     table: Annotated[
         Optional[str], typer.Option("--table", "-t", help="Table name (default: from the file name).")
-    ] = None,  # noqa: UP045
+    ] = None,
     replace: Annotated[bool, typer.Option("--replace", help="Replace the table if it exists.")] = False,
     append: Annotated[bool, typer.Option("--append", help="Add rows to the table (same columns).")] = False,
     delimiter: Annotated[
         Optional[str], typer.Option("--delimiter", help="Field separator, e.g. ';' or '\\t'.")
-    ] = None,  # noqa: UP045
+    ] = None,
     no_header: Annotated[
         bool, typer.Option("--no-header", help="The first line is data, not names.")
     ] = False,
     date_format: Annotated[
         Optional[str], typer.Option("--date-format", help="e.g. %d/%m/%Y for day-first dates.")
-    ] = None,  # noqa: UP045
-    types: Annotated[Optional[list[str]], typer.Option("--type", help=_TYPE_HELP)] = None,  # noqa: UP045
+    ] = None,
+    types: Annotated[Optional[list[str]], typer.Option("--type", help=_TYPE_HELP)] = None,
     thousands: Annotated[
         Optional[str], typer.Option("--thousands", help="Thousands separator in numbers, e.g. ','.")
-    ] = None,  # noqa: UP045
-    decimal: Annotated[Optional[str], typer.Option("--decimal", help="Decimal separator, e.g. ','.")] = None,  # noqa: UP045
+    ] = None,
+    decimal: Annotated[Optional[str], typer.Option("--decimal", help="Decimal separator, e.g. ','.")] = None,
     encoding: Annotated[
         Optional[str], typer.Option("--encoding", help="File encoding: utf-8, utf-16 or latin-1.")
-    ] = None,  # noqa: UP045
+    ] = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
     from analytics_agent.db.loader import load_files
