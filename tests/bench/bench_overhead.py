@@ -28,7 +28,7 @@ def run(*, size: str = "10m", max_runs: int = 51, min_runs: int = 3, log=print) 
         ["tool", "runs", "direct_ms", "tool_ms", "extra_ms", "ratio", "cpu_ratio", "rows", "target"],
     )
     with Workspace.open(path) as ws:
-        calls = domain_arguments(ws.cursor())
+        calls = domain_arguments(ws.cursor(), ws.registry)
         cursor = ws.cursor()
         ratios, cpu_ratios = [], []
         for tool in ws.registry:
@@ -36,7 +36,7 @@ def run(*, size: str = "10m", max_runs: int = 51, min_runs: int = 3, log=print) 
             if spec is None:
                 continue
             if tool.name not in calls:
-                result.notes.append(f"{tool.name}: no benchmark arguments in workload.py; skipped")
+                result.notes.append(f"{tool.name}: a parameter workload.py has no value for; skipped")
                 continue
             arguments = json.dumps(calls[tool.name])
             params = tool.arguments.model_validate(calls[tool.name]).model_dump()

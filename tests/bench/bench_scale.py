@@ -27,7 +27,7 @@ def measure(size: str, *, runs: int) -> dict[str, Any]:
     rss_before = proc_status_kib("VmRSS")
     tools: list[dict[str, Any]] = []
     with open_all(path) as ws:
-        calls = {name: [args] for name, args in domain_arguments(ws.cursor()).items()}
+        calls = {name: [args] for name, args in domain_arguments(ws.cursor(), ws.registry).items()}
         calls.update(extra_arguments())
         for name, argument_list in calls.items():
             if ws.registry.get(name) is None:

@@ -87,7 +87,9 @@ def run(*, log=print) -> Result:
 
 def _fill(result: Result, ws) -> None:
     openai_specs = ws.registry.openai_tools()
-    calls: dict[str, list[dict[str, Any]]] = {n: [a] for n, a in domain_arguments(ws.cursor()).items()}
+    calls: dict[str, list[dict[str, Any]]] = {
+        n: [a] for n, a in domain_arguments(ws.cursor(), ws.registry).items()
+    }
     for name, arguments in extra_arguments().items():
         calls.setdefault(name, arguments)
     biggest = 0
@@ -159,9 +161,13 @@ def _raw_rows(ws, sql: str, args: dict[str, Any]) -> tuple[list[str], list[tuple
     import re
 
     used = set(re.findall(r"\$([a-z_]+)", sql))
+    values = dict(args)
+    for name, (first, last) in {"period": ("start", "end"), "baseline": ("base_start", "base_end")}.items():
+        if name in values:  # "YYYY-MM-DD..YYYY-MM-DD" tools: the raw SQL takes both ends
+            values[first], values[last] = values.pop(name).split("..")
     cursor = ws.cursor()
     try:
-        cursor.execute(sql, {k: v for k, v in args.items() if k in used})
+        cursor.execute(sql, {k: v for k, v in values.items() if k in used})
         return [d[0] for d in cursor.description], cursor.fetchall()
     finally:
         cursor.close()
