@@ -32,20 +32,17 @@ class Workspace:
         tool_dirs: Sequence[Path] = (),
         timeout_s: float = DEFAULT_TIMEOUT_S,
         allow_sql: bool = False,
-        generic: bool | None = None,
     ) -> Workspace:
         """Create the database with sample data on first use, then open it sandboxed, read-only.
 
-        ``allow_sql`` adds ``run_sql``; ``generic`` forces ``aggregate`` on or off (None: by the data).
+        ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry.
         """
         if db_path.is_dir():
             raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
         created = ensure_database(db_path)
         connection = open_sandbox(db_path)
         try:
-            registry, problems = build_registry(
-                connection, tool_dirs=tool_dirs, allow_sql=allow_sql, generic=generic
-            )
+            registry, problems = build_registry(connection, tool_dirs=tool_dirs, allow_sql=allow_sql)
         except BaseException:
             connection.close()
             raise

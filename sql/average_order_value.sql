@@ -1,15 +1,13 @@
 -- name: average_order_value
--- description: Average order value (excl. cancelled/returned) per city or channel and overall, in a
---   date range.
+-- description: Average order value (excl. cancelled/returned) per city or channel, and overall.
 -- tables: orders
--- param start: date | First day.
--- param end: date | Last day.
+-- param period: period | YYYY-MM-DD..YYYY-MM-DD, inclusive.
 -- param by: enum(city, channel) = city | Group by.
 -- returns: rows
 WITH paid AS (
     SELECT CASE WHEN $by = 'channel' THEN channel ELSE city END AS grp, amount
     FROM orders
-    WHERE day BETWEEN $start AND (CASE WHEN $start > $end THEN error('start must be on or before end') ELSE $end END)
+    WHERE day BETWEEN $period_start AND $period_end
         AND status NOT IN ('cancelled', 'returned')
 )
 SELECT

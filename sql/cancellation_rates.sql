@@ -1,8 +1,7 @@
 -- name: cancellation_rates
--- description: Cancelled and returned orders, count and %, per city and overall in a date range.
+-- description: Cancelled and returned orders, count and %, per city and overall.
 -- tables: orders
--- param start: date | First day.
--- param end: date | Last day.
+-- param period: period | YYYY-MM-DD..YYYY-MM-DD, inclusive.
 -- returns: rows
 SELECT
     coalesce(city, 'All') AS city,
@@ -12,6 +11,6 @@ SELECT
     count(*) FILTER (WHERE status = 'returned') AS returned,
     round(100.0 * count(*) FILTER (WHERE status = 'returned') / count(*), 1) AS returned_pct
 FROM orders
-WHERE day BETWEEN $start AND (CASE WHEN $start > $end THEN error('start must be on or before end') ELSE $end END)
+WHERE day BETWEEN $period_start AND $period_end
 GROUP BY GROUPING SETS ((city), ())
 ORDER BY grouping(city) DESC, cancelled_pct DESC, city

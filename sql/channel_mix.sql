@@ -1,8 +1,7 @@
 -- name: channel_mix
--- description: Orders and revenue (excl. cancelled/returned) per channel, with shares, in a date range.
+-- description: Orders and revenue (excl. cancelled/returned) per channel, with shares.
 -- tables: orders
--- param start: date | First day.
--- param end: date | Last day.
+-- param period: period | YYYY-MM-DD..YYYY-MM-DD, inclusive.
 -- returns: rows
 WITH per_channel AS (
     SELECT
@@ -10,7 +9,7 @@ WITH per_channel AS (
         count(*) AS orders,
         coalesce(sum(amount) FILTER (WHERE status NOT IN ('cancelled', 'returned')), 0) AS revenue
     FROM orders
-    WHERE day BETWEEN $start AND (CASE WHEN $start > $end THEN error('start must be on or before end') ELSE $end END)
+    WHERE day BETWEEN $period_start AND $period_end
     GROUP BY channel
 )
 SELECT

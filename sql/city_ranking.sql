@@ -1,9 +1,7 @@
 -- name: city_ranking
--- description: Cities ranked by revenue (excl. cancelled/returned) in a date range, with orders, share,
---   average order value.
+-- description: Cities ranked by revenue (excl. cancelled/returned), with orders, share, average order value.
 -- tables: orders
--- param start: date | First day.
--- param end: date | Last day.
+-- param period: period | YYYY-MM-DD..YYYY-MM-DD, inclusive.
 -- returns: rows
 WITH per_city AS (
     SELECT
@@ -12,7 +10,7 @@ WITH per_city AS (
         coalesce(sum(amount) FILTER (WHERE status NOT IN ('cancelled', 'returned')), 0) AS revenue,
         count(*) FILTER (WHERE status NOT IN ('cancelled', 'returned')) AS paid_orders
     FROM orders
-    WHERE day BETWEEN $start AND (CASE WHEN $start > $end THEN error('start must be on or before end') ELSE $end END)
+    WHERE day BETWEEN $period_start AND $period_end
     GROUP BY city
 )
 SELECT

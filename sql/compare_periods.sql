@@ -1,16 +1,14 @@
 -- name: compare_periods
--- description: Two date ranges compared: orders, revenue (excl. cancelled/returned), average order
+-- description: A period against a baseline: orders, revenue (excl. cancelled/returned), average order
 --   value, customers, cancelled %, and the changes.
 -- tables: orders
--- param start: date | First day.
--- param end: date | Last day.
--- param base_start: date | Baseline first day.
--- param base_end: date | Baseline last day.
+-- param period: period | YYYY-MM-DD..YYYY-MM-DD, inclusive.
+-- param baseline: period | Compared with; YYYY-MM-DD..YYYY-MM-DD.
 -- returns: rows
 WITH tagged AS (
     SELECT
-        day BETWEEN $start AND (CASE WHEN $start > $end THEN error('start must be on or before end') ELSE $end END) AS p,
-        day BETWEEN $base_start AND (CASE WHEN $base_start > $base_end THEN error('base_start must be on or before base_end') ELSE $base_end END) AS b,
+        day BETWEEN $period_start AND $period_end AS p,
+        day BETWEEN $baseline_start AND $baseline_end AS b,
         customer_id,
         amount,
         status NOT IN ('cancelled', 'returned') AS paid,

@@ -2,7 +2,7 @@
 -- description: One customer: orders, revenue (excl. cancelled/returned), first/last order, cities,
 --   favourite category.
 -- tables: customers, orders, order_items, products
--- param customer_id: string(12) | E.g. "C-00042".
+-- param customer_id: string | E.g. "C-00042".
 -- returns: object
 -- empty: no customer with id {customer_id}
 SELECT

@@ -1,9 +1,8 @@
 -- name: repeat_customers
--- description: Customers with 2+ orders in a date range: count, share of customers and of revenue
+-- description: Customers with 2+ orders in the period: count, share of customers and of revenue
 --   (excl. cancelled/returned).
 -- tables: orders
--- param start: date | First day.
--- param end: date | Last day.
+-- param period: period | YYYY-MM-DD..YYYY-MM-DD, inclusive.
 -- returns: object
 WITH per_customer AS (
     SELECT
@@ -11,7 +10,7 @@ WITH per_customer AS (
         count(*) AS orders,
         coalesce(sum(amount) FILTER (WHERE status NOT IN ('cancelled', 'returned')), 0) AS revenue
     FROM orders
-    WHERE day BETWEEN $start AND (CASE WHEN $start > $end THEN error('start must be on or before end') ELSE $end END)
+    WHERE day BETWEEN $period_start AND $period_end
     GROUP BY customer_id
 )
 SELECT

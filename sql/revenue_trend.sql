@@ -1,9 +1,8 @@
 -- name: revenue_trend
--- description: Orders and revenue (excl. cancelled/returned) per day, week or month in a date range
---   (day: at most 50 days).
+-- description: Orders and revenue (excl. cancelled/returned) per day, week or month (day: at most 50
+--   days).
 -- tables: orders
--- param start: date | First day.
--- param end: date | Last day.
+-- param period: period | YYYY-MM-DD..YYYY-MM-DD, inclusive.
 -- param grain: enum(day, week, month) = month | Weeks start Monday.
 -- returns: rows
 SELECT
@@ -11,9 +10,8 @@ SELECT
     count(*) AS orders,
     coalesce(sum(amount) FILTER (WHERE status NOT IN ('cancelled', 'returned')), 0) AS revenue
 FROM orders
-WHERE day BETWEEN $start AND (CASE
-        WHEN $start > $end THEN error('start must be on or before end')
-        WHEN $grain = 'day' AND $end - $start >= 50 THEN error('grain day allows at most 50 days, use week or month')
-        ELSE $end END)
+WHERE day BETWEEN $period_start AND (CASE
+        WHEN $grain = 'day' AND $period_end - $period_start >= 50 THEN error('grain day allows at most 50 days, use week or month')
+        ELSE $period_end END)
 GROUP BY period
 ORDER BY period

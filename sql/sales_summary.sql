@@ -1,6 +1,5 @@
 -- name: sales_summary
--- description: One city on one day: orders, orders by status, revenue (excl. cancelled/returned). For
---   ranges use revenue_trend.
+-- description: One city on one day: orders, orders by status, and revenue (excl. cancelled/returned).
 -- tables: orders
 -- param city: enum(from orders.city) | City.
 -- param day: date | Day.

@@ -1,8 +1,7 @@
 -- name: top_products
--- description: Top products by revenue or units in a date range, cancelled/returned orders excluded.
+-- description: Top products by revenue or units; cancelled/returned orders excluded.
 -- tables: orders, order_items, products
--- param start: date | First day.
--- param end: date | Last day.
+-- param period: period | YYYY-MM-DD..YYYY-MM-DD, inclusive.
 -- param by: enum(revenue, units) = revenue | Rank by.
 -- param top: integer(1, 25) = 10 | How many.
 -- returns: rows
@@ -11,7 +10,7 @@ WITH sold AS (
     FROM orders o
     JOIN order_items i USING (order_id)
     JOIN products p USING (product_id)
-    WHERE o.day BETWEEN $start AND (CASE WHEN $start > $end THEN error('start must be on or before end') ELSE $end END)
+    WHERE o.day BETWEEN $period_start AND $period_end
         AND o.status NOT IN ('cancelled', 'returned')
     GROUP BY p.product_id, p.name, p.category
 )

@@ -32,7 +32,6 @@ from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.shaping import MAX_ROWS, Rows
 
 MAX_TABLE_ENUM = 40
-MAX_COLUMN_ENUM = 24
 MAX_IN_VALUES = 50
 _SUGGEST_POOL = 1000
 _NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
@@ -41,21 +40,13 @@ Scalar = str | int | float
 # Told to the model compactly (JSON "number" covers integers); validated as the precise Python union.
 FilterValue = Annotated[
     Scalar | Annotated[list[Scalar], Field(max_length=MAX_IN_VALUES)],
-    WithJsonSchema(
-        {
-            "anyOf": [
-                {"type": "string"},
-                {"type": "number"},
-                {"type": "array", "items": {"type": ["string", "number"]}},
-            ]
-        }
-    ),
+    WithJsonSchema({"type": ["string", "number", "array"], "items": {"type": ["string", "number"]}}),
 ]
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "between", "like", "is_null", "not_null")
 
 DESCRIPTION = (
-    "Metrics over any table by group_by columns and/or time_grain of a date time_column; filters ANDed. "
-    "Results are named fn_column (or count); order_by one, '-' for descending. When no other tool fits."
+    "Metrics over any table, by group_by columns and/or a time_grain of time_column; filters ANDed. "
+    "Output names: fn_column or count. order_by: one of them, '-' first for descending."
 )
 
 Catalog = dict[str, dict[str, str]]
@@ -67,13 +58,11 @@ def read_catalog(cursor: duckdb.DuckDBPyConnection) -> Catalog:
 
 
 def arguments_for(catalog: Catalog) -> type[ToolArguments]:
-    """The arguments model. Tables are an enum; column names are an enum on ``group_by`` while the
-    catalog has few of them. Each enum copy costs its tokens in every request, so other column fields
-    are plain strings; every name is checked against the chosen table at run time either way."""
+    """The arguments model. Tables are an enum (while there are few); columns are plain strings, since an
+    enum of every column would cost its tokens in every request: each name is checked against the chosen
+    table at run time, with "did you mean" (describe_table lists them)."""
     tables = sorted(catalog)
-    columns = sorted({c for cols in catalog.values() for c in cols})
     table_t: Any = Literal[tuple(tables)] if 0 < len(tables) <= MAX_TABLE_ENUM else str
-    column_t: Any = Literal[tuple(columns)] if 0 < len(columns) <= MAX_COLUMN_ENUM else str
     metric = create_model(
         "Metric",
         __base__=ToolArguments,
@@ -92,7 +81,7 @@ def arguments_for(catalog: Catalog) -> type[ToolArguments]:
         __base__=ToolArguments,
         table=(table_t, ...),
         metrics=(list[metric], _lean_field(lambda: [metric(fn="count")], min_length=1, max_length=6)),
-        group_by=(list[column_t], _lean_field(list, max_length=4)),
+        group_by=(list[str], _lean_field(list, max_length=4)),
         filters=(list[condition], _lean_field(list, max_length=8)),
         time_column=(str | None, _lean_field(None)),
         time_grain=(Literal[GRAINS] | None, _lean_field(None)),

@@ -13,10 +13,12 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainSerializer,
     ValidationError,
     WithJsonSchema,
     create_model,
@@ -49,6 +51,36 @@ IsoDate = Annotated[
     WithJsonSchema({"type": "string", "format": "date"}),
 ]
 
+_PERIOD = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})\s*\.\.\s*(\d{4}-\d{2}-\d{2})\s*$")
+
+
+def _period(value: Any) -> Any:
+    """One argument for one concept: ``"2026-10-01..2026-10-31"`` (both days included)."""
+    if isinstance(value, tuple):
+        return value
+    match = _PERIOD.match(value) if isinstance(value, str) else None
+    if not match:
+        raise PydanticCustomError(
+            "period_format",
+            "Input should be a range of days YYYY-MM-DD..YYYY-MM-DD, e.g. 2026-10-01..2026-10-31",
+        )
+    first, last = (_iso_date(day) for day in match.groups())
+    if first > last:
+        raise PydanticCustomError(
+            "period_order",
+            "The first day {first} is after the last day {last}",
+            {"first": str(first), "last": str(last)},
+        )
+    return first, last
+
+
+Period = Annotated[
+    tuple[dt.date, dt.date],
+    BeforeValidator(_period),
+    PlainSerializer(lambda p: f"{p[0].isoformat()}..{p[1].isoformat()}", when_used="json"),
+    WithJsonSchema({"type": "string"}),
+]
+
 
 class ToolArguments(BaseModel):
     """Base of every tool's arguments: unknown keys are errors, so a misspelt one never passes silently."""
@@ -60,6 +92,8 @@ def field_type(param: ParamSpec, choices: tuple[str, ...] = ()) -> Any:
     """The Python type (with constraints) that validates one parameter."""
     if param.type == "date":
         return IsoDate
+    if param.type == "period":
+        return Period
     if param.type == "enum":
         values = choices or param.choices
         return Literal[values]  # type: ignore[valid-type]
@@ -68,8 +102,22 @@ def field_type(param: ParamSpec, choices: tuple[str, ...] = ()) -> Any:
     if param.type == "number":
         return Annotated[float, Field(ge=param.minimum, le=param.maximum)]
     if param.type == "pattern":
-        return Annotated[str, Field(pattern=param.pattern, max_length=DEFAULT_STRING_MAX)]
-    return Annotated[str, Field(max_length=param.max_length or DEFAULT_STRING_MAX)]
+        return Annotated[str, Field(pattern=param.pattern), _BOUNDED]
+    if param.max_length:
+        return Annotated[str, Field(max_length=param.max_length)]
+    return Annotated[str, _BOUNDED]
+
+
+def _at_most_default_length(value: str) -> str:
+    if len(value) > DEFAULT_STRING_MAX:
+        raise PydanticCustomError(
+            "string_too_long", "String should have at most {max} characters", {"max": DEFAULT_STRING_MAX}
+        )
+    return value
+
+
+# A guard against huge inputs, not advice for the model: checked, but kept out of the schema it reads.
+_BOUNDED = AfterValidator(_at_most_default_length)
 
 
 def _num(value: float | None) -> int | None:

@@ -1,7 +1,6 @@
 """Assemble the registry for a database: bundled SQL tools, catalog tools, generic tools, a user's own tools.
 
-``aggregate`` joins when the database holds tables no bundled tool reads (the user's own data), or when
-asked (``generic=True``): the bundled domain tools alone use most of the tool-spec token budget.
+``aggregate`` is always there, for questions no curated tool answers and for the user's own tables;
 ``run_sql`` joins only when the user opts in (``allow_sql``).
 """
 
@@ -27,14 +26,12 @@ def build_registry(
     *,
     tool_dirs: Sequence[Path] = (),
     allow_sql: bool = False,
-    generic: bool | None = None,
 ) -> tuple[Registry, list[ToolDefinitionError]]:
     """The registry for this database, and the problems found in user tool files (skipped, not fatal).
 
     Args:
         tool_dirs: folders of the user's own ``.sql`` tools.
         allow_sql: add ``run_sql`` (free read-only SELECT).
-        generic: add ``aggregate``; None decides by the data (yes when a table has no bundled tool).
 
     Raises:
         ToolDefinitionError: a user tool is named like one already registered (one line, file named).
@@ -43,10 +40,7 @@ def build_registry(
     try:
         bundled, _ = load_sql_tools(sql_dir(), cursor, strict=True)
         tables = table_names(cursor)
-        registry = Registry([ListTables(), DescribeTable(tables), *bundled])
-        covered = {t for tool in bundled for t in tool.spec.tables}
-        if generic or (generic is None and set(tables) - covered):
-            registry.add(Aggregate(read_catalog(cursor)))
+        registry = Registry([ListTables(), DescribeTable(tables), *bundled, Aggregate(read_catalog(cursor))])
         if allow_sql:
             registry.add(RunSql())
         problems: list[ToolDefinitionError] = []

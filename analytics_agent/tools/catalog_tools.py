@@ -19,10 +19,7 @@ class ListTablesArguments(ToolArguments):
 
 class ListTables(Tool):
     name = "list_tables"
-    description = (
-        "List the tables in the database with their row and column counts. Use first when the question is "
-        "about data you have not seen yet; then describe_table."
-    )
+    description = "Tables with their row and column counts; then describe_table."
     arguments = ListTablesArguments
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
@@ -34,8 +31,7 @@ class ListTables(Tool):
 class DescribeTable(Tool):
     name = "describe_table"
     description = (
-        "Columns of one table with type, nulls, min/max and, for text columns with few values, the values "
-        'themselves. Use before aggregate on a table, e.g. table="orders".'
+        "A table's columns: type, nulls, min/max, and the values of text columns with few. Before aggregate."
     )
 
     def __init__(self, tables: list[str]) -> None:
@@ -43,7 +39,7 @@ class DescribeTable(Tool):
         self.arguments = create_model(
             "DescribeTableArguments",
             __base__=ToolArguments,
-            table=(table_type, Field(description="Table name, as listed by list_tables.")),
+            table=(table_type, Field(description="Table name.")),
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:

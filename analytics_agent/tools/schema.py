@@ -20,6 +20,7 @@ def clean_schema(model: type[BaseModel]) -> dict[str, Any]:
     defs = raw.pop("$defs", {})
     schema = _clean(_inline_refs(raw, defs))
     schema.pop("description", None)  # the tool's own description carries it
+    _drop_nested_closed_markers(schema)
     schema["type"] = "object"
     schema.setdefault("properties", {})
     schema["additionalProperties"] = False
@@ -59,6 +60,16 @@ def _strict_nested(node: dict[str, Any]) -> None:
         _strict_nested(node["items"])
     for branch in node.get("anyOf", []):
         _strict_nested(branch)
+
+
+def _drop_nested_closed_markers(schema: dict[str, Any]) -> None:
+    """Nested ``additionalProperties: false`` tells a model nothing the validator does not enforce anyway,
+    and costs tokens in every request; the strict variant puts it back where strict mode needs it."""
+    for prop in schema.get("properties", {}).values():
+        for node in (prop, prop.get("items"), *prop.get("anyOf", [])):
+            if isinstance(node, dict) and node.get("type") == "object":
+                node.pop("additionalProperties", None)
+                _drop_nested_closed_markers(node)
 
 
 def _is_nullable(prop: dict[str, Any]) -> bool:

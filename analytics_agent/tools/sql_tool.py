@@ -44,7 +44,7 @@ class SqlTool(Tool):
         self.arguments = arguments_model(spec.name, spec.params, choices)
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
-        params = args.model_dump()
+        params = bind_parameters(self.spec, args.model_dump())
         cursor.execute(self.spec.sql, params)
         columns = tuple(d[0] for d in cursor.description)
         if self.spec.returns == "object":
@@ -59,6 +59,18 @@ class SqlTool(Tool):
         if total > MAX_ROWS:  # count only when cut: most answers fit
             total = cursor.execute(f"SELECT count(*) FROM ({self.spec.sql})", params).fetchone()[0]
         return ToolValue(Rows(columns=columns, rows=rows, total=total), sql=self.spec.sql)
+
+
+def bind_parameters(spec: SqlToolSpec, values: dict[str, Any]) -> dict[str, Any]:
+    """Validated arguments as the SQL's ``$names``: a period becomes its first and last day."""
+    bound: dict[str, Any] = {}
+    for param in spec.params:
+        value = values[param.name]
+        if param.type == "period":
+            bound[f"{param.name}_start"], bound[f"{param.name}_end"] = value
+        else:
+            bound[param.name] = value
+    return bound
 
 
 def _fill(template: str, params: dict[str, Any]) -> str:

@@ -14,7 +14,9 @@ Pure: text in, ``SqlToolSpec`` out, or a ``ToolDefinitionError`` naming file and
     SELECT ... WHERE city = $city AND day = $day
 
 Parameter types: ``string``, ``string(MAXLEN)``, ``integer[(MIN, MAX)]``, ``number[(MIN, MAX)]``, ``date``,
-``enum(a, b, c)``, ``enum(from TABLE.COLUMN)`` (values read from the data), ``pattern(REGEX)``. ``= DEFAULT``
+``period`` (a range of days, one argument ``"YYYY-MM-DD..YYYY-MM-DD"``; the SQL reads ``$NAME_start`` and
+``$NAME_end``), ``enum(a, b, c)``, ``enum(from TABLE.COLUMN)`` (values read from the data),
+``pattern(REGEX)``. ``= DEFAULT``
 makes a parameter optional (``= null`` for no value). ``returns`` is ``object`` (exactly one row, shown as
 an object; no row is an error built from ``empty``) or ``rows`` (a capped table). Arguments reach DuckDB
 only as bound ``$name`` parameters.
@@ -35,7 +37,7 @@ _CONTINUATION_RE = re.compile(r"^--\s{2,}(?P<text>\S.*)$")
 _TYPE_RE = re.compile(r"^(?P<type>[a-z]+)(?:\((?P<args>.*)\))?(?:\s*=\s*(?P<default>.+))?$")
 _SQL_PARAM_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
-ParamType = Literal["string", "integer", "number", "date", "enum", "pattern"]
+ParamType = Literal["string", "integer", "number", "date", "period", "enum", "pattern"]
 _NO_DEFAULT = object()
 
 
@@ -56,6 +58,13 @@ class ParamSpec:
     @property
     def required(self) -> bool:
         return self.default is _NO_DEFAULT
+
+    @property
+    def sql_names(self) -> tuple[str, ...]:
+        """The ``$names`` the SQL reads for this parameter: a period is bound as its first and last day."""
+        if self.type == "period":
+            return (f"{self.name}_start", f"{self.name}_end")
+        return (self.name,)
 
 
 @dataclass(frozen=True)
@@ -140,7 +149,7 @@ def _build_spec(
     if not sql:
         raise ToolDefinitionError("no SQL after the header", path=path, line=sql_line)
     used = set(_SQL_PARAM_RE.findall(sql))
-    declared = {p.name for p in params}
+    declared = {name for p in params for name in p.sql_names}
     if used - declared:
         raise ToolDefinitionError(
             f"the SQL uses undeclared parameters: {', '.join(sorted(used - declared))}",
@@ -196,11 +205,13 @@ def _parse_param(name: str, value: str, *, path: str, line: int) -> ParamSpec:
                 raise ValueError("pattern(REGEX) needs a regular expression")
             re.compile(args)
             fields["pattern"] = args
-        elif kind == "date":
+        elif kind in ("date", "period"):
             if args:
-                raise ValueError("date takes no arguments")
+                raise ValueError(f"{kind} takes no arguments")
         else:
-            raise ValueError(f"unknown type {kind!r}; use string, integer, number, date, enum or pattern")
+            raise ValueError(
+                f"unknown type {kind!r}; use string, integer, number, date, period, enum or pattern"
+            )
     except (ValueError, re.error) as exc:
         raise ToolDefinitionError(f"parameter {name!r}: {exc}", path=path, line=line) from None
     param = ParamSpec(name=name, type=kind, description=description.strip(), **fields)  # type: ignore[arg-type]

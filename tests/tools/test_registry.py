@@ -42,8 +42,9 @@ def test_openai_payload_has_the_documented_shape_and_clean_schemas(workspace):
         assert schema["type"] == "object" and schema["additionalProperties"] is False
         for node in walk(schema):
             assert not {"$ref", "$defs", "definitions", "title", "$schema"} & set(node)
-        for prop in schema["properties"].values():
-            assert prop.get("description") or prop.get("anyOf"), "every parameter is described"
+        if hasattr(workspace.registry.get(function["name"]), "spec"):  # the .sql header demands it
+            for prop in schema["properties"].values():
+                assert prop.get("description"), "every parameter of a SQL tool is described"
 
 
 def test_enums_come_from_the_data(workspace):

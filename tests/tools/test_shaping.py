@@ -48,8 +48,17 @@ def test_the_token_estimate_never_undercounts_o200k_on_json(value):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=40) | st.integers(),
-                         min_size=1, max_size=4), min_size=1, max_size=30))
+@given(
+    st.lists(
+        st.lists(
+            st.text(alphabet=st.characters(codec="utf-8"), max_size=40) | st.integers(),
+            min_size=1,
+            max_size=4,
+        ),
+        min_size=1,
+        max_size=30,
+    )
+)
 def test_the_token_estimate_never_undercounts_o200k_on_shaped_rows_of_any_text(rows):
     shaped = shape_rows(Rows(columns=("a", "b", "c", "d"), rows=[tuple(r) for r in rows]))
     assert shaped.tokens == estimate_tokens(shaped.text) >= real_tokens(shaped.text)
