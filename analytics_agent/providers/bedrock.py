@@ -118,8 +118,9 @@ class BedrockProvider:
             raise
         except Exception as exc:
             from botocore.exceptions import BotoCoreError, ClientError
+            from botocore.parsers import ResponseParserError
 
-            if not isinstance(exc, (BotoCoreError, ClientError)):
+            if not isinstance(exc, (BotoCoreError, ClientError, ResponseParserError)):
                 raise
             raise map_error(exc, model=self.model, region=self._region_name()) from None
 

@@ -19,6 +19,7 @@ from analytics_agent.errors import (
     ProviderConnectionError,
     ProviderError,
     ProviderRateLimitError,
+    ProviderResponseError,
     ProviderTimeoutError,
 )
 
@@ -70,6 +71,10 @@ def map_error(exc: BaseException, *, model: str, region: str | None) -> Analytic
             f"cannot reach Bedrock ({_text(exc)}); check the network, the region and "
             "AWS_ENDPOINT_URL_BEDROCK_RUNTIME if you set it"
         )
+    from botocore.parsers import ResponseParserError
+
+    if isinstance(exc, ResponseParserError):
+        return ProviderResponseError(f"Bedrock sent a reply that cannot be read ({_text(exc)}); try again")
     if isinstance(exc, bx.ParamValidationError):
         return ProviderError(f"the Bedrock request was refused before sending: {_text(exc)}")
     return ProviderError(f"Bedrock call failed: {_text(exc)}")

@@ -10,7 +10,7 @@ Kept apart from ``openai_wire`` only for size; the rules are the same (a tool tu
 * keep-alives (``: comment`` lines, ``data: : keepalive``) are skipped; ``data: {"error": …}`` and
   ``event: error`` frames raise the server's message;
 * usage arrives in a last chunk with ``choices: []``; ``[DONE]`` may be missing when a
-  ``finish_reason`` came; a stream cut before either is treated as truncated.
+  ``finish_reason`` came; a stream cut before either is a dropped connection, an error.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analytics_agent.conversation import ModelResponse, ToolCall, Usage
-from analytics_agent.errors import ProviderResponseError
+from analytics_agent.errors import ProviderConnectionError, ProviderResponseError
 from analytics_agent.providers.http import parse_json, snippet
 from analytics_agent.providers.openai_wire import (
     CALL_EXTRAS,
@@ -126,9 +126,16 @@ class StreamAssembler:
 
         Raises:
             ProviderResponseError: the stream carried no event at all.
+            ProviderConnectionError: the stream stopped with neither a finish_reason nor [DONE]: a
+                dropped connection, whose half a reply must not pass for the whole one.
         """
         if not self.events:
             raise ProviderResponseError(f"{self.where} closed the stream before sending anything")
+        if self.finish_reason is None and not self.done:
+            raise ProviderConnectionError(
+                f"the stream from {self.where} stopped before the reply was complete (no finish_reason "
+                "or [DONE]); the connection may have dropped, so try again"
+            )
         ids = IdMaker(self.taken_ids)
         calls: list[ToolCall] = []
         extras = [message_extra("reasoning_content", "".join(self._reasoning))] if self._reasoning else []
@@ -145,7 +152,6 @@ class StreamAssembler:
             finish_reason=self.finish_reason,
             usage=self.usage,
             refusal="".join(self._refusal),
-            cut_off=self.finish_reason is None and not self.done,
         )
 
     # --- deltas ----------------------------------------------------------------------------------

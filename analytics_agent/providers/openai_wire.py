@@ -315,17 +315,14 @@ def build_response(
     finish_reason: Any,
     usage: Usage,
     refusal: str = "",
-    cut_off: bool = False,
 ) -> ModelResponse:
     """Decide the stop kind from the assembled message (not from ``finish_reason`` alone)."""
-    truncated = finish_reason == "length" or cut_off
+    truncated = finish_reason == "length"
     stop: StopKind = "tool_use" if calls else "answer"
     notice = ""
     if truncated:
         stop = "truncated"
-        notice = (
-            "the model ran out of output tokens" if finish_reason == "length" else "the stream ended early"
-        )
+        notice = "the model ran out of output tokens"
     elif finish_reason == "content_filter" or refusal:
         stop = "filtered"
         notice = (

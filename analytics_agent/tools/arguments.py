@@ -176,12 +176,18 @@ def _drop_nulls_for_defaults(model: type[BaseModel], data: dict[str, Any]) -> di
 def format_validation_error(exc: ValidationError) -> str:
     lines = []
     for error in exc.errors(include_url=False):
-        where = ".".join(str(part) for part in error["loc"]) or "arguments"
+        where = ".".join(_field_name(part) for part in error["loc"]) or "arguments"
         message = error["msg"]
         if error["type"] == "literal_error":
             message = _short_literal_message(error)
         lines.append(f"{where}: {message}")
     return "\n".join(lines)
+
+
+def _field_name(part: str | int) -> str:
+    """A key as the model can recognise it: quoted when blank, padded or unprintable."""
+    text = str(part)
+    return text if text and text.strip() == text and text.isprintable() else repr(text)
 
 
 def _short_literal_message(error: dict[str, Any]) -> str:

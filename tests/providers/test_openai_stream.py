@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from analytics_agent.conversation import ModelResponse
-from analytics_agent.errors import ProviderError, ProviderResponseError
+from analytics_agent.errors import ProviderConnectionError, ProviderError, ProviderResponseError
 from analytics_agent.providers.openai_stream import StreamAssembler
 from analytics_agent.providers.sse import iter_events
 
@@ -202,10 +202,10 @@ def test_a_stream_without_done_but_with_a_finish_reason_is_complete():
     assert reply.turn.truncated is False
 
 
-def test_a_stream_cut_mid_call_without_finish_reason_is_truncated():
-    _, reply = assemble(data(chunk({"tool_calls": [tc(0, "a", "f", '{"ci')]})))
-    assert reply.stop == "truncated"
-    assert reply.turn.truncated is True
+@pytest.mark.parametrize("delta", [{"tool_calls": [tc(0, "a", "f", '{"ci')]}, {"content": "Pune made"}])
+def test_a_stream_cut_without_finish_reason_or_done_is_a_dropped_connection(delta):
+    with pytest.raises(ProviderConnectionError, match="stopped before the reply was complete"):
+        assemble(data(chunk(delta)))
 
 
 def test_finish_reason_length_is_truncated():

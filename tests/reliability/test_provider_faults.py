@@ -162,14 +162,7 @@ OPENAI_STREAM_MATRIX = {
     "an error event mid-stream": ([o_stream_error], ProviderError),
     "a stream cut off before it finished": ([o_stream_cut], ProviderError),
 }
-KNOWN_BUGS = {
-    "a stream cut off before it finished": "reported to the lead: a stream that ends with neither a "
-    "finish_reason nor [DONE] is taken as a complete answer ('Pune made'), so a dropped connection "
-    "passes off half an answer as the answer (providers/openai_stream.py)",
-    "a reply without a message": "reported to the lead: botocore's ResponseParserError (a reply whose "
-    "output has no message) escapes BedrockProvider unmapped, so the CLI prints 'internal error "
-    "(ResponseParserError)' instead of one sentence (providers/bedrock_errors.py)",
-}
+KNOWN_BUGS: dict[str, str] = {}
 
 
 def _cases(matrix: dict[str, tuple[Any, Any]]) -> list[Any]:

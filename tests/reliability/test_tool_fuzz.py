@@ -200,11 +200,6 @@ def test_an_unknown_key_is_refused_and_named(seeded_template, data, key):
     assert key in outcome.text or repr(key)[1:-1] in outcome.text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="reported to the lead: ToolError.__str__ strips the message, and str.strip() counts \\x1c-\\x1f "
-    "and blanks as whitespace, so a key made of them is dropped from 'KEY: Extra inputs are not permitted'",
-)
 @pytest.mark.parametrize("key", ["\x1f", " "])
 def test_an_unknown_blank_or_control_key_is_still_named(workspace, key):
     outcome = workspace.executor.execute("list_tables", {key: 1})
