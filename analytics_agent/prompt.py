@@ -12,7 +12,7 @@ from analytics_agent.db.catalog import TableInfo
 
 def system_prompt(tables: Sequence[TableInfo], *, today: dt.date, timezone: str) -> str:
     """The assistant's role, today's date, the tables, and the rules that keep numbers honest."""
-    listed = ", ".join(f"{t.name} ({t.rows:,} rows)" for t in tables) or "none yet"
+    listed = ", ".join(_describe(t) for t in tables) or "none yet"
     return (
         "You are analytics-agent: you answer business questions from a DuckDB database using the tools.\n"
         f"Today is {today:%A} {today.isoformat()} ({timezone}); resolve relative dates such as "
@@ -22,6 +22,11 @@ def system_prompt(tables: Sequence[TableInfo], *, today: dt.date, timezone: str)
         "it names and call again. Independent calls can go in one turn.\n"
         "Answer briefly with the numbers, and say which tool each came from."
     )
+
+
+def _describe(table: TableInfo) -> str:
+    span = f", {table.dates[0]} {table.dates[1]}..{table.dates[2]}" if table.dates else ""
+    return f"{table.name} ({table.rows:,} rows{span})"
 
 
 def resolve_today(*, timezone: str | None, today: dt.date | None) -> tuple[dt.date, str]:

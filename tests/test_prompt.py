@@ -14,7 +14,9 @@ def test_the_prompt_names_today_the_zone_and_the_tables_with_row_counts(workspac
     text = system_prompt(tables, today=dt.date(2026, 10, 25), timezone="Asia/Kolkata")
     assert "Today is Sunday 2026-10-25 (Asia/Kolkata)" in text
     orders = workspace.cursor().execute("SELECT count(*) FROM orders").fetchone()[0]
-    assert f"orders ({orders:,} rows)" in text
+    first, last = workspace.cursor().execute("SELECT min(day), max(day) FROM orders").fetchone()
+    assert f"orders ({orders:,} rows, day {first}..{last})" in text  # what "last month" can mean
+    assert "products (61 rows)" in text  # no date column, no range
     assert "never guess" in text
     assert len(text) < 1000  # sent with every request
 

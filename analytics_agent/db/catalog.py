@@ -25,6 +25,8 @@ class TableInfo:
     name: str
     rows: int
     columns: int
+    dates: tuple[str, str, str] | None = None
+    """The first DATE column with its first and last day: what "last month" can mean in this table."""
 
 
 def quote_ident(name: str) -> str:
@@ -43,7 +45,9 @@ def list_tables(cur: duckdb.DuckDBPyConnection) -> list[TableInfo]:
     infos = []
     for name in table_names(cur):
         profile = get_profile(cur, name)
-        infos.append(TableInfo(name=name, rows=profile["rows"], columns=len(profile["columns"])))
+        dates = next(((c["name"], str(c["min"]), str(c["max"])) for c in profile["columns"]
+                      if c["type"] == "DATE" and c.get("min") is not None), None)  # fmt: skip
+        infos.append(TableInfo(name=name, rows=profile["rows"], columns=len(profile["columns"]), dates=dates))
     return infos
 
 
