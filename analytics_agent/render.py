@@ -28,6 +28,11 @@ def _cell(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     if isinstance(value, list):
-        text = ", ".join(str(v) for v in value)
+        text = ", ".join(_one_line(v) for v in value)
         return text if len(text) <= 60 else text[:57] + "..."
-    return str(value)
+    return _one_line(value)
+
+
+def _one_line(value: Any) -> str:
+    """A cell never breaks the table: line breaks and tabs are shown escaped."""
+    return str(value).replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")

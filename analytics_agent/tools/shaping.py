@@ -71,7 +71,10 @@ def to_jsonable(value: Any) -> Any:
 def _round(value: float) -> float | int:
     if value.is_integer() and abs(value) < 2**53:
         return int(value)
-    return float(f"{value:.6g}") if abs(value) < 1 else round(value, 2)
+    # Enough digits to be exact for the answer, few enough to stay cheap in tokens.
+    if abs(value) < 1:
+        return float(f"{value:.6g}")
+    return round(value, 4) if abs(value) < 1000 else round(value, 2)
 
 
 def dumps(value: Any) -> str:
