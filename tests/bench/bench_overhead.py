@@ -39,7 +39,7 @@ def run(*, size: str = "10m", max_runs: int = 51, min_runs: int = 3, log=print) 
                 result.notes.append(f"{tool.name}: a parameter workload.py has no value for; skipped")
                 continue
             arguments = json.dumps(calls[tool.name])
-            params = tool.arguments.model_validate(calls[tool.name]).model_dump()
+            params = _bind(spec, tool.arguments.model_validate(calls[tool.name]).model_dump())
 
             def direct(sql=spec.sql, params=params):
                 return cursor.execute(sql, params).fetchall()
@@ -82,3 +82,12 @@ def run(*, size: str = "10m", max_runs: int = 51, min_runs: int = 3, log=print) 
         "processes on a shared machine; extra_ms is the tool's added wall time, negative = noise)"
     )
     return result
+
+
+def _bind(spec, values: dict) -> dict:
+    """The SQL's own ``$names`` for validated arguments (a period becomes its first and last day)."""
+    try:
+        from analytics_agent.tools.sql_tool import bind_parameters
+    except ImportError:  # older tools: arguments are the SQL parameters as they are
+        return values
+    return bind_parameters(spec, values)
