@@ -116,7 +116,7 @@ def _fill(result: Result, ws) -> None:
     result.summary["2,000 raw order rows (JSON objects / compact)"] = (
         f"{count(_as_objects(*rows)):,} / {count(_as_compact(*rows)):,}"
     )
-    agg = ws.executor.execute("city_ranking", {"start": "2026-01-01", "end": "2026-10-31"})
+    agg = ws.executor.execute("city_ranking", calls["city_ranking"][0])
     result.summary["the same question as one aggregate (city_ranking, all days)"] = count(agg.text)
     result.notes.append(
         "raw_*: the rows free SQL would have to read to answer the same question (e.g. every order in the "
@@ -125,18 +125,16 @@ def _fill(result: Result, ws) -> None:
 
 
 def _spec_summary(result: Result, ws, openai_specs: list[dict[str, Any]]) -> int:
-    """Spec-set totals: the default set on the sample data, then with aggregate, then with run_sql too."""
-    optional = ("aggregate", "run_sql")
+    """Spec-set totals: the default set (everything but the opt-in run_sql), and with run_sql."""
     sets = {
-        "default (sample data)": [s for s in openai_specs if s["function"]["name"] not in optional],
-        "+ aggregate (user tables loaded)": [s for s in openai_specs if s["function"]["name"] != "run_sql"],
-        "+ aggregate + run_sql (--allow-sql)": openai_specs,
+        "default": [s for s in openai_specs if s["function"]["name"] != "run_sql"],
+        "with --allow-sql": openai_specs,
     }
     totals = {}
     for label, specs in sets.items():
         totals[label] = count(json.dumps(specs, separators=(",", ":"), ensure_ascii=False))
         result.summary[f"spec set {label}: {len(specs)} tools, OpenAI JSON"] = totals[label]
-    default_names = {s["function"]["name"] for s in sets["default (sample data)"]}
+    default_names = {s["function"]["name"] for s in sets["default"]}
     bedrock = ws.registry.bedrock_tool_config()
     bedrock["tools"] = [t for t in bedrock["tools"] if t["toolSpec"]["name"] in default_names]
     result.summary["spec set default, Bedrock toolConfig"] = count(
@@ -146,7 +144,7 @@ def _spec_summary(result: Result, ws, openai_specs: list[dict[str, Any]]) -> int
     result.summary["spec set default, OpenAI strict"] = count(
         json.dumps(strict, separators=(",", ":"), ensure_ascii=False)
     )
-    return totals["default (sample data)"]
+    return totals["default"]
 
 
 def _raw(ws, name: str, args: dict[str, Any]) -> list[Any]:
