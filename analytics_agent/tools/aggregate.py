@@ -9,6 +9,7 @@ parameters. A filter value that matches nothing is answered with the closest rea
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 import duckdb
@@ -114,7 +115,10 @@ class Aggregate(Tool):
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self.arguments = arguments_for(catalog)
+
+    @cached_property
+    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
+        return arguments_for(self.catalog)
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         plan = self.plan(args)

@@ -38,7 +38,7 @@ def build_registry(
     """
     cursor = connection.cursor()
     try:
-        bundled, _ = load_sql_tools(sql_dir(), cursor, strict=True)
+        bundled, _ = load_sql_tools(sql_dir(), cursor, bundled=True)
         tables = table_names(cursor)
         registry = Registry([ListTables(), DescribeTable(tables), *bundled, Aggregate(read_catalog(cursor))])
         if allow_sql:
@@ -48,7 +48,7 @@ def build_registry(
             if not folder.is_dir():
                 problems.append(ToolDefinitionError("no such folder", path=str(folder)))
                 continue
-            tools, found = load_sql_tools(folder, cursor, strict=False)
+            tools, found = load_sql_tools(folder, cursor)
             problems.extend(found)
             for tool in tools:
                 registry.add(tool)  # a clash is the user's to fix, not to skip quietly

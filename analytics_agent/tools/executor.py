@@ -7,7 +7,6 @@ arguments → one line per field; a failing query → one sentence). Stack trace
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -19,6 +18,7 @@ from analytics_agent.tools.arguments import parse_arguments
 from analytics_agent.tools.base import ToolValue
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.shaping import Shaped, estimate_tokens, shape_object, shape_rows
+from analytics_agent.tools.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT_S = 15.0
@@ -50,6 +50,7 @@ class Executor:
         self.registry = registry
         self.connection = connection
         self.timeout_s = timeout_s
+        self._watchdog = Watchdog()
 
     def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         started = time.perf_counter()
@@ -88,11 +89,9 @@ class Executor:
         )
 
     def _run_with_timeout(self, tool, cursor, args) -> ToolValue:
-        timer = threading.Timer(self.timeout_s, cursor.interrupt)
-        timer.daemon = True
-        timer.start()
         try:
-            return tool.run(cursor, args)
+            with self._watchdog.guard(self.timeout_s, cursor.interrupt):
+                return tool.run(cursor, args)
         except duckdb.InterruptException:
             raise ToolError(
                 f"{tool.name} took longer than {self.timeout_s:g} s and was stopped; "
@@ -103,8 +102,6 @@ class Executor:
         except duckdb.Error as exc:
             log.info("tool %s: query failed: %s", tool.name, exc)
             raise ToolError(f"{tool.name} could not run: {_first_line(exc)}") from None
-        finally:
-            timer.cancel()
 
 
 def _shape(value: ToolValue) -> Shaped:

@@ -33,7 +33,6 @@ class Registry:
         if not tool.description.strip():
             raise ToolDefinitionError(f"tool {tool.name!r} needs a description")
         self._tools[tool.name] = tool
-        self._schemas[tool.name] = clean_schema(tool.arguments)
 
     @property
     def names(self) -> list[str]:
@@ -49,13 +48,16 @@ class Registry:
         return len(self._tools)
 
     def schema(self, name: str) -> dict[str, Any]:
+        """The tool's clean JSON Schema, rendered on first use and kept."""
+        if name not in self._schemas:
+            self._schemas[name] = clean_schema(self._tools[name].arguments)
         return self._schemas[name]
 
     def openai_tools(self, *, strict: bool = False) -> list[dict[str, Any]]:
         tools = []
         for tool in self:
             function: dict[str, Any] = {"name": tool.name, "description": tool.description}
-            schema = self._schemas[tool.name]
+            schema = self.schema(tool.name)
             function["parameters"] = strict_schema(schema) if strict else schema
             if strict:
                 function["strict"] = True
@@ -69,7 +71,7 @@ class Registry:
                     "toolSpec": {
                         "name": t.name,
                         "description": t.description,
-                        "inputSchema": {"json": self._schemas[t.name]},
+                        "inputSchema": {"json": self.schema(t.name)},
                     }
                 }
                 for t in self

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import cached_property
 from pathlib import Path
 from string import Formatter
 from typing import Any
@@ -35,13 +36,15 @@ def check_single_select(sql: str) -> str | None:
 
 class SqlTool(Tool):
     def __init__(self, spec: SqlToolSpec, choices: dict[str, tuple[str, ...]]) -> None:
-        problem = check_single_select(spec.sql)
-        if problem:
-            raise ToolDefinitionError(problem, path=spec.path)
         self.spec = spec
         self.name = spec.name
         self.description = spec.description
-        self.arguments = arguments_model(spec.name, spec.params, choices)
+        self._choices = choices
+
+    @cached_property
+    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
+        # Built on first use: a one-tool command (tools call) need not build every model.
+        return arguments_model(self.spec.name, self.spec.params, self._choices)
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         params = bind_parameters(self.spec, args.model_dump())
@@ -79,10 +82,14 @@ def _fill(template: str, params: dict[str, Any]) -> str:
 
 
 def load_sql_tools(
-    folder: Path, cursor: duckdb.DuckDBPyConnection, *, strict: bool = True
+    folder: Path, cursor: duckdb.DuckDBPyConnection, *, bundled: bool = False
 ) -> tuple[list[SqlTool], list[ToolDefinitionError]]:
-    """Every ``*.sql`` in a folder whose tables exist. Malformed files raise when ``strict`` (the bundled
-    tools must all be right); otherwise they are returned as problems and the rest still load."""
+    """Every ``*.sql`` in a folder whose tables exist.
+
+    A user's files are checked with DuckDB's parser (one SELECT/WITH statement each); a malformed one is
+    returned as a problem and the rest still load. The ``bundled`` tools are ours: the test suite parses
+    and checks every one, so a start-up skips that cost, and a malformed one raises (a bug).
+    """
     tools: list[SqlTool] = []
     problems: list[ToolDefinitionError] = []
     tables = set(table_names(cursor))
@@ -93,16 +100,19 @@ def load_sql_tools(
             if missing:
                 log.info("tool %s skipped: table %s not in the database", spec.name, ", ".join(missing))
                 continue
+            problem = None if bundled else check_single_select(spec.sql)
+            if problem:
+                raise ToolDefinitionError(problem, path=spec.path)
             tools.append(SqlTool(spec, resolve_choices(spec, cursor)))
         except ToolDefinitionError as exc:
-            if strict:
+            if bundled:
                 raise
             problems.append(exc)
         except (OSError, UnicodeDecodeError) as exc:
-            problem = ToolDefinitionError(f"cannot read the file: {exc}", path=str(path))
-            if strict:
-                raise problem from None
-            problems.append(problem)
+            unreadable = ToolDefinitionError(f"cannot read the file: {exc}", path=str(path))
+            if bundled:
+                raise unreadable from None
+            problems.append(unreadable)
     return tools, problems
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.resources import sql_dir
+from analytics_agent.tools.sql_tool import check_single_select
 from analytics_agent.tools.sqlfile import parse_sql_tool
 
 GOOD = """\
@@ -78,4 +79,21 @@ def test_every_bundled_tool_file_parses_and_uses_bound_parameters_only():
     for path in files:
         spec = parse_sql_tool(path.read_text(encoding="utf-8"), path=str(path))
         assert spec.name == path.stem, f"{path.name}: the file name and tool name differ"
+        assert check_single_select(spec.sql) is None, path.name  # start-ups skip this for bundled tools
         assert "{" not in spec.sql.replace("{'", "").replace("{}", ""), f"{path.name}: looks like formatting"
+
+
+@pytest.mark.parametrize(
+    ("sql", "fragment"),
+    [
+        ("SELECT 1; DROP TABLE orders", "exactly one statement, found 2"),
+        ("DELETE FROM orders", "only SELECT/WITH statements may run, not DELETE"),
+        ("SELEC 1", "does not parse"),
+    ],
+)
+def test_the_sql_of_a_tool_must_be_one_select_by_duckdbs_parser(sql, fragment):
+    assert fragment in check_single_select(sql)
+
+
+def test_a_semicolon_inside_a_string_literal_is_fine():
+    assert check_single_select("SELECT 'a; b' AS x") is None

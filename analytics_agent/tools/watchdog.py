@@ -1,0 +1,49 @@
+"""Stop queries that run past their time limit, with one thread for all of them.
+
+DuckDB has no statement timeout; ``cursor.interrupt()`` from another thread stops a running query. A
+``threading.Timer`` per call would start a thread per call, a fixed cost larger than many of our queries.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+
+class Watchdog:
+    """Calls each guarded block's ``on_expiry`` if the block is still running at its deadline."""
+
+    def __init__(self) -> None:
+        self._wake = threading.Condition()
+        self._deadlines: dict[int, tuple[float, Callable[[], object]]] = {}
+        self._tokens = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    @contextlib.contextmanager
+    def guard(self, seconds: float, on_expiry: Callable[[], object]) -> Iterator[None]:
+        with self._wake:
+            token = next(self._tokens)
+            self._deadlines[token] = (time.monotonic() + seconds, on_expiry)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, name="query-watchdog", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+        try:
+            yield
+        finally:
+            with self._wake:
+                self._deadlines.pop(token, None)
+
+    def _watch(self) -> None:
+        with self._wake:
+            while True:
+                now = time.monotonic()
+                for token, (deadline, on_expiry) in list(self._deadlines.items()):
+                    if deadline <= now:
+                        del self._deadlines[token]
+                        on_expiry()
+                upcoming = min((d for d, _ in self._deadlines.values()), default=None)
+                self._wake.wait(None if upcoming is None else upcoming - now)
