@@ -53,6 +53,7 @@ class Workspace:
         return self.connection.cursor()
 
     def close(self) -> None:
+        self.executor.close()
         self.connection.close()
 
     def __enter__(self) -> Workspace:

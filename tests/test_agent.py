@@ -149,6 +149,7 @@ def test_independent_calls_of_one_turn_run_concurrently(workspace: Workspace) ->
     provider = FakeProvider(calls(("left", {}), ("right", {})), answer("ok"))
     conversation = Conversation()
     Agent(provider, registry, executor).ask("q", conversation)
+    executor.close()
     contents = [json.loads(r.content) for r in last_results(conversation).results]
     # a serial run would break the barrier (its wait times out) and both calls would be errors
     assert [c["orders"] for c in contents] == [42_000, 42_000]

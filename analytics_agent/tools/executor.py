@@ -52,6 +52,10 @@ class Executor:
         self.timeout_s = timeout_s
         self._watchdog = Watchdog()
 
+    def close(self) -> None:
+        """Stop the watchdog thread; the connection belongs to the caller."""
+        self._watchdog.stop()
+
     def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         started = time.perf_counter()
         try:

@@ -21,6 +21,7 @@ class Watchdog:
         self._deadlines: dict[int, tuple[float, Callable[[], object]]] = {}
         self._tokens = itertools.count()
         self._thread: threading.Thread | None = None
+        self._stopping = False
 
     @contextlib.contextmanager
     def guard(self, seconds: float, on_expiry: Callable[[], object]) -> Iterator[None]:
@@ -37,9 +38,19 @@ class Watchdog:
             with self._wake:
                 self._deadlines.pop(token, None)
 
+    def stop(self) -> None:
+        """End the thread (it starts again if another block is guarded)."""
+        with self._wake:
+            thread, self._thread = self._thread, None
+            self._stopping = True
+            self._wake.notify()
+        if thread is not None:
+            thread.join()
+        self._stopping = False
+
     def _watch(self) -> None:
         with self._wake:
-            while True:
+            while not self._stopping:
                 now = time.monotonic()
                 for token, (deadline, on_expiry) in list(self._deadlines.items()):
                     if deadline <= now:

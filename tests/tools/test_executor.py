@@ -106,7 +106,9 @@ class _Slow(Tool):
 @pytest.fixture
 def memory_executor():
     conn = duckdb.connect()
-    yield Executor(Registry([_Boom(), _Slow()]), conn, timeout_s=0.3)
+    executor = Executor(Registry([_Boom(), _Slow()]), conn, timeout_s=0.3)
+    yield executor
+    executor.close()
     conn.close()
 
 

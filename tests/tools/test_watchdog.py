@@ -46,3 +46,16 @@ def test_deadlines_are_independent_and_one_thread_serves_them_all():
     done.set()
     for w in workers:
         w.join()
+
+
+def test_stop_ends_the_thread_and_a_later_guard_starts_it_again():
+    watchdog = Watchdog()
+    threads_before = threading.active_count()
+    with watchdog.guard(5, lambda: None):
+        assert threading.active_count() == threads_before + 1
+    watchdog.stop()
+    assert threading.active_count() == threads_before
+    fired = threading.Event()
+    with watchdog.guard(0.01, fired.set):
+        assert fired.wait(2)
+    watchdog.stop()
