@@ -22,25 +22,31 @@ from typing import Any
 
 MAX_ROWS = 50
 MAX_TOKENS = 1000
-_PIECE = re.compile(r"[A-Z]*[a-z]+|[A-Z]+|[0-9]+| +|\n+|\t+|[\x00-\x7f]|[^\x00-\x7f]")
+_LETTER_RUNS = re.compile(r"[A-Z]*[a-z]+|[A-Z]+")  # o200k splits words where the case changes
+_DIGIT_RUNS = re.compile(r"[0-9]+")
+_BLANK_RUNS = re.compile(r" +|\n+|\t+")
 
 
 def estimate_tokens(text: str) -> int:
-    """Over-estimate o200k tokens: 1 per 2 letters, 1 per 3 digits, 1 per 8 blanks, 1 per other ASCII
-    character (JSON punctuation mostly merges, which pays for unusual letter runs), 1 per UTF-8 byte of
-    anything else (byte-level BPE never needs more)."""
-    total = 0
-    for piece in _PIECE.findall(text):
-        first = piece[0]
-        if not first.isascii():
-            total += len(piece.encode("utf-8"))
-        elif first.isalpha():
-            total += math.ceil(len(piece) / 2)
-        elif first.isdigit():
-            total += math.ceil(len(piece) / 3)
-        else:  # blanks (runs merge into few tokens) or one other ASCII character
-            total += 1 + len(piece) // 8
-    return total
+    """Over-estimate o200k tokens: 1 per 2 letters, 1 per 3 digits, 1 per 8 blanks (each run rounded up),
+    1 per other ASCII character (JSON punctuation mostly merges, which pays for unusual letter runs), 1 per
+    UTF-8 byte of anything else (byte-level BPE never needs more).
+
+    Counted with regexes and sums, not a Python loop per piece: it runs on every tool result.
+    """
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    non_ascii_bytes = len(text.encode("utf-8")) - ascii_chars
+    letters, digits, blanks = (r.findall(text) for r in (_LETTER_RUNS, _DIGIT_RUNS, _BLANK_RUNS))
+    letter_chars, digit_chars, blank_chars = (sum(map(len, runs)) for runs in (letters, digits, blanks))
+    other_ascii = ascii_chars - letter_chars - digit_chars - blank_chars
+    return (
+        math.ceil((letter_chars + len(letters)) / 2)  # >= the sum of ceil(run / 2)
+        + math.ceil((digit_chars + 2 * len(digits)) / 3)  # >= the sum of ceil(run / 3)
+        + len(blanks)
+        + blank_chars // 8
+        + other_ascii
+        + non_ascii_bytes
+    )
 
 
 def to_jsonable(value: Any) -> Any:
@@ -120,7 +126,8 @@ def shape_object(value: dict[str, Any], *, max_tokens: int = MAX_TOKENS) -> Shap
     obj = to_jsonable(value)
     text = dumps(obj)
     cut: dict[str, int] = {}  # list name -> its full length
-    while estimate_tokens(text) > max_tokens:
+    tokens = estimate_tokens(text)
+    while tokens > max_tokens:
         key = _longest_list_key(obj)
         if key is None:
             text = dumps({"truncated": True, "error": "the result is too large to show; narrow the question"})
@@ -129,7 +136,8 @@ def shape_object(value: dict[str, Any], *, max_tokens: int = MAX_TOKENS) -> Shap
         obj[key] = obj[key][: len(obj[key]) // 2]
         obj.update(truncated=True, truncated_lists=cut)
         text = dumps(obj)
-    return Shaped(text=text, rows=1, truncated=bool(cut), tokens=estimate_tokens(text))
+        tokens = estimate_tokens(text)
+    return Shaped(text=text, rows=1, truncated=bool(cut), tokens=tokens)
 
 
 def _longest_list_key(obj: dict[str, Any]) -> str | None:
