@@ -110,6 +110,6 @@ def run(*, big: bool = False, quick: bool = False, log=print) -> Result:
     )  # fmt: skip
     result.notes.append(
         "both sides: a new process loading into a copy of the sample database; ours also converts every "
-        "column, stores the table's profile (one SUMMARIZE scan) and commits in one transaction"
+        "column, stores the table's profile (one aggregate scan) and commits in one transaction"
     )
     return result
