@@ -116,12 +116,7 @@ def ask(
     as_json: JsonOpt = False,
 ) -> None:
     """Answer one question: the trace on stderr, the answer on stdout."""
-    settings = _settings(
-        provider=provider, base_url=base_url, model=model, api_key=api_key, today=today, timezone=timezone,
-        region=region, profile=profile,
-        max_steps=max_steps, max_tokens_budget=max_tokens_budget, connect_timeout=connect_timeout,
-        read_timeout=read_timeout, max_retries=max_retries,
-    )  # fmt: skip
+    settings = _settings(locals())
     if not question.strip():
         from analytics_agent.errors import ConfigError
 
@@ -152,12 +147,7 @@ def chat(
     from analytics_agent.chat import ChatSession
     from analytics_agent.providers.factory import make_provider
 
-    settings = _settings(
-        provider=provider, base_url=base_url, model=model, api_key=api_key, today=today, timezone=timezone,
-        region=region, profile=profile,
-        max_steps=max_steps, max_tokens_budget=max_tokens_budget, connect_timeout=connect_timeout,
-        read_timeout=read_timeout, max_retries=max_retries,
-    )  # fmt: skip
+    settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
     with _workspace() as ws:
         model_provider = make_provider(settings, stream=streaming)
@@ -196,12 +186,19 @@ def demo(
         raise ProviderResponseError(f"the demo script did not run as written: {exc}") from None
 
 
-def _settings(**flags: Any):
-    """Resolved settings; without a model, one line on how to configure one and exit 2."""
+# The model and limit flags ask and chat share (typer needs them declared on each command).
+_SETTING_FLAGS = (
+    "provider", "base_url", "model", "api_key", "region", "profile", "today", "timezone", "max_steps",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries",
+)  # fmt: skip
+
+
+def _settings(command_args: dict[str, Any]):
+    """Resolved settings from a command's flags; without a model, one line on how to set one, exit 2."""
     from analytics_agent.config import resolve_settings
     from analytics_agent.providers.factory import NO_MODEL_MESSAGE
 
-    settings = resolve_settings(flags)
+    settings = resolve_settings({name: command_args[name] for name in _SETTING_FLAGS})
     if not settings.model:
         typer.echo(f"error: {NO_MODEL_MESSAGE}", err=True)
         raise typer.Exit(2)
