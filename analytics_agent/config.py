@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,6 +131,10 @@ def load_config_file(path: Path | None = None) -> dict[str, Any]:
         ConfigError: naming the file and the problem (TOML syntax, unknown key, wrong type).
     """
     path = path or config_path()
+    if not path.exists():  # the usual case: no file, no TOML parser to import
+        return {}
+    import tomllib
+
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 
@@ -11,6 +10,8 @@ def closest(word: str, candidates: Iterable[str], *, n: int = 3) -> list[str]:
     by_case = {c.lower(): c for c in pool}
     if word.lower() in by_case:
         return [by_case[word.lower()]]
+    import difflib  # only on the error path; kept off start-up
+
     lowered = difflib.get_close_matches(word.lower(), list(by_case), n=n, cutoff=0.6)
     return [by_case[m] for m in lowered]
 

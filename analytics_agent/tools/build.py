@@ -11,7 +11,6 @@ from pathlib import Path
 
 import duckdb
 
-from analytics_agent.db.catalog import table_names
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.resources import sql_dir
 from analytics_agent.tools.aggregate import Aggregate, read_catalog
@@ -38,9 +37,10 @@ def build_registry(
     """
     cursor = connection.cursor()
     try:
-        bundled, _ = load_sql_tools(sql_dir(), cursor, bundled=True)
-        tables = table_names(cursor)
-        registry = Registry([ListTables(), DescribeTable(tables), *bundled, Aggregate(read_catalog(cursor))])
+        catalog = read_catalog(cursor)
+        tables = sorted(catalog)
+        bundled, _ = load_sql_tools(sql_dir(), cursor, tables=tables, bundled=True)
+        registry = Registry([ListTables(), DescribeTable(tables), *bundled, Aggregate(catalog)])
         if allow_sql:
             registry.add(RunSql())
         problems: list[ToolDefinitionError] = []
@@ -48,7 +48,7 @@ def build_registry(
             if not folder.is_dir():
                 problems.append(ToolDefinitionError("no such folder", path=str(folder)))
                 continue
-            tools, found = load_sql_tools(folder, cursor)
+            tools, found = load_sql_tools(folder, cursor, tables=tables)
             problems.extend(found)
             for tool in tools:
                 registry.add(tool)  # a clash is the user's to fix, not to skip quietly

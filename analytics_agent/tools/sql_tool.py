@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from functools import cached_property
 from pathlib import Path
 from string import Formatter
@@ -82,7 +83,11 @@ def _fill(template: str, params: dict[str, Any]) -> str:
 
 
 def load_sql_tools(
-    folder: Path, cursor: duckdb.DuckDBPyConnection, *, bundled: bool = False
+    folder: Path,
+    cursor: duckdb.DuckDBPyConnection,
+    *,
+    tables: Collection[str] | None = None,
+    bundled: bool = False,
 ) -> tuple[list[SqlTool], list[ToolDefinitionError]]:
     """Every ``*.sql`` in a folder whose tables exist.
 
@@ -92,7 +97,7 @@ def load_sql_tools(
     """
     tools: list[SqlTool] = []
     problems: list[ToolDefinitionError] = []
-    tables = set(table_names(cursor))
+    tables = set(table_names(cursor) if tables is None else tables)
     for path in sorted(folder.glob("*.sql")):
         try:
             spec = parse_sql_tool(path.read_text(encoding="utf-8"), path=str(path))
