@@ -86,7 +86,7 @@ def build(
         sinks.append(echo.on_event)
     if trace:
         model = f"{provider.name}:{provider.model}"
-        sinks.append(lambda event: _trace(trace, event, model))
+        sinks.append(lambda event: _trace(trace, event, model, streamed=echo is not None))
     if transcript:
         sinks.append(transcript)
 
@@ -107,7 +107,7 @@ def build(
     return Wiring(agent, transcript, echo)
 
 
-def _trace(write: Write, event: Event, model: str) -> None:
-    text = format_event(event, model=model)
+def _trace(write: Write, event: Event, model: str, *, streamed: bool) -> None:
+    text = format_event(event, model=model, streamed=streamed)
     if text is not None:
         write(text)

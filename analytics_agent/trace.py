@@ -18,13 +18,14 @@ from analytics_agent.events import (
 MAX_ARGUMENTS_CHARS = 160
 
 
-def format_event(event: Event, *, model: str = "") -> str | None:
-    """The trace lines for one event, or None for events the trace does not show."""
+def format_event(event: Event, *, model: str = "", streamed: bool = False) -> str | None:
+    """The trace lines for one event, or None for events the trace does not show. ``streamed``: the
+    reply's text was already shown as it arrived, so the trace does not repeat it."""
     if isinstance(event, RequestSent):
         plural = "s" if event.messages != 1 else ""
         return f"[step {event.step}] asking {model or 'the model'} ({event.messages} message{plural})"
     if isinstance(event, ResponseReceived):
-        return _response(event)
+        return _response(event, streamed=streamed)
     if isinstance(event, ToolFinished):
         return format_tool(event.record)
     if isinstance(event, StepFailed):
@@ -39,7 +40,7 @@ def format_event(event: Event, *, model: str = "") -> str | None:
     return None
 
 
-def _response(event: ResponseReceived) -> str:
+def _response(event: ResponseReceived, *, streamed: bool) -> str:
     count = len(event.tool_calls)
     what = f"{count} tool call{'s' if count != 1 else ''}" if count else "answer"
     if event.stop not in ("answer", "tool_use"):
@@ -48,7 +49,7 @@ def _response(event: ResponseReceived) -> str:
         f"[step {event.step}] reply in {event.duration_ms / 1000:.2f} s: {what} "
         f"({event.usage.input_tokens:,} in / {event.usage.output_tokens:,} out tokens)"
     )
-    if event.tool_calls and event.text.strip():  # what the model said alongside its calls
+    if event.tool_calls and event.text.strip() and not streamed:  # what it said alongside its calls
         line += f"\n    says: {_clip(' '.join(event.text.split()))}"
     return line + (f"\n    notice: {event.notice}" if event.notice else "")
 

@@ -36,3 +36,11 @@ def test_a_reply_line_has_calls_tokens_time_and_what_the_model_said() -> None:
         format_event(event)
         == "[step 2] reply in 0.42 s: 1 tool call (1,234 in / 56 out tokens)\n    says: Checking."
     )
+
+
+def test_text_already_streamed_is_not_repeated_in_the_trace() -> None:
+    event = ResponseReceived(2, "tool_use", "Checking.", (ToolCall("a", "t", "{}"),), Usage(1234, 56), 420.0)
+    assert (
+        format_event(event, streamed=True)
+        == "[step 2] reply in 0.42 s: 1 tool call (1,234 in / 56 out tokens)"
+    )
