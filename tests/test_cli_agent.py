@@ -8,12 +8,11 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from loopback import LoopbackServer
 from typer.testing import CliRunner
 
 from analytics_agent.cli import app, main
@@ -23,47 +22,24 @@ REFERENCE_ANSWER = "Pune had 3 orders on 24 Oct 2026 (₹4,798 revenue; 1 cancel
 API_KEY = "sk-test-Zq8uY2mLwP4xKe7R"
 
 
-class Loopback:
-    """A real HTTP server on an ephemeral port whose replies come from a script."""
+class ScriptedServer:
+    """A loopback server that speaks the OpenAI protocol from a script, and the script's record."""
 
     def __init__(self, script: ScriptedModel) -> None:
         self.script = script
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("content-length") or 0))
-                status, headers, content = script.respond("POST", self.path, dict(self.headers), body)
-                self.send_response(status)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("content-length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.server = LoopbackServer(lambda path, headers, body: script.respond("POST", path, headers, body))
+        self.url = self.server.url + "/v1"
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.close()
 
 
 @pytest.fixture
 def serve() -> Iterator:
-    servers: list[Loopback] = []
+    servers: list[ScriptedServer] = []
 
-    def start(*steps: Step) -> Loopback:
-        server = Loopback(ScriptedModel(list(steps)))
+    def start(*steps: Step) -> ScriptedServer:
+        server = ScriptedServer(ScriptedModel(list(steps)))
         servers.append(server)
         return server
 

@@ -49,14 +49,14 @@ def test_ask_with_bedrock_answers_the_reference_question_through_a_loopback_endp
             reply(text(ANSWER)),
         ]
     )
-    server, url = fake.serve()
+    server = fake.serve()
     transcript = tmp_path / "t.jsonl"
     args = ["--db", str(sample_db), "ask", QUESTION, "--provider", "bedrock", "--model", MODEL]
     args += ["--region", "us-east-1", "--transcript", str(transcript), stream]
     try:
-        result = run_cli(args, tmp_path, **FAKE_ENV, AWS_ENDPOINT_URL_BEDROCK_RUNTIME=url)
+        result = run_cli(args, tmp_path, **FAKE_ENV, AWS_ENDPOINT_URL_BEDROCK_RUNTIME=server.url)
     finally:
-        server.shutdown()
+        server.close()
     assert result.returncode == 0, result.stderr
     assert ANSWER in result.stdout
     endpoint = "converse-stream" if stream == "--stream" else "converse"

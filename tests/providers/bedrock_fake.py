@@ -11,14 +11,13 @@ import base64
 import binascii
 import json
 import struct
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote
 
 from bedrock_rules import check_request
+from loopback import LoopbackServer
 
 FAKE_ENV = {
     "AWS_ACCESS_KEY_ID": "AKIAFAKEFAKEFAKE1234",
@@ -179,27 +178,9 @@ class FakeBedrock:
 
         client.meta.events.register("before-send.bedrock-runtime.*", before_send)
 
-    def serve(self) -> tuple[ThreadingHTTPServer, str]:
-        """A loopback HTTP server answering from the script; returns it and its URL."""
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("content-length", 0)))
-                status, headers, raw = fake.handle(self.path, body)
-                self.send_response(status)
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return server, f"http://127.0.0.1:{server.server_address[1]}"
+    def serve(self) -> LoopbackServer:
+        """A loopback HTTP server answering from the script (close it when done)."""
+        return LoopbackServer(lambda path, headers, body: self.handle(path, body))
 
 
 class _Raw:

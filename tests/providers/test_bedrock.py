@@ -94,12 +94,9 @@ def test_an_injected_client_is_used_as_is(monkeypatch):
 
 def test_endpoint_url_from_the_environment_is_honoured(fake_env, monkeypatch):
     fake = FakeBedrock([reply(text("Pune had 3 orders."))])
-    server, url = fake.serve()
-    monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", url)
-    try:
+    with fake.serve() as server:
+        monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", server.url)
         response = BedrockProvider(model=MODEL).complete(ask("Pune?"), NO_TOOLS)
-    finally:
-        server.shutdown()
     assert response.turn.text == "Pune had 3 orders."
     assert fake.paths == [f"/model/{MODEL}/converse"]
 

@@ -12,11 +12,8 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,49 +21,19 @@ from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
 import bedrock_fake as bf
+from loopback import LoopbackServer
 
 API_KEY = "sk-test-SECRET-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"
 CONFIG_KEY = "sk-config-SECRET-0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 CLI = [sys.executable, "-m", "analytics_agent"]
 
 
-class _Server:
-    """A loopback HTTP server: ``answer(path, headers, body) -> (status, headers, bytes)``."""
-
-    def __init__(self, answer) -> None:
-        self.headers: list[dict[str, str]] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = self.rfile.read(int(self.headers.get("content-length", 0)))
-                outer.headers.append(dict(self.headers))
-                status, headers, raw = answer(self.path, dict(self.headers), body)
-                self.send_response(status)
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.send_header("content-length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
 @pytest.fixture
 def serve() -> Iterator:
-    servers: list[_Server] = []
+    servers: list[LoopbackServer] = []
 
-    def start(answer) -> _Server:
-        servers.append(_Server(answer))
+    def start(answer) -> LoopbackServer:
+        servers.append(LoopbackServer(answer))
         return servers[-1]
 
     yield start

@@ -6,6 +6,7 @@ import json
 
 import bpe_openai
 import pytest
+from json_nodes import json_dicts
 
 from analytics_agent.workspace import Workspace
 
@@ -138,7 +139,7 @@ def test_the_aggregate_spec_is_valid_for_both_providers_and_compact(ws):
     assert params["properties"]["group_by"]["items"] == {"type": "string"}  # checked at run time
     assert len(O200K.encode(json.dumps(tool, separators=(",", ":")))) <= 320
     strict = next(t for t in ws.registry.openai_tools(strict=True) if t["function"]["name"] == "aggregate")
-    for node in _objects(strict["function"]["parameters"]):
+    for node in (n for n in json_dicts(strict["function"]["parameters"]) if n.get("type") == "object"):
         assert node["additionalProperties"] is False
         assert set(node["required"]) == set(node["properties"])
     bedrock = next(
@@ -189,14 +190,3 @@ def test_run_sql_caps_rows_and_counts_the_total(ws):
         outcome.truncated and result["row_count"] == sql(ws, "SELECT count(DISTINCT day) FROM orders")[0][0]
     )
     assert len(result["rows"]) <= 50
-
-
-def _objects(node):
-    if isinstance(node, dict):
-        if node.get("type") == "object":
-            yield node
-        for value in node.values():
-            yield from _objects(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _objects(item)

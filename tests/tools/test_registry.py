@@ -9,19 +9,10 @@ import boto3
 import bpe_openai
 import pytest
 from botocore.stub import Stubber
+from json_nodes import json_dicts
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 O200K = bpe_openai.get_encoding("o200k_base")
-
-
-def walk(node):
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from walk(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from walk(item)
 
 
 def test_there_are_at_least_twelve_domain_tools_plus_the_catalog_tools(workspace):
@@ -40,7 +31,7 @@ def test_openai_payload_has_the_documented_shape_and_clean_schemas(workspace):
         assert NAME.match(function["name"]) and function["description"].strip()
         schema = function["parameters"]
         assert schema["type"] == "object" and schema["additionalProperties"] is False
-        for node in walk(schema):
+        for node in json_dicts(schema):
             assert not {"$ref", "$defs", "definitions", "title", "$schema"} & set(node)
         if hasattr(workspace.registry.get(function["name"]), "spec"):  # the .sql header demands it
             for prop in schema["properties"].values():
@@ -64,7 +55,7 @@ def test_strict_payload_requires_everything_and_has_no_defaults(workspace):
         function = tool["function"]
         assert function["strict"] is True
         schema = function["parameters"]
-        for node in walk(schema):
+        for node in json_dicts(schema):
             assert "default" not in node
             if node.get("type") == "object":
                 assert node["additionalProperties"] is False
@@ -106,8 +97,8 @@ def test_bedrock_tool_config_follows_the_rules_botocore_does_not_check(workspace
         assert NAME.match(spec["name"]) and len(spec["description"]) >= 1
         schema = spec["inputSchema"]["json"]
         assert schema["type"] == "object"
-        assert not any({"$ref", "$defs", "definitions"} & set(node) for node in walk(schema))
-        for node in walk(schema):
+        assert not any({"$ref", "$defs", "definitions"} & set(node) for node in json_dicts(schema))
+        for node in json_dicts(schema):
             assert not ("enum" in node and not node["enum"]), "an empty enum accepts nothing"
 
 

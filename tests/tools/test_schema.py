@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from json_nodes import json_dicts
 from pydantic import BaseModel, ConfigDict, Field
 
 from analytics_agent.tools.schema import clean_schema, strict_schema
@@ -24,23 +25,13 @@ class Args(BaseModel):
     limit: int | None = None
 
 
-def walk(node):
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from walk(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from walk(item)
-
-
 def test_clean_schema_inlines_refs_and_drops_titles_but_keeps_a_property_named_title():
     schema = clean_schema(Args)
     assert schema["type"] == "object" and schema["additionalProperties"] is False
     assert "$defs" not in schema and "description" not in schema
-    assert not any("$ref" in node for node in walk(schema))
+    assert not any("$ref" in node for node in json_dicts(schema))
     assert "title" in schema["properties"]  # a field name, not noise
-    assert not any("title" in node and isinstance(node.get("title"), str) for node in walk(schema))
+    assert not any("title" in node and isinstance(node.get("title"), str) for node in json_dicts(schema))
     assert schema["properties"]["place"]["properties"]["city"] == {
         "description": "City name",
         "type": "string",
@@ -52,7 +43,7 @@ def test_clean_schema_inlines_refs_and_drops_titles_but_keeps_a_property_named_t
 def test_strict_schema_requires_every_property_makes_optional_ones_nullable_and_drops_defaults():
     strict = strict_schema(clean_schema(Args))
     assert strict["required"] == ["place", "title", "mode", "limit"]
-    assert not any("default" in node for node in walk(strict))
+    assert not any("default" in node for node in json_dicts(strict))
     assert {"type": "null"} in strict["properties"]["title"]["anyOf"]
     assert strict["properties"]["title"]["description"] == "A property that is literally named title"
     limit_types = [branch.get("type") for branch in strict["properties"]["limit"]["anyOf"]]
