@@ -1,3 +1,3 @@
-from analytics_agent.cli import main
+from analytics_agent.cli.app import main
 
 main()

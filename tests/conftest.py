@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from analytics_agent.db.connect import ensure_database
-from analytics_agent.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace
 
 _PROVIDER_ENV = (
     "ANALYTICS_AGENT_DB",

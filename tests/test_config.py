@@ -15,7 +15,7 @@ from analytics_agent.config import (
     resolve_settings,
 )
 from analytics_agent.errors import ConfigError
-from analytics_agent.providers.factory import make_provider
+from analytics_agent.workspace.provider_factory import make_provider
 
 
 def test_flags_beat_env_which_beats_the_config_file() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.tools.shaping import to_jsonable
+from analytics_agent.db.values import to_jsonable
 
 META_SCHEMA = "_agent"
 MAX_DISTINCT_VALUES = 50

@@ -15,13 +15,25 @@ Invariants a provider guarantees for the loop:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from analytics_agent.conversation import Conversation, ModelResponse
-from analytics_agent.tools.registry import Registry
 
 TextSink = Callable[[str], None]
 """Receives text as the model streams it (only called when the provider streams)."""
+
+
+class ToolPayloads(Protocol):
+    """The tools on offer, already rendered for each wire format (the tool registry is one).
+
+    Providers see only these payloads, never the tools' internals or the database behind them.
+    """
+
+    def __len__(self) -> int: ...
+
+    def openai_tools(self, *, strict: bool = False) -> list[dict[str, Any]]: ...
+
+    def bedrock_tool_config(self) -> dict[str, Any]: ...
 
 
 class Provider(Protocol):
@@ -29,5 +41,5 @@ class Provider(Protocol):
     model: str
 
     def complete(
-        self, conversation: Conversation, tools: Registry, *, on_text: TextSink | None = None
+        self, conversation: Conversation, tools: ToolPayloads, *, on_text: TextSink | None = None
     ) -> ModelResponse: ...

@@ -18,11 +18,10 @@ from typing import Any
 
 from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError
-from analytics_agent.providers.base import TextSink
+from analytics_agent.providers.base import TextSink, ToolPayloads
 from analytics_agent.providers.bedrock_errors import map_error
 from analytics_agent.providers.bedrock_stream import StreamAssembler
 from analytics_agent.providers.bedrock_wire import build_request, parse_response
-from analytics_agent.tools.registry import Registry
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +87,7 @@ class BedrockProvider:
         return self._client
 
     def complete(
-        self, conversation: Conversation, tools: Registry, *, on_text: TextSink | None = None
+        self, conversation: Conversation, tools: ToolPayloads, *, on_text: TextSink | None = None
     ) -> ModelResponse:
         """Send the conversation and return the parsed reply; failures raise ``ProviderError`` types."""
         tool_config = tools.bedrock_tool_config() if len(tools) else None

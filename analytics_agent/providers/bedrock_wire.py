@@ -115,7 +115,7 @@ def build_request(
     Args:
         conversation: the neutral history; its last message should be the user's (or tool results).
         model: model id, inference profile id or ARN.
-        tool_config: ``Registry.bedrock_tool_config()``; ``None`` or no tools means no tools.
+        tool_config: ``ToolPayloads.bedrock_tool_config()``; ``None`` or no tools means no tools.
         inference: an ``inferenceConfig`` dict (maxTokens, temperature, ...), sent when non-empty.
     """
     has_tools = bool(tool_config and tool_config.get("tools"))

@@ -20,7 +20,7 @@ import httpx
 
 from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError, ProviderResponseError
-from analytics_agent.providers.base import TextSink
+from analytics_agent.providers.base import TextSink, ToolPayloads
 from analytics_agent.providers.http import (
     RETRYABLE_ERRORS,
     RetryPolicy,
@@ -39,7 +39,6 @@ from analytics_agent.providers.openai_wire import (
     render_request,
 )
 from analytics_agent.providers.sse import iter_events
-from analytics_agent.tools.registry import Registry
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +108,7 @@ class OpenAIProvider:
         return f"OpenAIProvider(url={self.url!r}, model={self.model!r}, stream={self.stream}, api_key={key})"
 
     def complete(
-        self, conversation: Conversation, tools: Registry, *, on_text: TextSink | None = None
+        self, conversation: Conversation, tools: ToolPayloads, *, on_text: TextSink | None = None
     ) -> ModelResponse:
         """Ask the model for its next turn. See ``providers.base`` for the guarantees."""
         body = render_request(self.model, conversation, tools, stream=self.stream, options=self.options)

@@ -31,8 +31,8 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderError, ProviderResponseError
+from analytics_agent.providers.base import ToolPayloads
 from analytics_agent.providers.http import error_code, server_message, status_error
-from analytics_agent.tools.registry import Registry
 
 MESSAGE_EXTRAS = ("reasoning_content", "reasoning_details")
 """Assistant-message fields replayed as received. Not ``reasoning``: Groq rejects it in requests."""
@@ -63,7 +63,7 @@ class RequestOptions:
 def render_request(
     model: str,
     conversation: Conversation,
-    tools: Registry,
+    tools: ToolPayloads,
     *,
     stream: bool = False,
     options: RequestOptions | None = None,

@@ -57,7 +57,7 @@ class ToolClock:
         self._lock = threading.Lock()
 
     def __call__(self, event) -> None:
-        from analytics_agent.events import ToolFinished
+        from analytics_agent.agent.events import ToolFinished
 
         if isinstance(event, ToolFinished):
             with self._lock:

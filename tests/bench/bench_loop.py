@@ -41,7 +41,7 @@ def _scripted_steps(turns):
 
 
 def _measure(label: str, provider, ws, questions: int, check) -> list:
-    from analytics_agent.agent import Agent
+    from analytics_agent.agent.loop import Agent
 
     clock = ToolClock()
     agent = Agent(provider, ws.registry, ws.executor, on_event=clock)
@@ -61,7 +61,7 @@ def _measure(label: str, provider, ws, questions: int, check) -> list:
 
 def run(*, questions: int = 100, log=print) -> Result:
     from analytics_agent.db.connect import ensure_database
-    from analytics_agent.workspace import Workspace
+    from analytics_agent.workspace.workspace import Workspace
 
     result = Result(
         f"7. loop overhead per step (target <= {TARGET_MS:g} ms)",

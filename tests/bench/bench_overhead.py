@@ -20,7 +20,7 @@ BUDGET_S = 8.0  # per tool; slow tools get fewer runs, never fewer than min_runs
 
 
 def run(*, size: str = "10m", max_runs: int = 51, min_runs: int = 3, log=print) -> Result:
-    from analytics_agent.workspace import Workspace
+    from analytics_agent.workspace.workspace import Workspace
 
     path = database(size, log=log)
     result = Result(

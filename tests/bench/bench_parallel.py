@@ -29,7 +29,7 @@ def _steps(calls: dict[str, dict]):
 
 
 def _ask(registry, executor, calls: dict[str, dict], *, workers: int) -> float:
-    from analytics_agent import agent as agent_module
+    from analytics_agent.agent import loop as agent_module
 
     provider, script = scripted_provider(_steps(calls))
     clock = ToolClock()
@@ -68,7 +68,7 @@ def _compare(label: str, registry, executor, calls, runs: int) -> list:
 def run(*, size: str = "1m", runs: int = 3, log=print) -> Result:
     from analytics_agent.tools.executor import Executor
     from analytics_agent.tools.registry import Registry
-    from analytics_agent.workspace import Workspace
+    from analytics_agent.workspace.workspace import Workspace
 
     result = Result(
         f"6. parallel tool calls: 4 in one turn, concurrent vs sequential (target <= {TARGET}x)",

@@ -172,7 +172,7 @@ def _raw_rows(ws, sql: str, args: dict[str, Any]) -> tuple[list[str], list[tuple
 
 
 def _as_objects(columns: list[str], rows: list[tuple]) -> str:
-    from analytics_agent.tools.shaping import to_jsonable
+    from analytics_agent.db.values import to_jsonable
 
     return json.dumps(
         [dict(zip(columns, to_jsonable(list(r)), strict=True)) for r in rows], ensure_ascii=False
@@ -180,7 +180,7 @@ def _as_objects(columns: list[str], rows: list[tuple]) -> str:
 
 
 def _as_compact(columns: list[str], rows: list[tuple]) -> str:
-    from analytics_agent.tools.shaping import to_jsonable
+    from analytics_agent.db.values import to_jsonable
 
     payload = {"columns": columns, "rows": [to_jsonable(list(r)) for r in rows], "row_count": len(rows)}
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)

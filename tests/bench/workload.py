@@ -86,7 +86,7 @@ def open_all(path):
     """The workspace with every tool on (aggregate and run_sql too) where this version has the options."""
     import inspect
 
-    from analytics_agent.workspace import Workspace
+    from analytics_agent.workspace.workspace import Workspace
 
     params = inspect.signature(Workspace.open).parameters
     return Workspace.open(path, **{k: True for k in ("generic", "allow_sql") if k in params})

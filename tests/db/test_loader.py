@@ -18,7 +18,7 @@ from analytics_agent.db.catalog import get_profile
 from analytics_agent.db.loader import drop_table, load_files
 from analytics_agent.db.sources import LoadOptions
 from analytics_agent.errors import LoadError
-from analytics_agent.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace
 
 CITIES = ("Pune", "Delhi", "Mumbai", "Chennai")
 ROWS = 100_000

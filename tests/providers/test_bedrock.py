@@ -326,7 +326,7 @@ def test_no_secret_appears_in_errors_or_log_records(fake_env, caplog):
 
 def test_the_factory_builds_a_bedrock_provider_with_the_users_limits_only(fake_env):
     from analytics_agent.config import Settings
-    from analytics_agent.providers.factory import make_provider
+    from analytics_agent.workspace.provider_factory import make_provider
 
     settings = Settings(provider="bedrock", model=MODEL, region="eu-west-1", max_retries=1)
     provider = make_provider(settings, stream=True)

@@ -19,7 +19,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from bedrock_fake import FAKE_ENV, SECRETS, Failure, FakeBedrock, reasoning, reply, text, tool_use
 
-from analytics_agent.agent import Agent
+from analytics_agent.agent.loop import Agent
 from analytics_agent.providers.bedrock import BedrockProvider
 
 MODEL = "moonshot.kimi-k2-thinking"

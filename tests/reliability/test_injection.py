@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from analytics_agent.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace
 
 CORPUS = [
     "Pune' OR '1'='1",

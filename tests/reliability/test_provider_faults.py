@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from analytics_agent.agent import Agent
+from analytics_agent.agent.loop import Agent
 from analytics_agent.errors import (
     AnalyticsAgentError,
     ProviderConnectionError,

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analytics_agent.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace
 
 _WORKSPACES: dict[Path, Workspace] = {}
 # Their schema admits free text (column names, SQL) that only the data can judge: covered by the bad-field

@@ -8,7 +8,7 @@ import bpe_openai
 import pytest
 from json_nodes import json_dicts
 
-from analytics_agent.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace
 
 O200K = bpe_openai.get_encoding("o200k_base")
 

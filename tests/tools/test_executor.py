@@ -147,7 +147,7 @@ raw_payloads = st.one_of(
 @settings(max_examples=150, deadline=None)
 @given(name=st.sampled_from(["sales_summary", "get_order", "describe_table", "nope", ""]), raw=raw_payloads)
 def test_the_executor_never_raises_whatever_the_model_sends(seeded_template, name, raw):
-    from analytics_agent.workspace import Workspace
+    from analytics_agent.workspace.workspace import Workspace
 
     ws = _shared_workspace(seeded_template)
     outcome = ws.executor.execute(name, raw)
@@ -161,7 +161,7 @@ _WS = {}
 
 
 def _shared_workspace(path):
-    from analytics_agent.workspace import Workspace
+    from analytics_agent.workspace.workspace import Workspace
 
     if path not in _WS:
         _WS[path] = Workspace.open(path)

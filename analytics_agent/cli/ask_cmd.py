@@ -1,7 +1,7 @@
-"""Commands that ask a model: ask, chat, demo (registered on the root app).
+"""Commands that ask a model: ask, chat, demo (registered by ``app.py``).
 
 The trace goes to stderr, the answer to stdout. A missing model is exit 2 with one line saying how to
-configure one; every other failure is an ``AnalyticsAgentError`` for ``cli.main`` to print.
+configure one; every other failure is an ``AnalyticsAgentError`` for ``app.main`` to print.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from analytics_agent.cli import _workspace, app
+from analytics_agent.cli.context import open_workspace
 
 _PANEL = "Model"
 ProviderOpt = Annotated[
@@ -94,7 +94,6 @@ JsonOpt = Annotated[
 ]
 
 
-@app.command("ask")
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in plain language.")],
     provider: ProviderOpt = None,
@@ -124,7 +123,6 @@ def ask(
     _answer_one(question, settings, transcript=transcript, stream=stream, quiet=quiet, as_json=as_json)
 
 
-@app.command("chat")
 def chat(
     provider: ProviderOpt = None,
     base_url: BaseUrlOpt = None,
@@ -144,12 +142,12 @@ def chat(
     quiet: QuietOpt = False,
 ) -> None:
     """Ask questions in a conversation: /tools, /reset, /exit (or Ctrl-D); Ctrl-C stops one answer."""
-    from analytics_agent.chat import ChatSession
-    from analytics_agent.providers.factory import make_provider
+    from analytics_agent.cli.chat_repl import ChatSession
+    from analytics_agent.workspace.provider_factory import make_provider
 
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
-    with _workspace() as ws:
+    with open_workspace() as ws:
         model_provider = make_provider(settings, stream=streaming)
         wiring = _wire(ws, model_provider, settings, transcript=transcript, stream=streaming, quiet=quiet)
         try:
@@ -159,7 +157,6 @@ def chat(
             _close(model_provider)
 
 
-@app.command("demo")
 def demo(
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
@@ -168,7 +165,7 @@ def demo(
 ) -> None:
     """See it work offline: a scripted model drives the real provider, loop and tools on the sample data."""
     from analytics_agent.config import Settings
-    from analytics_agent.demo import DEMO_BASE_URL, DEMO_MODEL, DEMO_QUESTION, demo_script
+    from analytics_agent.workspace.demo import DEMO_BASE_URL, DEMO_MODEL, DEMO_QUESTION, demo_script
 
     script = demo_script()
     settings = Settings(model=DEMO_MODEL, base_url=DEMO_BASE_URL, max_retries=0)
@@ -196,7 +193,7 @@ _SETTING_FLAGS = (
 def _settings(command_args: dict[str, Any]):
     """Resolved settings from a command's flags; without a model, one line on how to set one, exit 2."""
     from analytics_agent.config import resolve_settings
-    from analytics_agent.providers.factory import NO_MODEL_MESSAGE
+    from analytics_agent.workspace.provider_factory import NO_MODEL_MESSAGE
 
     settings = resolve_settings({name: command_args[name] for name in _SETTING_FLAGS})
     if not settings.model:
@@ -210,10 +207,10 @@ def _answer_one(
     client: Any = None,
 ) -> None:  # fmt: skip
     from analytics_agent.errors import AnalyticsAgentError
-    from analytics_agent.providers.factory import make_provider
+    from analytics_agent.workspace.provider_factory import make_provider
 
     streaming = (sys.stdout.isatty() and not as_json) if stream is None else stream
-    with _workspace() as ws:
+    with open_workspace() as ws:
         model_provider = make_provider(settings, stream=streaming, client=client)
         wiring = _wire(
             ws, model_provider, settings, transcript=transcript, stream=streaming and not as_json, quiet=quiet
@@ -236,8 +233,8 @@ def _answer_one(
 
 
 def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | None, stream: bool, quiet: bool):
-    from analytics_agent.session import build
-    from analytics_agent.transcript import Transcript, default_transcript_path
+    from analytics_agent.present.transcript import Transcript, default_transcript_path
+    from analytics_agent.workspace.session import build
 
     path = (transcript or default_transcript_path()).expanduser()
     writer = Transcript(path, secrets=settings.secrets)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analytics_agent.render import table
+from analytics_agent.present.tables import table
 
 
 def test_columns_align_and_numbers_get_thousands_separators():

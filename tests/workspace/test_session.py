@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from analytics_agent.agent.events import RequestSent, ResponseReceived
 from analytics_agent.conversation import ToolCall, Usage
-from analytics_agent.events import RequestSent, ResponseReceived
-from analytics_agent.session import StreamEcho
+from analytics_agent.present.stream import StreamEcho
 
 
 def reply(step: int, text: str, calls: tuple[ToolCall, ...] = ()) -> ResponseReceived:

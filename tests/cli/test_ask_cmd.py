@@ -15,7 +15,7 @@ import pytest
 from loopback import LoopbackServer
 from typer.testing import CliRunner
 
-from analytics_agent.cli import app, main
+from analytics_agent.cli.app import app, main
 from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step
 
 REFERENCE_ANSWER = "Pune had 3 orders on 24 Oct 2026 (₹4,798 revenue; 1 cancelled). Order A-1042 was delivered on 2026-10-18."

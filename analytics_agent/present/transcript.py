@@ -14,8 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from analytics_agent.errors import ConfigError
-from analytics_agent.events import (
+from analytics_agent.agent.events import (
     Event,
     Finished,
     QuestionAsked,
@@ -24,6 +23,7 @@ from analytics_agent.events import (
     StepFailed,
     ToolFinished,
 )
+from analytics_agent.errors import ConfigError
 from analytics_agent.paths import data_dir
 
 REDACTED = "[redacted]"

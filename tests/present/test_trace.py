@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from analytics_agent.agent.events import ResponseReceived, ToolCallRecord
 from analytics_agent.conversation import ToolCall, Usage
-from analytics_agent.events import ResponseReceived, ToolCallRecord
-from analytics_agent.trace import describe_repair, format_event, format_tool
+from analytics_agent.present.trace import describe_repair, format_event, format_tool
 
 
 def test_a_repaired_argument_shows_old_and_new_value() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent / "providers"))
+sys.path.insert(0, str(Path(__file__).parent.parent / "providers"))
 from bedrock_fake import FAKE_ENV, SECRETS, Failure, FakeBedrock, reasoning, reply, text, tool_use
 
 MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
@@ -108,7 +108,7 @@ def test_help_does_not_import_boto3(tmp_path: Path, args: list[str]) -> None:
     code = (
         "import sys\n"
         f"sys.argv = ['analytics-agent', *{args!r}]\n"
-        "from analytics_agent.cli import main\n"
+        "from analytics_agent.cli.app import main\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print('boto3' in sys.modules, 'botocore' in sys.modules, file=sys.stderr)\n"
     )

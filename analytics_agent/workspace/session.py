@@ -5,48 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from analytics_agent.agent import Agent
+from analytics_agent.agent.events import AgentResult, Event
+from analytics_agent.agent.loop import Agent
+from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.config import Settings
 from analytics_agent.db.catalog import list_tables
-from analytics_agent.events import AgentResult, Event, RequestSent, ResponseReceived
-from analytics_agent.prompt import resolve_today, system_prompt
+from analytics_agent.present.stream import StreamEcho
+from analytics_agent.present.trace import format_event
+from analytics_agent.present.transcript import Transcript
 from analytics_agent.providers.base import Provider
-from analytics_agent.trace import format_event
-from analytics_agent.transcript import Transcript
-from analytics_agent.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace
 
 Write = Callable[[str], None]
-
-
-class StreamEcho:
-    """Shows streamed text as it arrives, and knows whether the final answer is already on screen."""
-
-    def __init__(self, write: Write) -> None:
-        self.write = write
-        self._step_text = ""
-        self._open = False
-
-    def on_text(self, piece: str) -> None:
-        self.write(piece)
-        self._step_text += piece
-        self._open = True
-
-    def on_event(self, event: Event) -> None:
-        if isinstance(event, RequestSent):
-            self._step_text = ""
-        elif isinstance(event, ResponseReceived):
-            self._end_line()  # before the trace prints its line for this reply
-
-    def finish(self, answer: str) -> bool:
-        """End the streamed line; True if what the last reply streamed is the whole answer."""
-        self._end_line()
-        streamed = self._step_text.strip()
-        return bool(streamed) and streamed == answer.strip()
-
-    def _end_line(self) -> None:
-        if self._open:
-            self.write("\n")
-            self._open = False
 
 
 @dataclass

@@ -13,17 +13,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from analytics_agent.conversation import (
-    AssistantTurn,
-    Conversation,
-    ModelResponse,
-    ToolCall,
-    ToolResult,
-    ToolResults,
-    Usage,
-    UserTurn,
-)
-from analytics_agent.events import (
+from analytics_agent.agent.events import (
     AgentResult,
     Event,
     EventSink,
@@ -35,6 +25,16 @@ from analytics_agent.events import (
     StopReason,
     ToolCallRecord,
     ToolFinished,
+)
+from analytics_agent.conversation import (
+    AssistantTurn,
+    Conversation,
+    ModelResponse,
+    ToolCall,
+    ToolResult,
+    ToolResults,
+    Usage,
+    UserTurn,
 )
 from analytics_agent.providers.base import Provider, TextSink
 from analytics_agent.tools.executor import Executor, ToolOutcome

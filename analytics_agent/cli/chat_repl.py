@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from analytics_agent.errors import AnalyticsAgentError
-from analytics_agent.session import Wiring
+from analytics_agent.workspace.session import Wiring
 
 HELP = "Ask a question, or: /tools (list tools), /reset (forget the conversation), /exit (or Ctrl-D)."
 

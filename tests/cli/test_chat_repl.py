@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analytics_agent.chat import ChatSession
+from analytics_agent.cli.chat_repl import ChatSession
 from analytics_agent.config import Settings
 from analytics_agent.conversation import AssistantTurn, Conversation, ModelResponse, UserTurn
 from analytics_agent.errors import ProviderConnectionError
-from analytics_agent.session import build
-from analytics_agent.transcript import Transcript
-from analytics_agent.workspace import Workspace
+from analytics_agent.present.transcript import Transcript
+from analytics_agent.workspace.session import build
+from analytics_agent.workspace.workspace import Workspace
 
 
 class OnceInterrupted:

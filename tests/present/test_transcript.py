@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analytics_agent.conversation import ToolCall, Usage
-from analytics_agent.errors import ConfigError
-from analytics_agent.events import (
+from analytics_agent.agent.events import (
     AgentResult,
     Finished,
     QuestionAsked,
@@ -17,8 +15,10 @@ from analytics_agent.events import (
     ToolCallRecord,
     ToolFinished,
 )
+from analytics_agent.conversation import ToolCall, Usage
+from analytics_agent.errors import ConfigError
 from analytics_agent.paths import data_dir
-from analytics_agent.transcript import Transcript, default_transcript_path
+from analytics_agent.present.transcript import Transcript, default_transcript_path
 
 SECRET = "sk-live-4f9Q2x8LmN"
 

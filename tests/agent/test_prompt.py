@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.db.catalog import list_tables
-from analytics_agent.prompt import resolve_today, system_prompt
-from analytics_agent.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace
 
 
 def test_the_prompt_names_today_the_zone_and_the_tables_with_row_counts(workspace: Workspace) -> None:

@@ -1,21 +1,71 @@
-"""Commands that change the data: load, drop (registered on the root app); and the user's tool folders."""
+"""Commands about the data: tables, schema, load, drop (registered by ``app.py``)."""
 # ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli import _db_path, app
+from analytics_agent.cli.context import JsonFlag, db_path, open_workspace
 
 _TYPE_HELP = "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."
 
 
-@app.command("load")
+def tables(as_json: JsonFlag = False) -> None:
+    """Tables in the database with row and column counts."""
+    from analytics_agent.db.catalog import list_tables
+    from analytics_agent.present.tables import table
+
+    with open_workspace() as ws:
+        infos = list_tables(ws.cursor())
+    if as_json:
+        typer.echo(
+            json.dumps([{"name": t.name, "rows": t.rows, "columns": t.columns} for t in infos], indent=2)
+        )
+        return
+    typer.echo(
+        table(["table", "rows", "columns"], [(t.name, t.rows, t.columns) for t in infos], right=(1, 2))
+    )
+
+
+def schema(
+    table_name: Annotated[str, typer.Argument(metavar="TABLE", help="Table name.")], as_json: JsonFlag = False
+) -> None:
+    """Columns of one table: type, nulls, range and common values."""
+    from analytics_agent.db.catalog import get_profile, table_names
+    from analytics_agent.errors import DatabaseError
+    from analytics_agent.present.tables import table
+    from analytics_agent.suggest import did_you_mean
+
+    with open_workspace() as ws:
+        names = table_names(ws.cursor())
+        if table_name not in names:
+            raise DatabaseError(
+                f"no table {table_name!r}{did_you_mean(table_name, names)}; "
+                f"tables: {', '.join(names) or 'none'}"
+            )
+        profile = get_profile(ws.cursor(), table_name)
+    if as_json:
+        typer.echo(json.dumps(profile, indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"{table_name}: {profile['rows']:,} rows")
+    original = profile.get("original_names", {})
+    headers = ["column", "type", "nulls", "min", "max", "values"]
+    if original:
+        headers.insert(1, "original name")
+    rows = []
+    for c in profile["columns"]:
+        row = [c["name"], c["type"], c["nulls"], c.get("min"), c.get("max"), c.get("values")]
+        if original:
+            row.insert(1, original.get(c["name"], ""))
+        rows.append(row)
+    typer.echo(table(headers, rows, right=(headers.index("nulls"),)))
+
+
 def load(
     paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="CSV or Parquet files or globs.")],
     table: Annotated[
@@ -61,21 +111,20 @@ def load(
     )
     progress = _Progress(paths[0]) if sys.stderr.isatty() else None
     try:
-        summary = load_files(_db_path(), paths, options, on_progress=progress)
+        summary = load_files(db_path(), paths, options, on_progress=progress)
     finally:
         if progress:
             progress.clear()
     if summary.created_database:
-        typer.echo(f"Created {_db_path()} with the sample data.", err=True)
+        typer.echo(f"Created {db_path()} with the sample data.", err=True)
     typer.echo(render_summary(summary))
 
 
-@app.command("drop")
 def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")]) -> None:
     """Remove one table and its stored profile."""
     from analytics_agent.db.loader import drop_table
 
-    rows = drop_table(_db_path(), table)
+    rows = drop_table(db_path(), table)
     typer.echo(f"Dropped {table} ({rows:,} rows).")
 
 
@@ -94,7 +143,7 @@ def parse_type_overrides(items: Sequence[str]) -> dict[str, str]:
 
 def render_summary(summary) -> str:
     """The closing summary: what went where, how long it took, and each stored column."""
-    from analytics_agent.render import table
+    from analytics_agent.present.tables import table
 
     names = ", ".join(f.name for f in summary.files[:3]) + (" …" if len(summary.files) > 3 else "")
     verb = {"append": "Appended", "replace": "Loaded (replacing)"}.get(summary.mode, "Loaded")
@@ -127,20 +176,3 @@ class _Progress:
         if self.drawn:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
-
-
-def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
-    """The config file's ``tools_dir`` entries, then the ``--tools-dir`` folders, each once."""
-    from analytics_agent.config import load_config_file
-
-    configured = load_config_file().get("tools_dir") or ()
-    if isinstance(configured, str):
-        configured = [configured]
-    folders = [Path(str(f)).expanduser() for f in configured] + [Path(f).expanduser() for f in flag_dirs]
-    return tuple(dict.fromkeys(folders))
-
-
-def warn_problems(problems: Sequence[object]) -> None:
-    """One warning line per skipped tool file (it names file:line); the other tools still load."""
-    for problem in problems:
-        typer.echo(f"warning: {problem} (tool skipped)", err=True)

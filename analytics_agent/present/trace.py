@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from analytics_agent.events import (
+from analytics_agent.agent.events import (
     Event,
     Finished,
     RequestSent,

@@ -10,7 +10,8 @@ from collections.abc import Callable
 import duckdb
 import pytest
 
-from analytics_agent.agent import Agent, found_summary
+from analytics_agent.agent.events import Finished, QuestionAsked, RequestSent, ResponseReceived, ToolFinished
+from analytics_agent.agent.loop import Agent, found_summary
 from analytics_agent.conversation import (
     AssistantTurn,
     Conversation,
@@ -21,12 +22,11 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderConnectionError
-from analytics_agent.events import Finished, QuestionAsked, RequestSent, ResponseReceived, ToolFinished
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.executor import Executor
 from analytics_agent.tools.registry import Registry
-from analytics_agent.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace
 
 Reply = ModelResponse | Callable[[Conversation], ModelResponse] | BaseException
 

@@ -1,0 +1,97 @@
+"""The command line's front door: the Typer app, its global options, and one-line errors at the edge.
+
+Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``); this module imports
+them and registers their functions, so no command module imports the app. Heavy libraries (duckdb,
+pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from analytics_agent.cli import ask_cmd, data_cmd
+from analytics_agent.cli.context import State
+from analytics_agent.cli.tools_cmd import tools_app
+from analytics_agent.errors import AnalyticsAgentError
+
+app = typer.Typer(
+    name="analytics-agent",
+    help="Ask business questions about your data in plain language; get answers with real numbers.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(tools_app, name="tools")
+app.command("tables")(data_cmd.tables)
+app.command("schema")(data_cmd.schema)
+app.command("ask")(ask_cmd.ask)
+app.command("chat")(ask_cmd.chat)
+app.command("demo")(ask_cmd.demo)
+app.command("load")(data_cmd.load)
+app.command("drop")(data_cmd.drop)
+
+DbOption = Annotated[
+    Optional[Path],  # noqa: UP045 - typer reads the annotation at run time
+    typer.Option(
+        "--db",
+        help="DuckDB database file (env ANALYTICS_AGENT_DB; default: analytics.duckdb in the user data dir).",
+        show_default=False,
+    ),
+]
+
+
+@app.callback()
+def _root(
+    db: DbOption = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False,
+    tools_dir: Annotated[
+        Optional[list[Path]],  # noqa: UP045 - typer reads the annotation at run time
+        typer.Option("--tools-dir", help="A folder of your own .sql tools (repeatable; config: tools_dir)."),
+    ] = None,
+    allow_sql: Annotated[
+        bool, typer.Option("--allow-sql", help="Give the model run_sql: one read-only SELECT per call.")
+    ] = False,
+) -> None:
+    State.db = db
+    State.tools_dirs = tuple(tools_dir or ())
+    State.allow_sql = allow_sql
+    if verbose:
+        logging.basicConfig(
+            level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+        )
+
+
+def main() -> None:
+    """Console entry point: one line per error, never a traceback."""
+    try:
+        app()  # typer handles usage errors and exits itself; our errors come through here
+    except AnalyticsAgentError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # a bug: keep the user's screen clean, keep the details in a log
+        path = _log_crash(exc)
+        typer.echo(f"error: internal error ({type(exc).__name__}); details in {path}", err=True)
+        sys.exit(2)
+
+
+def _log_crash(exc: BaseException) -> str:
+    import traceback
+
+    from analytics_agent.paths import data_dir
+
+    try:
+        path = data_dir() / "crash.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write("".join(traceback.format_exception(exc)))
+        return str(path)
+    except OSError:
+        return "(no log: the data dir is not writable)"

@@ -1,0 +1,62 @@
+"""``tools list | spec | call``: the tools a model can call, inspected and run without a model."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from analytics_agent.cli.context import JsonFlag, open_workspace
+
+tools_app = typer.Typer(help="List, inspect and run the tools a model can call.", no_args_is_help=True)
+
+
+@tools_app.command("list")
+def tools_list(as_json: JsonFlag = False) -> None:
+    """Every tool with a one-line description."""
+    with open_workspace() as ws:
+        items = [(t.name, t.description) for t in ws.registry]
+    if as_json:
+        typer.echo(json.dumps([{"name": n, "description": d} for n, d in items], indent=2))
+        return
+    width = max(len(n) for n, _ in items)
+    for name, description in items:
+        typer.echo(f"{name.ljust(width)}  {first_sentence(description)}")
+
+
+@tools_app.command("spec")
+def tools_spec(
+    fmt: Annotated[str, typer.Option("--format", help="openai or bedrock.")] = "openai",
+    strict: Annotated[bool, typer.Option("--strict", help="OpenAI strict-mode schemas.")] = False,
+) -> None:
+    """The JSON tool payload a provider receives."""
+    from analytics_agent.errors import ConfigError
+
+    if fmt not in ("openai", "bedrock"):
+        raise ConfigError(f"--format must be openai or bedrock, not {fmt!r}")
+    if strict and fmt != "openai":
+        raise ConfigError("--strict applies to --format openai only")
+    with open_workspace() as ws:
+        payload = (
+            ws.registry.openai_tools(strict=strict) if fmt == "openai" else ws.registry.bedrock_tool_config()
+        )
+    typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+
+
+@tools_app.command("call")
+def tools_call(
+    name: Annotated[str, typer.Argument(help="Tool name, as in 'tools list'.")],
+    arguments: Annotated[str, typer.Argument(help="Arguments as a JSON object.")] = "{}",
+) -> None:
+    """Run one tool without a model and print exactly what the model would read."""
+    with open_workspace() as ws:
+        outcome = ws.executor.execute(name, arguments)
+    typer.echo(outcome.text)
+    if outcome.is_error:
+        raise typer.Exit(1)
+
+
+def first_sentence(text: str) -> str:
+    head = text.split(". ")[0].rstrip(".")
+    return head + "."

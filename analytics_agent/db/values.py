@@ -1,0 +1,43 @@
+"""Python values from DuckDB as plain JSON values a model reads without surprises. Pure."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import math
+import uuid
+from typing import Any
+
+
+def to_jsonable(value: Any) -> Any:
+    """Dates as ISO strings, decimals as numbers, NaN as null: what a model reads without surprises."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return None if math.isnan(value) or math.isinf(value) else _round(value)
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else _round(float(value))
+    if isinstance(value, dt.datetime):
+        return value.isoformat(sep=" ")
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return str(value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return f"<{len(bytes(value))} bytes>"
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set):
+        return [to_jsonable(v) for v in value]
+    return str(value)
+
+
+def _round(value: float) -> float | int:
+    if value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    # Enough digits to be exact for the answer, few enough to stay cheap in tokens.
+    if abs(value) < 1:
+        return float(f"{value:.6g}")
+    return round(value, 4) if abs(value) < 1000 else round(value, 2)
