@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from analytics_agent.cli.context import JsonFlag, open_workspace
+from analytics_agent.cli.output import ChartFileOpt
 
 tools_app = typer.Typer(help="List, inspect and run the tools a model can call.", no_args_is_help=True)
 
@@ -48,13 +50,73 @@ def tools_spec(
 def tools_call(
     name: Annotated[str, typer.Argument(help="Tool name, as in 'tools list'.")],
     arguments: Annotated[str, typer.Argument(help="Arguments as a JSON object.")] = "{}",
+    sql: Annotated[
+        bool, typer.Option("--sql", help="Print the SQL the call runs and its bound values.")
+    ] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the result as CSV.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print {name, arguments, result, rows, truncated, sql, params}.")
+    ] = False,
+    chart: Annotated[bool, typer.Option("--chart", help="Draw the result as a chart under it.")] = False,
+    chart_file: ChartFileOpt = None,
 ) -> None:
     """Run one tool without a model and print exactly what the model would read."""
+    from analytics_agent.errors import ConfigError
+
+    if sum((sql, as_csv, as_json)) > 1:
+        raise ConfigError("choose one of --sql, --csv and --json")
     with open_workspace() as ws:
         outcome = ws.executor.execute(name, arguments)
-    typer.echo(outcome.text)
     if outcome.is_error:
+        typer.echo(outcome.text)
         raise typer.Exit(1)
+    _print_outcome(outcome, sql=sql, as_csv=as_csv, as_json=as_json)
+    if chart or chart_file:
+        _chart(name, outcome.text, draw=chart, path=chart_file)
+
+
+def _print_outcome(outcome, *, sql: bool, as_csv: bool, as_json: bool) -> None:
+    from analytics_agent.present.results import csv_text, result_table
+    from analytics_agent.present.trace import format_sql
+
+    if sql:
+        typer.echo(format_sql(outcome.sql, outcome.params, indent="") or f"-- {outcome.name} runs no SQL")
+    elif as_csv:
+        typer.echo(csv_text(*result_table(outcome.text)), nl=False)
+    elif as_json:
+        typer.echo(json.dumps(call_json(outcome), indent=2, ensure_ascii=False))
+    else:
+        typer.echo(outcome.text)
+
+
+def call_json(outcome) -> dict:
+    """One call as an export: what was asked, what came back, and the SQL with its bound values."""
+    return {
+        "name": outcome.name,
+        "arguments": outcome.arguments,
+        "result": json.loads(outcome.text),
+        "rows": outcome.rows,
+        "truncated": outcome.truncated,
+        "sql": outcome.sql,
+        "params": outcome.params,
+    }
+
+
+def _chart(name: str, text: str, *, draw: bool, path: Path | None) -> None:
+    from analytics_agent.cli.output import draw_chart, write_chart_file
+    from analytics_agent.present.results import call_chart
+
+    spec = call_chart(name, text)
+    if spec is None:
+        typer.echo(
+            "no chart: it needs two or more rows with a date or category column and a number column", err=True
+        )
+        return
+    if draw:
+        typer.echo()
+        draw_chart(spec)
+    if path is not None:
+        write_chart_file(spec, path)
 
 
 def first_sentence(text: str) -> str:

@@ -138,7 +138,7 @@ class Aggregate(Tool):
         if total > MAX_ROWS:
             total = cursor.execute(f"SELECT count(*) FROM ({sql})", params).fetchone()[0]
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
-        return ToolValue(Rows(columns=columns, rows=rows, total=total, hint=hint), sql=sql)
+        return ToolValue(Rows(columns=columns, rows=rows, total=total, hint=hint), sql=sql, params=params)
 
     def plan(self, args: Any) -> QueryPlan:
         """Check every name against the catalog and every value's shape; ToolError names what to fix."""

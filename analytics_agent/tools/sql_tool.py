@@ -57,12 +57,12 @@ class SqlTool(Tool):
                 raise ToolError(_fill(self.spec.empty, params))
             if len(rows) > 1:
                 raise ToolError(f"{self.name} matched more than one row; this tool expects exactly one")
-            return ToolValue(dict(zip(columns, rows[0], strict=True)), sql=self.spec.sql)
+            return ToolValue(dict(zip(columns, rows[0], strict=True)), sql=self.spec.sql, params=params)
         rows = cursor.fetchmany(MAX_ROWS + 1)
         total = len(rows)
         if total > MAX_ROWS:  # count only when cut: most answers fit
             total = cursor.execute(f"SELECT count(*) FROM ({self.spec.sql})", params).fetchone()[0]
-        return ToolValue(Rows(columns=columns, rows=rows, total=total), sql=self.spec.sql)
+        return ToolValue(Rows(columns=columns, rows=rows, total=total), sql=self.spec.sql, params=params)
 
 
 def bind_parameters(spec: SqlToolSpec, values: dict[str, Any]) -> dict[str, Any]:

@@ -79,7 +79,7 @@ def _line(spec: ChartSpec) -> tuple[list[str], int]:
             if v is not None:
                 out.append(
                     f'<circle class="point" cx="{x:.1f}" cy="{y_of(v):.1f}" r="3" fill="{color}" '
-                    f'data-x={quoteattr(label)} data-value="{v:g}"><title>{escape(series.name)} '
+                    f'data-x={quoteattr(label)} data-value="{v:.15g}"><title>{escape(series.name)} '
                     f"{escape(label)}: {escape(format_number(v, compact=False))}</title></circle>"
                 )
         if legend:
@@ -186,7 +186,7 @@ def _bars(spec: ChartSpec) -> tuple[list[str], int]:
             x0, x1 = sorted((zero, x_of(v)))
             out.append(
                 f'<rect class="bar" x="{x0:.1f}" y="{y + 4}" width="{max(x1 - x0, 0.5):.1f}" height="{band - 8}" '
-                f'fill="{PALETTE[0] if v >= 0 else PALETTE[1]}" data-x={quoteattr(label)} data-value="{v:g}">'
+                f'fill="{PALETTE[0] if v >= 0 else PALETTE[1]}" data-x={quoteattr(label)} data-value="{v:.15g}">'
                 f"<title>{escape(label)}: {escape(format_number(v, compact=False))}</title></rect>"
             )
         end = zero if v is None else max(zero, x_of(v))  # right of the bar, or of zero for a negative one
