@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from analytics_agent.agent.events import AgentResult
 from analytics_agent.errors import AnalyticsAgentError
 from analytics_agent.workspace.session import Wiring
 
@@ -20,6 +21,8 @@ class ChatSession:
         self.agent = wiring.agent
         self.write = write
         self.conversation = self.agent.new_conversation()
+        self.show: Callable[[AgentResult, str], None] = lambda result, _question: wiring.show(result, write)
+        """Prints an answer; the command line replaces it to add the answer's chart."""
 
     def run(self, read: Callable[[str], str]) -> None:
         """Read lines until /exit or end of input."""
@@ -53,7 +56,7 @@ class ChatSession:
             self._record_error(str(exc))
             self.write(f"error: {exc}")
             return True
-        self.wiring.show(result, self.write)
+        self.show(result, text)
         return True
 
     def _command(self, text: str) -> bool:

@@ -37,6 +37,18 @@ def stdout_color() -> bool:
     return color_enabled(is_tty=sys.stdout.isatty(), env=os.environ)
 
 
+def stderr_spinner():
+    """A spinner on stderr when stderr is a terminal (else one that never draws)."""
+    from analytics_agent.present.progress import Spinner
+
+    encoding = (getattr(sys.stderr, "encoding", None) or "").lower().replace("-", "")
+    return Spinner(
+        lambda text: (sys.stderr.write(text), sys.stderr.flush()),
+        enabled=sys.stderr.isatty(),
+        ascii=encoding != "utf8",
+    )
+
+
 def draw_chart(spec: ChartSpec) -> None:
     """The chart on stdout, as wide as the terminal (or $COLUMNS), in ASCII where UTF-8 cannot show."""
     from analytics_agent.present.charts import render_terminal
