@@ -186,8 +186,19 @@ def demo(
 ) -> None:
     """See it work offline: a scripted model drives the real provider, loop and tools on the sample data."""
     from analytics_agent.config import Settings
-    from analytics_agent.workspace.demo import DEMO_BASE_URL, DEMO_MODEL, DEMO_QUESTION, demo_script
+    from analytics_agent.errors import DatabaseError
+    from analytics_agent.workspace.demo import (
+        DEMO_BASE_URL,
+        DEMO_MODEL,
+        DEMO_QUESTION,
+        demo_script,
+        missing_demo_tools,
+    )
 
+    with open_workspace() as ws:
+        problem = missing_demo_tools(ws.registry.names, ws.db_path)
+    if problem:
+        raise DatabaseError(problem)
     script = demo_script()
     settings = Settings(model=DEMO_MODEL, base_url=DEMO_BASE_URL, max_retries=0)
     if not quiet and not as_json:

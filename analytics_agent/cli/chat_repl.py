@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from analytics_agent.agent.events import AgentResult
+from analytics_agent.cli.tools_cmd import first_sentence
 from analytics_agent.errors import AnalyticsAgentError
 from analytics_agent.workspace.session import Wiring
 
@@ -68,7 +69,7 @@ class ChatSession:
             self.write("The conversation is cleared.")
         elif command == "/tools":
             for tool in self.agent.registry:
-                self.write(f"{tool.name}: {tool.description.split('. ')[0].rstrip('.')}.")
+                self.write(f"{tool.name}: {first_sentence(tool.description)}")
         elif command == "/help":
             self.write(HELP)
         else:

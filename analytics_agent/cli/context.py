@@ -44,8 +44,13 @@ def open_workspace():
 def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
     """The config file's ``tools_dir`` entries, then the ``--tools-dir`` folders, each once."""
     from analytics_agent.config import load_config_file
+    from analytics_agent.errors import ConfigError
 
-    configured = load_config_file().get("tools_dir") or ()
+    try:
+        configured = load_config_file().get("tools_dir") or ()
+    except ConfigError as exc:  # only commands that ask a model need the file; the data is still there
+        typer.echo(f"warning: {exc} (config file ignored; commands that ask a model need it fixed)", err=True)
+        configured = ()
     if isinstance(configured, str):
         configured = [configured]
     folders = [Path(str(f)).expanduser() for f in configured] + [Path(f).expanduser() for f in flag_dirs]

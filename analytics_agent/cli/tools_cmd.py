@@ -119,6 +119,18 @@ def _chart(name: str, text: str, *, draw: bool, path: Path | None) -> None:
         write_chart_file(spec, path)
 
 
+_ABBREVIATIONS = ("excl.", "incl.", "e.g.", "i.e.", "etc.", "vs.", "approx.", "no.")
+
+
 def first_sentence(text: str) -> str:
-    head = text.split(". ")[0].rstrip(".")
-    return head + "."
+    """Up to the first full stop that ends a sentence: not inside parentheses, not an abbreviation
+    ("excl.", "e.g."), and followed by a space or the end."""
+    text = " ".join(text.split())
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch != "." or depth > 0 or (i + 1 < len(text) and text[i + 1] != " "):
+            continue
+        if not text[: i + 1].lower().endswith(_ABBREVIATIONS):
+            return text[: i + 1]
+    return text.rstrip(".") + "."

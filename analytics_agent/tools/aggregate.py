@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
-from analytics_agent.db.catalog import get_profile, quote_ident
+from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import closest, did_you_mean
 from analytics_agent.tools.aggregate_sql import (
@@ -143,6 +143,8 @@ class Aggregate(Tool):
     def plan(self, args: Any) -> QueryPlan:
         """Check every name against the catalog and every value's shape; ToolError names what to fix."""
         table = args.table
+        if not self.catalog:
+            raise ToolError(NO_TABLES)
         if table not in self.catalog:
             raise ToolError(
                 f"no table {table!r}{did_you_mean(table, self.catalog)}; tables: {', '.join(self.catalog)}"

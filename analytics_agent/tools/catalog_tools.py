@@ -7,7 +7,8 @@ from typing import Literal
 import duckdb
 from pydantic import Field, create_model
 
-from analytics_agent.db.catalog import get_profile, list_tables
+from analytics_agent.db.catalog import NO_TABLES, get_profile, list_tables
+from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.shaping import Rows
@@ -35,6 +36,7 @@ class DescribeTable(Tool):
     )
 
     def __init__(self, tables: list[str]) -> None:
+        self._empty = not tables
         table_type = Literal[tuple(tables)] if tables else str  # type: ignore[valid-type]
         self.arguments = create_model(
             "DescribeTableArguments",
@@ -43,5 +45,7 @@ class DescribeTable(Tool):
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+        if self._empty:
+            raise ToolError(NO_TABLES)
         profile = get_profile(cursor, args.table)  # type: ignore[attr-defined]
         return ToolValue(profile)
