@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 
 BOLD, CYAN, DIM, RESET = "\x1b[1m", "\x1b[36m", "\x1b[2m", "\x1b[0m"
-_NUMBER = re.compile(r"(?<![\w.])[-+₹$€£]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:%|[kKMBT]|bn)?(?!\w)")
+_NUMBER = re.compile(r"(?<![\w.\-])[-+₹$€£]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:%|[kKMBT]|bn)?(?!\w)")
 
 
 def color_enabled(*, is_tty: bool, env: Mapping[str, str]) -> bool:

@@ -166,3 +166,23 @@ def _shared_workspace(path):
     if path not in _WS:
         _WS[path] = Workspace.open(path)
     return _WS[path]
+
+
+def test_the_outcome_carries_the_sql_and_the_values_bound_to_it(workspace):
+    outcome = workspace.executor.execute(
+        "revenue_trend", {"period": "2026-01-01..2026-03-31", "grain": "week"}
+    )
+    assert "$period_start" in outcome.sql
+    assert outcome.params == {"period_start": "2026-01-01", "period_end": "2026-03-31", "grain": "week"}
+    assert all(f"${name}" in outcome.sql for name in outcome.params)  # every value has its place
+
+
+def test_aggregate_reports_its_positional_values(workspace):
+    args = {
+        "table": "orders",
+        "metrics": [{"fn": "count"}],
+        "filters": [{"column": "city", "op": "=", "value": "Pune"}],
+    }
+    outcome = workspace.executor.execute("aggregate", args)
+    assert not outcome.is_error, outcome.text
+    assert outcome.params == ["Pune"] and "?" in outcome.sql
