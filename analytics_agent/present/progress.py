@@ -1,7 +1,8 @@
 """A spinner with elapsed time on one terminal line, for waits the user would otherwise stare at.
 
-Drawn from a daemon thread ten times a second; ``pause`` clears the line so other output (the trace,
-streamed text) never lands in the middle of it. Off unless told the stream is a terminal.
+Drawn from a daemon thread ten times a second once a wait passes ``delay`` seconds (a quick reply never
+flickers); ``stop`` clears the line so other output (the trace, streamed text) never lands in the middle
+of it. Off unless told the stream is a terminal.
 """
 
 from __future__ import annotations
@@ -17,11 +18,13 @@ ASCII_FRAMES = "|/-\\"
 
 class Spinner:
     def __init__(self, write: Callable[[str], None], *, enabled: bool, ascii: bool = False,
-                 interval: float = 0.1, clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+                 interval: float = 0.1, delay: float = 0.3,
+                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
         self._write = write
         self.enabled = enabled
         self._frames = ASCII_FRAMES if ascii else FRAMES
         self._interval = interval
+        self._delay = delay
         self._clock = clock
         self._lock = threading.Lock()
         self._label = ""
@@ -71,8 +74,9 @@ class Spinner:
         frame = 0
         while not self._closed:
             with self._lock:
-                if self._label:
-                    self._write("\r\x1b[K" + self.line(frame, self._clock()))
+                now = self._clock()
+                if self._label and now - self._started >= self._delay:
+                    self._write("\r\x1b[K" + self.line(frame, now))
                     self._shown = True
             frame += 1
             if not self._label:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 
 from analytics_agent.agent.events import QuestionAsked, ToolCallRecord, ToolFinished
 from analytics_agent.present.highlight import color_enabled, highlight_answer
@@ -71,9 +72,15 @@ def test_highlight_marks_whole_numbers_and_leaves_words_alone():
 def test_spinner_line_shows_the_label_and_the_seconds_since_start():
     now = [100.0]
     written: list[str] = []
-    spinner = Spinner(written.append, enabled=True, clock=lambda: now[0], interval=60)
+    spinner = Spinner(written.append, enabled=True, clock=lambda: now[0], interval=0.01, delay=1.0)
     spinner.start("waiting for m")
+    time.sleep(0.1)
+    assert written == []  # within the delay: nothing drawn, so a quick reply never flickers
     now[0] = 102.34
+    deadline = time.monotonic() + 2
+    while not written and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert written[0].startswith("\r\x1b[K") and written[0].endswith(" waiting for m 2.3s")
     assert spinner.line(1, now[0]) == "⠙ waiting for m 2.3s"
     spinner.close()
     assert written[-1] == "\r\x1b[K"  # closing clears the line it drew
