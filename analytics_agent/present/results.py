@@ -60,15 +60,25 @@ def result_table(content: str) -> tuple[list[str], list[list[Any]]] | None:
 
 
 def csv_text(columns: list[str], rows: list[list[Any]]) -> str:
-    """RFC 4180 CSV with a header line; empty cells for nulls; nested values as JSON text."""
+    """RFC 4180 CSV with a header line; empty cells for nulls; nested values as JSON text. Text that a
+    spreadsheet would run as a formula (it starts with = + - @, a tab or a carriage return) gets a leading
+    ' so it opens as the text it is (OWASP's advice on CSV injection); numbers stay numbers."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
+    writer.writerow([_cell(c) for c in columns])
     for row in rows:
-        writer.writerow(
-            ["" if v is None else json.dumps(v) if isinstance(v, dict | list) else v for v in row]
-        )
+        writer.writerow([_cell(v) for v in row])
     return out.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, dict | list):
+        value = json.dumps(value, ensure_ascii=False)
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
 def answer_chart(calls: list[CallResult]) -> ChartSpec | None:

@@ -107,3 +107,37 @@ def test_the_svg_renders_to_a_non_blank_png(tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (760, 420)
+
+
+def test_labels_from_the_data_are_escaped_and_read_back_unchanged():
+    label = "<script>\"x\" & 'Co'"
+    spec = ChartSpec(kind="bar", title="t <b>", x_label="name", y_label="n", labels=(label, "b"),
+                     series=(Series("n", (1.0, 2.0)),))  # fmt: skip
+    root = ET.fromstring(render_svg(spec))
+    assert root.find(".//s:script", NS) is None
+    assert label in {t.text for t in root.iter(f"{{{NS['s']}}}text")}
+    assert root.find(".//s:rect[@class='bar']", NS).get("data-x") == label
+    page = chart_document(spec, ".html")
+    assert '<script>"x"' not in page
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert not installed")
+def test_the_png_has_dark_pixels_where_the_line_is(tmp_path):
+    import zlib
+
+    svg = tmp_path / "chart.svg"
+    svg.write_text(render_svg(TREND), encoding="utf-8")
+    png = tmp_path / "chart.png"
+    subprocess.run(
+        ["rsvg-convert", "--background-color", "white", str(svg), "-o", str(png)], check=True, timeout=30
+    )
+    data = png.read_bytes()
+    chunks, i = [], 8
+    while i < len(data):
+        length = int.from_bytes(data[i : i + 4], "big")
+        if data[i + 4 : i + 8] == b"IDAT":
+            chunks.append(data[i + 8 : i + 8 + length])
+        i += 12 + length
+    pixels = zlib.decompress(b"".join(chunks))
+    dark = sum(1 for b in pixels[::7] if b < 128)
+    assert dark > 200  # not blank: axes, labels and the line are drawn

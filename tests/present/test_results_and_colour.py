@@ -101,3 +101,10 @@ def test_sql_lines_end_with_the_bound_values():
     assert text.splitlines() == ["SELECT *", "FROM t", "WHERE a = $a AND d = $d",
                                  '-- parameters: $a = "Pune", $d = "2026-10-01"']  # fmt: skip
     assert format_sql("SELECT ? + ?", [1, 2], indent="").endswith("-- parameters: ?1 = 1, ?2 = 2")
+
+
+def test_csv_keeps_formulas_from_running_in_a_spreadsheet_but_not_negative_numbers():
+    text = csv_text(["note", "change"], [['=HYPERLINK("http://x")', -5], ["@SUM(A1)", 2.5], ["-x", None]])
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[1] == ['\'=HYPERLINK("http://x")', "-5"]
+    assert rows[2] == ["'@SUM(A1)", "2.5"] and rows[3] == ["'-x", ""]

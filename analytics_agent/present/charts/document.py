@@ -69,7 +69,7 @@ def render_html(spec: ChartSpec) -> str:
         + "</tr>"
         for i, label in enumerate(spec.labels)
     )
-    spec_json = json.dumps(vega_lite(spec), ensure_ascii=False).replace("</", "<\\/")
+    spec_json = json.dumps(vega_lite(spec), ensure_ascii=False).replace("<", "\\u003c")  # no tag inside
     note = f"<p>{escape(spec.note)}</p>" if spec.note else ""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{escape(spec.title)}</title>
