@@ -76,6 +76,7 @@ def test_a_date_repeated_per_city_becomes_one_line_per_city():
     rows = [[d, c, v] for d in months(3) for c, v in (("Pune", 1), ("Goa", 2))]
     spec = pick_chart(["month", "city", "revenue"], rows)
     assert spec is not None and [s.name for s in spec.series] == ["Pune", "Goa"]
+    assert spec.title == "revenue by month and city"
     assert spec.series[1].values == (2.0, 2.0, 2.0)
 
 

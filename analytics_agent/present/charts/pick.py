@@ -83,10 +83,13 @@ def _line(table, x: str, texts: list[str], measures: list[str], title: str) -> C
     primary = _primary(measures, ())  # a ranking order means nothing over time
     if len(labels) < 2:
         return None
+    by = f"{x}"
     if len(labels) < len(dated):  # several rows per date: one line per value of a text column
-        series = _pivot(dated, x, texts, primary, labels)
-        if series is None:
+        pivot = _pivot(dated, x, texts, primary, labels)
+        if pivot is None:
             return None
+        key, series = pivot
+        by = f"{x} and {key}"
     else:
         series = tuple(
             Series(m, tuple(_number(r[m]) for r in dated)) for m in _companions(primary, measures, dated)
@@ -95,19 +98,21 @@ def _line(table, x: str, texts: list[str], measures: list[str], title: str) -> C
         return None
     note = f"{left_out} row{'s' if left_out != 1 else ''} without a {x} left out" if left_out else ""
     return ChartSpec(
-        kind="line", title=title or f"{primary} by {x}", x_label=x, y_label=primary, labels=tuple(labels),
+        kind="line", title=title or f"{primary} by {by}", x_label=x, y_label=primary, labels=tuple(labels),
         series=series, unit=_unit(primary), note=note,
     )  # fmt: skip
 
 
-def _pivot(rows, x: str, texts: list[str], measure: str, labels: list[str]) -> tuple[Series, ...] | None:
+def _pivot(
+    rows, x: str, texts: list[str], measure: str, labels: list[str]
+) -> tuple[str, tuple[Series, ...]] | None:
     for key in texts:
         groups = list(dict.fromkeys(r[key] for r in rows))
         cells = {(str(r[x]), r[key]) for r in rows}
         if len(groups) > MAX_SERIES or len(cells) < len(rows):  # too many lines, or still not one per cell
             continue
         values = {(str(r[x]), r[key]): _number(r[measure]) for r in rows}
-        return tuple(
+        return key, tuple(
             Series(str(g) if g is not None else "(null)", tuple(values.get((d, g)) for d in labels))
             for g in groups
         )

@@ -19,6 +19,7 @@ from analytics_agent.present.charts.spec import (
 )
 
 MIN_WIDTH = 30
+MAX_BAR_WIDTH = 100  # wider bars read no better; lines use the whole width for more points
 _EIGHTHS = " ▏▎▍▌▋▊▉█"
 _SPARKS = "▁▂▃▄▅▆▇█"
 _ASCII_SPARKS = "_.-=+*#@"
@@ -34,7 +35,7 @@ def render_terminal(spec: ChartSpec, width: int, *, height: int = 10, ascii: boo
     elif spec.kind == "line":
         body = _line_chart(spec, width, height=height, ascii=ascii)
     else:
-        body = _bar_chart(spec, width, ascii=ascii)
+        body = _bar_chart(spec, min(width, MAX_BAR_WIDTH), ascii=ascii)
     tail = [_clip(spec.note, width)] if spec.note else []
     return "\n".join(line.rstrip() for line in head + body + tail)
 
@@ -50,7 +51,8 @@ def _spark_line(series: Series, spec: ChartSpec, width: int, *, ascii: bool) -> 
     """``name ▁▃█▅ low..high first..last``: the dates go first when there is no room, then the range."""
     present = [v for v in series.values if v is not None]
     labels = short_dates(spec.labels)
-    name = f"{series.name} " if len(spec.series) > 1 else ""
+    name_w = max(len(s.name) for s in spec.series)
+    name = f"{series.name.ljust(name_w)} " if len(spec.series) > 1 else ""
     values = f" {format_number(min(present))}..{format_number(max(present))}"
     dates = f" {labels[0]}..{labels[-1]}" if spec.kind == "line" else ""
     wanted = min(len(series.values), 8)
