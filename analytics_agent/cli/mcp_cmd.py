@@ -23,7 +23,8 @@ def mcp(
     http: Annotated[bool, typer.Option("--http", help="Serve Streamable HTTP instead of stdio.")] = False,
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8000,
     host: Annotated[
-        str, typer.Option("--host", help="HTTP address to bind; anything but loopback is reachable by others.")
+        str,
+        typer.Option("--host", help="HTTP address to bind; anything but loopback is reachable by others."),
     ] = "127.0.0.1",
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
@@ -34,7 +35,9 @@ def mcp(
     if http:
         _check_port_free(host, port)
     if not logging.getLogger().handlers:  # -v configured INFO already; otherwise warnings only, on stderr
-        logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+        logging.basicConfig(
+            level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+        )
     live = LiveWorkspace(db_path(), tool_dirs=user_tool_dirs(State.tools_dirs), allow_sql=State.allow_sql)
     try:
         if live.created:
@@ -42,7 +45,9 @@ def mcp(
         warn_problems(live.problems)
         server = door.build_server(live, timezone=load_config_file().get("timezone"))
         where = f"http://{host}:{port}{door.MCP_PATH}" if http else "stdio"
-        typer.echo(f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path})", err=True)
+        typer.echo(
+            f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path})", err=True
+        )
         if http:
             door.serve_http(server, host=host, port=port)
         else:
@@ -70,4 +75,6 @@ def _check_port_free(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            raise ConfigError(f"cannot serve on {host}:{port}: {exc.strerror or exc}; choose another --port") from None
+            raise ConfigError(
+                f"cannot serve on {host}:{port}: {exc.strerror or exc}; choose another --port"
+            ) from None

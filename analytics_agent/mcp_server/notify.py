@@ -15,7 +15,12 @@ from typing import Any
 import mcp_types as types
 from mcp.server import ServerRequestContext
 from mcp.server.session import ServerSession
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourcesListChanged, ToolsListChanged
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    ResourcesListChanged,
+    ToolsListChanged,
+)
 
 log = logging.getLogger(__name__)
 # Sessions of closed connections cannot be told apart (a send to one is dropped quietly), so keep the

@@ -75,7 +75,9 @@ def resource_templates_result() -> types.ListResourceTemplatesResult:
 
 
 def resource_result(uri: str, text: str) -> types.ReadResourceResult:
-    return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type=JSON_MIME, text=text)])
+    return types.ReadResourceResult(
+        contents=[types.TextResourceContents(uri=uri, mime_type=JSON_MIME, text=text)]
+    )
 
 
 def prompts_result() -> types.ListPromptsResult:
@@ -83,7 +85,9 @@ def prompts_result() -> types.ListPromptsResult:
         name=PROMPT_NAME,
         description="How to answer business questions from this database with these tools: today's date, "
         "the tables and their date spans, and the rules that keep numbers honest.",
-        arguments=[types.PromptArgument(name="question", description="The question to answer.", required=False)],
+        arguments=[
+            types.PromptArgument(name="question", description="The question to answer.", required=False)
+        ],
     )
     return types.ListPromptsResult(prompts=[prompt])
 

@@ -147,7 +147,9 @@ def build_server(
         on_get_prompt=handlers.get_prompt,
         on_subscriptions_listen=notifier.listen_handler,
     )
-    server.add_notification_handler("notifications/initialized", types.NotificationParams, notifier.on_initialized)
+    server.add_notification_handler(
+        "notifications/initialized", types.NotificationParams, notifier.on_initialized
+    )
     return server
 
 

@@ -64,7 +64,9 @@ class Executor:
             outcome = error_outcome(name, str(exc))
         except Exception:  # the model must get an answer whatever broke; the trace goes to the log
             log.exception("tool %s failed", name)
-            outcome = error_outcome(name, f"{name} failed unexpectedly; try different arguments or another tool")
+            outcome = error_outcome(
+                name, f"{name} failed unexpectedly; try different arguments or another tool"
+            )
         elapsed = (time.perf_counter() - started) * 1000
         return replace(outcome, duration_ms=elapsed)
 

@@ -16,7 +16,12 @@ from analytics_agent.tools.shaping import ROWS_SCHEMA
 from analytics_agent.tools.sqlfile import TOOL_NAME_RE
 
 # Every tool only reads a sandboxed, read-only connection: no side effects, nothing outside the database.
-MCP_ANNOTATIONS = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+MCP_ANNOTATIONS = {
+    "readOnlyHint": True,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
 
 
 class Registry:

@@ -8,11 +8,11 @@ import pytest
 
 pytest.importorskip("mcp")
 
-import anyio  # noqa: E402
-import jsonschema  # noqa: E402  (comes with the SDK)
-import mcp_types as types  # noqa: E402
-from bench.workload import domain_arguments, extra_arguments  # noqa: E402
-from mcp import Client  # noqa: E402
+import anyio
+import jsonschema
+import mcp_types as types
+from bench.workload import domain_arguments, extra_arguments
+from mcp import Client
 
 pytestmark = pytest.mark.anyio
 PUNE = {"city": "Pune", "day": "2026-10-24"}
@@ -50,7 +50,9 @@ async def test_the_tool_list_is_what_tools_list_prints_with_read_only_hints(samp
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_every_domain_tool_and_aggregate_answer_what_tools_call_prints(sample_db, make_server, runner, mode):
+async def test_every_domain_tool_and_aggregate_answer_what_tools_call_prints(
+    sample_db, make_server, runner, mode
+):
     live, server = make_server(sample_db)
     with live.use() as ws:
         cases = [(n, a) for n, a in domain_arguments(ws.cursor(), live.registry).items()]
@@ -172,8 +174,10 @@ async def test_capabilities_announce_tool_and_resource_list_changes(sample_db, m
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_a_load_from_another_process_reaches_the_tool_list(sample_db, make_server, cli, regions_csv, mode):
-    live, server = make_server(sample_db)
+async def test_a_load_from_another_process_reaches_the_tool_list(
+    sample_db, make_server, cli, regions_csv, mode
+):
+    _, server = make_server(sample_db)
     changed, tables_changed = anyio.Event(), anyio.Event()
 
     async def on_message(message) -> None:
