@@ -30,7 +30,9 @@ def run(*, calls: int = 301, starts: int = 7) -> Result:
 
     from analytics_agent.db.connect import ensure_database
 
-    result = Result("8. MCP overhead and stdio start-up", ["case", "ours_ms", "baseline_ms", "extra", "target", "met"])
+    result = Result(
+        "8. MCP overhead and stdio start-up", ["case", "ours_ms", "baseline_ms", "extra", "target", "met"]
+    )
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "sample.duckdb"
         ensure_database(db)
@@ -41,7 +43,9 @@ def run(*, calls: int = 301, starts: int = 7) -> Result:
                 [f"call via in-memory client ({mode}) vs executor", fmt_ms(ours), fmt_ms(base),
                  f"+{extra_ms:.2f} ms", f"<= +{CALL_TARGET_MS} ms", "ok" if extra_ms <= CALL_TARGET_MS else "MISSED"]
             )  # fmt: skip
-            result.notes.append(f"{mode}: a cold call (connection reopened after idle) took {fmt_ms(cold)} ms")
+            result.notes.append(
+                f"{mode}: a cold call (connection reopened after idle) took {fmt_ms(cold)} ms"
+            )
         server_s, list_s = _start_up(db, starts)
         ratio = server_s / list_s
         result.rows.append(
