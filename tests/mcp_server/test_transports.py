@@ -43,11 +43,12 @@ def _table_enum(tools: list[types.Tool]) -> list[str]:
 
 
 async def test_stdio_server_answers_and_announces_a_load_from_another_terminal(
-    sample_db, cli, regions_csv, tmp_path
+    sample_db, cli, regions_csv, tmp_path, user_tools
 ):
     errlog = tmp_path / "server-stderr.txt"
+    flags = ["--db", str(sample_db), "--tools-dir", str(user_tools), "--allow-sql"]
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "analytics_agent", "--db", str(sample_db), "mcp"], env=_env()
+        command=sys.executable, args=["-m", "analytics_agent", *flags, "mcp"], env=_env()
     )
     changed = anyio.Event()
 
@@ -60,7 +61,9 @@ async def test_stdio_server_answers_and_announces_a_load_from_another_terminal(
         transport = stdio_client(params, errlog=stderr)
         async with Client(transport, mode="legacy", message_handler=on_message) as client:
             answer = await client.call_tool("sales_summary", PUNE)
-            assert "regions" not in _table_enum((await client.list_tools()).tools)
+            listed = (await client.list_tools()).tools
+            assert {"run_sql", "orders_in_city"} <= {t.name for t in listed}  # the global options reach it
+            assert "regions" not in _table_enum(listed)
             loaded = await anyio.to_thread.run_sync(
                 lambda: cli("--db", str(sample_db), "load", str(regions_csv), "--table", "regions")
             )
@@ -127,6 +130,7 @@ async def test_http_server_answers_and_streams_the_change_after_a_load(
     url, out, err = http_server
     async with Client(url) as client:  # 2026-07-28: changes arrive on a subscriptions/listen stream
         answer = await client.call_tool("sales_summary", PUNE)
+        assert "run_sql" not in {t.name for t in (await client.list_tools()).tools}  # no --allow-sql
         ranking = await client.call_tool("city_ranking", {"period": "2026-10-01..2026-10-31"})
         async with client.listen(tools_list_changed=True) as events:
             loaded = await anyio.to_thread.run_sync(
