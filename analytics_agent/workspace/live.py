@@ -26,12 +26,12 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import table_names
-from analytics_agent.db.connect import ensure_database, open_sandbox
-from analytics_agent.errors import AnalyticsAgentError, DatabaseError, ToolDefinitionError
+from analytics_agent.db.connect import open_sandbox
+from analytics_agent.errors import AnalyticsAgentError, ToolDefinitionError
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor, ToolOutcome, error_outcome
 from analytics_agent.tools.registry import Registry
-from analytics_agent.workspace.workspace import Workspace
+from analytics_agent.workspace.workspace import Workspace, prepare_database
 
 log = logging.getLogger(__name__)
 DEFAULT_IDLE_S = 2.0
@@ -61,8 +61,6 @@ class LiveWorkspace:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         idle_s: float = DEFAULT_IDLE_S,
     ) -> None:
-        if db_path.is_dir():
-            raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
         self.db_path = db_path
         self._tool_dirs = tuple(tool_dirs)
         self._allow_sql = allow_sql
@@ -77,7 +75,7 @@ class LiveWorkspace:
         self._tables: list[str] = []
         self._pending = Change()
         self.problems: list[ToolDefinitionError] = []
-        self.created = ensure_database(db_path)
+        self.created = prepare_database(db_path)
         with self.use():  # build the registry now: a clash of tool names fails at start, not on first call
             pass
 

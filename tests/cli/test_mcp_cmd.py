@@ -40,18 +40,9 @@ def test_a_busy_port_is_one_line_naming_the_flag(sample_db):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
+        serve_http = ["mcp", "--http", "--port", str(port)]
         done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "analytics_agent",
-                "--db",
-                str(sample_db),
-                "mcp",
-                "--http",
-                "--port",
-                str(port),
-            ],
+            [sys.executable, "-m", "analytics_agent", "--db", str(sample_db), *serve_http],
             capture_output=True,
             text=True,
             timeout=60,

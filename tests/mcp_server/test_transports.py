@@ -99,19 +99,10 @@ def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 30) -> N
 def http_server(sample_db: Path, tmp_path: Path):
     port = _free_port()
     out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
+    serve_http = ["mcp", "--http", "--port", str(port)]
     with out.open("w") as stdout, err.open("w") as stderr:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "analytics_agent",
-                "--db",
-                str(sample_db),
-                "mcp",
-                "--http",
-                "--port",
-                str(port),
-            ],
+            [sys.executable, "-m", "analytics_agent", "--db", str(sample_db), *serve_http],
             stdout=stdout,
             stderr=stderr,
             env=_env(),
