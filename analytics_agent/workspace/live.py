@@ -66,7 +66,7 @@ class LiveWorkspace:
         self._allow_sql = allow_sql
         self._timeout_s = timeout_s
         self.idle_s = idle_s
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
         self._open: Workspace | None = None
         self._users = 0
         self._last_used = 0.0
@@ -100,19 +100,19 @@ class LiveWorkspace:
     @contextmanager
     def use(self) -> Iterator[Workspace]:
         """The open workspace for one call; opened (and the registry rebuilt if the file changed) on demand."""
-        with self._cond:
+        with self._lock:
             ws = self._open or self._reopen(lock_wait_s=CALL_LOCK_WAIT_S)
             self._users += 1
         try:
             yield ws
         finally:
-            with self._cond:
+            with self._lock:
                 self._users -= 1
                 self._last_used = time.monotonic()
 
     def tick(self) -> Change:
         """Close the connection if idle; if closed and the file changed, rebuild and say what changed."""
-        with self._cond:
+        with self._lock:
             if self._open is not None:
                 if self._users == 0 and time.monotonic() - self._last_used >= self.idle_s:
                     self._close()
@@ -126,7 +126,7 @@ class LiveWorkspace:
             return change
 
     def close(self) -> None:
-        with self._cond:
+        with self._lock:
             if self._open is not None:
                 self._close()
 
