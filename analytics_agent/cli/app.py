@@ -1,6 +1,6 @@
 """The command line's front door: the Typer app, its global options, and one-line errors at the edge.
 
-Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``); this module imports
+Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``, ``mcp_cmd``); this module imports
 them and registers their functions, so no command module imports the app. Heavy libraries (duckdb,
 pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
 """
@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli import ask_cmd, data_cmd
+from analytics_agent.cli import ask_cmd, data_cmd, mcp_cmd
 from analytics_agent.cli.context import State
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
@@ -41,6 +41,7 @@ app.command("chat")(ask_cmd.chat)
 app.command("demo")(ask_cmd.demo)
 app.command("load")(data_cmd.load)
 app.command("drop")(data_cmd.drop)
+app.command("mcp")(mcp_cmd.mcp)
 
 DbOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time
