@@ -7,7 +7,6 @@ when a command needs it so ``--help`` stays fast.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -51,6 +50,8 @@ def stderr_spinner():
 
 def draw_chart(spec: ChartSpec) -> None:
     """The chart on stdout, as wide as the terminal (or $COLUMNS), in ASCII where UTF-8 cannot show."""
+    import shutil
+
     from analytics_agent.present.charts import render_terminal
 
     width = shutil.get_terminal_size((80, 24)).columns

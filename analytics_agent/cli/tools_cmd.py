@@ -68,6 +68,10 @@ def tools_call(
 
     if sum((sql, as_csv, as_json)) > 1:
         raise ConfigError("choose one of --sql, --csv and --json")
+    if chart and (sql or as_csv or as_json):
+        raise ConfigError(
+            "--chart draws on stdout, next to the result; with --sql, --csv or --json use --chart-file"
+        )
     with open_workspace() as ws:
         outcome = ws.executor.execute(name, arguments)
     if outcome.is_error:
