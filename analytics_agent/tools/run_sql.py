@@ -55,7 +55,52 @@ def check_select(cursor: duckdb.DuckDBPyConnection, query: str) -> str:
     if statement.type != duckdb.StatementType.SELECT:
         kind = statement.type.name if hasattr(statement.type, "name") else str(statement.type)
         raise ToolError(f"run_sql only runs SELECT (or WITH … SELECT); this is a {kind} statement")
-    return statement.query.strip().rstrip(";").strip()
+    query = statement.query.strip().rstrip(";").strip()
+    _refuse_outside_functions(cursor, query)
+    return query
+
+
+# Functions that open their own connection from a string (a linked source's extension brings them): they
+# would reach past the attached, read-only sources, so free SQL may not call them.
+_OUTSIDE_PREFIXES = (
+    "postgres_",
+    "sqlite_",
+    "mysql_",
+    "ducklake_",
+    "md_",
+    "motherduck_",
+    "iceberg_",
+    "delta_",
+)
+
+
+def _refuse_outside_functions(cursor: duckdb.DuckDBPyConnection, query: str) -> None:
+    import json
+
+    try:
+        tree = cursor.execute("SELECT json_serialize_sql(?)", [query]).fetchone()[0]
+    except duckdb.Error:
+        return  # what json_serialize_sql cannot serialise, the parser above already took as one SELECT
+    names = {name.lower() for name in _function_names(json.loads(tree))}
+    for name in sorted(names):
+        if name.startswith(_OUTSIDE_PREFIXES):
+            raise ToolError(
+                f"run_sql may not call {name}(): it connects outside the attached sources; query their tables"
+            )
+
+
+def _function_names(tree: object):
+    """Every function name in a parse tree (a loop, not recursion: the tree can be deep)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            name = node.get("function_name")
+            if isinstance(name, str):
+                yield name
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def _first_line(exc: BaseException) -> str:

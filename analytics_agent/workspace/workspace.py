@@ -54,9 +54,7 @@ class Workspace:
             connection.close()
             raise
         executor = Executor(registry, connection, timeout_s=timeout_s)
-        return cls(
-            db_path, connection, registry, executor, problems, created, linked.tables, linked.problems
-        )
+        return cls(db_path, connection, registry, executor, problems, created, linked.tables, linked.problems)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         return self.connection.cursor()

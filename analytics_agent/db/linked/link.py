@@ -54,7 +54,9 @@ def link_sources(
                 load_extension(conn, extension)
             if source.remote_path() is not None:
                 create_storage_secret(conn, source)
-            views = _link_files(conn, source, linked) if source.type == "files" else _attach(conn, source, linked)
+            views = (
+                _link_files(conn, source, linked) if source.type == "files" else _attach(conn, source, linked)
+            )
         except duckdb.Error as exc:
             raise SourceError(f"source {source.name}: {_first_line(exc)}") from None
         for view_name, target in views:
@@ -86,9 +88,7 @@ def _link_files(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked)
     pattern, fmt, hive = (
         _remote_pattern(source, path) if remote else _local_pattern(source, Path(path).expanduser())
     )
-    if remote:
-        linked.allowed_directories.append(_prefix_of(pattern))
-    elif _has_glob(pattern) or pattern.endswith("/"):
+    if remote or _has_glob(pattern) or pattern.endswith("/"):
         linked.allowed_directories.append(_prefix_of(pattern))
     else:
         linked.allowed_paths.append(pattern)
@@ -126,7 +126,9 @@ def _format_from_name(source: Source, name: str) -> str:
         return "parquet"
     if lowered.endswith((".csv", ".tsv", ".txt", ".csv.gz", ".csv.zst")):
         return "csv"
-    raise SourceError(f"source {source.name}: cannot tell the format of {name}; set format = \"parquet\" or \"csv\"")
+    raise SourceError(
+        f'source {source.name}: cannot tell the format of {name}; set format = "parquet" or "csv"'
+    )
 
 
 def _attach(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> list[tuple[str, str]]:
@@ -145,7 +147,9 @@ def _attach(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> 
     if source.tables:
         missing = sorted(set(source.tables) - set(found))
         if missing:
-            raise SourceError(f"source {source.name}: no table {missing[0]!r} in {schema}; it has {', '.join(found)}")
+            raise SourceError(
+                f"source {source.name}: no table {missing[0]!r} in {schema}; it has {', '.join(found)}"
+            )
         found = [t for t in found if t in source.tables]
     return [
         (source.prefix + table, f"{quote_ident(alias)}.{quote_ident(schema)}.{quote_ident(table)}")
@@ -162,9 +166,13 @@ def _attach_postgres(conn: duckdb.DuckDBPyConnection, source: Source) -> None:
             raise SourceError(f"source {source.name}: the environment variable {password_env} is not set")
         secret = f"{source.alias}_secret"
         # A DuckDB secret keeps the password out of the attached path (duckdb_databases() shows that).
-        conn.execute(f"CREATE OR REPLACE TEMPORARY SECRET {secret} (TYPE postgres, PASSWORD '{_sql_text(password)}')")
+        conn.execute(
+            f"CREATE OR REPLACE TEMPORARY SECRET {secret} (TYPE postgres, PASSWORD '{_sql_text(password)}')"
+        )
         options.append(f"SECRET {secret}")
-    conn.execute(f"ATTACH '{_sql_text(str(source.get('dsn')))}' AS {quote_ident(source.alias)} ({', '.join(options)})")
+    conn.execute(
+        f"ATTACH '{_sql_text(str(source.get('dsn')))}' AS {quote_ident(source.alias)} ({', '.join(options)})"
+    )
 
 
 def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> None:
@@ -172,7 +180,9 @@ def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Li
     if source.get("data_path"):
         options.append(f"DATA_PATH '{_sql_text(str(source.get('data_path')))}'")
     catalog = str(source.get("catalog"))
-    conn.execute(f"ATTACH 'ducklake:{_sql_text(catalog)}' AS {quote_ident(source.alias)} ({', '.join(options)})")
+    conn.execute(
+        f"ATTACH 'ducklake:{_sql_text(catalog)}' AS {quote_ident(source.alias)} ({', '.join(options)})"
+    )
     data_path = source.get("data_path") or _ducklake_data_path(conn, source.alias)
     if data_path:
         linked.allowed_directories.append(str(data_path) if str(data_path).endswith("/") else f"{data_path}/")

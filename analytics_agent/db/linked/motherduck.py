@@ -58,7 +58,9 @@ def attach_motherduck(conn: duckdb.DuckDBPyConnection, source: Source) -> None:
     token = motherduck_token(source)
     database = str(source.get("database"))
     if not re.fullmatch(r"[A-Za-z0-9_]+", database):
-        raise SourceError(f"source {source.name}: database must be a MotherDuck database name, e.g. analytics")
+        raise SourceError(
+            f"source {source.name}: database must be a MotherDuck database name, e.g. analytics"
+        )
     # The token goes in a secret, not the attach string, which duckdb_databases() would show to SQL.
     conn.execute(f"CREATE OR REPLACE TEMPORARY SECRET {source.alias}_md (TYPE motherduck, TOKEN '{token}')")
     # saas_mode keeps MotherDuck itself from reaching this machine's files.

@@ -35,12 +35,18 @@ def fingerprint(source: Source) -> str:
 
 
 def install_profiles(
-    conn: duckdb.DuckDBPyConnection, sources: Sequence[Source], tables: dict[str, str], *, folder: Path | None = None
+    conn: duckdb.DuckDBPyConnection,
+    sources: Sequence[Source],
+    tables: dict[str, str],
+    *,
+    folder: Path | None = None,
 ) -> int:
     """Fill the session's profile table for every linked table; returns how many were computed afresh."""
     folder = folder or cache_dir()
     conn.execute(f"CREATE SCHEMA IF NOT EXISTS {LINKED}.{META_SCHEMA}")
-    conn.execute(f"CREATE TABLE IF NOT EXISTS {LINKED}.{META_SCHEMA}.profiles (table_name VARCHAR, profile VARCHAR)")
+    conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {LINKED}.{META_SCHEMA}.profiles (table_name VARCHAR, profile VARCHAR)"
+    )
     computed = 0
     for source in sources:
         mine = [t for t, owner in tables.items() if owner == source.name]

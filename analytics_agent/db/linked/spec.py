@@ -107,7 +107,7 @@ def parse_source(name: str, raw: Mapping[str, Any]) -> Source:
             f"source name {name!r}: use lower-case letters, digits and _ (starting with a letter), e.g. trips"
         )
     if not isinstance(raw, Mapping):
-        raise SourceError(f"source {name}: expected a table of settings, e.g. [{name}] with type = \"files\"")
+        raise SourceError(f'source {name}: expected a table of settings, e.g. [{name}] with type = "files"')
     kind = raw.get("type")
     if kind not in TYPES:
         raise SourceError(f"source {name}: type must be one of {', '.join(TYPES)}, not {kind!r}")
@@ -124,7 +124,7 @@ def parse_source(name: str, raw: Mapping[str, Any]) -> Source:
         raise SourceError(f"source {name}: prefix must be lower-case letters, digits and _, e.g. pg_")
     tables = raw.get("tables", ())
     if isinstance(tables, str) or not all(isinstance(t, str) for t in tables):
-        raise SourceError(f"source {name}: tables must be a list of table names, e.g. [\"orders\"]")
+        raise SourceError(f'source {name}: tables must be a list of table names, e.g. ["orders"]')
     return Source(name=name, type=kind, options=options, prefix=prefix, tables=tuple(tables))
 
 

@@ -56,8 +56,7 @@ def write_sources(sources: list[Source], path: Path | None = None) -> Path:
 
 
 def render_toml(sources: list[Source]) -> str:
-    """TOML text for the sources: one table each. Strings are written as JSON strings, which are valid
-    TOML basic strings for every character JSON escapes."""
+    """TOML text for the sources: one table each, strings as TOML basic strings."""
     parts = [HEADER]
     for source in sources:
         parts.append(f"\n[{source.name}]\n")
@@ -71,4 +70,5 @@ def _value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
-    return json.dumps(str(value), ensure_ascii=False)
+    # JSON escapes every control character TOML forbids except DEL, which TOML also forbids raw.
+    return json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f")
