@@ -157,22 +157,27 @@ def _attach(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> 
     ]
 
 
+def _password_secret(conn: duckdb.DuckDBPyConnection, source: Source, name: str | None) -> bool:
+    """A PostgreSQL password from ``password_env`` as a DuckDB secret, which keeps it out of the attached
+    path (``duckdb_databases()`` shows that to SQL). ``name=None`` makes the default postgres secret."""
+    password_env = source.get("password_env")
+    if not password_env:
+        return False
+    password = os.environ.get(password_env)
+    if password is None:
+        raise SourceError(f"source {source.name}: the environment variable {password_env} is not set")
+    conn.execute(
+        f"CREATE OR REPLACE TEMPORARY SECRET {name or ''} (TYPE postgres, PASSWORD '{_sql_text(password)}')"
+    )
+    return True
+
+
 def _attach_postgres(conn: duckdb.DuckDBPyConnection, source: Source) -> None:
     options = ["TYPE postgres", "READ_ONLY"]
-    password_env = source.get("password_env")
-    if password_env:
-        password = os.environ.get(password_env)
-        if password is None:
-            raise SourceError(f"source {source.name}: the environment variable {password_env} is not set")
-        secret = f"{source.alias}_secret"
-        # A DuckDB secret keeps the password out of the attached path (duckdb_databases() shows that).
-        conn.execute(
-            f"CREATE OR REPLACE TEMPORARY SECRET {secret} (TYPE postgres, PASSWORD '{_sql_text(password)}')"
-        )
-        options.append(f"SECRET {secret}")
-    conn.execute(
-        f"ATTACH '{_sql_text(str(source.get('dsn')))}' AS {quote_ident(source.alias)} ({', '.join(options)})"
-    )
+    if _password_secret(conn, source, f"{source.alias}_secret"):
+        options.append(f"SECRET {source.alias}_secret")
+    dsn = _sql_text(str(source.get("dsn")))
+    conn.execute(f"ATTACH '{dsn}' AS {quote_ident(source.alias)} ({', '.join(options)})")
 
 
 def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> None:
@@ -180,6 +185,8 @@ def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Li
     if source.get("data_path"):
         options.append(f"DATA_PATH '{_sql_text(str(source.get('data_path')))}'")
     catalog = str(source.get("catalog"))
+    # DuckLake opens its PostgreSQL catalog with the default postgres secret.
+    _password_secret(conn, source, None)
     conn.execute(
         f"ATTACH 'ducklake:{_sql_text(catalog)}' AS {quote_ident(source.alias)} ({', '.join(options)})"
     )
