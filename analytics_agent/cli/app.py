@@ -16,6 +16,7 @@ import typer
 
 from analytics_agent.cli import ask_cmd, data_cmd, mcp_cmd
 from analytics_agent.cli.context import State
+from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
 
@@ -27,6 +28,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(tools_app, name="tools")
+app.add_typer(sources_app, name="sources")
 app.command("tables")(data_cmd.tables)
 app.command("schema")(data_cmd.schema)
 app.command("ask")(ask_cmd.ask)
@@ -57,8 +59,12 @@ def _root(
     allow_sql: Annotated[
         bool, typer.Option("--allow-sql", help="Give the model run_sql: one read-only SELECT per call.")
     ] = False,
+    no_sources: Annotated[
+        bool, typer.Option("--no-sources", help="Leave the configured data sources out (e.g. one is down).")
+    ] = False,
 ) -> None:
     State.db = db
+    State.use_sources = not no_sources
     State.tools_dirs = tuple(tools_dir or ())
     State.allow_sql = allow_sql
     if verbose:
