@@ -9,6 +9,7 @@ stack trace, never shown to the user as one.
     ├── DatabaseError                   the database file cannot be opened, created or is locked
     ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
+    ├── EvalFileError                   an eval question file or a stored eval run cannot be used
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
     │   └── ArgumentError               arguments not JSON or not fitting the schema
@@ -49,6 +50,10 @@ class ToolDefinitionError(AnalyticsAgentError):
         super().__init__(f"{where}{message}")
         self.path = path
         self.line = line
+
+
+class EvalFileError(AnalyticsAgentError):
+    """A question file (JSONL/YAML) or a stored run is malformed; the message names the file and line."""
 
 
 class ToolError(AnalyticsAgentError):
