@@ -53,7 +53,9 @@ class EvalModel:
         self.server = LoopbackServer(self._answer)
         self.url = self.server.url + "/v1"
 
-    def _answer(self, path: str, headers: dict[str, str], content: bytes) -> tuple[int, dict[str, str], bytes]:
+    def _answer(
+        self, path: str, headers: dict[str, str], content: bytes
+    ) -> tuple[int, dict[str, str], bytes]:
         body = json.loads(content)
         with self._lock:
             self.requests += 1

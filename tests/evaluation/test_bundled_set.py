@@ -41,7 +41,9 @@ def test_reference_answers_to_every_bundled_question_pass_and_are_grounded(sampl
     finally:
         model.close()
     payload = json.loads(result.stdout)
-    wrong = [(r["id"], r["reason"], r["answer"]) for r in payload["results"] if not (r["passed"] and r["grounded"])]
+    wrong = [
+        (r["id"], r["reason"], r["answer"]) for r in payload["results"] if not (r["passed"] and r["grounded"])
+    ]
     assert wrong == []
     assert result.exit_code == 0
     assert payload["summary"]["total"] == len(cases) == payload["summary"]["passed"]
