@@ -30,6 +30,7 @@ _MONTH = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_TO = r"(?:-|–|—|to|until|through|and)"
 _CURRENCY_WORD = r"(?:Rs|INR|USD|EUR|GBP)"
 # Spans that hold digits but are no quantity: each alternative is one kind of token.
 _NOT_QUANTITIES = re.compile(
@@ -38,10 +39,13 @@ _NOT_QUANTITIES = re.compile(
             r"\d{4}-\d{2}(?:-\d{2})?(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?",  # ISO dates and months
             r"\d{4}-W\d{2}",  # ISO weeks
             r"\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b",  # 24/10/2026, 24.10.2026
+            rf"\b{_DAY}\s*{_TO}\s*{_DAY}\s+(?:of\s+)?{_MONTH}",  # 19-25 Oct, 1 to 15 October
+            rf"\b{_MONTH}\s+{_DAY}\s*{_TO}\s*{_DAY}\b",  # Oct 19-25
             rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}})?(?![\w])",  # 24 Oct 2026, 24th of October
             rf"\b{_MONTH}\s+{_DAY}(?:,?\s+\d{{4}})?\b",  # Oct 24, 2026
             rf"\b{_MONTH}\s+\d{{4}}\b",  # October 2026
-            r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?",  # times
+            r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?",  # times
+            r"\b\d{1,2}\s*[ap]\.?m\b\.?",  # 5 pm
             rf"\b(?!{_CURRENCY_WORD}\b)[A-Za-z]+[-_]?\d[\w-]*",  # A-1042, C-00042, Q3, FY26, qwen3
             r"\b\d+(?:st|nd|rd|th)\b",  # ordinals
             r"^\s*(?:[-*]\s+)?\d{1,2}[.)](?=\s)",  # list markers
