@@ -113,7 +113,7 @@ def models_table(summary: Mapping[str, Any]) -> str:
                 cost,
             ]
         )
-    headers = ["model", "passed", "grounded+passed", "errors", "median s", "in tokens", "out tokens", "cost"]
+    headers = ["model", "passed", "grounded pass", "errors", "median s", "in tokens", "out tokens", "cost"]
     return table(headers, rows, right=(3, 4, 5, 6, 7))
 
 
