@@ -118,7 +118,7 @@ def run_all(
 ) -> list[Outcome]:
     """Every case for every model, ``repeat`` times; results in case, model, repeat order.
 
-    Ctrl-C cancels the questions not started and waits for the running ones to end their current step.
+    Ctrl-C cancels the questions not started; the ones already with the model finish first.
     """
     plan = [(p, c, r) for r in range(1, repeat + 1) for p in prepared for c in contenders]
     order = {(p.case.id, c.label, r): i for i, (p, c, r) in enumerate(plan)}

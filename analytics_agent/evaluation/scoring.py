@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analytics_agent.agent.grounding import extract_numbers, matches
+from analytics_agent.agent.grounding import matches
+from analytics_agent.agent.numbers import extract_numbers
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.evaluation.cases import Case, Value
 

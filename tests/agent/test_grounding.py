@@ -12,13 +12,14 @@ from hypothesis import strategies as st
 
 from analytics_agent.agent.grounding import (
     Evidence,
-    Mention,
-    derived,
+    derived_within,
     evidence_from,
-    extract_numbers,
     found_directly,
+    groups_for,
     unverified_numbers,
 )
+from analytics_agent.agent.numbers import Mention, extract_numbers
+from analytics_agent.agent.results import records_of
 from analytics_agent.conversation import (
     AssistantTurn,
     Conversation,
@@ -119,21 +120,48 @@ def test_the_reference_answer_is_grounded_and_an_invented_number_is_not() -> Non
     assert unverified_numbers(bad, evidence) == ["₹5,120", "12"]
 
 
+MUMBAI = json.dumps({"city": "Mumbai", "orders": 1, "revenue": 2499})
+
+
 @pytest.mark.parametrize(
     ("answer", "why"),
     [
-        ("Together they made ₹7,297.", "sum 4798 + 2499"),
-        ("Pune made ₹2,299 more.", "difference 4798 - 2499"),
-        ("Average order value ₹1,599.", "ratio 4798 / 3"),
-        ("A third (33.3%) were cancelled.", "percentage 1 / 3"),
-        ("Revenue grew 92.0 %.", "percent change 4798 / 2499 - 1"),
-        ("It fell 47.9%.", "percent change 2499 / 4798 - 1"),
-        ("Pune made 1.9x the order's amount.", "ratio 4798 / 2499"),
+        ("Together they made ₹7,297.", "sum of the two revenues"),
+        ("Pune made ₹2,299 more.", "difference of the two revenues"),
+        ("Average order value ₹1,599.", "ratio revenue / orders in one result"),
+        ("A third (33.3%) were cancelled.", "percentage cancelled / orders in one result"),
+        ("Revenue was 92.0 % higher in Pune.", "percent change 4798 / 2499 - 1"),
+        ("Mumbai's was 47.9% lower.", "percent change 2499 / 4798 - 1"),
+        ("Pune made 1.9x Mumbai's revenue.", "ratio of the two revenues"),
     ],
 )
-def test_a_sum_difference_ratio_or_percentage_of_two_results_is_grounded(answer: str, why: str) -> None:
+def test_a_sum_difference_ratio_or_percentage_of_two_related_results_is_grounded(
+    answer: str, why: str
+) -> None:
+    assert unverified_numbers(answer, Evidence(results=[PUNE, MUMBAI], context=[])) == [], why
+
+
+def test_unrelated_numbers_are_not_paired() -> None:
+    """Pune's revenue and an order's amount share neither a record nor a key: their sum explains nothing."""
     order = json.dumps({"order_id": "A-1042", "amount": 2499})
-    assert unverified_numbers(answer, Evidence(results=[PUNE, order], context=[])) == [], why
+    assert unverified_numbers("Together ₹7,297.", Evidence(results=[PUNE, order], context=[])) == ["₹7,297"]
+
+
+def test_a_table_pairs_within_a_row_and_within_a_column() -> None:
+    table = {"columns": ["city", "orders", "revenue"], "rows": [["Pune", 4, 1000], ["Delhi", 16, 9000]]}
+    groups = groups_for(records_of([json.dumps(table)]), "Pune and Delhi", [])
+    assert [4.0, 1000.0] in groups and [16.0, 9000.0] in groups  # each row
+    assert [4.0, 16.0] in groups and [1000.0, 9000.0] in groups  # each column, both rows being named
+    assert [4.0, 16.0] not in groups_for(records_of([json.dumps(table)]), "Pune only", [])
+    evidence = Evidence(results=[json.dumps(table)], context=[])
+    assert unverified_numbers(
+        "Pune: ₹250 a order; revenue 10,000 in all; 80% of orders in Delhi.", evidence
+    ) == [
+        "80%"  # 16 / (4 + 16) needs three numbers
+    ]
+    assert unverified_numbers(
+        "Delhi's ₹9,000 is 9 times Pune's; 1,016 mixes two rows and two columns.", evidence
+    ) == ["1,016"]
 
 
 def test_numbers_from_the_question_and_the_tool_arguments_are_not_counted() -> None:
@@ -268,7 +296,7 @@ def test_the_derivation_search_agrees_with_brute_force(
     slack = mention.tolerance + 1e-9 * max(1.0, value)
     distance = oracle_distance(value, slack, percent, [float(x) for x in pool])
     assume(abs(distance) > 1e-7 * max(1.0, value))  # not on a floating-point knife edge
-    assert derived(mention, sorted(float(x) for x in pool)) is (distance < 0)
+    assert derived_within(mention, sorted(float(x) for x in pool)) is (distance < 0)
 
 
 @given(st.lists(st.integers(min_value=1, max_value=10**6), min_size=1, max_size=20), st.data())
@@ -277,3 +305,17 @@ def test_every_result_value_is_found_directly_whatever_the_format(pool: list[int
     written = WHOLE_FORMATS[data.draw(st.sampled_from([0, 1, 2, 3, 5, 6]))](value)
     [mention] = extract_numbers(written)
     assert found_directly(mention, sorted(float(x) for x in pool))
+
+
+@given(
+    st.lists(st.integers(min_value=0, max_value=50_000), min_size=1, max_size=10),
+    st.integers(min_value=2100, max_value=120_000),
+)
+def test_the_check_flags_exactly_the_numbers_no_result_explains(pool: list[int], invented: int) -> None:
+    floats = [float(x) for x in pool] + [float(len(pool))]  # a list's length is evidence too
+    direct = any(abs(x - invented) <= 0.5 for x in floats)
+    distance = oracle_distance(float(invented), 0.5 + 1e-9 * invented, False, floats)
+    assume(abs(distance) > 1e-6)
+    evidence = Evidence(results=[json.dumps({"values": pool})], context=[])
+    explained = direct or distance < 0
+    assert (unverified_numbers(f"It came to {invented:,}.", evidence) == []) is explained
