@@ -66,3 +66,22 @@ def test_an_answer_without_any_tool_call_is_all_unverified(sample_db: Path, tmp_
     result, record = ask(sample_db, tmp_path, [Step(text="Pune had 3 orders and ₹4,798 revenue.")])
     assert result.exit_code == 0, result.output
     assert record["unverified_numbers"] == ["3", "₹4,798"]
+
+
+def test_chat_traces_a_follow_up_to_an_earlier_questions_results(sample_db: Path, tmp_path: Path) -> None:
+    script = ScriptedModel(
+        [
+            *pune_steps("Pune had 3 orders and ₹4,798 revenue."),
+            Step(text="That is ₹1,599 an order."),  # 4798 / 3, from the first question's result
+            Step(text="And 7 of them were returned."),  # from nowhere
+        ]
+    )
+    stdin = "How did Pune do on 2026-10-24?\nPer order?\nReturns?\n/exit\n"
+    with LoopbackServer(lambda path, headers, body: script.respond("POST", path, headers, body)) as server:
+        args = ["--db", str(sample_db), "chat", "--base-url", server.url + "/v1", "--model", "m"]
+        args += ["--no-stream", "--transcript", str(tmp_path / "t.jsonl")]
+        result = CliRunner().invoke(app, args, input=stdin)
+    script.assert_all_used()
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.output.splitlines() if line.startswith("[unverified]")]
+    assert notes == ["[unverified] no tool returned these numbers: 7"]
