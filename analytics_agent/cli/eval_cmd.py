@@ -54,6 +54,10 @@ def eval_command(
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
     max_retries: RetriesOpt = None,
+    only: Annotated[
+        list[str] | None,
+        typer.Option("--only", help="Run only this case id or tag (repeatable), e.g. --only relative-date."),
+    ] = None,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Ask each question N times.")] = 1,
     jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Questions asked at once.")] = 1,
     fail_under: Annotated[
@@ -93,7 +97,7 @@ def eval_command(
     contenders = [Contender(s, make_provider(s)) for s in (replace(settings, model=n) for n in names)]
     request = EvalRequest(
         contenders, file=file, repeat=repeat, jobs=jobs, as_json=as_json, fail_under=fail_under,
-        compare=compare, prices=parse_prices(price or [], names), quiet=quiet,
+        compare=compare, prices=parse_prices(price or [], names), quiet=quiet, only=tuple(only or ()),
     )  # fmt: skip
     try:
         with open_workspace() as workspace:

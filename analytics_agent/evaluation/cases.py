@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, Valid
 
 from analytics_agent.errors import EvalFileError
 from analytics_agent.resources import evals_dir
+from analytics_agent.suggest import did_you_mean
 
 Value = StrictInt | StrictFloat | str
 BUNDLED_SET = "retail.yaml"
@@ -95,6 +97,23 @@ def load_cases(path: Path) -> list[Case]:
         raise EvalFileError(f"{path}: holds no cases")
     _check_unique(path, cases, [line for line, _ in items])
     return cases
+
+
+def select(cases: list[Case], only: Sequence[str]) -> list[Case]:
+    """The cases whose id or one of whose tags is in ``only`` (all of them when it is empty).
+
+    Raises:
+        EvalFileError: a name in ``only`` matches no case (with the closest ids and tags).
+    """
+    if not only:
+        return cases
+    known = {c.id for c in cases} | {t for c in cases for t in c.tags}
+    unknown = [name for name in only if name not in known]
+    if unknown:
+        hint = did_you_mean(unknown[0], sorted(known))
+        raise EvalFileError(f"--only {unknown[0]!r} is no case id or tag in the file{hint}")
+    wanted = set(only)
+    return [c for c in cases if c.id in wanted or wanted & set(c.tags)]
 
 
 def _jsonl_items(path: Path, text: str) -> list[tuple[int, Any]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from analytics_agent.errors import ConfigError
-from analytics_agent.evaluation.cases import bundled_file, load_cases
+from analytics_agent.evaluation.cases import bundled_file, load_cases, select
 from analytics_agent.evaluation.report import (
     Price,
     compare,
@@ -46,6 +46,8 @@ class EvalRequest:
     compare: str | None = None
     prices: Mapping[str, Price] = field(default_factory=dict)
     quiet: bool = False
+    only: Sequence[str] = ()
+    """Case ids or tags to run (all when empty)."""
 
 
 def evaluate(workspace: Workspace, request: EvalRequest, *, out: Write, err_raw: Write, live: bool) -> int:
@@ -58,7 +60,7 @@ def evaluate(workspace: Workspace, request: EvalRequest, *, out: Write, err_raw:
     """
     err: Write = lambda line: err_raw(line + "\n")  # noqa: E731
     path = request.file or bundled_file()
-    cases = load_cases(path)
+    cases = select(load_cases(path), request.only)
     previous = load_run(request.compare) if request.compare else None  # fail before any model is asked
     prepared = prepare(workspace, cases)
     models = [c.label for c in request.contenders]

@@ -97,6 +97,14 @@ def test_dates_identifiers_ordinals_and_units_of_products_are_not_quantities(tex
     assert extract_numbers(text) == []
 
 
+@pytest.mark.parametrize(
+    "written", ["**₹4,798**", "(4,798)", "4,798.", "₹4,798/-", "~4.8k", "`4798`", "4,798;"]
+)
+def test_punctuation_and_markdown_around_a_number_do_not_hide_it(written: str) -> None:
+    assert unverified_numbers(f"Revenue {written}", Evidence(results=[PUNE], context=[])) == []
+    assert len(extract_numbers(f"Revenue {written}")) == 1
+
+
 def test_list_markers_are_skipped_but_the_numbers_on_the_line_are_read() -> None:
     text = "Top cities:\n1. Mumbai ₹12,345\n2) Delhi 10,000\n- 3. Pune 9,000"
     assert values_of(text) == [12345, 10000, 9000]

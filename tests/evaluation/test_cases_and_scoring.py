@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from analytics_agent.errors import EvalFileError
-from analytics_agent.evaluation.cases import Case, load_cases
+from analytics_agent.evaluation.cases import Case, load_cases, select
 from analytics_agent.evaluation.report import compare
 from analytics_agent.evaluation.scoring import appears, judge
 
@@ -185,3 +185,14 @@ def test_compare_lists_regressions_first_then_improvements() -> None:
         ("d", "regressed", "pass", "pass, ungrounded"),
         ("b", "improved", "fail, ungrounded", "pass"),
     ]
+
+
+def test_only_picks_cases_by_id_or_tag_and_names_the_closest_for_a_typo(tmp_path: Path) -> None:
+    cases = load_cases(write(tmp_path, "q.yaml", YAML))
+    assert [c.id for c in select(cases, ["sales_summary"])] == ["two"]
+    assert [c.id for c in select(cases, ["one", "sales_summary"])] == ["one", "two"]
+    assert select(cases, []) == cases
+    with pytest.raises(
+        EvalFileError, match=r"--only 'sales_sumary' is no case id or tag.*did you mean 'sales_summary'"
+    ):
+        select(cases, ["sales_sumary"])

@@ -226,3 +226,12 @@ def test_a_case_whose_sql_fails_stops_the_run_before_any_model_is_asked(
     assert result.exit_code == 1
     assert result.stderr.startswith("error: case 'x': its sql failed: ") and "nope" in result.stderr
     assert model.requests == 0
+
+
+def test_only_runs_the_chosen_cases(run_eval, question_file: Path, models) -> None:
+    model = models({"m": BEHAVIOURS})
+    result = run_eval(
+        str(question_file), "--base-url", model.url, "-m", "m", "--only", "wrong", "--json", "-q"
+    )
+    assert [r["id"] for r in json.loads(result.stdout)["results"]] == ["wrong"]
+    assert model.requests == 2  # the tool call, then the answer: no other question was asked
