@@ -26,6 +26,7 @@ _NOT_QUANTITIES = re.compile(
         [
             r"\d{4}-\d{2}(?:-\d{2})?(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?",  # ISO dates and months
             r"\d{4}-W\d{2}",  # ISO weeks
+            r"\bweek\s+\d{1,2}\b",  # week 43
             r"\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b",  # 24/10/2026, 24.10.2026
             rf"\b{_DAY}\s*{_TO}\s*{_DAY}\s+(?:of\s+)?{_MONTH}",  # 19-25 Oct, 1 to 15 October
             rf"\b{_MONTH}\s+{_DAY}\s*{_TO}\s*{_DAY}\b",  # Oct 19-25

@@ -86,6 +86,7 @@ def test_each_format_reads_as_one_number(written: str, value: float, percent: bo
         "over Oct 19-25",
         "order A-1042 and customer C-00042",
         "in Q3 and FY26, week 2026-W43",
+        "in week 43",
         "the 3rd best",
         "over the last 7 days",
         "Pen Drive 64GB",
