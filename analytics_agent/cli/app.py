@@ -1,6 +1,6 @@
 """The command line's front door: the Typer app, its global options, and one-line errors at the edge.
 
-Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``); this module imports
+Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``, ``mcp_cmd``); this module imports
 them and registers their functions, so no command module imports the app. Heavy libraries (duckdb,
 pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
 """
@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd
+from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd, mcp_cmd
 from analytics_agent.cli.context import State
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
@@ -34,6 +34,7 @@ app.command("chat")(ask_cmd.chat)
 app.command("demo")(ask_cmd.demo)
 app.command("load")(data_cmd.load)
 app.command("drop")(data_cmd.drop)
+app.command("mcp")(mcp_cmd.mcp)
 app.command("eval")(eval_cmd.eval_command)
 
 DbOption = Annotated[

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,12 +21,22 @@ from analytics_agent.errors import DatabaseError
 
 DEFAULT_MEMORY_LIMIT = "1GB"
 DEFAULT_THREADS = 2
+# How long a writer waits for readers to let go of the file. A long-running reader (the MCP server) closes
+# its connection within a couple of seconds of its last call, so a `load` from another terminal gets in.
+WRITER_LOCK_WAIT_S = 10.0
 
 
 def open_sandbox(
-    path: Path, *, memory_limit: str = DEFAULT_MEMORY_LIMIT, threads: int = DEFAULT_THREADS
+    path: Path,
+    *,
+    memory_limit: str = DEFAULT_MEMORY_LIMIT,
+    threads: int = DEFAULT_THREADS,
+    lock_wait_s: float = 0.0,
 ) -> duckdb.DuckDBPyConnection:
-    """A read-only connection that cannot touch files or the network, nor change its own settings."""
+    """A read-only connection that cannot touch files or the network, nor change its own settings.
+
+    ``lock_wait_s``: how long to wait while another process writes the file (0: fail at once).
+    """
     config = {
         "enable_external_access": False,
         "autoload_known_extensions": False,
@@ -35,7 +46,7 @@ def open_sandbox(
         "lock_configuration": True,
     }
     try:
-        return duckdb.connect(str(path), read_only=True, config=config)
+        return _connect_waiting(path, lock_wait_s, read_only=True, config=config)
     except duckdb.Error as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
 
@@ -44,13 +55,25 @@ def open_sandbox(
 def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = duckdb.connect(str(path))
+        conn = _connect_waiting(path, WRITER_LOCK_WAIT_S)
     except (duckdb.Error, OSError) as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
     try:
         yield conn
     finally:
         conn.close()
+
+
+def _connect_waiting(path: Path, wait_s: float, **kwargs: object) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect``, retried while another process holds a conflicting lock, for up to ``wait_s``."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return duckdb.connect(str(path), **kwargs)  # type: ignore[arg-type]
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
 
 
 def ensure_database(path: Path) -> bool:

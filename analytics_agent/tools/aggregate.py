@@ -118,6 +118,7 @@ def _lean(schema: dict[str, Any]) -> None:
 class Aggregate(Tool):
     name = "aggregate"
     description = DESCRIPTION
+    returns = "rows"
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

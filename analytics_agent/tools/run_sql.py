@@ -29,6 +29,7 @@ class RunSql(Tool):
         "can answer."
     )
     arguments = RunSqlArguments
+    returns = "rows"
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         query = check_select(cursor, args.query)  # type: ignore[attr-defined]

@@ -37,9 +37,7 @@ class Workspace:
 
         ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry.
         """
-        if db_path.is_dir():
-            raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
-        created = ensure_database(db_path)
+        created = prepare_database(db_path)
         connection = open_sandbox(db_path)
         try:
             registry, problems = build_registry(connection, tool_dirs=tool_dirs, allow_sql=allow_sql)
@@ -61,3 +59,10 @@ class Workspace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def prepare_database(db_path: Path) -> bool:
+    """Check the path names a file, and create the database with the sample data on first use (True)."""
+    if db_path.is_dir():
+        raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
+    return ensure_database(db_path)
