@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli import ask_cmd, data_cmd, mcp_cmd
+from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd, mcp_cmd
 from analytics_agent.cli.context import State
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
@@ -22,6 +22,7 @@ from analytics_agent.cli.global_options import (
     TOOLS_DIR_HELP,
     GlobalOptionsGroup,
 )
+from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
 
@@ -34,6 +35,7 @@ app = typer.Typer(
     cls=GlobalOptionsGroup,
 )
 app.add_typer(tools_app, name="tools")
+app.add_typer(sources_app, name="sources")
 app.command("tables")(data_cmd.tables)
 app.command("schema")(data_cmd.schema)
 app.command("ask")(ask_cmd.ask)
@@ -42,6 +44,7 @@ app.command("demo")(ask_cmd.demo)
 app.command("load")(data_cmd.load)
 app.command("drop")(data_cmd.drop)
 app.command("mcp")(mcp_cmd.mcp)
+app.command("eval")(eval_cmd.eval_command)
 
 DbOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time
@@ -70,8 +73,12 @@ def _root(
         bool,
         typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
     ] = False,
+    no_sources: Annotated[
+        bool, typer.Option("--no-sources", help="Leave the configured data sources out (e.g. one is down).")
+    ] = False,
 ) -> None:
     State.db = db
+    State.use_sources = not no_sources
     State.tools_dirs = tuple(tools_dir or ())
     State.allow_sql = allow_sql
     if verbose:

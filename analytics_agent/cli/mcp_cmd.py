@@ -38,7 +38,14 @@ def mcp(
         logging.basicConfig(
             level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
         )
-    live = LiveWorkspace(db_path(), tool_dirs=user_tool_dirs(State.tools_dirs), allow_sql=State.allow_sql)
+    from analytics_agent.db.linked.store import read_sources
+
+    live = LiveWorkspace(
+        db_path(),
+        tool_dirs=user_tool_dirs(State.tools_dirs),
+        allow_sql=State.allow_sql,
+        sources=read_sources() if State.use_sources else (),
+    )
     try:
         if live.created:
             typer.echo(f"Created {live.db_path} with the sample data.", err=True)

@@ -27,6 +27,8 @@ import duckdb
 
 from analytics_agent.db.catalog import table_names
 from analytics_agent.db.connect import open_sandbox
+from analytics_agent.db.linked.link import SourceSetUp
+from analytics_agent.db.linked.spec import Source
 from analytics_agent.errors import AnalyticsAgentError, ToolDefinitionError
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor, ToolOutcome, error_outcome
@@ -60,8 +62,10 @@ class LiveWorkspace:
         allow_sql: bool = False,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         idle_s: float = DEFAULT_IDLE_S,
+        sources: Sequence[Source] = (),
     ) -> None:
         self.db_path = db_path
+        self._sources = tuple(sources)
         self._tool_dirs = tuple(tool_dirs)
         self._allow_sql = allow_sql
         self._timeout_s = timeout_s
@@ -132,7 +136,8 @@ class LiveWorkspace:
 
     def _reopen(self, *, lock_wait_s: float = 0.0) -> Workspace:
         fingerprint = _fingerprint(self.db_path)
-        connection = open_sandbox(self.db_path, lock_wait_s=lock_wait_s)
+        set_up = SourceSetUp(self._sources) if self._sources else None
+        connection = open_sandbox(self.db_path, lock_wait_s=lock_wait_s, set_up=set_up)
         try:
             if fingerprint != self._fingerprint or self._registry is None:
                 self._rebuild(connection)

@@ -20,7 +20,7 @@ from analytics_agent.db.catalog import list_tables
 from analytics_agent.present.progress import Spinner
 from analytics_agent.present.results import ResultLog
 from analytics_agent.present.stream import StreamEcho
-from analytics_agent.present.trace import format_event
+from analytics_agent.present.trace import format_event, format_unverified
 from analytics_agent.present.transcript import Transcript
 from analytics_agent.providers.base import Provider
 from analytics_agent.workspace.workspace import Workspace
@@ -38,12 +38,17 @@ class Wiring:
     results: ResultLog = field(default_factory=ResultLog)
     """The current question's successful tool calls: its chart and its exports come from them."""
     spinner: Spinner | None = None
+    note: Write | None = None
+    """Where the line on unverified numbers goes, under the answer (the trace's stream)."""
 
     def show(self, result: AgentResult, write_line: Write) -> None:
-        """Print the answer unless streaming already did."""
+        """Print the answer unless streaming already did, then any numbers no tool returned."""
         already = self.echo.finish(result.answer) if self.echo else False
         if not already:
             write_line(result.answer)
+        warning = format_unverified(result.unverified_numbers)
+        if warning and self.note is not None:
+            self.note(warning)
 
     def close(self) -> None:
         if self.spinner is not None:
@@ -97,7 +102,7 @@ def build(
         on_event=on_event,
         on_text=echo.on_text if echo else None,
     )
-    return Wiring(agent, transcript, echo, results, spinner)
+    return Wiring(agent, transcript, echo, results, spinner, note=trace)
 
 
 def _trace(write: Write, event: Event, model: str, *, streamed: bool, show_sql: bool) -> None:

@@ -94,3 +94,24 @@ def test_a_call_while_another_process_writes_is_an_error_result_not_an_exception
         live.close()
     assert outcome.is_error
     assert outcome.text.startswith("Error: the database") and "in use by another" in outcome.text
+
+
+def test_linked_sources_are_attached_again_at_every_reopen(sample_db, tmp_path):
+    import duckdb
+
+    from analytics_agent.db.linked.spec import parse_source
+
+    duckdb.sql(f"COPY (SELECT i % 3 AS shop, i AS amount FROM range(30) t(i)) TO '{tmp_path}/sales.parquet'")
+    source = parse_source("sales", {"type": "files", "path": str(tmp_path / "sales.parquet")})
+    live = LiveWorkspace(sample_db, idle_s=0, sources=[source])
+    try:
+        first = live.execute(
+            "aggregate", json.dumps({"table": "sales", "metrics": [{"fn": "sum", "column": "amount"}]})
+        )
+        live.tick()  # idle: the file is let go, the next call reopens and links again
+        second = live.execute("aggregate", json.dumps({"table": "sales", "metrics": [{"fn": "count"}]}))
+    finally:
+        live.close()
+    assert json.loads(first.text)["rows"] == [[sum(range(30))]]
+    assert json.loads(second.text)["rows"] == [[30]]
+    assert "sales" in live.tables
