@@ -14,7 +14,8 @@ from cli_process import run_cli
 from analytics_agent.db.catalog import NO_TABLES
 
 COMMANDS = [[], ["tables"], ["schema"], ["load"], ["drop"], ["ask"], ["chat"], ["demo"], ["tools"],
-            ["tools", "list"], ["tools", "spec"], ["tools", "call"], ["mcp"]]  # fmt: skip
+            ["tools", "list"], ["tools", "spec"], ["tools", "call"], ["mcp"], ["eval"], ["sources"],
+            ["sources", "add"], ["sources", "list"]]  # fmt: skip
 TYPE_NOISE = re.compile(
     r"<(bool|int|str|float|path|Path|list\[[^\]]*\])>|\{[A-Za-z_]+[.\w]*\}|\b(FUNCTION|BOOLEAN)\b"
 )
