@@ -34,7 +34,8 @@ SaveResultsOpt = Annotated[
     ),
 ]
 JSON_HELP = (
-    'Print {"answer", "steps", "tool_calls" (each with its sql and params), "usage", "stop"} as JSON; '
+    'Print {"answer", "steps", "tool_calls" (each with its sql and params), "usage", "stop", '
+    '"unverified_numbers"} as JSON; '
     'on failure {"error", "error_type", "stop": "error"}.'
 )
 _ASKS_FOR_CHART = re.compile(r"\b(plot|chart|graph|visuali[sz]e|draw)", re.IGNORECASE)

@@ -16,6 +16,7 @@ import pytest
 from cli_process import run_cli, run_in_terminal
 from loopback import LoopbackServer
 
+from analytics_agent.agent.events import AgentResult
 from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step
 
 TREND_ARGS = {"period": "2026-01-01..2026-10-31", "grain": "month"}
@@ -101,8 +102,8 @@ def test_json_carries_each_calls_sql_and_lists_stop(model_server, sample_db, tmp
     assert "date_trunc" in call["sql"] and call["params"]["grain"] == "month"
     assert data["stop"] == "answer"
     help_text = run_cli(["ask", "--help"], cwd=tmp_path, env={"COLUMNS": "200"}).stdout
-    for field in ('"answer"', '"steps"', '"tool_calls"', '"usage"', '"stop"', '"error"'):
-        assert field in help_text
+    every_field = [*AgentResult(answer="", steps=0).as_dict(), "error"]
+    assert all(f'"{field}"' in help_text for field in every_field), help_text
 
 
 def test_json_prints_an_error_object_when_the_question_fails(model_server, sample_db, tmp_path):
