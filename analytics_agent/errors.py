@@ -9,6 +9,7 @@ stack trace, never shown to the user as one.
     ├── DatabaseError                   the database file cannot be opened, created or is locked
     ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
+    │   └── SemanticModelError          a semantic file is not YAML, or names what the database lacks
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
     │   └── ArgumentError               arguments not JSON or not fitting the schema
@@ -49,6 +50,10 @@ class ToolDefinitionError(AnalyticsAgentError):
         super().__init__(f"{where}{message}")
         self.path = path
         self.line = line
+
+
+class SemanticModelError(ToolDefinitionError):
+    pass
 
 
 class ToolError(AnalyticsAgentError):

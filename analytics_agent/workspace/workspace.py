@@ -13,6 +13,7 @@ from analytics_agent.errors import DatabaseError, ToolDefinitionError
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
 from analytics_agent.tools.registry import Registry
+from analytics_agent.tools.semantic.load import semantic_path_for
 
 
 @dataclass
@@ -32,17 +33,26 @@ class Workspace:
         tool_dirs: Sequence[Path] = (),
         timeout_s: float = DEFAULT_TIMEOUT_S,
         allow_sql: bool = False,
+        timezone: str = "UTC",
+        semantic_file: Path | None = None,
     ) -> Workspace:
         """Create the database with sample data on first use, then open it sandboxed, read-only.
 
-        ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry.
+        ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry. ``timezone`` is the
+        business zone of ``aggregate``; ``semantic_file`` defaults to ``<db>.semantic.yaml`` beside it.
         """
         if db_path.is_dir():
             raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
         created = ensure_database(db_path)
         connection = open_sandbox(db_path)
         try:
-            registry, problems = build_registry(connection, tool_dirs=tool_dirs, allow_sql=allow_sql)
+            registry, problems = build_registry(
+                connection,
+                tool_dirs=tool_dirs,
+                allow_sql=allow_sql,
+                timezone=timezone,
+                semantic_file=semantic_file or semantic_path_for(db_path),
+            )
         except BaseException:
             connection.close()
             raise
