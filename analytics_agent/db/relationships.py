@@ -42,6 +42,11 @@ class Relationship:
     declared: bool = False
 
 
+def _family(kind: str) -> str:
+    """Types that join without surprise: any integer width with any other; text with text."""
+    return "integer" if "INT" in kind.upper() else kind.upper()
+
+
 def _singular(name: str) -> str:
     return name[:-1] if name.endswith("s") and not name.endswith("ss") else name
 
@@ -96,7 +101,8 @@ def infer_relationships(cur: duckdb.DuckDBPyConnection) -> list[Relationship]:
         for target, target_columns in catalog.items()
         if target != table
         for key, key_kind in target_columns.items()
-        if key_kind == kind and (names_match(column, target, key) or (kind == "VARCHAR" and target in small))
+        if _family(key_kind) == _family(kind)
+        and (names_match(column, target, key) or (kind == "VARCHAR" and target in small))
     ]
     wanted: dict[str, set[str]] = {}
     for _, _, target, key, _ in candidates:

@@ -97,7 +97,9 @@ class _Parser:
 
     def next(self) -> tuple[str, Any]:
         if self.pos >= len(self.tokens):
-            self.fail("the condition stops early")
+            raise ToolError(
+                f'{self.where}: {self.text!r} stops early; a condition reads like "arr_delay > 15"'
+            )
         token = self.tokens[self.pos]
         self.pos += 1
         return token

@@ -134,7 +134,7 @@ def _metrics(defs: Sequence[MetricDef], planner: Planner, problem, catalog: Cata
             if missing:
                 problem(
                     m.line,
-                    f"{where}: ratio names {missing[0]!r}, not a metric of {m.table}{did_you_mean(missing[0], by_name)}",
+                    f"{where}: ratio names {missing[0]!r}, not a metric of {m.table}{did_you_mean(missing[0], set(by_name) - {m.name})}",
                 )
             else:
                 good[m.name] = m
