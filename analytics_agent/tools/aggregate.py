@@ -116,13 +116,13 @@ def _lean_field(default: Any, **kwargs: Any) -> Any:
 
 
 def _lean(schema: dict[str, Any]) -> None:
-    for key in ("default", "minItems", "maxItems", "maxLength", "minimum", "maximum"):
-        schema.pop(key, None)
     branches = [b for b in schema.pop("anyOf", []) if b.get("type") != "null"]
     if len(branches) == 1:
         schema.update(branches[0])
     elif branches:
         schema["anyOf"] = branches
+    for key in ("default", "minItems", "maxItems", "maxLength", "minimum"):  # validated, not worth a token
+        schema.pop(key, None)
 
 
 class Aggregate(Tool):
