@@ -63,8 +63,10 @@ def business_zone(flag: str | None) -> str:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     from analytics_agent.agent.prompt import local_zone_name
-    from analytics_agent.config import load_config_file
+    from analytics_agent.config import check_timezone, load_config_file
 
+    if flag:
+        check_timezone(flag)  # a zone the user typed is wrong loudly, not replaced quietly
     for name in (flag, load_config_file().get("timezone"), local_zone_name()):
         if not name:
             continue
