@@ -137,6 +137,10 @@ class Planner:
             return None
         if period is None:
             raise ToolError("baseline needs a period to compare with it")
+        if baseline is not None and args.time_grain:
+            raise ToolError(
+                "a period comparison is per group, not per time bucket: drop time_grain (or baseline)"
+            )
         column = self._time_column(args.time_column, refs)
         ref = refs.resolve(column, "time_column")
         ranges = [

@@ -51,7 +51,7 @@ FORMS: list[tuple[str, dict[str, Any], str]] = [
                 {"fn": "sum", "column": "amount", "where": PAID.replace("NOT IN", "not in"), "share": True}
             ],
         },
-        f"SELECT channel, sum(amount) FILTER (WHERE {PAID}) s, 100.0 * s / sum(s) OVER () FROM orders "
+        f"SELECT channel, sum(amount) s, 100.0 * s / sum(s) OVER () FROM orders WHERE {PAID} "
         "GROUP BY 1 ORDER BY 2 DESC",
     ),
     (
@@ -91,7 +91,7 @@ FORMS: list[tuple[str, dict[str, Any], str]] = [
     (
         "named metric by month",
         {"table": "orders", "time_grain": "month", "metrics": [{"metric": "avg_order_value"}]},
-        f"SELECT date_trunc('month', day), avg(amount) FILTER (WHERE {PAID}) FROM orders GROUP BY 1 ORDER BY 1",
+        f"SELECT date_trunc('month', day), avg(amount) FROM orders WHERE {PAID} GROUP BY 1 ORDER BY 1",
     ),
 ]
 

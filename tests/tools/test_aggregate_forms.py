@@ -152,3 +152,13 @@ def test_a_daily_series_over_a_year_is_capped_and_says_so(real):
     days = real.cursor().execute("SELECT count(DISTINCT (year, month, day)) FROM flights").fetchone()[0]
     assert out.truncated and result["truncated"] is True and result["row_count"] == days > 50
     assert len(result["rows"]) <= 50 and result["rows"][0][0] == "2013-01-01"
+
+
+def test_a_comparison_per_time_bucket_is_refused_with_what_to_drop(real):
+    args = {"table": "flights", "time_grain": "month", "period": "2013-07-01..2013-07-31",
+            "baseline": "2013-01-01..2013-01-31"}  # fmt: skip
+    out = real.executor.execute("aggregate", args)
+    assert (
+        out.text
+        == "Error: a period comparison is per group, not per time bucket: drop time_grain (or baseline)"
+    )
