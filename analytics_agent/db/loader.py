@@ -130,7 +130,7 @@ def drop_table(db_path: Path, table: str) -> int:
         with _transaction(conn):
             conn.execute(f"DROP TABLE {quote_ident(table)}")
             drop_profile(conn, table)
-            store_relationships(conn)
+            store_relationships(conn, table)
     return int(rows)
 
 
@@ -163,7 +163,7 @@ def _write(
         else:
             loaded = conn.execute(f"CREATE TABLE {target} AS {query}", params).fetchone()[0]
         store_profile(conn, table, original_names=renamed or None)
-        store_relationships(conn)
+        store_relationships(conn, table)
     return int(loaded)
 
 

@@ -17,6 +17,7 @@ import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
 from analytics_agent.db.catalog import get_profile, quote_ident
+from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import closest
 from analytics_agent.tools.aggregate_plan import Planner
@@ -24,6 +25,7 @@ from analytics_agent.tools.aggregate_sql import (
     GRAINS,
     METRIC_FNS,
     FilterPlan,
+    Join,
     Params,
     QueryPlan,
     build_query,
@@ -135,6 +137,7 @@ class Aggregate(Tool):
         self.catalog = catalog
         self.semantics = semantics or Semantics()
         self.planner = Planner(catalog, self.semantics, timezone)
+        self._unique: set[tuple[str, str]] = set()
 
     @cached_property
     def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
@@ -142,6 +145,7 @@ class Aggregate(Tool):
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         plan = self.plan(args)
+        self._check_keys(cursor, plan.joins)
         sql, params = build_query(plan)
         cursor.execute(sql, params)
         columns = tuple(d[0] for d in cursor.description)
@@ -153,6 +157,20 @@ class Aggregate(Tool):
             total = cursor.execute(f"SELECT count(*) FROM ({sql})", params).fetchone()[0]
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
         return ToolValue(Rows(columns=columns, rows=rows, total=total, hint=hint), sql=sql)
+
+    def _check_keys(self, cursor: duckdb.DuckDBPyConnection, joins: Sequence[Join]) -> None:
+        """A key of a big table was only sampled when it was loaded: check it in full once, before the
+        first join to it, so no join can ever repeat rows."""
+        for j in joins:
+            if j.verified or (j.table, j.key) in self._unique:
+                continue
+            dupes = duplicate_keys(cursor, j.table, j.key)
+            if dupes:
+                raise ToolError(
+                    f"{j.table}.{j.key} is not a unique key ({dupes} rows repeat a value or are empty), so "
+                    f"joining {j.table} would repeat rows and double-count; refused"
+                )
+            self._unique.add((j.table, j.key))
 
     def plan(self, args: Any) -> QueryPlan:
         """Check every name against the catalog and every value's shape; ToolError names what to fix."""

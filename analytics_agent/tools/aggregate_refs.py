@@ -91,7 +91,7 @@ class Resolver:
             if (j.table, j.column, j.key) == (link.target, link.column, link.key):
                 return j.alias
         alias = f"r{len(self.joins) + 1}"
-        self.joins.append(Join(alias, link.target, link.column, link.key))
+        self.joins.append(Join(alias, link.target, link.column, link.key, link.verified))
         return alias
 
     def _no_link(self, prefix: str) -> str:

@@ -88,6 +88,8 @@ class Join:
     table: str
     column: str
     key: str
+    verified: bool = True
+    """False: the key looked unique on a sample; checked in full before the first query joins to it."""
 
 
 @dataclass(frozen=True)

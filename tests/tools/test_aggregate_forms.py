@@ -162,3 +162,27 @@ def test_a_comparison_per_time_bucket_is_refused_with_what_to_drop(real):
         out.text
         == "Error: a period comparison is per group, not per time bucket: drop time_grain (or baseline)"
     )
+
+
+def test_a_big_key_is_checked_in_full_before_the_first_join_and_a_duplicate_refuses_it(tmp_path):
+    from analytics_agent.db.relationships import SAMPLE_ROWS, store_relationships
+
+    db = tmp_path / "big.duckdb"
+    with duckdb.connect(str(db)) as conn:
+        conn.execute(
+            f"CREATE TABLE accounts AS SELECT range AS account_id, range % 7 AS tier FROM range({SAMPLE_ROWS * 2})"
+        )
+        conn.execute("CREATE TABLE payments AS SELECT range * 3 AS account_id, 10 AS amount FROM range(1000)")
+        (link,) = store_relationships(conn)
+    assert (link.table, link.target, link.verified) == ("payments", "accounts", False)  # sampled only
+    with Workspace.open(db) as ws:
+        got = rows(ws, {"table": "payments", "group_by": ["accounts.tier"], "order_by": "accounts.tier"})
+    assert got == [[t, sum(1 for i in range(1000) if (i * 3) % 7 == t)] for t in range(7)]
+    with duckdb.connect(str(db)) as conn:
+        conn.execute("INSERT INTO accounts VALUES (3, 0)")  # written behind the loader's back: a duplicate
+    with Workspace.open(db) as ws:
+        out = ws.executor.execute("aggregate", {"table": "payments", "group_by": ["accounts.tier"]})
+    assert out.text == (
+        "Error: accounts.account_id is not a unique key (1 rows repeat a value or are empty), so joining "
+        "accounts would repeat rows and double-count; refused"
+    )

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.relationships import Relationship
+from analytics_agent.db.relationships import SAMPLE_ROWS, Relationship, duplicate_keys
 from analytics_agent.errors import SemanticModelError, ToolError
 from analytics_agent.suggest import did_you_mean
 from analytics_agent.tools.aggregate_plan import Planner, build_metric
@@ -102,9 +102,8 @@ def _relationships(
             pool = catalog.get(target, catalog)
             problem(d.line, f"{where}: {bad} is not in the database{did_you_mean(bad.split('.')[-1], pool)}")
             continue
-        dupes = cur.execute(
-            f"SELECT count(*) - count(DISTINCT {quote_ident(key)}) FROM {quote_ident(target)}"
-        ).fetchone()[0]
+        rows = cur.execute(f"SELECT count(*) FROM {quote_ident(target)}").fetchone()[0]
+        dupes = duplicate_keys(cur, target, key, rows=rows)  # sampled on a big table; in full at first use
         if dupes:
             problem(
                 d.line,
@@ -112,7 +111,9 @@ def _relationships(
                 "joining to it would repeat rows and double-count; point at a column with one row per value",
             )
             continue
-        result[(d.table, d.column)] = Relationship(d.table, d.column, target, key, declared=True)
+        result[(d.table, d.column)] = Relationship(
+            d.table, d.column, target, key, declared=True, verified=rows <= SAMPLE_ROWS
+        )
     return sorted(result.values(), key=lambda r: (r.table, r.column))
 
 
