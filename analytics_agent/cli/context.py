@@ -17,6 +17,7 @@ class State:
     db: Path | None = None
     tools_dirs: tuple[Path, ...] = ()
     allow_sql: bool = False
+    use_sources: bool = True
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -33,6 +34,7 @@ def open_workspace(timezone: str | None = None):
 
     ``timezone`` (``--timezone``) is the business zone ``aggregate`` buckets timestamps in; without it, the
     config file's ``timezone``, else the machine's zone."""
+    from analytics_agent.db.linked.store import read_sources
     from analytics_agent.workspace.workspace import Workspace
 
     workspace = Workspace.open(
@@ -40,10 +42,13 @@ def open_workspace(timezone: str | None = None):
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
         timezone=business_zone(timezone),
+        sources=read_sources() if State.use_sources else (),
     )
     if workspace.created:
         typer.echo(f"Created {workspace.db_path} with the sample data.", err=True)
     warn_problems(workspace.problems)
+    for problem in workspace.source_problems:
+        typer.echo(f"warning: {problem}", err=True)
     return workspace
 
 
