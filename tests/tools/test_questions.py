@@ -69,3 +69,13 @@ def test_one_call_answers_the_question_exactly(workspaces, question):
     if not question.get("ordered"):
         got, expected = sorted(got, key=repr), sorted(expected, key=repr)
     assert _same_rows(got, expected), f"{question['question']}\n got: {got}\nwant: {expected}"
+
+
+def test_the_tools_of_a_database_of_only_the_users_tables_fit_in_800_o200k_tokens(workspaces):
+    import bpe_openai
+
+    encoder = bpe_openai.get_encoding("o200k_base")
+    registry = workspaces["real"].registry  # six tables of the real exports and a semantic file
+    assert "metric" in json.dumps(registry.openai_tools())  # named metrics included in the count
+    for payload in (registry.openai_tools(), registry.bedrock_tool_config()):
+        assert len(encoder.encode(json.dumps(payload, separators=(",", ":"), ensure_ascii=False))) <= 800
