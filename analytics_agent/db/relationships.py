@@ -208,8 +208,10 @@ def read_relationships(cur: duckdb.DuckDBPyConnection) -> list[Relationship]:
     if not _stored(cur):
         return infer_relationships(cur)
     tables = set(table_names(cur))
-    rows = cur.execute(
-        f"SELECT table_name, column_name, target, key, coverage, verified FROM {META_SCHEMA}.relationships "
-        "ORDER BY table_name, column_name, target"
-    ).fetchall()
-    return [Relationship(*row[:5], verified=row[5]) for row in rows if row[0] in tables and row[2] in tables]
+    rows = cur.execute(f"SELECT * FROM {META_SCHEMA}.relationships ORDER BY 1, 2, 3").fetchall()
+    # rows of an earlier layout have no "verified": their keys were checked in full
+    return [
+        Relationship(*row[:5], verified=row[5] if len(row) > 5 else True)
+        for row in rows
+        if row[0] in tables and row[2] in tables
+    ]
