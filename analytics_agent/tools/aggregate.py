@@ -50,8 +50,8 @@ OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_n
 
 DESCRIPTION = (
     'Metrics by group_by (column, relation.column, dimension), time_grain. Metric where "x > 15": own '
-    "condition; pct: % of rows meeting it; share: % of total. Filter on an output (fn_column) keeps groups. "
-    "period (+baseline: compare). order_by output, '-' desc."
+    "condition; pct: % of rows meeting it; share: % of total; per: divided by that output. "
+    "Filter on an output (fn_column) keeps groups. period (+baseline: compare). order_by output, '-' desc."
 )
 
 Catalog = dict[str, dict[str, str]]
@@ -85,6 +85,7 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         **named,
         where=(str | None, _lean_field(None, max_length=500)),
         share=(bool | None, _lean_field(None)),
+        per=(str | None, _lean_field(None)),
     )
     condition = create_model(
         "Filter",

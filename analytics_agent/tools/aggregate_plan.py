@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from analytics_agent.errors import ToolError
@@ -48,7 +48,7 @@ class Planner:
                 f"no table {table!r}{did_you_mean(table, self.catalog)}; tables: {', '.join(self.catalog)}"
             )
         refs = self.resolver(table)
-        metrics = _unique([self.metric(m, refs) for m in args.metrics])
+        metrics = _per(_unique([self.metric(m, refs) for m in args.metrics]), args.metrics)
         keys, time_ordered = self._keys(args, refs)
         outputs_so_far = {m.alias for m in metrics}
         filters, having = [], []
@@ -176,6 +176,29 @@ def build_metric(
             f"numeric columns of {refs.table}: {', '.join(numeric) or 'none'}"
         )
     return MetricPlan(fn, column, _conditional(fn, column, conditions), ref.sql, conditions, share)
+
+
+def _per(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPlan]:
+    """A metric with ``per`` (another metric's output name) becomes the ratio of the two: revenue per
+    customer is sum(amount) / count_distinct(customer_id), both computed over the same rows."""
+    names = [m.alias for m in metrics]
+    result = []
+    for m, a in zip(metrics, asked, strict=True):
+        other = getattr(a, "per", None)
+        if not other:
+            result.append(m)
+            continue
+        if other not in names or other == m.alias:
+            raise ToolError(
+                f"metrics: per {other!r} is not another metric of this call{did_you_mean(other, names)}; "
+                f"its metrics: {', '.join(names)}"
+            )
+        denominator = metrics[names.index(other)]
+        numerator = replace(m, share=False)
+        result.append(
+            MetricPlan("ratio", None, f"{m.alias}_per_{other}", share=m.share, ratio=(numerator, denominator))
+        )
+    return result
 
 
 def _conditional(fn: str, column: str | None, conditions: Sequence[FilterPlan]) -> str:

@@ -186,3 +186,13 @@ def test_a_big_key_is_checked_in_full_before_the_first_join_and_a_duplicate_refu
         "Error: accounts.account_id is not a unique key (1 rows repeat a value or are empty), so joining "
         "accounts would repeat rows and double-count; refused"
     )
+
+
+def test_per_must_name_another_metric_of_the_same_call(real):
+    args = {"table": "flights", "metrics": [{"fn": "sum", "column": "distance", "per": "sum_airtime"},
+                                            {"fn": "sum", "column": "air_time"}]}  # fmt: skip
+    out = real.executor.execute("aggregate", args)
+    assert out.text == (
+        "Error: metrics: per 'sum_airtime' is not another metric of this call; did you mean 'sum_air_time'?; "
+        "its metrics: sum_distance, sum_air_time"
+    )
