@@ -12,6 +12,7 @@ stack trace, never shown to the user as one.
     │                                   is misconfigured or cannot be reached
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
     │   └── SemanticModelError          a semantic file is not YAML, or names what the database lacks
+    ├── EvalFileError                   an eval question file or a stored eval run cannot be used
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
     │   └── ArgumentError               arguments not JSON or not fitting the schema
@@ -60,6 +61,10 @@ class ToolDefinitionError(AnalyticsAgentError):
 
 class SemanticModelError(ToolDefinitionError):
     pass
+
+
+class EvalFileError(AnalyticsAgentError):
+    """A question file (JSONL/YAML) or a stored run is malformed; the message names the file and line."""
 
 
 class ToolError(AnalyticsAgentError):
