@@ -22,6 +22,7 @@ from analytics_agent.cli.global_options import (
     TOOLS_DIR_HELP,
     GlobalOptionsGroup,
 )
+from analytics_agent.cli.semantic_cmd import semantic_app
 from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
@@ -35,6 +36,7 @@ app = typer.Typer(
     cls=GlobalOptionsGroup,
 )
 app.add_typer(tools_app, name="tools")
+app.add_typer(semantic_app, name="semantic")
 app.add_typer(sources_app, name="sources")
 app.command("tables")(data_cmd.tables)
 app.command("schema")(data_cmd.schema)

@@ -165,7 +165,7 @@ def chat(
     view = View(quiet=quiet, show_sql=show_sql, chart=chart)
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
-    with open_workspace() as ws:
+    with open_workspace(settings.timezone) as ws:
         model_provider = make_provider(settings, stream=streaming)
         wiring = _wire(ws, model_provider, settings, view, transcript=transcript, stream=streaming)
         try:
@@ -264,7 +264,7 @@ def _run_question(question: str, settings: Any, view: View, *, transcript, strea
     from analytics_agent.workspace.provider_factory import make_provider
 
     streaming = (sys.stdout.isatty() and not view.as_json) if stream is None else stream
-    with open_workspace() as ws:
+    with open_workspace(settings.timezone) as ws:
         model_provider = make_provider(settings, stream=streaming, client=client)
         wiring = _wire(
             ws, model_provider, settings, view, transcript=transcript, stream=streaming and not view.as_json

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -53,6 +53,10 @@ def tools_spec(
 def tools_call(
     name: Annotated[str, typer.Argument(help="Tool name, as in 'tools list'.")],
     arguments: Annotated[str, typer.Argument(help="Arguments as a JSON object.")] = "{}",
+    timezone: Annotated[
+        Optional[str],  # noqa: UP045 - typer reads the annotation at run time
+        typer.Option("--timezone", help="Business time zone for timestamps (default: config, else local)."),
+    ] = None,
     sql: Annotated[
         bool, typer.Option("--sql", help="Print the SQL the call runs and its bound values.")
     ] = False,
@@ -72,7 +76,7 @@ def tools_call(
         raise ConfigError(
             "--chart draws on stdout, next to the result; with --sql, --csv or --json use --chart-file"
         )
-    with open_workspace() as ws:
+    with open_workspace(timezone) as ws:
         outcome = ws.executor.execute(name, arguments)
     if outcome.is_error:
         typer.echo(outcome.text)
