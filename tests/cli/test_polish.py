@@ -12,6 +12,7 @@ import pytest
 from cli_process import run_cli
 
 from analytics_agent.db.catalog import NO_TABLES
+from analytics_agent.tools.aggregate import DESCRIPTION as AGGREGATE_DESCRIPTION
 
 COMMANDS = [[], ["tables"], ["schema"], ["load"], ["drop"], ["ask"], ["chat"], ["demo"], ["tools"],
             ["tools", "list"], ["tools", "spec"], ["tools", "call"], ["mcp"], ["eval"], ["sources"],
@@ -85,7 +86,9 @@ def test_tools_list_shows_each_whole_first_sentence(sample_db, tmp_path):
     start = next(i for i, line in enumerate(header) if line.startswith("description:"))
     description = " ".join([header[start].removeprefix("description:").strip(), header[start + 1]])
     assert lines["revenue_trend"].strip() == description  # one sentence, "excl." and all
-    assert lines["aggregate"].strip().endswith("filters ANDed.")  # a two-sentence text stops after one
+    assert (
+        lines["aggregate"].strip() == AGGREGATE_DESCRIPTION.split(". ")[0] + "."
+    )  # stops after one sentence
 
 
 def test_data_commands_work_with_a_broken_config_file_and_say_so(sample_db, tmp_path):

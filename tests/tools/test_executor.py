@@ -177,7 +177,7 @@ def test_the_outcome_carries_the_sql_and_the_values_bound_to_it(workspace):
     assert all(f"${name}" in outcome.sql for name in outcome.params)  # every value has its place
 
 
-def test_aggregate_reports_its_positional_values(workspace):
+def test_aggregate_reports_the_values_bound_to_its_filters(workspace):
     args = {
         "table": "orders",
         "metrics": [{"fn": "count"}],
@@ -185,4 +185,5 @@ def test_aggregate_reports_its_positional_values(workspace):
     }
     outcome = workspace.executor.execute("aggregate", args)
     assert not outcome.is_error, outcome.text
-    assert outcome.params == ["Pune"] and "?" in outcome.sql
+    assert list(outcome.params.values()) == ["Pune"]
+    assert all(f"${name}" in outcome.sql for name in outcome.params)
