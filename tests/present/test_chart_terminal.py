@@ -85,3 +85,14 @@ def test_ascii_mode_uses_only_ascii():
 def test_a_note_is_shown_under_the_chart():
     spec = ChartSpec(**{**RANKING.__dict__, "note": "top 20 of 45 by revenue"})
     assert render_terminal(spec, 80).splitlines()[-1] == "top 20 of 45 by revenue"
+
+
+def test_labels_are_drawn_at_an_even_stride_with_the_last_one_kept():
+    from analytics_agent.present.charts.spec import spaced_labels
+
+    spans = [(i * 10.0, i * 10.0 + 15) for i in range(10)]  # each label 15 wide, points 10 apart
+    chosen = spaced_labels(spans, 2)
+    assert chosen[0] == 0 and chosen[-1] == 9
+    steps = {b - a for a, b in itertools.pairwise(chosen[:-1])}
+    assert steps == {2}  # every second label: one step fits, two do not touch
+    assert all(spans[a][1] + 2 <= spans[b][0] for a, b in itertools.pairwise(chosen))

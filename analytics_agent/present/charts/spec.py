@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -100,3 +101,18 @@ def short_dates(labels: tuple[str, ...]) -> tuple[str, ...]:
     if labels and all(len(x) == 10 and x[4] == "-" and x.endswith("-01") for x in labels):
         return tuple(x[:7] for x in labels)
     return labels
+
+
+def spaced_labels(spans: list[tuple[float, float]], gap: float) -> list[int]:
+    """Which labels to draw: every k-th one for the smallest k at which none comes closer than ``gap`` to
+    the next, and the last one too (in place of the one before it if they would touch)."""
+    count = len(spans)
+    for step in range(1, count + 1):
+        chosen = list(range(0, count, step))
+        if chosen[-1] != count - 1:
+            chosen.append(count - 1)
+            if len(chosen) > 2 and spans[chosen[-2]][1] + gap > spans[-1][0]:
+                del chosen[-2]
+        if all(spans[a][1] + gap <= spans[b][0] for a, b in itertools.pairwise(chosen)):
+            return chosen
+    return [0]

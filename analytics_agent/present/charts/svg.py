@@ -9,7 +9,14 @@ from __future__ import annotations
 import datetime as dt
 from xml.sax.saxutils import escape, quoteattr
 
-from analytics_agent.present.charts.spec import ChartSpec, format_number, nice_ticks, short_dates, tick_labels
+from analytics_agent.present.charts.spec import (
+    ChartSpec,
+    format_number,
+    nice_ticks,
+    short_dates,
+    spaced_labels,
+    tick_labels,
+)
 
 WIDTH = 760
 FONT = 12
@@ -121,18 +128,11 @@ def _y_axis(ticks, names, y_of, left: float, right: float, spec: ChartSpec) -> l
 
 
 def _x_labels(labels: tuple[str, ...], xs: list[float], y: float) -> list[str]:
-    """First and last always; the others where they keep a gap from every label already placed."""
-    order = [0, len(labels) - 1, *range(1, len(labels) - 1)] if len(labels) > 1 else [0]
-    placed: list[tuple[float, float]] = []
-    out = []
-    for i in order:
-        half = text_width(labels[i]) / 2
-        start, end = xs[i] - half, xs[i] + half
-        if any(start < e + 8 and s < end + 8 for s, e in placed):
-            continue
-        placed.append((start, end))
-        out.append(_text(xs[i], y, labels[i], cls="x-label", anchor="middle"))
-    return out
+    """Every k-th label, first and last included, at least 8 px apart."""
+    spans = [
+        (x - text_width(label) / 2, x + text_width(label) / 2) for x, label in zip(xs, labels, strict=True)
+    ]
+    return [_text(xs[i], y, labels[i], cls="x-label", anchor="middle") for i in spaced_labels(spans, 8)]
 
 
 def _polylines(values, xs: list[float], y_of, color: str) -> list[str]:

@@ -15,6 +15,7 @@ from analytics_agent.present.charts.spec import (
     format_number,
     nice_ticks,
     short_dates,
+    spaced_labels,
     tick_labels,
 )
 
@@ -200,17 +201,15 @@ def _segment(a: tuple[int, int], b: tuple[int, int]) -> list[tuple[int, int]]:
 
 
 def _x_labels(labels: tuple[str, ...], plot_w: int) -> str:
-    """Labels under their points, left to right, skipping any that would touch its neighbour."""
-    line = [" "] * plot_w
+    """Labels under their points at an even stride, first and last included, two blanks apart at least."""
     count = len(labels)
-    order = [0, count - 1, *range(1, count - 1)] if count > 1 else [0]
-    placed: list[tuple[int, int]] = []
-    for i in order:
+    spans = []
+    for i, label in enumerate(labels):
         center = 0 if count == 1 else round(i * (plot_w - 1) / (count - 1))
-        start = min(max(0, center - len(labels[i]) // 2), plot_w - len(labels[i]))
-        end = start + len(labels[i])
-        if start < 0 or any(start < e + 2 and s < end + 2 for s, e in placed):
-            continue
-        placed.append((start, end))
-        line[start:end] = labels[i]
-    return "".join(line)
+        start = max(0, min(center - len(label) // 2, plot_w - len(label)))
+        spans.append((start, start + len(label)))
+    line = [" "] * plot_w
+    for i in spaced_labels(spans, 2):
+        start, end = spans[i]
+        line[start:end] = labels[i][: end - start]
+    return "".join(line)[:plot_w]
