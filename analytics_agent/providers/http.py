@@ -10,7 +10,6 @@ exhausted quota (waiting does not refill it).
 from __future__ import annotations
 
 import email.utils
-import json
 import logging
 import random
 import re
@@ -30,6 +29,7 @@ from analytics_agent.errors import (
     ProviderResponseError,
     ProviderTimeoutError,
 )
+from analytics_agent.providers.reply_json import load_reply_json
 
 log = logging.getLogger(__name__)
 
@@ -180,9 +180,13 @@ def snippet(text: str) -> str:
 
 
 def parse_json(text: str) -> Any:
-    """The body as JSON, or None when it is not JSON."""
+    """The body as JSON, or None when it is not JSON (``reply_json``: lone surrogates replaced).
+
+    Raises:
+        ProviderResponseError: the JSON nests deeper than any reply should.
+    """
     try:
-        return json.loads(text)
+        return load_reply_json(text)
     except ValueError:
         return None
 
