@@ -14,6 +14,7 @@ read with the standard library's ``tomllib``. Keys (all optional, top level):
     max_tokens_budget = 100000       # input tokens per question
     connect_timeout = 10.0           # seconds [default: the provider's own]
     read_timeout = 120.0             # seconds [default: the provider's own; 120 openai, 3600 bedrock]
+    request_deadline = 900.0         # seconds for one model request, retries included
     max_retries = 3                  # retries of transient failures [default: the provider's own]
     tools_dir = ["~/my-tools"]       # folders of extra .sql tools (a string or a list)
 
@@ -53,6 +54,7 @@ _KEY_TYPES: dict[str, tuple[type, ...]] = {
     "max_tokens_budget": (int,),
     "connect_timeout": (int, float),
     "read_timeout": (int, float),
+    "request_deadline": (int, float),
     "max_retries": (int,),
     "tools_dir": (str, list),
 }
@@ -111,6 +113,8 @@ class Settings:
     connect_timeout: float | None = None
     """None: the provider's own default (each provider knows what suits its endpoint)."""
     read_timeout: float | None = None
+    request_deadline: float | None = None
+    """None: the default of ``providers.limits`` (900 s)."""
     max_retries: int | None = None
     tools_dirs: tuple[Path, ...] = ()
 
@@ -214,6 +218,7 @@ def _check(values: dict[str, Any]) -> Settings:
         max_tokens_budget=_positive_int("max_tokens_budget", values["max_tokens_budget"]),
         connect_timeout=_optional(_positive_float, "connect_timeout", values),
         read_timeout=_optional(_positive_float, "read_timeout", values),
+        request_deadline=_optional(_positive_float, "request_deadline", values),
         max_retries=_optional(_non_negative_int, "max_retries", values),
         tools_dirs=_tools_dirs(values.get("tools_dir")),
     )

@@ -66,6 +66,13 @@ BudgetOpt = Annotated[
     typer.Option("--max-tokens-budget", help="Input tokens per question (default: 100000)."),
 ]
 ConnectOpt = Annotated[float | None, typer.Option("--connect-timeout", help="Seconds (default: 10).")]
+DeadlineOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--request-deadline",
+        help="Seconds one model request may take in all, retries included (default: 900).",
+    ),
+]
 ReadOpt = Annotated[
     float | None, typer.Option("--read-timeout", help="Seconds (default: 120 openai, 3600 bedrock).")
 ]
@@ -108,6 +115,7 @@ def ask(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
@@ -136,6 +144,7 @@ def chat(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
@@ -186,7 +195,7 @@ def demo(
 # The model and limit flags ask and chat share (typer needs them declared on each command).
 _SETTING_FLAGS = (
     "provider", "base_url", "model", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
 )  # fmt: skip
 
 

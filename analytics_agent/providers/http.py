@@ -29,6 +29,7 @@ from analytics_agent.errors import (
     ProviderResponseError,
     ProviderTimeoutError,
 )
+from analytics_agent.providers.limits import read_prefix
 from analytics_agent.providers.reply_json import load_reply_json
 
 log = logging.getLogger(__name__)
@@ -302,7 +303,8 @@ class Sender:
     def _failed(self, response: httpx.Response, retries_done: int) -> float:
         """Read a failed response; return the wait before the next attempt, or raise its error."""
         try:
-            text = response.read().decode(response.encoding or "utf-8", errors="replace")
+            # Only the start of a failed body is read: its message is there, and its size is the server's.
+            text = read_prefix(response.iter_bytes()).decode(response.encoding or "utf-8", errors="replace")
         except httpx.HTTPError:
             text = ""
         finally:
