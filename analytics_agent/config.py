@@ -121,7 +121,8 @@ class Settings:
     @property
     def secrets(self) -> tuple[str, ...]:
         """Values that must never be written anywhere (the transcript redacts them)."""
-        return (self.api_key.reveal(),) if self.api_key else ()
+        password = urlsplit(self.base_url).password  # http://user:password@host/v1
+        return tuple(s for s in (self.api_key.reveal() if self.api_key else "", password) if s)
 
 
 def config_path() -> Path:

@@ -85,13 +85,12 @@ def main() -> None:
 def _log_crash(exc: BaseException) -> str:
     import traceback
 
-    from analytics_agent.paths import data_dir
+    from analytics_agent.paths import data_dir, open_private_log
 
+    path = data_dir() / "crash.log"
     try:
-        path = data_dir() / "crash.log"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as fh:
+        with open_private_log(path) as fh:  # 0600: a traceback can quote data and paths
             fh.write("".join(traceback.format_exception(exc)))
         return str(path)
-    except OSError:
-        return "(no log: the data dir is not writable)"
+    except OSError as exc:
+        return f"(no log: {path} cannot be written: {exc.strerror or exc})"

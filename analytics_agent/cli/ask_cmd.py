@@ -246,7 +246,14 @@ def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | Non
     from analytics_agent.workspace.session import build
 
     path = (transcript or default_transcript_path()).expanduser()
-    writer = Transcript(path, secrets=settings.secrets)
+    provider_secrets = getattr(model_provider, "secrets", None) or tuple
+
+    def secrets() -> tuple[str, ...]:  # asked per line: boto3's resolved credentials can change
+        return (*settings.secrets, *provider_secrets())
+
+    writer = Transcript(
+        path, secrets=secrets, warn=lambda message: typer.echo(f"warning: {message}", err=True)
+    )
     return build(
         ws,
         model_provider,

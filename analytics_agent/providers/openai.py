@@ -153,6 +153,10 @@ class OpenAIProvider:
         except ProviderError as exc:
             raise redacted(exc, self._secrets) from None
 
+    def secrets(self) -> tuple[str, ...]:
+        """What must never be shown or written: the key, URL credentials, secret-looking headers."""
+        return self._secrets
+
     def close(self) -> None:
         """Close the HTTP client if this provider made it (an injected one belongs to its owner)."""
         if self._owns_client:
