@@ -92,5 +92,5 @@ def _log_crash(exc: BaseException) -> str:
         with open_private_log(path) as fh:  # 0600: a traceback can quote data and paths
             fh.write("".join(traceback.format_exception(exc)))
         return str(path)
-    except OSError as exc:
-        return f"(no log: {path} cannot be written: {exc.strerror or exc})"
+    except OSError as failure:
+        return f"(no log: {path} cannot be written: {failure.strerror or failure})"

@@ -59,9 +59,11 @@ def format_tool(record: ToolCallRecord) -> str:
     head = f"  {record.name} {_short(record.arguments)} -> "
     timing = f" ({record.duration_ms:.0f} ms)" if not record.skipped else ""
     if record.is_error:
-        why = {"repeated": "not run: already failed", "cut_off": "not run: cut off"}.get(
-            record.skipped, "error"
-        )
+        why = {
+            "repeated": "not run: already failed",
+            "cut_off": "not run: cut off",
+            "over_cap": "not run: too many calls",
+        }.get(record.skipped, "error")
         lines = [head + why + timing]
         if not record.skipped:
             lines += ["      " + line for line in record.error.removeprefix("Error: ").splitlines()]

@@ -17,7 +17,7 @@ from pydantic import Field, WithJsonSchema, create_model
 
 from analytics_agent.db.catalog import get_profile, quote_ident
 from analytics_agent.errors import ToolError
-from analytics_agent.suggest import closest, did_you_mean
+from analytics_agent.suggest import clipped, closest, did_you_mean, listing
 from analytics_agent.tools.aggregate_sql import (
     GRAINS,
     METRIC_SQL,
@@ -145,7 +145,7 @@ class Aggregate(Tool):
         table = args.table
         if table not in self.catalog:
             raise ToolError(
-                f"no table {table!r}{did_you_mean(table, self.catalog)}; tables: {', '.join(self.catalog)}"
+                f"no table {table!r}{did_you_mean(table, self.catalog)}; tables: {listing(self.catalog)}"
             )
         types = self.catalog[table]
         metrics = [_metric(m.fn, m.column, table, types) for m in args.metrics]
@@ -174,7 +174,8 @@ class Aggregate(Tool):
 def _column(name: str, table: str, types: dict[str, str], where: str) -> str:
     if name not in types:
         raise ToolError(
-            f"{where}: {table} has no column {name!r}{did_you_mean(name, types)}; columns: {', '.join(types)}"
+            f"{where}: {table} has no column {clipped(repr(name))}{did_you_mean(name, types)}; "
+            f"columns: {listing(types)}"
         )
     return name
 
@@ -189,7 +190,7 @@ def _metric(fn: str, column: str | None, table: str, types: dict[str, str]) -> M
         numeric = [c for c, t in types.items() if _NUMERIC.match(t)]
         raise ToolError(
             f"metrics: {fn} needs a numeric column; {column} is {types[column]}; "
-            f"numeric columns of {table}: {', '.join(numeric) or 'none'}"
+            f"numeric columns of {table}: {listing(numeric) or 'none'}"
         )
     return MetricPlan(fn, column, metric_alias(fn, column))
 
@@ -233,14 +234,14 @@ def _time(
     if column is None:
         if len(dated) != 1:
             raise ToolError(
-                f"time_grain needs a time_column; date columns of {table}: {', '.join(dated) or 'none'}"
+                f"time_grain needs a time_column; date columns of {table}: {listing(dated) or 'none'}"
             )
         column = dated[0]
     _column(column, table, types, "time_column")
     if column not in dated:
         raise ToolError(
             f"time_column: {column} is {types[column]}, not a date; date columns of {table}: "
-            f"{', '.join(dated) or 'none'}"
+            f"{listing(dated) or 'none'}"
         )
     alias = grain if grain not in group_by else f"{column}_{grain}"
     return column, alias
@@ -255,7 +256,7 @@ def _order_by(text: str | None, outputs: list[str]) -> tuple[str | None, bool]:
     if name not in outputs:
         raise ToolError(
             f"order_by: {name!r} is not a result column{did_you_mean(name, outputs)}; "
-            f"result columns: {', '.join(outputs)}"
+            f"result columns: {listing(outputs)}"
         )
     return name, descending
 
