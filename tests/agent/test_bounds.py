@@ -29,7 +29,7 @@ from analytics_agent.tools.shaping import estimate_tokens
 from analytics_agent.workspace.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_loop import FakeProvider, answer, calls, last_results, make_agent  # noqa: E402
+from test_loop import FakeProvider, answer, calls, last_results, make_agent
 
 PUNE = {"city": "Pune", "day": "2026-10-24"}
 
