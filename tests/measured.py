@@ -30,10 +30,19 @@ class Run:
     timed_out: bool
 
 
-def run_cli(args: list[str], env: dict[str, str], *, timeout: float = 120.0, cwd: Path | None = None) -> Run:
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+def run_cli(
+    args: list[str],
+    env: dict[str, str],
+    *,
+    timeout: float = 120.0,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+) -> Run:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+        inp.write((stdin or "").encode())
+        inp.seek(0)
         started = time.monotonic()
-        child = subprocess.Popen([*CLI, *args], stdout=out, stderr=err, env=env, cwd=cwd)
+        child = subprocess.Popen([*CLI, *args], stdin=inp, stdout=out, stderr=err, env=env, cwd=cwd)
         killed = threading.Event()
 
         def kill() -> None:

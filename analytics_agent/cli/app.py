@@ -71,7 +71,9 @@ def main() -> None:
     try:
         app()  # typer handles usage errors and exits itself; our errors come through here
     except AnalyticsAgentError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        from analytics_agent.present.safe_text import escape_control  # the error path only
+
+        typer.echo(f"error: {escape_control(str(exc))}", err=True)  # may quote the endpoint
         sys.exit(1)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)

@@ -234,7 +234,9 @@ def _answer_one(
             wiring.close()
             _close(model_provider)
     if as_json:
-        typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+        from analytics_agent.present.safe_text import escape_json_text
+
+        typer.echo(escape_json_text(json.dumps(result.as_dict(), indent=2, ensure_ascii=False)))
     else:
         wiring.show(result, typer.echo)
     if result.stop not in ("answer", "filtered"):

@@ -19,6 +19,20 @@ _UNSAFE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-
 _NAMED = {"\r": "\\r", "\n": "\\n", "\t": "\\t"}
 
 
+_JSON_UNSAFE = re.compile(r"[\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+
+
+def escape_json_text(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) with what JSON leaves raw escaped as ``\\uXXXX``.
+
+    JSON already escapes C0 controls; DEL, C1 controls, lone surrogates and bidi overrides only occur
+    inside strings, where ``\\u009b`` means the same character: the document stays equal, and safe to print.
+    """
+    if _JSON_UNSAFE.search(text) is None:
+        return text
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def _visible(match: re.Match[str]) -> str:
     char = match.group()
     named = _NAMED.get(char)

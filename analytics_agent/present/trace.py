@@ -14,13 +14,22 @@ from analytics_agent.agent.events import (
     ToolCallRecord,
     ToolFinished,
 )
+from analytics_agent.present.safe_text import escape_control
 
 MAX_ARGUMENTS_CHARS = 160
 
 
 def format_event(event: Event, *, model: str = "", streamed: bool = False) -> str | None:
     """The trace lines for one event, or None for events the trace does not show. ``streamed``: the
-    reply's text was already shown as it arrived, so the trace does not repeat it."""
+    reply's text was already shown as it arrived, so the trace does not repeat it.
+
+    Whatever came from the endpoint (text, tool names, arguments, errors quoting them) is shown with
+    terminal controls escaped."""
+    text = _format(event, model=model, streamed=streamed)
+    return escape_control(text) if text is not None else None
+
+
+def _format(event: Event, *, model: str, streamed: bool) -> str | None:
     if isinstance(event, RequestSent):
         plural = "s" if event.messages != 1 else ""
         return f"[step {event.step}] asking {model or 'the model'} ({event.messages} message{plural})"
@@ -56,7 +65,7 @@ def _response(event: ResponseReceived, *, streamed: bool) -> str:
 
 def format_tool(record: ToolCallRecord) -> str:
     """``  name {args} -> 3 rows, 41 tokens (2 ms)`` plus the error or the repair on the next lines."""
-    head = f"  {record.name} {_short(record.arguments)} -> "
+    head = f"  {escape_control(_clip(record.name), newlines=False)} {_short(record.arguments)} -> "
     timing = f" ({record.duration_ms:.0f} ms)" if not record.skipped else ""
     if record.is_error:
         why = {

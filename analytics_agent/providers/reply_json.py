@@ -91,14 +91,15 @@ def reading_reply(where: str) -> Iterator[None]:
 
     Only for code that reads a reply: a value of the wrong type anywhere (a list where text belongs,
     a string where an object belongs) must end as "the server sent a reply we cannot read", never as
-    an internal error. The traceback goes to the log for whoever debugs the server.
+    an internal error. The exception goes to the -v log in one line, its traceback to the debug log.
     """
     try:
         yield
     except RecursionError:
         raise too_deep(where) from None
     except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
-        log.info("unreadable reply from %s", where, exc_info=True)
+        log.info("unreadable reply from %s: %s: %s", where, type(exc).__name__, exc)
+        log.debug("where the reply from %s could not be read", where, exc_info=True)  # not at -v
         raise ProviderResponseError(
             f"{where} sent a reply of an unexpected shape ({type(exc).__name__}), so it was dropped"
         ) from None
