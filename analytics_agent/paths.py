@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import IO
@@ -46,8 +47,9 @@ def open_private_log(path: Path) -> IO[str]:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        if hasattr(os, "fchmod") and os.fstat(fd).st_uid == os.getuid():
-            os.fchmod(fd, 0o600)
+        status = os.fstat(fd)
+        if hasattr(os, "fchmod") and stat.S_ISREG(status.st_mode) and status.st_uid == os.getuid():
+            os.fchmod(fd, 0o600)  # a regular file of ours only: never a device such as /dev/null
         return os.fdopen(fd, "a", encoding="utf-8", errors="backslashreplace")
     except BaseException:
         os.close(fd)

@@ -265,3 +265,20 @@ def test_transcripts_are_created_private(serve, sample_db, isolated_user_env):
         serve(raw(chat_body({"role": "assistant", "content": "hi"}))), sample_db, isolated_user_env
     )
     assert run.returncode == 0 and stat.S_IMODE(transcript.stat().st_mode) == 0o600
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux) to fill the disk")
+def test_a_full_disk_under_the_transcript_is_one_warning_and_the_answer_still_comes(
+    serve, sample_db, isolated_user_env
+):
+    server = serve(raw(chat_body({"role": "assistant", "content": "Pune had 3 orders."})))
+    env = {**os.environ, "LLM_BASE_URL": server.url + "/v1", "LLM_MODEL": "m"}
+    before = stat.S_IMODE(os.stat("/dev/full").st_mode)
+    run = run_cli(["--db", str(sample_db), "ask", "q", "--no-stream", "--transcript", "/dev/full"], env)
+    assert run.returncode == 0, run.stderr[-1500:]
+    assert run.stdout.strip() == "Pune had 3 orders."
+    warnings = [line for line in run.stderr.splitlines() if line.startswith("warning: ")]
+    assert warnings == [
+        "warning: cannot write the transcript /dev/full: No space left on device; going on without it"
+    ]
+    assert stat.S_IMODE(os.stat("/dev/full").st_mode) == before  # a device is never re-permissioned
