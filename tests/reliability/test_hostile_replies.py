@@ -282,3 +282,41 @@ def test_a_full_disk_under_the_transcript_is_one_warning_and_the_answer_still_co
         "warning: cannot write the transcript /dev/full: No space left on device; going on without it"
     ]
     assert stat.S_IMODE(os.stat("/dev/full").st_mode) == before  # a device is never re-permissioned
+
+
+# --- group 6: an error that echoes a huge argument stays small everywhere --------------------------------
+
+
+def test_a_huge_argument_comes_back_bounded_to_the_model_the_terminal_and_the_transcript(
+    serve, sample_db, isolated_user_env
+):
+    huge = "P" * 20_000_000  # under the 32 MiB reply limit: it reaches the tools
+    sent_back: list[str] = []
+
+    def first(headers):
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "sales_summary", "arguments": json.dumps({"city": huge, "day": "2026-10-24"})}}  # fmt: skip
+        return (
+            200,
+            JSON,
+            chat_body({"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"),
+        )
+
+    server = LoopbackServer(lambda path, headers, body: _answer_after(body, first, sent_back))
+    try:
+        run, transcript = _openai(server, sample_db, isolated_user_env, "--no-stream")
+    finally:
+        server.close()
+    assert run.returncode == 0, run.stderr[-1500:]
+    assert len(sent_back) == 1 and len(sent_back[0]) < 8_000  # the error the model read
+    assert len(run.stderr) < 20_000 and len(run.stdout) < 1_000
+    assert transcript.stat().st_size < 200_000  # was 5 copies of the argument
+
+
+def _answer_after(body: bytes, first, sent_back: list[str]):
+    messages = json.loads(body)["messages"]
+    tool_messages = [m["content"] for m in messages if m["role"] == "tool"]
+    if not tool_messages:
+        return first({})
+    sent_back.extend(tool_messages)
+    return 200, JSON, chat_body({"role": "assistant", "content": "That city is not known."})
