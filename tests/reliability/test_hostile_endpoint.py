@@ -28,19 +28,6 @@ DEADLINE_S = 2
 MODEL = "us.amazon.nova-micro-v1:0"
 
 
-@pytest.fixture
-def serve() -> Iterator:
-    servers: list[LoopbackServer] = []
-
-    def start(answer) -> LoopbackServer:
-        servers.append(LoopbackServer(answer))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.close()
-
-
 def _ask(
     server: LoopbackServer, db: Path, home: Path, *extra: str, bedrock: bool = False
 ) -> tuple[Run, Path]:
@@ -84,30 +71,30 @@ JSON = {"content-type": "application/json"}
 # --- size: OpenAI-compatible -------------------------------------------------------------------------
 
 
-def test_an_endless_json_body_is_cut_at_the_reply_limit(serve, sample_db, isolated_user_env):
-    head = b'{"choices":[{"index":0,"message":{"role":"assistant","content":"'
-    server = serve(lambda p, h, b: (200, JSON, _forever(head, b"x" * 65536)))
-    run, transcript = _ask(server, sample_db, isolated_user_env, "--no-stream")
-    _assert_stopped_with_one_line(run, transcript, words="larger than 32 MiB")
-    assert run.seconds < SIZE_LIMIT_S
-
-
-def test_an_endless_sse_line_is_cut_at_the_event_limit(serve, sample_db, isolated_user_env):
-    head = b'data: {"choices":[{"index":0,"delta":{"content":"'
-    server = serve(lambda p, h, b: (200, SSE, _forever(head, b"y" * 65536)))
-    run, transcript = _ask(server, sample_db, isolated_user_env, "--stream")
-    _assert_stopped_with_one_line(run, transcript, words="a stream event larger than 4 MiB")
-    assert run.seconds < SIZE_LIMIT_S
-
-
-def test_endless_tool_call_fragments_are_cut_at_the_reply_limit(serve, sample_db, isolated_user_env):
+def _tool_call_fragments() -> Iterator[bytes]:
     start = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "sales_summary"}}
-    first = _sse({"choices": [{"index": 0, "delta": {"tool_calls": [start]}}]})
     piece = {"index": 0, "function": {"arguments": "z" * 200}}
     more = _sse({"choices": [{"index": 0, "delta": {"tool_calls": [piece]}}]}) * 100
-    server = serve(lambda p, h, b: (200, SSE, _forever(first, more)))
-    run, transcript = _ask(server, sample_db, isolated_user_env, "--stream")
-    _assert_stopped_with_one_line(run, transcript, words="larger than 32 MiB")
+    return _forever(_sse({"choices": [{"index": 0, "delta": {"tool_calls": [start]}}]}), more)
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "mode", "words"),
+    [
+        (JSON, lambda: _forever(b'{"choices":[{"index":0,"message":{"content":"', b"x" * 65536), "--no-stream",
+         "larger than 32 MiB"),
+        (SSE, lambda: _forever(b'data: {"choices":[{"index":0,"delta":{"content":"', b"y" * 65536), "--stream",
+         "a stream event larger than 4 MiB"),
+        (SSE, _tool_call_fragments, "--stream", "larger than 32 MiB"),
+    ],
+    ids=["endless-json-body", "endless-sse-line", "endless-tool-call-fragments"],
+)  # fmt: skip
+def test_an_endless_reply_is_cut_at_its_size_limit(
+    serve, sample_db, isolated_user_env, headers, body, mode, words
+):
+    server = serve(lambda p, h, b: (200, headers, body()))
+    run, transcript = _ask(server, sample_db, isolated_user_env, mode)
+    _assert_stopped_with_one_line(run, transcript, words=words)
     assert run.seconds < SIZE_LIMIT_S
 
 
@@ -128,24 +115,6 @@ def test_a_stream_that_never_finishes_ends_at_the_deadline(serve, sample_db, iso
     )
     _assert_stopped_with_one_line(run, transcript, words=f"within the {DEADLINE_S} s deadline")
     assert run.seconds < DEADLINE_S + 30  # start-up and the sample database included
-
-
-def test_a_silent_server_costs_the_deadline_not_the_read_timeout_times_the_retries(
-    serve, sample_db, isolated_user_env
-):
-    def silent(path, headers, body):
-        time.sleep(120)
-        return 200, JSON, b"{}"
-
-    server = serve(silent)
-    args = ("--no-stream", "--request-deadline", str(DEADLINE_S), "--read-timeout", "60")
-    transcript = isolated_user_env / "t.jsonl"
-    env = {**os.environ, "LLM_BASE_URL": server.url + "/v1", "LLM_MODEL": "m"}
-    run = run_cli(
-        ["--db", str(sample_db), "ask", "q", "--transcript", str(transcript), *args], env, timeout=120
-    )
-    _assert_stopped_with_one_line(run, transcript, words=f"within the {DEADLINE_S} s deadline")
-    assert run.seconds < DEADLINE_S + 30
 
 
 # --- Bedrock --------------------------------------------------------------------------------------------
@@ -183,19 +152,25 @@ def test_a_trickling_bedrock_stream_ends_at_the_deadline(serve, sample_db, isola
     assert run.seconds < DEADLINE_S + 30
 
 
-def test_a_silent_bedrock_endpoint_costs_the_deadline_across_botocore_retries(
-    serve, sample_db, isolated_user_env
-):
-    def silent(path, headers, body):
-        time.sleep(120)
-        return 200, JSON, b"{}"
+def _silent(path, headers, body):
+    time.sleep(120)
+    return 200, JSON, b"{}"
 
-    server = serve(silent)
-    transcript = isolated_user_env / "t.jsonl"
-    env = {**os.environ, **bf.FAKE_ENV, "AWS_ENDPOINT_URL_BEDROCK_RUNTIME": server.url}
-    args = ["--db", str(sample_db), "ask", "q", "--transcript", str(transcript), "--provider", "bedrock"]
-    args += ["--model", MODEL, "--no-stream", "--request-deadline", str(DEADLINE_S), "--max-retries", "3"]
-    run = run_cli(args, env, timeout=120)
-    _assert_stopped_with_one_line(run, transcript, words="")
-    assert "deadline" in run.stderr or "in time" in run.stderr
+
+@pytest.mark.parametrize("bedrock", [False, True], ids=["openai", "bedrock"])
+def test_a_silent_server_costs_the_deadline_not_the_read_timeout_times_the_retries(
+    serve, sample_db, isolated_user_env, bedrock
+):
+    # The last --max-retries wins: 3 retries, each of which would wait the whole 60 s read timeout.
+    args = (
+        "--no-stream",
+        "--request-deadline",
+        str(DEADLINE_S),
+        "--read-timeout",
+        "60",
+        "--max-retries",
+        "3",
+    )
+    run, transcript = _ask(serve(_silent), sample_db, isolated_user_env, *args, bedrock=bedrock)
+    _assert_stopped_with_one_line(run, transcript, words=f"within the {DEADLINE_S} s deadline")
     assert run.seconds < DEADLINE_S + 30

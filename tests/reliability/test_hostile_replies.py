@@ -26,19 +26,14 @@ MODEL = "us.amazon.nova-micro-v1:0"
 
 
 @pytest.fixture
-def serve() -> Iterator:
-    servers: list[LoopbackServer] = []
+def replies(serve) -> Iterator:
+    """A loopback server answering each request with the next reply (a function of its headers)."""
 
-    def start(*replies) -> LoopbackServer:
-        queue = list(replies)
-        servers.append(
-            LoopbackServer(lambda path, headers, body: queue.pop(0)(headers) if queue else (500, JSON, b"{}"))
-        )
-        return servers[-1]
+    def start(*script) -> LoopbackServer:
+        queue = list(script)
+        return serve(lambda path, headers, body: queue.pop(0)(headers) if queue else (500, JSON, b"{}"))
 
-    yield start
-    for server in servers:
-        server.close()
+    return start
 
 
 def chat_body(message: dict, finish: str = "stop") -> bytes:
@@ -91,22 +86,22 @@ DEEP = (
 )
 
 
-def test_a_reply_nested_thousands_deep_is_one_line(serve, sample_db, isolated_user_env):
-    run, _ = _openai(serve(raw(DEEP)), sample_db, isolated_user_env, "--no-stream")
+def test_a_reply_nested_thousands_deep_is_one_line(replies, sample_db, isolated_user_env):
+    run, _ = _openai(replies(raw(DEEP)), sample_db, isolated_user_env, "--no-stream")
     _one_line_exit_1(run, "nested more than 64 levels deep")
 
 
-def test_a_streamed_event_nested_deep_is_one_line(serve, sample_db, isolated_user_env):
+def test_a_streamed_event_nested_deep_is_one_line(replies, sample_db, isolated_user_env):
     event = (
         b'data: {"choices":[{"index":0,"delta":{"content":"x"},"x":' + b"[" * 3000 + b"]" * 3000 + b"}]}\n\n"
     )
-    run, _ = _openai(serve(raw(event, SSE)), sample_db, isolated_user_env, "--stream")
+    run, _ = _openai(replies(raw(event, SSE)), sample_db, isolated_user_env, "--stream")
     _one_line_exit_1(run, "nested more than 64 levels deep")
 
 
-def test_a_lone_surrogate_in_the_answer_is_shown_replaced_and_recorded(serve, sample_db, isolated_user_env):
+def test_a_lone_surrogate_in_the_answer_is_shown_replaced_and_recorded(replies, sample_db, isolated_user_env):
     body = b'{"choices":[{"index":0,"message":{"role":"assistant","content":"Pune \\udc80 had 3 orders."},"finish_reason":"stop"}]}'
-    run, transcript = _openai(serve(raw(body)), sample_db, isolated_user_env, "--no-stream")
+    run, transcript = _openai(replies(raw(body)), sample_db, isolated_user_env, "--no-stream")
     assert run.returncode == 0, run.stderr[-1500:]
     assert run.stdout.strip() == "Pune \ufffd had 3 orders."
     answers = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
@@ -123,22 +118,22 @@ def test_a_lone_surrogate_in_the_answer_is_shown_replaced_and_recorded(serve, sa
     ],
     ids=["usage-as-text", "tool-use-as-text"],
 )  # fmt: skip
-def test_a_bedrock_reply_of_odd_types_is_one_line(serve, sample_db, isolated_user_env, body):
-    server = serve(raw(json.dumps(body).encode()))
+def test_a_bedrock_reply_of_odd_types_is_one_line(replies, sample_db, isolated_user_env, body):
+    server = replies(raw(json.dumps(body).encode()))
     run, _ = _bedrock(server, sample_db, isolated_user_env, "--no-stream")
     _one_line_exit_1(run, "unexpected shape")
 
 
-def test_a_bedrock_reply_nested_thousands_deep_is_one_line(serve, sample_db, isolated_user_env):
+def test_a_bedrock_reply_nested_thousands_deep_is_one_line(replies, sample_db, isolated_user_env):
     body = b'{"output":{"message":{"role":"assistant","content":[{"text":"hi"}]}},"stopReason":"end_turn",'
     body += b'"additionalModelResponseFields":{"a":' + b"[" * 5000 + b"]" * 5000 + b"}}"
-    run, _ = _bedrock(serve(raw(body)), sample_db, isolated_user_env, "--no-stream")
+    run, _ = _bedrock(replies(raw(body)), sample_db, isolated_user_env, "--no-stream")
     _one_line_exit_1(run, "nested more than 64 levels deep")
 
 
-def test_chat_goes_on_after_a_reply_that_cannot_be_read(serve, sample_db, isolated_user_env):
+def test_chat_goes_on_after_a_reply_that_cannot_be_read(replies, sample_db, isolated_user_env):
     fine = chat_body({"role": "assistant", "content": "Pune had 3 orders."})
-    server = serve(raw(DEEP), raw(fine))
+    server = replies(raw(DEEP), raw(fine))
     run, _ = _openai(
         server, sample_db, isolated_user_env, "chat", "--no-stream", stdin="first?\nsecond?\n/exit\n"
     )
@@ -151,7 +146,7 @@ def test_chat_goes_on_after_a_reply_that_cannot_be_read(serve, sample_db, isolat
 
 
 def test_escape_sequences_in_the_answer_and_tool_names_never_reach_the_terminal(
-    serve, sample_db, isolated_user_env
+    replies, sample_db, isolated_user_env
 ):
     hostile_call = {"id": "c1", "type": "function",
                     "function": {"name": "\u001b]0;owned\u0007tool\u009b2J", "arguments": "{}"}}  # fmt: skip
@@ -161,16 +156,16 @@ def test_escape_sequences_in_the_answer_and_tool_names_never_reach_the_terminal(
     answer = chat_body(
         {"role": "assistant", "content": "\u001b]8;;http://evil/\u001b\\Pune\u001b]8;;\u001b\\ had 3\u202e"}
     )
-    run, _ = _openai(serve(raw(first), raw(answer)), sample_db, isolated_user_env, "--no-stream")
+    run, _ = _openai(replies(raw(first), raw(answer)), sample_db, isolated_user_env, "--no-stream")
     assert run.returncode == 0, run.stderr[-1500:]
     for shown in (run.stdout, run.stderr):
         assert not any(c in shown for c in "\x1b\x07\x9b\u202e")
     assert "\\x1b]8;;http://evil/" in run.stdout and "\\x1b]0;owned\\x07tool\\x9b2J" in run.stderr
 
 
-def test_json_output_escapes_what_json_leaves_raw(serve, sample_db, isolated_user_env):
+def test_json_output_escapes_what_json_leaves_raw(replies, sample_db, isolated_user_env):
     answer = chat_body({"role": "assistant", "content": "Pune\u009b2J had 3 \u202eorders"})
-    run, _ = _openai(serve(raw(answer)), sample_db, isolated_user_env, "--no-stream", "--json")
+    run, _ = _openai(replies(raw(answer)), sample_db, isolated_user_env, "--no-stream", "--json")
     assert run.returncode == 0, run.stderr[-1500:]
     assert "\u009b" not in run.stdout and "\u202e" not in run.stdout
     assert json.loads(run.stdout)["answer"] == "Pune\u009b2J had 3 \u202eorders"  # the same document
@@ -179,14 +174,14 @@ def test_json_output_escapes_what_json_leaves_raw(serve, sample_db, isolated_use
 # --- group 10: secrets -----------------------------------------------------------------------------------
 
 
-def test_url_credentials_travel_as_a_header_and_show_nowhere(serve, sample_db, isolated_user_env):
+def test_url_credentials_travel_as_a_header_and_show_nowhere(replies, sample_db, isolated_user_env):
     seen: list[str] = []
 
     def answer(headers):
         seen.append(headers.get("Authorization", ""))
         return 200, JSON, chat_body({"role": "assistant", "content": "Pune had 3 orders."})
 
-    server = serve(answer)
+    server = replies(answer)
     transcript = isolated_user_env / "t.jsonl"
     url = server.url.replace("http://", "http://alice:pa55-WORD-url-9f8e7d@") + "/v1"
     args = ["--db", str(sample_db), "-v", "ask", "q", "--base-url", url, "--model", "m", "--no-stream"]
@@ -199,7 +194,7 @@ def test_url_credentials_travel_as_a_header_and_show_nowhere(serve, sample_db, i
 
 
 @pytest.mark.parametrize("stream", ["--stream", "--no-stream"])
-def test_a_key_echoed_in_the_answer_is_masked_everywhere(serve, sample_db, isolated_user_env, stream):
+def test_a_key_echoed_in_the_answer_is_masked_everywhere(replies, sample_db, isolated_user_env, stream):
     text = f"Your key is {KEY}, and Pune had 3 orders."
     if stream == "--stream":
         pieces = [text[i : i + 5] for i in range(0, len(text), 5)]  # the key split across many events
@@ -215,14 +210,16 @@ def test_a_key_echoed_in_the_answer_is_masked_everywhere(serve, sample_db, isola
         reply = raw(events, SSE)
     else:
         reply = raw(chat_body({"role": "assistant", "content": text}))
-    run, transcript = _openai(serve(reply), sample_db, isolated_user_env, stream, "--json", key=KEY)
+    run, transcript = _openai(replies(reply), sample_db, isolated_user_env, stream, "--json", key=KEY)
     assert run.returncode == 0, run.stderr[-1500:]
     assert json.loads(run.stdout)["answer"] == "Your key is ***, and Pune had 3 orders."
     for written in (run.stdout, run.stderr, transcript.read_text(encoding="utf-8")):
         assert KEY not in written and KEY[-12:] not in written
 
 
-def test_bedrock_profile_credentials_echoed_by_the_endpoint_show_nowhere(serve, sample_db, isolated_user_env):
+def test_bedrock_profile_credentials_echoed_by_the_endpoint_show_nowhere(
+    replies, sample_db, isolated_user_env
+):
     key_id, secret, token = (
         "AKIAPROFILEONLY12345",
         "profile/secret+KEY/never-0123456789",
@@ -251,7 +248,7 @@ def test_bedrock_profile_credentials_echoed_by_the_endpoint_show_nowhere(serve, 
     env = {"AWS_REGION": "us-east-1", "AWS_PROFILE": "team", "AWS_SHARED_CREDENTIALS_FILE": str(credentials)}
     for reply, code in ((echo, 0), (denied, 1)):
         run, transcript = _bedrock(
-            serve(reply), sample_db, isolated_user_env, "--no-stream", "--json", env_extra=env
+            replies(reply), sample_db, isolated_user_env, "--no-stream", "--json", env_extra=env
         )
         assert run.returncode == code, run.stderr[-1500:]
         written = run.stdout + run.stderr + transcript.read_text(encoding="utf-8")
@@ -260,18 +257,18 @@ def test_bedrock_profile_credentials_echoed_by_the_endpoint_show_nowhere(serve, 
         assert "***" in written  # the echo was there, masked
 
 
-def test_transcripts_are_created_private(serve, sample_db, isolated_user_env):
+def test_transcripts_are_created_private(replies, sample_db, isolated_user_env):
     run, transcript = _openai(
-        serve(raw(chat_body({"role": "assistant", "content": "hi"}))), sample_db, isolated_user_env
+        replies(raw(chat_body({"role": "assistant", "content": "hi"}))), sample_db, isolated_user_env
     )
     assert run.returncode == 0 and stat.S_IMODE(transcript.stat().st_mode) == 0o600
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux) to fill the disk")
 def test_a_full_disk_under_the_transcript_is_one_warning_and_the_answer_still_comes(
-    serve, sample_db, isolated_user_env
+    replies, sample_db, isolated_user_env
 ):
-    server = serve(raw(chat_body({"role": "assistant", "content": "Pune had 3 orders."})))
+    server = replies(raw(chat_body({"role": "assistant", "content": "Pune had 3 orders."})))
     env = {**os.environ, "LLM_BASE_URL": server.url + "/v1", "LLM_MODEL": "m"}
     before = stat.S_IMODE(os.stat("/dev/full").st_mode)
     run = run_cli(["--db", str(sample_db), "ask", "q", "--no-stream", "--transcript", "/dev/full"], env)
@@ -302,11 +299,8 @@ def test_a_huge_argument_comes_back_bounded_to_the_model_the_terminal_and_the_tr
             chat_body({"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"),
         )
 
-    server = LoopbackServer(lambda path, headers, body: _answer_after(body, first, sent_back))
-    try:
-        run, transcript = _openai(server, sample_db, isolated_user_env, "--no-stream")
-    finally:
-        server.close()
+    server = serve(lambda path, headers, body: _answer_after(body, first, sent_back))
+    run, transcript = _openai(server, sample_db, isolated_user_env, "--no-stream")
     assert run.returncode == 0, run.stderr[-1500:]
     assert len(sent_back) == 1 and len(sent_back[0]) < 8_000  # the error the model read
     assert len(run.stderr) < 20_000 and len(run.stdout) < 1_000
