@@ -138,3 +138,39 @@ def test_reading_a_reply_of_the_wrong_shape_is_one_provider_error() -> None:
         reading_reply("s"),
     ):
         "text".get("x")  # type: ignore[attr-defined]
+
+
+def test_a_streamed_reply_with_thousands_of_calls_is_refused_by_the_provider() -> None:
+    import httpx
+
+    from analytics_agent.conversation import Conversation, UserTurn
+    from analytics_agent.providers.openai import OpenAIProvider
+
+    def fragment(i: int) -> bytes:
+        call = {"index": i, "id": f"c{i}", "type": "function", "function": {"name": "t", "arguments": "{}"}}
+        return (
+            b"data: "
+            + json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}).encode()
+            + b"\n\n"
+        )
+
+    body = (
+        b"".join(fragment(i) for i in range(5000))
+        + b'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n'
+    )
+    transport = httpx.MockTransport(
+        lambda r: httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+    )
+
+    class NoTools:
+        def __len__(self) -> int:
+            return 0
+
+        def openai_tools(self, *, strict: bool = False) -> list:
+            return []
+
+    provider = OpenAIProvider(
+        base_url="http://x/v1", model="m", stream=True, client=httpx.Client(transport=transport)
+    )
+    with pytest.raises(ProviderResponseError, match="5,000 tool calls in one reply"):
+        provider.complete(Conversation(messages=[UserTurn("q")]), NoTools())
