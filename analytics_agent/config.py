@@ -233,7 +233,9 @@ def normalise_base_url(url: str) -> str:
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         shown = parts._replace(netloc=parts.netloc.rsplit("@", 1)[-1]).geturl()  # never user:password@
-        raise ConfigError(f"--base-url must be an http(s) URL such as http://localhost:11434/v1, not {shown!r}")
+        raise ConfigError(
+            f"--base-url must be an http(s) URL such as http://localhost:11434/v1, not {shown!r}"
+        )
     return text
 
 

@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli import ask_cmd, data_cmd, mcp_cmd
+from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd, mcp_cmd
 from analytics_agent.cli.context import State
 from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
@@ -37,6 +37,7 @@ app.command("demo")(ask_cmd.demo)
 app.command("load")(data_cmd.load)
 app.command("drop")(data_cmd.drop)
 app.command("mcp")(mcp_cmd.mcp)
+app.command("eval")(eval_cmd.eval_command)
 
 DbOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time

@@ -15,6 +15,7 @@ from analytics_agent.agent.events import (
     ToolFinished,
 )
 from analytics_agent.present.safe_text import escape_control
+from analytics_agent.suggest import MAX_LISTED
 
 MAX_ARGUMENTS_CHARS = 160
 
@@ -47,6 +48,15 @@ def _format(event: Event, *, model: str, streamed: bool) -> str | None:
             f"{r.usage.output_tokens:,} out tokens ({r.stop})"
         )
     return None
+
+
+def format_unverified(numbers: list[str]) -> str | None:
+    """The line under an answer naming the numbers no tool result explains; None when there are none."""
+    if not numbers:
+        return None
+    shown = "; ".join(numbers[:MAX_LISTED])  # a reply can hold any number of numbers: the line stays short
+    more = f"; … and {len(numbers) - MAX_LISTED:,} more" if len(numbers) > MAX_LISTED else ""
+    return f"[unverified] no tool returned these numbers: {shown}{more}"
 
 
 def _response(event: ResponseReceived, *, streamed: bool) -> str:
