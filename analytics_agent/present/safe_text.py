@@ -56,4 +56,6 @@ def escape_control(text: str, *, newlines: bool = True) -> str:
     pattern = _UNSAFE if newlines else _UNSAFE_LINE
     if pattern.search(text) is None:
         return text
+    if newlines:
+        text = text.replace("\r\n", "\n")  # a Windows line end is a line end, not an overwrite
     return pattern.sub(_visible, text)

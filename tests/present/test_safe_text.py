@@ -38,3 +38,7 @@ def test_answers_keep_their_newlines_tabs_and_every_language() -> None:
 
 def test_one_line_values_escape_newlines_and_tabs_too() -> None:
     assert escape_control("a\nb\tc", newlines=False) == "a\\nb\\tc"
+
+
+def test_a_windows_line_end_is_a_line_end_but_a_lone_carriage_return_is_shown() -> None:
+    assert escape_control("a\r\nb\rc") == "a\nb\\rc"
