@@ -26,12 +26,17 @@ _UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
 
 
 def explain_load_error(
-    message: str, files: Sequence[Path], *, stored_names: Mapping[str, str] | None = None
+    message: str,
+    files: Sequence[Path],
+    *,
+    stored_names: Mapping[str, str] | None = None,
+    label: str | None = None,
 ) -> str:
     """One line for a failed load. ``stored_names`` maps a file's column names to the stored ones, so the
-    suggested ``--type`` uses a name the user can type."""
+    suggested ``--type`` uses a name the user can type; ``label`` names the file as the user did (an
+    archive member is read from a temporary copy)."""
     stored_names = stored_names or {}
-    where = _where(message, files)
+    where = _where(message, files, label)
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
         return (
@@ -46,8 +51,8 @@ def explain_load_error(
         )
     if match := _COLUMNS.search(message):
         return (
-            f"{where}: expected {match[1]} columns, found {match[2]}; check --delimiter and the quoting "
-            "of that line"
+            f"{where} has {match[2]} fields where the header has {match[1]}; fix that line (or its "
+            "quoting, or --delimiter), or add --skip-bad-rows to load the other lines"
         )
     if "Error when sniffing file" in message:
         return (
@@ -66,9 +71,11 @@ def explain_load_error(
     return f"{where}: {first}" if where else first
 
 
-def _where(message: str, files: Sequence[Path]) -> str:
+def _where(message: str, files: Sequence[Path], label: str | None) -> str:
     named = _FILE.search(message)
     name = Path(named[1] or named[2]).name if named else (files[0].name if len(files) == 1 else "")
+    if label and (len(files) == 1 or not named):
+        name = label
     line = _LINE.search(message)
     if line:
         return f"{name or 'the file'}: line {line[1]}"

@@ -9,7 +9,7 @@ from pathlib import Path
 import duckdb
 
 from analytics_agent.db.connect import ensure_database, open_sandbox
-from analytics_agent.errors import DatabaseError, ToolDefinitionError
+from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
 from analytics_agent.tools.registry import Registry
@@ -32,14 +32,14 @@ class Workspace:
         tool_dirs: Sequence[Path] = (),
         timeout_s: float = DEFAULT_TIMEOUT_S,
         allow_sql: bool = False,
+        sample_data: bool = False,
     ) -> Workspace:
-        """Create the database with sample data on first use, then open it sandboxed, read-only.
+        """Create the database on first use (empty, or with the sample data if ``sample_data``), then
+        open it sandboxed, read-only.
 
         ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry.
         """
-        if db_path.is_dir():
-            raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
-        created = ensure_database(db_path)
+        created = ensure_database(db_path, sample_data=sample_data)
         connection = open_sandbox(db_path)
         try:
             registry, problems = build_registry(connection, tool_dirs=tool_dirs, allow_sql=allow_sql)

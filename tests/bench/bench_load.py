@@ -85,7 +85,7 @@ def run(*, big: bool = False, quick: bool = False, log=print) -> Result:
     )
     with tempfile.TemporaryDirectory(dir=cache_dir()) as folder:
         template = Path(folder) / "template.duckdb"
-        ensure_database(template)
+        ensure_database(template, sample_data=True)
         db = Path(folder) / "target.duckdb"
 
         def fresh(argv_for):
