@@ -41,7 +41,7 @@ def explain_load_error(
         column = stored_names.get(match["column"], match["column"])
         return (
             f'{where}: cannot convert "{_short(match["value"])}" in column {column} to {match["type"]}; '
-            f"load that column as text with --type {column}=VARCHAR, or fix the value"
+            f"{_null_hint(match['value'])}load that column as text with --type {column}=VARCHAR, or fix the value"
         )
     if match := _PARSE_DATE.search(message):
         column = stored_names.get(match["column"], match["column"])
@@ -69,6 +69,14 @@ def explain_load_error(
         return "the disk is full; free some space and load again (the database is unchanged)"
     first = _first_line(message)
     return f"{where}: {first}" if where else first
+
+
+def _null_hint(value: str) -> str:
+    """``--null VALUE`` when the value could be a missing-value marker (short, no digits)."""
+    if 0 < len(value) <= 12 and not any(c.isdigit() for c in value):
+        shown = value if value.isalnum() else repr(value)
+        return f"add --null {shown} if it means missing, or "
+    return ""
 
 
 def _where(message: str, files: Sequence[Path], label: str | None) -> str:

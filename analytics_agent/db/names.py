@@ -36,8 +36,13 @@ def safe_identifier(
 
 
 def _without_accents(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return unicodedata.normalize("NFC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+    """Latin letters lose their accents (``é`` → ``e``); other scripts stay as written (``й``)."""
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        base = unicodedata.normalize("NFKD", ch)
+        ascii_base = "".join(c for c in base if not unicodedata.combining(c))
+        out.append(ascii_base if ascii_base.isascii() else ch)
+    return "".join(out)
 
 
 def rename_reason(original: str, stored: str, reserved: Iterable[str]) -> str | None:
