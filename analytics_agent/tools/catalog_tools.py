@@ -8,8 +8,10 @@ import duckdb
 from pydantic import Field, create_model
 
 from analytics_agent.db.catalog import get_profile, list_tables
+from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.profile_view import fit_profile
 from analytics_agent.tools.shaping import Rows
 
 
@@ -40,8 +42,15 @@ class DescribeTable(Tool):
             "DescribeTableArguments",
             __base__=ToolArguments,
             table=(table_type, Field(description="Table name.")),
+            page=(
+                int | None,
+                Field(default=None, ge=1, description="For wide tables: next page of columns."),
+            ),
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         profile = get_profile(cursor, args.table)  # type: ignore[attr-defined]
-        return ToolValue(profile)
+        try:
+            return ToolValue(fit_profile(profile, page=args.page or 1))  # type: ignore[attr-defined]
+        except ValueError as exc:
+            raise ToolError(str(exc)) from None
