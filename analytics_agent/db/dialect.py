@@ -21,12 +21,26 @@ from analytics_agent.errors import LoadError
 CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 _SHOWN = {"\t": "\\t"}
 _UNIT_SEPARATOR = "\x1f"  # never in a header line, so the whole line reads as one value
+_NO_LAYOUT = (
+    "{label}: DuckDB could not work out its layout; give --delimiter (and --no-header if the first line "
+    "is data) and check that every line has the same number of fields"
+)
+
+
+class _SniffFailed(Exception):
+    """DuckDB's sniffer found no consistent layout in its sample."""
 
 
 def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions) -> Dialect:
     """The layout of one CSV file, checked. Raises LoadError saying which option to use."""
-    sniffed = _sniff(conn, path, label, options)
-    pinned = _pin(conn, path, label, options, sniffed)
+    try:
+        sniffed = _sniff(conn, path, label, options)
+        pinned = _pin(conn, path, label, options, sniffed)
+    except _SniffFailed:  # a ragged record inside the sample; pin the first line's delimiter
+        delimiter = options.delimiter or likely_delimiter(first_line(conn, path, options))
+        if delimiter is None:
+            raise LoadError(_NO_LAYOUT.format(label=label)) from None
+        pinned = {"delim": delimiter, "header": options.header if options.header is not None else True}
     if pinned:
         # ignore_errors: the sniff must not trip over the very records the strict read will report
         sniffed = _sniff(conn, path, label, options, skip=0, ignore_errors=True, **pinned)
@@ -105,6 +119,8 @@ def _sniff(
         names = [d[0] for d in cursor.description]
         row = cursor.fetchone()
     except duckdb.Error as exc:
+        if "Error when sniffing file" in str(exc) and not pinned:
+            raise _SniffFailed from None
         raise LoadError(explain_load_error(str(exc), [path], label=label)) from None
     return dict(zip(names, row, strict=True))
 

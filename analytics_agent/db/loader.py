@@ -19,7 +19,7 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.archives import member_name, unpacked
+from analytics_agent.db.archives import is_archive, member_name, unpacked
 from analytics_agent.db.catalog import (
     column_types,
     drop_profile,
@@ -100,8 +100,8 @@ def load_files(
     """Load the files into one table. Raises LoadError (database unchanged) or DatabaseError.
     ``sample_data``: a database created now gets the sample tables (only the default one does)."""
     started = time.perf_counter()
-    inputs = resolve_inputs(patterns)
-    kind = file_kind([member_name(i) for i in inputs])
+    inputs = [_named_member(i) for i in resolve_inputs(patterns)]
+    kind = file_kind([i.member or i.path.name for i in inputs])
     options = check_options(options, kind)
     created = ensure_database(db_path, sample_data=sample_data)
     rejects = Rejects.fresh() if options.skip_bad_rows else None
@@ -139,6 +139,11 @@ def load_files(
         rejected_lines=rejected,
         notes=[r for r in reasons if r] + notes,
     )
+
+
+def _named_member(item: Input) -> Input:
+    """An archive input with its member named, so every message can say which file inside it."""
+    return Input(item.path, member_name(item)) if is_archive(item.path) else item
 
 
 def _plan(

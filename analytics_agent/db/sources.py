@@ -73,6 +73,7 @@ class Input:
 
     @property
     def label(self) -> str:
+        """How messages name it: ``flights.csv``, or ``export.zip:orders.csv`` for an archive member."""
         return f"{self.path.name}:{self.member}" if self.member else self.path.name
 
 

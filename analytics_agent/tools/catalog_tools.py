@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import duckdb
 from pydantic import Field, create_model
@@ -30,10 +30,17 @@ class ListTables(Tool):
         return ToolValue(Rows(columns=("table", "rows", "columns"), rows=rows, total=len(rows)))
 
 
+def _optional_int(schema: dict[str, Any]) -> None:
+    """``page`` is shown as a plain integer: leaving it out means page 1 (strict mode adds null back)."""
+    schema.pop("default", None)
+    schema.update(next(b for b in schema.pop("anyOf", []) if b.get("type") != "null"))
+    schema.pop("minimum", None)  # still validated; the tool set stays within its token budget
+
+
 class DescribeTable(Tool):
     name = "describe_table"
     description = (
-        "A table's columns: type, nulls, min/max, and the values of text columns with few. Before aggregate."
+        "Every column of a table: type, nulls, min/max, values. Before aggregate."
     )
 
     def __init__(self, tables: list[str]) -> None:
@@ -42,10 +49,7 @@ class DescribeTable(Tool):
             "DescribeTableArguments",
             __base__=ToolArguments,
             table=(table_type, Field(description="Table name.")),
-            page=(
-                int | None,
-                Field(default=None, ge=1, description="For wide tables: next page of columns."),
-            ),
+            page=(int | None, Field(None, ge=1, json_schema_extra=_optional_int)),
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
