@@ -45,7 +45,7 @@ def paginate(profile: dict[str, Any], max_tokens: int) -> list[tuple[int, int]]:
     """Column ranges [first, last) such that each page's names and types fit the budget."""
     columns = profile["columns"]
     leanest = LEVELS[-1]
-    overhead = estimate_tokens(dumps(_view(profile, [], leanest, 99, 99)))
+    overhead = estimate_tokens(dumps(_view(profile, [], leanest, 1, 2)))  # with "next"
     pages, first, used = [], 0, overhead
     for i, column in enumerate(columns):
         cost = estimate_tokens(dumps(_column(column, leanest))) + 1

@@ -175,7 +175,9 @@ def test_a_header_only_file_is_refused_unless_asked_and_an_empty_file_is_refused
     with pytest.raises(LoadError, match=r"header\.csv has no data rows.*--allow-empty"):
         load_files(sample_db, [str(tmp_path / "header.csv")], LoadOptions())
     assert "header" not in _tables(sample_db)
-    assert load_files(sample_db, [str(tmp_path / "header.csv")], LoadOptions(allow_empty=True)).rows_total == 0
+    assert (
+        load_files(sample_db, [str(tmp_path / "header.csv")], LoadOptions(allow_empty=True)).rows_total == 0
+    )
     assert _columns(sample_db, "header") == ["a", "b", "c"]
     (tmp_path / "empty.csv").write_text("")
     with pytest.raises(LoadError, match=r"empty\.csv is empty"):
@@ -336,7 +338,9 @@ def _columns(db: Path, table: str) -> list[str]:
         return [r[0] for r in conn.execute(f"DESCRIBE {table}").fetchall()]
 
 
-def test_a_layout_duckdb_cannot_sniff_is_read_as_the_first_line_says_and_the_bad_line_named(sample_db, tmp_path):
+def test_a_layout_duckdb_cannot_sniff_is_read_as_the_first_line_says_and_the_bad_line_named(
+    sample_db, tmp_path
+):
     path = tmp_path / "odd.csv"
     path.write_text("a;b\n" + "".join(f"{i};{i}\n" for i in range(3000)) + "1;2;3\n")
     with pytest.raises(LoadError, match=r"^odd.csv: line 3002 has 3 fields where the header has 2"):
