@@ -39,9 +39,7 @@ def _optional_int(schema: dict[str, Any]) -> None:
 
 class DescribeTable(Tool):
     name = "describe_table"
-    description = (
-        "Every column of a table: type, nulls, min/max, values. Before aggregate."
-    )
+    description = "Every column of a table: type, nulls, min/max, values. Before aggregate."
 
     def __init__(self, tables: list[str]) -> None:
         table_type = Literal[tuple(tables)] if tables else str  # type: ignore[valid-type]
