@@ -52,51 +52,44 @@ class Rejects:
         return [int(r[0]) for r in lines]
 
 
-def odd_value_notes(
-    conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str], shown: dict[str, str]
-) -> list[str]:
+def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str]) -> list[str]:
     """One line per text column whose values are numbers or dates except for a few: which values, and
-    the option that reads them. ``shown`` maps stored names to the names the user knows."""
+    the option that reads them."""
     if not text_columns:
         return []
     selects = []
     for name in text_columns:
         col = quote_ident(name)
         selects += [f"count({col})", f"count(TRY_CAST({col} AS DOUBLE))", f"count(TRY_CAST({col} AS DATE))"]
+    wanted = ", ".join(quote_ident(name) for name in text_columns)
     counts = conn.execute(
-        f"SELECT {', '.join(selects)} FROM (SELECT * FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
+        f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
     ).fetchone()
     notes = []
     for i, name in enumerate(text_columns):
         present, numbers, dates = counts[3 * i : 3 * i + 3]
-        kind = "DOUBLE" if numbers >= dates else "DATE"
         fitting = max(numbers, dates)
-        if present and fitting < present and fitting >= _MOSTLY * present:
-            notes.append(_odd_note(conn, table, name, kind, shown.get(name, name)))
+        if present and _MOSTLY * present <= fitting < present:
+            notes.append(_odd_note(conn, table, name, "DOUBLE" if numbers >= dates else "DATE"))
     return notes
 
 
-def _odd_note(conn: duckdb.DuckDBPyConnection, table: str, name: str, kind: str, shown: str) -> str:
+def _odd_note(conn: duckdb.DuckDBPyConnection, table: str, name: str, kind: str) -> str:
     col = quote_ident(name)
-    odd = [
-        r[0]
-        for r in conn.execute(
-            f"SELECT {col} FROM {quote_ident(table)} WHERE {col} IS NOT NULL AND TRY_CAST({col} AS {kind}) "
-            f"IS NULL GROUP BY {col} ORDER BY count(*) DESC, {col} LIMIT 3"
-        ).fetchall()
-    ]
-    total = conn.execute(
-        f"SELECT count(*) FROM {quote_ident(table)} WHERE {col} IS NOT NULL AND TRY_CAST({col} AS {kind}) IS NULL"
-    ).fetchone()[0]
-    return f"{shown} stayed text because of {total:,} value{'' if total == 1 else 's'} like {', '.join(map(repr, odd))}; {_fix(odd, shown, kind)}"
+    total, odd = conn.execute(
+        f"WITH odd AS (SELECT {col} AS v, count(*) AS n FROM {quote_ident(table)} WHERE {col} IS NOT NULL "
+        f"AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1) SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM odd"
+    ).fetchone()
+    values = "value" if total == 1 else "values"
+    return f"{name} stayed text because of {total:,} {values} like {', '.join(map(repr, odd))}; {odd_value_fix(odd)}"
 
 
-def _fix(odd: Sequence[str], shown: str, kind: str) -> str:
+def odd_value_fix(odd: Sequence[str]) -> str:
     """The option that reads such values. Pure."""
     if all(_NUMBER_WITH_SEPARATORS.match(v) for v in odd):
         separator = next((c for c in odd[0] if c in ",.' "), ",")
         return f"add --thousands {separator!r} if {separator!r} separates thousands"
     if all(len(v) <= 12 for v in odd):
         flags = " ".join(f"--null {v!r}" for v in odd)
-        return f"add {flags} if {'they mean' if len(odd) > 1 else 'it means'} missing, or --type {shown}={kind} after fixing them"
+        return f"add {flags} if {'they mean' if len(odd) > 1 else 'it means'} missing"
     return "fix them, or keep the column as text"

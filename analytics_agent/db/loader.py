@@ -104,6 +104,26 @@ def load_files(
     kind = file_kind([i.member or i.path.name for i in inputs])
     options = check_options(options, kind)
     created = ensure_database(db_path, sample_data=sample_data)
+    try:
+        return _load(db_path, patterns, inputs, kind, options, on_progress, started=started, created=created)
+    except LoadError:
+        if created and not sample_data:  # a failed first load leaves no empty database behind
+            for leftover in (db_path, db_path.with_name(db_path.name + ".wal")):
+                leftover.unlink(missing_ok=True)
+        raise
+
+
+def _load(
+    db_path: Path,
+    patterns: Sequence[str],
+    inputs: list[Input],
+    kind: Kind,
+    options: LoadOptions,
+    on_progress: ProgressCallback | None,
+    *,
+    started: float,
+    created: bool,
+) -> LoadSummary:
     rejects = Rejects.fresh() if options.skip_bad_rows else None
     with unpacked(inputs) as files, open_writer(db_path) as conn:
         reserved = _reserved_words(conn)
@@ -116,7 +136,7 @@ def load_files(
                 loaded = _write(conn, table, plan, options.mode)
                 rejected = rejects.keep(conn, table, labels) if rejects else []
                 _refuse_empty(loaded, rejected, inputs, table, options)
-                notes = odd_value_notes(conn, table, plan.text_columns, {})
+                notes = odd_value_notes(conn, table, plan.text_columns)
                 original_names = renamed
                 if options.mode == "append":
                     original_names = {**get_profile(conn, table).get("original_names", {}), **renamed}

@@ -52,7 +52,7 @@ def _bench(name: str, args: argparse.Namespace) -> Result:
     if name == "load":
         from tests.bench import bench_load
 
-        return bench_load.run(big=args.big, quick=quick)
+        return bench_load.run(big=args.big, quick=quick, extra=tuple(args.load_csv or ()))
     raise SystemExit(f"unknown benchmark {name!r}; choose from {', '.join(NAMES)}")
 
 
@@ -63,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--overhead-size", default=None, help="table size for overhead (default 10m)")
     parser.add_argument("--only", help=f"comma-separated subset of {', '.join(NAMES)}")
     parser.add_argument("--big", action="store_true", help="load benchmark on a >= 1 GB CSV")
+    parser.add_argument("--load-csv", type=Path, action="append", help="also load this CSV (repeatable)")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args(argv)
     args.sizes = parse_sizes(args.sizes or ("100k,1m" if args.quick else "100k,1m,10m"))

@@ -36,7 +36,11 @@ def test_the_issues_ragged_example_fails_naming_line_3_and_leaves_no_table(tmp_p
     result = run(["--db", str(db), "load", "ragged.csv"], tmp_path)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "error: ragged.csv: line 3 has 2 fields where the header has 3" in result.stderr
-    assert tables(db) == []
+    assert not db.exists()  # the database this load would have created is not left behind, empty
+    kept = tmp_path / "kept.duckdb"
+    assert run(["--db", str(kept), "load", str(REAL / "penguins.csv")], tmp_path).returncode == 0
+    assert run(["--db", str(kept), "load", "ragged.csv"], tmp_path).returncode == 1
+    assert tables(kept) == ["penguins"]
 
 
 def test_a_new_db_holds_only_the_loaded_tables_and_says_it_was_created_empty_once(tmp_path):

@@ -14,7 +14,6 @@ import pytest
 
 from analytics_agent.db.loader import load_files
 from analytics_agent.db.sources import LoadOptions
-from analytics_agent.errors import LoadError
 
 REAL = Path(__file__).resolve().parent.parent / "data" / "real"
 MEASURED = {
