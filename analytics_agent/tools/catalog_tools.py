@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import duckdb
 from pydantic import Field, create_model
@@ -34,7 +34,6 @@ def _optional_int(schema: dict[str, Any]) -> None:
     """``page`` is shown as a plain integer: leaving it out means page 1 (strict mode adds null back)."""
     schema.pop("default", None)
     schema.update(next(b for b in schema.pop("anyOf", []) if b.get("type") != "null"))
-    schema.pop("minimum", None)  # still validated; the tool set stays within its token budget
 
 
 class DescribeTable(Tool):
@@ -47,12 +46,13 @@ class DescribeTable(Tool):
             "DescribeTableArguments",
             __base__=ToolArguments,
             table=(table_type, Field(description="Table name.")),
-            page=(int | None, Field(None, ge=1, json_schema_extra=_optional_int)),
+            page=(Annotated[int, Field(strict=True)] | None, Field(None, json_schema_extra=_optional_int)),
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         profile = get_profile(cursor, args.table)  # type: ignore[attr-defined]
         try:
-            return ToolValue(fit_profile(profile, page=args.page or 1))  # type: ignore[attr-defined]
+            # pages count from 1; any lower number means the first (no minimum in the schema: tokens)
+            return ToolValue(fit_profile(profile, page=max(1, args.page or 1)))  # type: ignore[attr-defined]
         except ValueError as exc:
             raise ToolError(str(exc)) from None

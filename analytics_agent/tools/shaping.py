@@ -24,7 +24,10 @@ MAX_TOKENS = 1000
 _LETTER_RUNS = re.compile(r"[A-Z]*[a-z]+|[A-Z]+")  # o200k splits words where the case changes
 _DIGIT_RUNS = re.compile(r"[0-9]+")
 _BLANK_RUNS = re.compile(r" +|\n+|\t+")
-_PUNCT_RUNS = re.compile(r"[!-/:-@\[-`{-~]+")
+_PUNCT = r"!-/:-@\[-`{-~"  # ASCII punctuation
+# Whole punctuation runs with no blank or non-ASCII neighbour: a space before or a symbol such as "₹"
+# next to a run can join it into one pre-token piece that o200k splits differently.
+_PUNCT_RUNS = re.compile(rf"(?<![\s{_PUNCT}\x80-\U0010ffff])[{_PUNCT}]++(?![\x80-\U0010ffff])")
 # JSON punctuation runs that o200k encodes as one token, alone and after a space (tests check each
 # against the real tokenizer). A run of two or more punctuation characters is one pre-token piece.
 # fmt: off
@@ -49,7 +52,8 @@ KNOWN_WORDS: dict[str, int] = {
 
 
 def estimate_tokens(text: str) -> int:
-    """Over-estimate o200k tokens: 1 per 2 letters, 1 per 3 digits, 1 per 8 blanks (each run rounded up),
+    """Over-estimate o200k tokens: 1 per 2 letters, 1 per 3 digits, 1 per 8 blanks (each run rounded up, a longer
+    run one more),
     1 per other ASCII character except that a known JSON punctuation run (``":"``, ``},{"``) counts 1,
     1 per UTF-8 byte of anything else (byte-level BPE never needs more).
 
@@ -64,6 +68,7 @@ def estimate_tokens(text: str) -> int:
         math.ceil(_letter_halves(letters) / 2)  # >= the sum of ceil(run / 2), known words exact
         + math.ceil((digit_chars + 2 * len(digits)) / 3)  # >= the sum of ceil(run / 3)
         + len(blanks)
+        + sum(len(run) > 1 for run in blanks)  # o200k leaves a run's last blank to the next piece
         + blank_chars // 8
         + other_ascii
         - _merged_punctuation(text)
@@ -81,20 +86,8 @@ def _letter_halves(runs: list[str]) -> int:
 
 
 def _merged_punctuation(text: str) -> int:
-    """Characters saved by counting each known punctuation run as one token. A run touching a non-ASCII
-    character may merge with it into one piece, so it is counted in full."""
-    if text.isascii():
-        return sum(len(run) - 1 for run in _PUNCT_RUNS.findall(text) if run in SINGLE_TOKEN_PUNCTUATION)
-    saved = 0
-    for match in _PUNCT_RUNS.finditer(text):
-        run, start, end = match.group(), match.start(), match.end()
-        if (
-            run in SINGLE_TOKEN_PUNCTUATION
-            and text[start - 1 : start].isascii()
-            and text[end : end + 1].isascii()
-        ):
-            saved += len(run) - 1
-    return saved
+    """Characters saved by counting each known punctuation run as one token."""
+    return sum(len(run) - 1 for run in _PUNCT_RUNS.findall(text) if run in SINGLE_TOKEN_PUNCTUATION)
 
 
 def dumps(value: Any) -> str:
