@@ -17,6 +17,7 @@ class State:
     db: Path | None = None
     tools_dirs: tuple[Path, ...] = ()
     allow_sql: bool = False
+    use_sources: bool = True
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -38,6 +39,7 @@ def gets_sample_data(path: Path) -> bool:
 def open_workspace(*, demo: bool = False):
     """The workspace the global options describe; says once when it created the database.
     ``demo``: without --db, the demo's own database; a new one gets the sample data either way."""
+    from analytics_agent.db.linked.store import read_sources
     from analytics_agent.paths import demo_db_path
     from analytics_agent.workspace.workspace import Workspace
 
@@ -47,10 +49,13 @@ def open_workspace(*, demo: bool = False):
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
         sample_data=demo or gets_sample_data(path),
+        sources=read_sources() if State.use_sources else (),
     )
     if workspace.created:
         say_created(path, sample_data=demo or gets_sample_data(path))
     warn_problems(workspace.problems)
+    for problem in workspace.source_problems:
+        typer.echo(f"warning: {problem}", err=True)
     return workspace
 
 
