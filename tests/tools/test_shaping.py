@@ -180,3 +180,15 @@ def test_an_object_too_large_without_lists_becomes_an_explicit_notice(size):
 def test_known_words_and_runs_next_to_anything_are_never_undercounted(pieces):
     text = "".join(pieces)
     assert estimate_tokens(text) >= real_tokens(text)
+
+
+def test_every_bundled_tool_result_on_the_sample_data_is_estimated_close_and_never_under(workspace):
+    from tests.bench.workload import domain_arguments
+
+    ratios = []
+    for name, arguments in domain_arguments(workspace.cursor(), workspace.registry).items():
+        text = workspace.executor.execute(name, arguments).text
+        real = real_tokens(text)
+        assert real <= estimate_tokens(text) <= 1.6 * real, name
+        ratios.append(estimate_tokens(text) / real)
+    assert sorted(ratios)[len(ratios) // 2] <= 1.3  # the median result
