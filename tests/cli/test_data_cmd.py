@@ -193,3 +193,14 @@ def test_the_null_flag_reads_a_custom_marker_as_missing(tmp_path):
     assert result.returncode == 0, result.stderr
     score = next(line for line in result.stdout.splitlines() if line.startswith("score"))
     assert score.split() == ["score", "BIGINT", "2"]
+
+
+def test_schema_shows_years_without_separators_and_real_null_counts(tmp_path):
+    db = tmp_path / "p.duckdb"
+    assert run(["--db", str(db), "load", str(REAL / "penguins.csv")], tmp_path).returncode == 0
+    out = run(["--db", str(db), "schema", "penguins"], tmp_path).stdout
+    assert out.startswith("penguins: 344 rows\n")
+    year = next(line for line in out.splitlines() if line.startswith("year "))
+    assert year.split()[:5] == ["year", "BIGINT", "0", "2007", "2009"]
+    mass = next(line for line in out.splitlines() if line.startswith("body_mass_g "))
+    assert mass.split()[:5] == ["body_mass_g", "BIGINT", "2", "2,700", "6,300"]
