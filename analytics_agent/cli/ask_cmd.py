@@ -147,7 +147,7 @@ def chat(
 
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
-    with open_workspace() as ws:
+    with open_workspace(settings.timezone) as ws:
         if not _has_tables(ws):
             typer.echo(f"note: {_empty_database(ws)}", err=True)
         model_provider = make_provider(settings, stream=streaming)
@@ -212,7 +212,7 @@ def _answer_one(
     from analytics_agent.workspace.provider_factory import make_provider
 
     streaming = (sys.stdout.isatty() and not as_json) if stream is None else stream
-    with open_workspace(demo=demo) as ws:
+    with open_workspace(settings.timezone, demo=demo) as ws:
         if not _has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
             raise DatabaseError(_empty_database(ws))
         model_provider = make_provider(settings, stream=streaming, client=client)

@@ -36,9 +36,12 @@ def gets_sample_data(path: Path) -> bool:
     return path.expanduser().absolute() == builtin_db_path().absolute()
 
 
-def open_workspace(*, demo: bool = False):
+def open_workspace(timezone: str | None = None, *, demo: bool = False):
     """The workspace the global options describe; says once when it created the database.
-    ``demo``: without --db, the demo's own database; a new one gets the sample data either way."""
+
+    ``timezone`` (``--timezone``) is the business zone ``aggregate`` buckets timestamps in; without it, the
+    config file's ``timezone``, else the machine's zone. ``demo``: without --db, the demo's own database;
+    a new one gets the sample data either way."""
     from analytics_agent.db.linked.store import read_sources
     from analytics_agent.paths import demo_db_path
     from analytics_agent.workspace.workspace import Workspace
@@ -49,6 +52,7 @@ def open_workspace(*, demo: bool = False):
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
         sample_data=demo or gets_sample_data(path),
+        timezone=business_zone(timezone),
         sources=read_sources() if State.use_sources else (),
     )
     if workspace.created:
@@ -85,7 +89,31 @@ def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(folders))
 
 
+def business_zone(flag: str | None) -> str:
+    """The flag, the config file's ``timezone``, else the machine's zone if it has an IANA name, else UTC."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from analytics_agent.agent.prompt import local_zone_name
+    from analytics_agent.config import check_timezone, load_config_file
+
+    if flag:
+        check_timezone(flag)  # a zone the user typed is wrong loudly, not replaced quietly
+    for name in (flag, load_config_file().get("timezone"), local_zone_name()):
+        if not name:
+            continue
+        try:
+            ZoneInfo(str(name))
+            return str(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+    return "UTC"
+
+
 def warn_problems(problems: Sequence[object]) -> None:
-    """One warning line per skipped tool file (it names file:line); the other tools still load."""
+    """One warning line per skipped tool file or semantic definition (each names file:line); the rest
+    still load."""
+    from analytics_agent.errors import SemanticModelError
+
     for problem in problems:
-        typer.echo(f"warning: {problem} (tool skipped)", err=True)
+        what = "definition" if isinstance(problem, SemanticModelError) else "tool"
+        typer.echo(f"warning: {problem} ({what} skipped)", err=True)

@@ -15,6 +15,7 @@ import typer
 
 from analytics_agent.cli.context import (
     State,
+    business_zone,
     db_path,
     gets_sample_data,
     say_created,
@@ -53,6 +54,7 @@ def mcp(
         allow_sql=State.allow_sql,
         sources=read_sources() if State.use_sources else (),
         sample_data=gets_sample_data(db_path()),
+        timezone=business_zone(None),
     )
     try:
         if live.created:

@@ -33,6 +33,7 @@ from analytics_agent.db.dialect import sniff_dialect
 from analytics_agent.db.load_checks import Rejects, odd_value_notes
 from analytics_agent.db.load_errors import explain_load_error
 from analytics_agent.db.names import rename_reason, safe_column_names, safe_identifier, table_name_from_path
+from analytics_agent.db.relationships import store_relationships
 from analytics_agent.db.sources import (
     Input,
     Kind,
@@ -141,6 +142,7 @@ def _load(
                 if options.mode == "append":
                     original_names = {**get_profile(conn, table).get("original_names", {}), **renamed}
                 store_profile(conn, table, original_names=original_names or None)
+                store_relationships(conn, table)
         except duckdb.Error as exc:
             stored = dict(zip(plan.originals, plan.safe, strict=True))
             label = inputs[0].label if len(inputs) == 1 else None
@@ -242,6 +244,7 @@ def drop_table(db_path: Path, table: str) -> int:
         with _transaction(conn):
             conn.execute(f"DROP TABLE {quote_ident(table)}")
             drop_profile(conn, table)
+            store_relationships(conn, table)
     return int(rows)
 
 

@@ -12,6 +12,8 @@ from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.profile_view import fit_profile
+from analytics_agent.tools.semantic.describe import semantic_summary
+from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 
 
@@ -39,9 +41,10 @@ def _optional_int(schema: dict[str, Any]) -> None:
 
 class DescribeTable(Tool):
     name = "describe_table"
-    description = "Every column of a table: type, nulls, min/max, values. Before aggregate."
+    description = "A table's columns (type, nulls, min/max, few values), related tables, named metrics. Before aggregate."
 
-    def __init__(self, tables: list[str]) -> None:
+    def __init__(self, tables: list[str], semantics: Semantics | None = None) -> None:
+        self.semantics = semantics or Semantics()
         table_type = Literal[tuple(tables)] if tables else str  # type: ignore[valid-type]
         self.arguments = create_model(
             "DescribeTableArguments",
@@ -51,9 +54,11 @@ class DescribeTable(Tool):
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
-        profile = get_profile(cursor, args.table)  # type: ignore[attr-defined]
+        table = args.table  # type: ignore[attr-defined]
+        extra = semantic_summary(table, self.semantics)
         try:
             # pages count from 1; any lower number means the first (no minimum in the schema: tokens)
-            return ToolValue(fit_profile(profile, page=max(1, args.page or 1)))  # type: ignore[attr-defined]
+            page = max(1, args.page or 1)  # type: ignore[attr-defined]
+            return ToolValue(fit_profile(get_profile(cursor, table), page=page, extra=extra))
         except ValueError as exc:
             raise ToolError(str(exc)) from None

@@ -22,30 +22,38 @@ LEVELS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def fit_profile(profile: dict[str, Any], *, page: int = 1, max_tokens: int = MAX_TOKENS) -> dict[str, Any]:
-    """The profile as shown for ``page`` (1-based). Raises ValueError for a page past the last."""
+def fit_profile(
+    profile: dict[str, Any],
+    *,
+    page: int = 1,
+    max_tokens: int = MAX_TOKENS,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The profile as shown for ``page`` (1-based), with ``extra`` (related tables, named metrics) on
+    every page. Raises ValueError for a page past the last."""
+    extra = extra or {}
     original = profile.get("original_names", {})
     columns = [
         {**c, "original": original[c["name"]]} if c["name"] in original else c for c in profile["columns"]
     ]
-    pages = paginate(profile, max_tokens)
+    pages = paginate(profile, max_tokens, extra)
     if not 1 <= page <= len(pages):
         raise ValueError(
             f"page {page} does not exist; {profile['table']} has {len(pages)} page(s) of columns"
         )
     first, last = pages[page - 1]
     for omitted in LEVELS:
-        shown = _view(profile, columns[first:last], omitted, page, len(pages))
+        shown = _view(profile, columns[first:last], omitted, page, len(pages)) | extra
         if estimate_tokens(dumps(shown)) <= max_tokens:
             return shown
     return shown
 
 
-def paginate(profile: dict[str, Any], max_tokens: int) -> list[tuple[int, int]]:
+def paginate(profile: dict[str, Any], max_tokens: int, extra: dict[str, Any]) -> list[tuple[int, int]]:
     """Column ranges [first, last) such that each page's names and types fit the budget."""
     columns = profile["columns"]
     leanest = LEVELS[-1]
-    overhead = estimate_tokens(dumps(_view(profile, [], leanest, 1, 2)))  # with "next"
+    overhead = estimate_tokens(dumps(_view(profile, [], leanest, 1, 2) | extra))  # with "next"
     pages, first, used = [], 0, overhead
     for i, column in enumerate(columns):
         cost = estimate_tokens(dumps(_column(column, leanest))) + 1
