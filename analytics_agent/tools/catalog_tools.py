@@ -41,7 +41,9 @@ def _optional_int(schema: dict[str, Any]) -> None:
 
 class DescribeTable(Tool):
     name = "describe_table"
-    description = "Every column (type, nulls, min/max, values), related tables, named metrics. Before aggregate."
+    description = (
+        "Every column (type, nulls, min/max, values), related tables, named metrics. Before aggregate."
+    )
 
     def __init__(self, tables: list[str], semantics: Semantics | None = None) -> None:
         self.semantics = semantics or Semantics()
