@@ -29,9 +29,19 @@ def config_dir() -> Path:
     return _base("XDG_CONFIG_HOME", ".config", "Library/Application Support") / APP
 
 
+def builtin_db_path() -> Path:
+    """The default database: the only one created with the sample data (besides the demo's)."""
+    return data_dir() / "analytics.duckdb"
+
+
+def demo_db_path() -> Path:
+    """Where ``demo`` runs when no --db is given: its own copy of the sample data."""
+    return data_dir() / "demo.duckdb"
+
+
 def default_db_path() -> Path:
     value = os.environ.get(DB_ENV)
-    return Path(value).expanduser() if value else data_dir() / "analytics.duckdb"
+    return Path(value).expanduser() if value else builtin_db_path()
 
 
 def open_private_log(path: Path) -> IO[str]:

@@ -157,6 +157,8 @@ def chat(
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
     with open_workspace(settings.timezone) as ws:
+        if not _has_tables(ws):
+            typer.echo(f"note: {_empty_database(ws)}", err=True)
         model_provider = make_provider(settings, stream=streaming)
         wiring = _wire(ws, model_provider, settings, transcript=transcript, stream=streaming, quiet=quiet)
         try:
@@ -182,7 +184,7 @@ def demo(
         typer.echo(f"Question: {DEMO_QUESTION}", err=True)
     _answer_one(
         DEMO_QUESTION, settings, transcript=transcript, stream=stream, quiet=quiet, as_json=as_json,
-        client=script.client(),
+        client=script.client(), demo=True,
     )  # fmt: skip
     try:
         script.assert_all_used()
@@ -213,13 +215,15 @@ def _settings(command_args: dict[str, Any]):
 
 def _answer_one(
     question: str, settings: Any, *, transcript: Path | None, stream: bool | None, quiet: bool, as_json: bool,
-    client: Any = None,
+    client: Any = None, demo: bool = False,
 ) -> None:  # fmt: skip
-    from analytics_agent.errors import AnalyticsAgentError
+    from analytics_agent.errors import AnalyticsAgentError, DatabaseError
     from analytics_agent.workspace.provider_factory import make_provider
 
     streaming = (sys.stdout.isatty() and not as_json) if stream is None else stream
-    with open_workspace(settings.timezone) as ws:
+    with open_workspace(settings.timezone, demo=demo) as ws:
+        if not _has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
+            raise DatabaseError(_empty_database(ws))
         model_provider = make_provider(settings, stream=streaming, client=client)
         wiring = _wire(
             ws, model_provider, settings, transcript=transcript, stream=streaming and not as_json, quiet=quiet
@@ -264,6 +268,18 @@ def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | Non
         transcript=writer,
         stream_to=(lambda piece: typer.echo(piece, nl=False)) if stream else None,
     )
+
+
+def _has_tables(ws: Any) -> bool:
+    from analytics_agent.db.catalog import table_names
+
+    return bool(table_names(ws.cursor()))
+
+
+def _empty_database(ws: Any) -> str:
+    from analytics_agent.cli.context import load_hint
+
+    return f"{ws.db_path} has no tables yet; load a file first: {load_hint(ws.db_path)}"
 
 
 def _close(model_provider: Any) -> None:

@@ -74,7 +74,8 @@ def _response(event: ResponseReceived, *, streamed: bool) -> str:
 
 
 def format_tool(record: ToolCallRecord) -> str:
-    """``  name {args} -> 3 rows, 41 tokens (2 ms)`` plus the error or the repair on the next lines."""
+    """``  name {args} -> 3 rows, ~41 tokens (2 ms)`` plus the error or the repair on the next lines; the
+    token count is the offline estimate (an over-count), so it says "~"."""
     head = f"  {escape_control(_clip(record.name), newlines=False)} {_short(record.arguments)} -> "
     timing = f" ({record.duration_ms:.0f} ms)" if not record.skipped else ""
     if record.is_error:
@@ -89,7 +90,7 @@ def format_tool(record: ToolCallRecord) -> str:
     else:
         rows = f"{record.rows} row{'s' if record.rows != 1 else ''}"
         cut = ", truncated" if record.truncated else ""
-        lines = [f"{head}{rows}, {record.tokens} tokens{cut}{timing}"]
+        lines = [f"{head}{rows}, ~{record.tokens:,} tokens{cut}{timing}"]
     if record.repaired_from is not None:
         change = describe_repair(record.repaired_from, record.arguments)
         if change:
