@@ -62,9 +62,10 @@ class View:
 def show_answer(wiring: Any, result: Any, question: str, view: View) -> None:
     """The answer (unless streamed), then its chart and files, from the question's tool results."""
     from analytics_agent.present.highlight import highlight_answer
+    from analytics_agent.present.safe_text import escape_json_text
 
     if view.as_json:
-        typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+        typer.echo(escape_json_text(json.dumps(result.as_dict(), indent=2, ensure_ascii=False)))
     else:
         color = stdout_color()
         wiring.show(result, lambda text: typer.echo(highlight_answer(text, color=color)))
@@ -93,5 +94,8 @@ def _chart(calls: list, *, draw: bool, path: Path | None) -> None:
 
 def print_json_error(exc: BaseException) -> None:
     """The failure as the one JSON object on stdout that --json promises."""
+    from analytics_agent.present.safe_text import escape_json_text
+
     message = str(exc) or type(exc).__name__
-    typer.echo(json.dumps({"error": message, "error_type": type(exc).__name__, "stop": "error"}, indent=2))
+    error = {"error": message, "error_type": type(exc).__name__, "stop": "error"}
+    typer.echo(escape_json_text(json.dumps(error, indent=2, ensure_ascii=False)))

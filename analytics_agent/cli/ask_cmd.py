@@ -75,6 +75,13 @@ BudgetOpt = Annotated[
     typer.Option("--max-tokens-budget", help="Input tokens per question (default: 100000)."),
 ]
 ConnectOpt = Annotated[float | None, typer.Option("--connect-timeout", help="Seconds (default: 10).")]
+DeadlineOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--request-deadline",
+        help="Seconds one model request may take in all, retries included (default: 900).",
+    ),
+]
 ReadOpt = Annotated[
     float | None, typer.Option("--read-timeout", help="Seconds (default: 120 openai, 3600 bedrock).")
 ]
@@ -115,6 +122,7 @@ def ask(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
@@ -151,6 +159,7 @@ def chat(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
@@ -166,6 +175,8 @@ def chat(
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
     with open_workspace(settings.timezone) as ws:
+        if not _has_tables(ws):
+            typer.echo(f"note: {_empty_database(ws)}", err=True)
         model_provider = make_provider(settings, stream=streaming)
         wiring = _wire(ws, model_provider, settings, view, transcript=transcript, stream=streaming)
         try:
@@ -195,7 +206,7 @@ def demo(
         missing_demo_tools,
     )
 
-    with open_workspace() as ws:
+    with open_workspace(demo=True) as ws:
         problem = missing_demo_tools(ws.registry.names, ws.db_path)
     if problem:
         raise DatabaseError(problem)
@@ -204,7 +215,9 @@ def demo(
     if not quiet and not as_json:
         typer.echo(f"Question: {DEMO_QUESTION}", err=True)
     view = View(quiet=quiet, as_json=as_json, show_sql=show_sql)
-    _answer_one(DEMO_QUESTION, settings, view, transcript=transcript, stream=stream, client=script.client())
+    _answer_one(
+        DEMO_QUESTION, settings, view, transcript=transcript, stream=stream, client=script.client(), demo=True
+    )
     try:
         script.assert_all_used()
     except AssertionError as exc:
@@ -216,7 +229,7 @@ def demo(
 # The model and limit flags ask and chat share (typer needs them declared on each command).
 _SETTING_FLAGS = (
     "provider", "base_url", "model", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
 )  # fmt: skip
 
 
@@ -242,13 +255,13 @@ def _settings(command_args: dict[str, Any], *, as_json: bool = False):
 
 def _answer_one(
     question: str, settings: Any, view: View, *, transcript: Path | None, stream: bool | None,
-    client: Any = None,
+    client: Any = None, demo: bool = False,
 ) -> None:  # fmt: skip
     from analytics_agent.errors import AnalyticsAgentError
 
     try:
         wiring, result = _run_question(
-            question, settings, view, transcript=transcript, stream=stream, client=client
+            question, settings, view, transcript=transcript, stream=stream, client=client, demo=demo
         )
     except AnalyticsAgentError as exc:
         if view.as_json:
@@ -259,12 +272,14 @@ def _answer_one(
         raise typer.Exit(1)
 
 
-def _run_question(question: str, settings: Any, view: View, *, transcript, stream, client):
-    from analytics_agent.errors import AnalyticsAgentError
+def _run_question(question: str, settings: Any, view: View, *, transcript, stream, client, demo: bool):
+    from analytics_agent.errors import AnalyticsAgentError, DatabaseError
     from analytics_agent.workspace.provider_factory import make_provider
 
     streaming = (sys.stdout.isatty() and not view.as_json) if stream is None else stream
-    with open_workspace(settings.timezone) as ws:
+    with open_workspace(settings.timezone, demo=demo) as ws:
+        if not _has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
+            raise DatabaseError(_empty_database(ws))
         model_provider = make_provider(settings, stream=streaming, client=client)
         wiring = _wire(
             ws, model_provider, settings, view, transcript=transcript, stream=streaming and not view.as_json
@@ -287,7 +302,14 @@ def _wire(ws: Any, model_provider: Any, settings: Any, view: View, *, transcript
     from analytics_agent.workspace.session import build
 
     path = (transcript or default_transcript_path()).expanduser()
-    writer = Transcript(path, secrets=settings.secrets)
+    provider_secrets = getattr(model_provider, "secrets", None) or tuple
+
+    def secrets() -> tuple[str, ...]:  # asked per line: boto3's resolved credentials can change
+        return (*settings.secrets, *provider_secrets())
+
+    writer = Transcript(
+        path, secrets=secrets, warn=lambda message: typer.echo(f"warning: {message}", err=True)
+    )
     bold, reset = (BOLD, RESET) if stdout_color() else ("", "")
     return build(
         ws,
@@ -299,6 +321,18 @@ def _wire(ws: Any, model_provider: Any, settings: Any, view: View, *, transcript
         show_sql=view.show_sql,
         spinner=None if view.quiet or view.as_json else stderr_spinner(),
     )
+
+
+def _has_tables(ws: Any) -> bool:
+    from analytics_agent.db.catalog import table_names
+
+    return bool(table_names(ws.cursor()))
+
+
+def _empty_database(ws: Any) -> str:
+    from analytics_agent.cli.context import load_hint
+
+    return f"{ws.db_path} has no tables yet; load a file first: {load_hint(ws.db_path)}"
 
 
 def _close(model_provider: Any) -> None:

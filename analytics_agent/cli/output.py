@@ -53,10 +53,12 @@ def draw_chart(spec: ChartSpec) -> None:
     import shutil
 
     from analytics_agent.present.charts import render_terminal
+    from analytics_agent.present.safe_text import escape_control
 
     width = shutil.get_terminal_size((80, 24)).columns
     encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
-    typer.echo(render_terminal(spec, width, ascii=encoding != "utf8"))
+    # labels come from the data: a terminal shows their control characters instead of obeying them
+    typer.echo(escape_control(render_terminal(spec, width, ascii=encoding != "utf8")))
 
 
 def write_chart_file(spec: ChartSpec, path: Path) -> None:

@@ -35,7 +35,7 @@ def missing_demo_tools(tool_names: list[str], db_path: object) -> str | None:
         return None
     return (
         f"the demo needs the sample tables (orders, order_items, products) and {db_path} does not have "
-        "them (dropped, or your own database); try it on a new one: analytics-agent --db demo.duckdb demo"
+        f"them any more; delete {db_path} and run analytics-agent demo again to have it recreated"
     )
 
 

@@ -124,4 +124,4 @@ def test_demo_explains_when_its_sample_tables_are_gone(sample_db, tmp_path):
     result = run_cli(["--db", str(sample_db), "demo"], cwd=tmp_path)
     assert result.returncode == 1
     assert result.stderr.startswith("error: the demo needs the sample tables")
-    assert "--db demo.duckdb demo" in result.stderr and "Traceback" not in result.stderr
+    assert f"delete {sample_db}" in result.stderr and "Traceback" not in result.stderr
