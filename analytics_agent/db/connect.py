@@ -4,6 +4,13 @@ DuckDB refuses two connections to one file with different configurations in one 
 (first-use seeding, loading) happens on a connection that is closed before the sandbox opens.
 ``read_only=True`` alone still lets SQL read and write local files; the sandbox also turns external
 access off and locks the configuration, so a query cannot ``SET`` its way back out.
+
+External access off still leaves DuckDB's own files on its allow-list (the database, its WAL, its temp
+folder), so ``read_blob('<the database>')`` would return the raw bytes, rows of dropped tables included.
+The sandbox therefore also disables DuckDB's local file system once the database is open: every file
+reader (``read_blob``, ``read_csv``, ``glob``, ``ATTACH``, a ``FROM 'file'`` scan...) then fails, while the
+tables, read through the handle already open, still work. Spilling to disk is off too (no temp folder), so
+a query larger than the memory limit fails instead of writing temp files.
 """
 
 from __future__ import annotations
@@ -25,19 +32,44 @@ DEFAULT_THREADS = 2
 def open_sandbox(
     path: Path, *, memory_limit: str = DEFAULT_MEMORY_LIMIT, threads: int = DEFAULT_THREADS
 ) -> duckdb.DuckDBPyConnection:
-    """A read-only connection that cannot touch files or the network, nor change its own settings."""
+    """A read-only connection that cannot touch any file (its own included) or the network, nor change its
+    own settings."""
     config = {
         "enable_external_access": False,
         "autoload_known_extensions": False,
         "autoinstall_known_extensions": False,
         "memory_limit": memory_limit,
         "threads": threads,
-        "lock_configuration": True,
+        "temp_directory": "",  # no spill files: nothing on disk but the database itself
     }
     try:
-        return duckdb.connect(str(path), read_only=True, config=config)
+        conn = duckdb.connect(str(path), read_only=True, config=config)
     except duckdb.Error as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
+    try:
+        _close_file_system(conn, path)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _close_file_system(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Disable the local file system, lock the configuration, then prove the database file is unreadable.
+
+    The file system can only be disabled after the database is open (DuckDB refuses it at start-up), and
+    only before the lock. A second sandbox on the same file in this process shares the first one's
+    already-locked instance; the proof covers that case too.
+    """
+    locked = conn.execute("SELECT current_setting('lock_configuration')").fetchone()[0]
+    if not locked:
+        conn.execute("SET disabled_filesystems = 'LocalFileSystem'")
+        conn.execute("SET lock_configuration = true")
+    try:
+        conn.execute("SELECT count(*) FROM glob(?)", [str(path)]).fetchall()
+    except duckdb.PermissionException:
+        return
+    raise DatabaseError(f"cannot open {path} safely: the sandbox could still read files; not continuing")
 
 
 @contextlib.contextmanager

@@ -103,6 +103,11 @@ class Executor:
             ) from None
         except duckdb.OutOfMemoryException:
             raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
+        except duckdb.PermissionException:
+            raise ToolError(
+                f"{tool.name} could not run: the sandbox reads no files and no network, only the tables "
+                "of this database; query them by name"
+            ) from None
         except duckdb.Error as exc:
             log.info("tool %s: query failed: %s", tool.name, exc)
             raise ToolError(f"{tool.name} could not run: {_first_line(exc)}") from None
