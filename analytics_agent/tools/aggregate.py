@@ -30,7 +30,9 @@ from analytics_agent.tools.aggregate_sql import (
 )
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
-from analytics_agent.tools.shaping import MAX_ROWS, Rows
+from analytics_agent.tools.fetch import fetch_rows
+from analytics_agent.tools.shaping import MAX_ROWS
+from analytics_agent.tools.value_kinds import refuse_nested_columns
 
 MAX_TABLE_ENUM = 40
 MAX_IN_VALUES = 50
@@ -129,16 +131,11 @@ class Aggregate(Tool):
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         plan = self.plan(args)
         sql, params = build_query(plan)
-        cursor.execute(sql, params)
-        columns = tuple(d[0] for d in cursor.description)
-        rows = cursor.fetchmany(MAX_ROWS + 1)
-        if _looks_empty(plan, rows) and plan.filters:
-            _explain_no_rows(cursor, plan, self.catalog[plan.table])
-        total = len(rows)
-        if total > MAX_ROWS:
-            total = cursor.execute(f"SELECT count(*) FROM ({sql})", params).fetchone()[0]
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
-        return ToolValue(Rows(columns=columns, rows=rows, total=total, hint=hint), sql=sql)
+        result = fetch_rows(cursor, sql, params, hint=hint)
+        if _looks_empty(plan, result.rows) and plan.filters:
+            _explain_no_rows(cursor, plan, self.catalog[plan.table])
+        return ToolValue(result, sql=sql)
 
     def plan(self, args: Any) -> QueryPlan:
         """Check every name against the catalog and every value's shape; ToolError names what to fix."""
@@ -150,6 +147,7 @@ class Aggregate(Tool):
         types = self.catalog[table]
         metrics = [_metric(m.fn, m.column, table, types) for m in args.metrics]
         group_by = [_column(c, table, types, "group_by") for c in args.group_by]
+        refuse_nested_columns(table, types, metrics=[(m.fn, m.column) for m in metrics], group_by=group_by)
         filters = [_filter(f, table, types) for f in args.filters]
         time_column, time_alias = _time(args.time_column, args.time_grain, table, types, group_by)
         aliases = _unique_aliases(metrics, taken={*group_by, *([time_alias] if time_alias else [])})

@@ -15,7 +15,7 @@ from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.errors import ToolDefinitionError, ToolError
 from analytics_agent.tools.arguments import ToolArguments, arguments_model
 from analytics_agent.tools.base import Tool, ToolValue
-from analytics_agent.tools.shaping import MAX_ROWS, Rows
+from analytics_agent.tools.fetch import fetch_rows
 from analytics_agent.tools.sqlfile import SqlToolSpec, parse_sql_tool
 
 log = logging.getLogger(__name__)
@@ -49,20 +49,14 @@ class SqlTool(Tool):
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         params = bind_parameters(self.spec, args.model_dump())
-        cursor.execute(self.spec.sql, params)
-        columns = tuple(d[0] for d in cursor.description)
         if self.spec.returns == "object":
-            rows = cursor.fetchmany(2)
-            if not rows:
+            result = fetch_rows(cursor, self.spec.sql, params, max_rows=1)
+            if not result.rows:
                 raise ToolError(_fill(self.spec.empty, params))
-            if len(rows) > 1:
+            if len(result.rows) > 1:
                 raise ToolError(f"{self.name} matched more than one row; this tool expects exactly one")
-            return ToolValue(dict(zip(columns, rows[0], strict=True)), sql=self.spec.sql)
-        rows = cursor.fetchmany(MAX_ROWS + 1)
-        total = len(rows)
-        if total > MAX_ROWS:  # count only when cut: most answers fit
-            total = cursor.execute(f"SELECT count(*) FROM ({self.spec.sql})", params).fetchone()[0]
-        return ToolValue(Rows(columns=columns, rows=rows, total=total), sql=self.spec.sql)
+            return ToolValue(dict(zip(result.columns, result.rows[0], strict=True)), sql=self.spec.sql)
+        return ToolValue(fetch_rows(cursor, self.spec.sql, params), sql=self.spec.sql)
 
 
 def bind_parameters(spec: SqlToolSpec, values: dict[str, Any]) -> dict[str, Any]:

@@ -147,7 +147,9 @@ def _reads_file_contents(rows: list[tuple]) -> bool:
 
 def test_the_attack_is_real_without_the_sandbox(db_with_dropped_secret):
     """Why the test below means something: a plain read-only connection hands out the file's bytes."""
-    conn = duckdb.connect(str(db_with_dropped_secret), read_only=True, config={"enable_external_access": False})
+    conn = duckdb.connect(
+        str(db_with_dropped_secret), read_only=True, config={"enable_external_access": False}
+    )
     try:
         path = conn.execute("SELECT path FROM duckdb_databases() WHERE path IS NOT NULL").fetchone()[0]
         blob = conn.execute("SELECT content FROM read_blob(?)", [path]).fetchone()[0]
