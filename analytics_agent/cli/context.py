@@ -55,4 +55,4 @@ def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
 def warn_problems(problems: Sequence[object]) -> None:
     """One warning line per skipped tool file (it names file:line); the other tools still load."""
     for problem in problems:
-        typer.echo(f"warning: {problem} (tool skipped)", err=True)
+        typer.echo(f"warning: {problem} (skipped)", err=True)

@@ -118,6 +118,8 @@ def load(
     if summary.created_database:
         typer.echo(f"Created {db_path()} with the sample data.", err=True)
     typer.echo(render_summary(summary))
+    if note := bundled_tools_lost(summary):
+        typer.echo(note, err=True)
 
 
 def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")]) -> None:
@@ -126,6 +128,21 @@ def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to re
 
     rows = drop_table(db_path(), table)
     typer.echo(f"Dropped {table} ({rows:,} rows).")
+
+
+def bundled_tools_lost(summary) -> str | None:
+    """What a ``--replace`` of a sample table costs the bundled tools, or None if they still fit it."""
+    from analytics_agent.tools.bundled import tools_using, unfit_tables
+
+    if summary.mode != "replace":
+        return None
+    reason = unfit_tables({summary.table: {c.name: c.type for c in summary.columns}}).get(summary.table)
+    if reason is None:
+        return None
+    return (
+        f"note: {summary.table} now {reason}; the bundled tools {', '.join(tools_using(summary.table))} "
+        f"need its sample columns and are skipped from now on (load your data under another --table to keep them)"
+    )
 
 
 def parse_type_overrides(items: Sequence[str]) -> dict[str, str]:

@@ -11,6 +11,9 @@ import time
 from pathlib import Path
 
 import duckdb
+from loopback import LoopbackServer
+
+from analytics_agent.providers.scripted import ScriptedModel, Step
 
 CLI = [sys.executable, "-m", "analytics_agent"]
 
@@ -97,3 +100,83 @@ def test_run_sql_accepts_a_trailing_comment_on_a_long_result(sample_db, tmp_path
     result = run_sql(sample_db, "SELECT order_id FROM orders ORDER BY order_id -- all of them", tmp_path)
     assert result.returncode == 0, result.stdout
     assert json.loads(result.stdout)["row_count"] == 42000
+
+
+def _ask(db: Path, cwd: Path, question: str = "How many orders?") -> subprocess.CompletedProcess:
+    """``ask`` in a real process against a loopback model that answers with one line of text."""
+    script = ScriptedModel([Step(text="There are 2 orders.")])
+    server = LoopbackServer(lambda path, headers, body: script.respond("POST", path, headers, body))
+    try:
+        args = ["--db", str(db), "ask", question, "--base-url", server.url + "/v1", "--model", "m"]
+        return run([*args, "--api-key", "k", "--no-stream"], cwd)
+    finally:
+        server.close()
+
+
+def test_replacing_a_sample_table_with_other_columns_bricks_no_command(sample_db, tmp_path):
+    """Before: tables, tools, ask and chat all failed, naming a bundled .sql file, until the table was dropped."""
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,x\n2,y\n")
+    db = ["--db", str(sample_db)]
+    loaded = run([*db, "load", str(other), "--table", "orders", "--replace"], tmp_path)
+    assert loaded.returncode == 0
+    assert "note: orders now lacks order_id, customer_id, city, day" in loaded.stderr
+    assert "sales_summary" in loaded.stderr and "skipped from now on" in loaded.stderr
+
+    warning = "warning: table orders lacks order_id, customer_id, city, day, status, amount, channel, so the bundled tools"
+    tables = run([*db, "tables"], tmp_path)
+    assert tables.returncode == 0 and "orders            2" in tables.stdout and warning in tables.stderr
+    tools = run([*db, "tools", "list"], tmp_path)
+    assert tools.returncode == 0 and "sales_summary" not in tools.stdout and "aggregate" in tools.stdout
+    assert (
+        tools.stderr.count("\n") == 1 and warning in tools.stderr
+    )  # one line for the table, not one per tool
+    assert run([*db, "schema", "orders"], tmp_path).returncode == 0
+    asked = _ask(sample_db, tmp_path)
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout.strip() == "There are 2 orders."
+
+
+def test_a_sample_table_with_too_many_cities_skips_only_the_tools_that_list_them(sample_db, tmp_path):
+    """Before: more than 200 cities in orders made every command fail on sales_summary's city enum."""
+    csv = tmp_path / "orders.csv"
+    conn = duckdb.connect()
+    conn.execute(
+        "COPY (SELECT 'A-' || i AS order_id, 'C-' || i AS customer_id, 'city ' || (i % 250) AS city, "
+        "DATE '2026-01-01' + CAST(i % 30 AS INTEGER) AS day, 'delivered' AS status, 100 AS amount, "
+        f"'web' AS channel FROM range(1000) t(i)) TO '{csv}' (HEADER)"
+    )
+    conn.close()
+    db = ["--db", str(sample_db)]
+    loaded = run([*db, "load", str(csv), "--table", "orders", "--replace"], tmp_path)
+    assert loaded.returncode == 0 and "note:" not in loaded.stderr  # the columns still fit
+    tools = run([*db, "tools", "list"], tmp_path)
+    assert tools.returncode == 0
+    assert "the bundled tool sales_summary lists the values of orders.city" in tools.stderr
+    assert "sales_summary" not in tools.stdout and "revenue_trend" in tools.stdout
+    trend = run(
+        [*db, "tools", "call", "revenue_trend", '{"period": "2026-01-01..2026-01-31", "grain": "month"}'],
+        tmp_path,
+    )
+    assert trend.returncode == 0 and json.loads(trend.stdout)["rows"][0][1:] == [1000, 100000]
+
+
+def test_a_tools_folder_reads_regular_files_only_and_of_bounded_size(sample_db, tmp_path):
+    """Before: a FIFO named *.sql hung every command; a symlink to /dev/zero ate 12 GB in 26 s."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    os.mkfifo(tools / "fifo.sql")
+    (tools / "zero.sql").symlink_to("/dev/zero")
+    (tools / "huge.sql").write_text("-- name: huge\n" + "-- padding\n" * 40_000)
+    (tools / "folder.sql").mkdir()
+    (tools / "good.sql").write_text(
+        "-- name: order_count\n-- description: How many orders there are.\n-- tables: orders\n"
+        "-- returns: object\nSELECT count(*) AS orders FROM orders\n"
+    )
+    result = run(["--db", str(sample_db), "--tools-dir", str(tools), "tools", "list"], tmp_path, timeout=30)
+    assert result.returncode == 0 and "order_count" in result.stdout
+    warnings = sorted(result.stderr.splitlines())
+    assert len(warnings) == 4
+    for name in ("fifo.sql", "folder.sql", "zero.sql"):
+        assert any(f"{tools / name}: not a regular file" in w for w in warnings), name
+    assert any(f"{tools / 'huge.sql'}: larger than 256 KiB" in w for w in warnings)
