@@ -8,6 +8,8 @@ stack trace, never shown to the user as one.
     ├── ConfigError                     missing or contradictory settings (no model, bad flag value)
     ├── DatabaseError                   the database file cannot be opened, created or is locked
     ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
+    ├── SourceError                     a data source (files in place, PostgreSQL, DuckLake, MotherDuck)
+    │                                   is misconfigured or cannot be reached
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
@@ -40,6 +42,10 @@ class DatabaseError(AnalyticsAgentError):
 
 
 class LoadError(AnalyticsAgentError):
+    pass
+
+
+class SourceError(AnalyticsAgentError):
     pass
 
 

@@ -30,11 +30,12 @@ def run_sql(db: Path, query: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_run_sql_cannot_read_the_database_file_it_runs_on(sample_db, tmp_path):
-    """The attack: ask DuckDB where its file is, then read the raw bytes (dropped rows included)."""
-    where = run_sql(sample_db, "SELECT path FROM duckdb_databases() WHERE path IS NOT NULL", tmp_path)
-    path = json.loads(where.stdout)["rows"][0][0]
-    assert Path(path) == sample_db
+    """The attack: name the database's own file (or its WAL) and read the raw bytes, dropped rows
+    included. run_sql refuses the statement, and the sandbox under it could not read the file anyway
+    (tests/db/test_sandbox.py)."""
+    path = str(sample_db)
     for query in (
+        "SELECT path FROM duckdb_databases()",
         f"SELECT content FROM read_blob('{path}')",
         f"SELECT content FROM read_text('{path}.wal')",
         f"SELECT * FROM read_duckdb('{path}')",
@@ -42,7 +43,7 @@ def test_run_sql_cannot_read_the_database_file_it_runs_on(sample_db, tmp_path):
     ):
         result = run_sql(sample_db, query, tmp_path)
         assert result.returncode == 1, query
-        assert "reads no files" in result.stdout and "DUCK" not in result.stdout
+        assert result.stdout.startswith("Error: run_sql") and "DUCK" not in result.stdout
 
 
 def test_aggregate_refuses_list_columns_in_metrics_and_groups_but_counts_them(sample_db, tmp_path):
