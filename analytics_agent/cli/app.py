@@ -78,8 +78,9 @@ def main() -> None:
     try:
         app()  # typer handles usage errors and exits itself; our errors come through here
     except AnalyticsAgentError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        code = getattr(exc, "exit_code", 1)
+        typer.echo(f"error: {exc}" if code == 1 else str(exc), err=True)
+        sys.exit(code)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)

@@ -92,6 +92,33 @@ def load(
     ] = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
+    from analytics_agent.errors import Interrupted
+
+    try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
+        summary = _run_load(
+            paths,
+            table,
+            replace,
+            append,
+            delimiter,
+            no_header,
+            date_format,
+            types,
+            thousands,
+            decimal,
+            encoding,
+        )
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted before the load started; the database is unchanged") from None
+    try:
+        _show_load(summary)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted after the load was committed; it is complete") from None
+
+
+def _run_load(
+    paths, table, replace, append, delimiter, no_header, date_format, types, thousands, decimal, encoding
+):
     from analytics_agent.db.loader import load_files
     from analytics_agent.db.sources import LoadOptions
     from analytics_agent.errors import LoadError
@@ -111,10 +138,13 @@ def load(
     )
     progress = _Progress(paths[0]) if sys.stderr.isatty() else None
     try:
-        summary = load_files(db_path(), paths, options, on_progress=progress)
+        return load_files(db_path(), paths, options, on_progress=progress)
     finally:
         if progress:
             progress.clear()
+
+
+def _show_load(summary) -> None:
     if summary.created_database:
         typer.echo(f"Created {db_path()} with the sample data.", err=True)
     typer.echo(render_summary(summary))

@@ -38,6 +38,12 @@ from analytics_agent.db.sources import (
     reader_sql,
     resolve_files,
 )
+from analytics_agent.db.write_safety import (
+    WriteState,
+    is_interrupt,
+    sigint_deferred,
+    space_given_back_on_failure,
+)
 from analytics_agent.errors import LoadError
 from analytics_agent.suggest import did_you_mean
 
@@ -74,7 +80,24 @@ def load_files(
     *,
     on_progress: ProgressCallback | None = None,
 ) -> LoadSummary:
-    """Load the files into one table. Raises LoadError (database unchanged) or DatabaseError."""
+    """Load the files into one table. Raises LoadError (database unchanged), DatabaseError, or
+    Interrupted (Ctrl-C; it says whether the load committed)."""
+    state = WriteState()
+    try:
+        return _load_files(db_path, patterns, options, on_progress, state)
+    except BaseException as exc:
+        if is_interrupt(exc):
+            raise state.interrupted("load") from None
+        raise
+
+
+def _load_files(
+    db_path: Path,
+    patterns: Sequence[str],
+    options: LoadOptions,
+    on_progress: ProgressCallback | None,
+    state: WriteState,
+) -> LoadSummary:
     started = time.perf_counter()
     files = resolve_files(patterns)
     kind = file_kind(files)
@@ -96,8 +119,8 @@ def load_files(
         query = f"SELECT {select} FROM {source}"
         renamed = {s: o for o, s in zip(originals, safe, strict=True) if o != s}
         try:
-            with _progress(conn, on_progress):
-                loaded = _write(conn, table, query, params, options.mode, safe, renamed)
+            with space_given_back_on_failure(db_path), _progress(conn, on_progress):
+                loaded = _write(conn, table, query, params, options.mode, safe, renamed, state)
         except duckdb.Error as exc:
             raise LoadError(
                 explain_load_error(str(exc), files, stored_names=dict(zip(originals, safe, strict=True)))
@@ -126,10 +149,27 @@ def drop_table(db_path: Path, table: str) -> int:
                 f"no table {table!r}{did_you_mean(table, names)}; tables: {', '.join(names) or 'none'}"
             )
         rows = conn.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0]
-        with _transaction(conn):
-            conn.execute(f"DROP TABLE {quote_ident(table)}")
-            drop_profile(conn, table)
+        state = WriteState()
+        try:
+            with _transaction(conn, state):
+                conn.execute(f"DROP TABLE {quote_ident(table)}")
+                drop_profile(conn, table)
+        except duckdb.Error as exc:
+            raise LoadError(_drop_failed(db_path, table, str(exc))) from None
+        except BaseException as exc:
+            if is_interrupt(exc):
+                raise state.interrupted("drop") from None
+            raise
     return int(rows)
+
+
+def _drop_failed(db_path: Path, table: str, message: str) -> str:
+    if "No space left on device" in message:
+        return (
+            f"the disk holding {db_path.parent} is full: dropping {table} needs a little space to record "
+            "itself (a few KB); free some space there and drop again (nothing was changed)"
+        )
+    return f"cannot drop {table}: {message.strip().splitlines()[0]} (nothing was changed)"
 
 
 def _write(
@@ -140,9 +180,10 @@ def _write(
     mode: str,
     columns: list[str],
     renamed: dict[str, str],
+    state: WriteState,
 ) -> int:
     """The one transaction: write rows, store the profile. Returns the rows written."""
-    with _transaction(conn):
+    with _transaction(conn, state):
         exists = table in table_names(conn)
         target = quote_ident(table)
         if exists and mode == "create":
@@ -165,7 +206,7 @@ def _write(
 
 
 @contextlib.contextmanager
-def _transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[None]:
+def _transaction(conn: duckdb.DuckDBPyConnection, state: WriteState | None = None) -> Iterator[None]:
     conn.execute("BEGIN TRANSACTION")
     try:
         yield
@@ -173,7 +214,10 @@ def _transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[None]:
         with contextlib.suppress(duckdb.Error):
             conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
+    with sigint_deferred():  # committed or not, never half: the state says which
+        conn.execute("COMMIT")
+        if state is not None:
+            state.committed = True
 
 
 def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> None:

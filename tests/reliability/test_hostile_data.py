@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import duckdb
+import pytest
 from loopback import LoopbackServer
 
 from analytics_agent.providers.scripted import ScriptedModel, Step
@@ -181,3 +184,108 @@ def test_a_tools_folder_reads_regular_files_only_and_of_bounded_size(sample_db, 
     for name in ("fifo.sql", "folder.sql", "zero.sql"):
         assert any(f"{tools / name}: not a regular file" in w for w in warnings), name
     assert any(f"{tools / 'huge.sql'}: larger than 256 KiB" in w for w in warnings)
+
+
+def _write_csv(path: Path, rows: int, *, bad_last_line: bool = False) -> None:
+    """Rows of md5 text (DuckDB cannot compress them much), optionally ending in an unconvertible id."""
+    conn = duckdb.connect()
+    conn.execute(
+        "COPY (SELECT i AS id, md5(i::VARCHAR) AS a, md5((i + 1)::VARCHAR) AS b "
+        f"FROM range({rows}) t(i)) TO '{path}' (HEADER)"
+    )
+    conn.close()
+    if bad_last_line:
+        with path.open("a") as fh:
+            fh.write("not-a-number,x,y\n")
+
+
+def test_a_load_that_fails_late_gives_its_disk_space_back(sample_db, tmp_path):
+    """Before: DuckDB had written the rows' blocks into the file before the bad last line failed the
+    load, and kept the file that long (about 40 MB here) until some later write."""
+    csv = tmp_path / "late.csv"
+    _write_csv(csv, 600_000, bad_last_line=True)
+    before = sample_db.stat().st_size
+    result = run(["--db", str(sample_db), "load", str(csv), "--table", "late"], tmp_path)
+    assert result.returncode == 1 and "line 600002" in result.stderr
+    assert sample_db.stat().st_size == before
+    conn = duckdb.connect(str(sample_db), read_only=True)
+    try:  # the file is whole: every table reads to the end
+        assert conn.execute("SELECT count(*), sum(amount) FROM orders").fetchone()[0] == 42000
+        assert conn.execute("SELECT count(*) FROM order_items").fetchone() == (73042,)
+    finally:
+        conn.close()
+
+
+_FULL_DISK = """
+import json, os, shutil, subprocess, sys
+work, sample, csv = sys.argv[1:4]
+disk = os.path.join(work, "disk")
+os.makedirs(disk, exist_ok=True)
+if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", disk]).returncode:
+    sys.exit(77)
+db = os.path.join(disk, "db.duckdb")
+shutil.copyfile(sample, db)
+cli = [sys.executable, "-m", "analytics_agent", "--db", db]
+out = {"before": os.path.getsize(db)}
+load = subprocess.run([*cli, "load", csv, "--table", "big"], capture_output=True, text=True)
+out.update(load=[load.returncode, load.stderr], after=os.path.getsize(db), free=shutil.disk_usage(disk).free)
+drop = subprocess.run([*cli, "drop", "customers"], capture_output=True, text=True)
+tables = subprocess.run([*cli, "tables"], capture_output=True, text=True)
+out.update(drop=[drop.returncode, drop.stdout + drop.stderr], tables=[tables.returncode, tables.stdout])
+print(json.dumps(out))
+"""
+
+
+def test_on_a_full_disk_a_failed_load_gives_the_space_back_and_drop_works(sample_db, tmp_path):
+    """A real 12 MB tmpfs (in a private mount namespace) that the load fills. Before: the file grew to
+    fill the disk, and drop then failed with an internal error."""
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare for a private tmpfs")
+    csv = tmp_path / "big.csv"
+    _write_csv(csv, 600_000)
+    harness = subprocess.run(
+        ["unshare", "--mount", "--map-root-user", sys.executable, "-c", _FULL_DISK, str(tmp_path), str(sample_db), str(csv)],
+        capture_output=True, text=True, timeout=120, env=dict(os.environ),
+    )  # fmt: skip
+    if harness.returncode != 0:
+        pytest.skip(f"no private tmpfs here ({harness.returncode}: {harness.stderr.strip()[:100]})")
+    out = json.loads(harness.stdout)
+    assert out["load"] == [
+        1,
+        "error: the disk is full; free some space and load again (the database is unchanged)\n",
+    ]
+    assert out["after"] == out["before"]
+    assert out["free"] > 8 * 2**20  # the space is free for everything else on that disk
+    assert out["drop"] == [0, "Dropped customers (8,000 rows).\n"]
+    assert out["tables"][0] == 0 and "customers" not in out["tables"][1] and "orders" in out["tables"][1]
+
+
+@pytest.mark.parametrize("delay_s", [0.8, 2.0])
+def test_ctrl_c_during_a_load_says_what_state_it_left(sample_db, tmp_path, delay_s):
+    """Before: "internal error (RuntimeError)", or exit 130 in silence although the load had committed."""
+    csv = tmp_path / "big.csv"
+    _write_csv(csv, 1_500_000)
+    load = subprocess.Popen(
+        [*CLI, "--db", str(sample_db), "load", str(csv), "--table", "big"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    time.sleep(delay_s)
+    load.send_signal(signal.SIGINT)
+    out, err = load.communicate(timeout=60)
+    conn = duckdb.connect(str(sample_db), read_only=True)
+    try:
+        exists = conn.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'big'").fetchone()[0]
+    finally:
+        conn.close()
+    if load.returncode == 0:  # finished before the signal: nothing to say
+        assert exists and "Loaded 1,500,000 rows" in out
+        return
+    assert load.returncode == 130 and "Traceback" not in err and "internal error" not in err
+    if exists:
+        assert err == "interrupted after the load was committed; it is complete\n"
+    else:
+        assert err in (
+            "interrupted: the load was rolled back; the database is unchanged\n",
+            "interrupted before the load started; the database is unchanged\n",
+        )
