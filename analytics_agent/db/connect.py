@@ -150,7 +150,7 @@ def _connect_waiting(path: Path, wait_s: float, **kwargs: object) -> duckdb.Duck
         try:
             return duckdb.connect(str(path), **kwargs)  # type: ignore[arg-type]
         except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
+            if not is_lock_conflict(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.05)
 
@@ -189,15 +189,26 @@ def ensure_database(path: Path) -> bool:
                 leftover.unlink()
 
 
+def is_lock_conflict(exc: BaseException) -> bool:
+    """Another process holds the file. Matched on DuckDB's own words: a corrupt *block* also says "lock"."""
+    text = str(exc)
+    return "Could not set lock on file" in text or "Conflicting lock" in text
+
+
 def _explain_open_failure(path: Path, exc: BaseException) -> str:
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if "lock" in text.lower():
+    if is_lock_conflict(exc):
         return (
             f"the database {path} is in use by another analytics-agent process (a load or chat); "
             "wait for it to finish or use another --db"
         )
     if isinstance(exc, OSError):
         return f"cannot open the database {path}: {exc.strerror or text}"
-    if "not a valid DuckDB database" in text or "Corrupt" in text or "invalid" in text.lower():
+    if "corrupt" in text.lower() or "checksum" in text.lower():
+        return (
+            f"the database {path} is corrupt ({text.removeprefix('Error: ')}); restore it from a backup, or move "
+            "it aside and run again to start over with the sample data (then load your files again)"
+        )
+    if "not a valid DuckDB database" in text or "invalid" in text.lower():
         return f"{path} is not a DuckDB database this version can read; point --db at another file"
     return f"cannot open the database {path}: {text}"

@@ -78,8 +78,8 @@ def load_bundled_tools(
             continue
         try:
             tools.append(SqlTool(spec, resolve_choices(spec, cursor)))
-        except ToolDefinitionError:
-            problems.append(ToolDefinitionError(_too_many_values(spec)))
+        except ToolDefinitionError as exc:
+            problems.append(ToolDefinitionError(_values_unusable(spec, str(exc))))
     grouped = [
         ToolDefinitionError(
             f"table {table} {unfit[table]}, so the bundled tools {', '.join(names)} cannot use it"
@@ -89,12 +89,15 @@ def load_bundled_tools(
     return tools, grouped + problems
 
 
-def _too_many_values(spec: SqlToolSpec) -> str:
-    listed = [f"{t}.{c}" for t, c in (p.choices_from for p in spec.params if p.choices_from)]
-    return (
-        f"the bundled tool {spec.name} lists the values of {', '.join(listed)} for the model, which needs 1 to "
-        f"{MAX_ENUM_VALUES} distinct values"
-    )
+def _values_unusable(spec: SqlToolSpec, problem: str) -> str:
+    listed = ", ".join(f"{t}.{c}" for t, c in (p.choices_from for p in spec.params if p.choices_from))
+    if "distinct values" in problem:
+        return (
+            f"the bundled tool {spec.name} lists the values of {listed} for the model, which needs 1 to "
+            f"{MAX_ENUM_VALUES} distinct values"
+        )
+    reason = problem.split("cannot be read: ", 1)[-1]
+    return f"the bundled tool {spec.name} cannot read the values of {listed}: {reason}"
 
 
 def _family(type_name: str) -> str:

@@ -63,7 +63,7 @@ class Executor:
         except ToolError as exc:
             outcome = error_outcome(name, str(exc))
         except Exception:  # the model must get an answer whatever broke; the trace goes to the log
-            log.exception("tool %s failed", name)
+            log.info("tool %s failed", name, exc_info=True)  # shown with -v, never on its own
             outcome = error_outcome(
                 name, f"{name} failed unexpectedly; try different arguments or another tool"
             )

@@ -289,3 +289,17 @@ def test_ctrl_c_during_a_load_says_what_state_it_left(sample_db, tmp_path, delay
             "interrupted: the load was rolled back; the database is unchanged\n",
             "interrupted before the load started; the database is unchanged\n",
         )
+
+
+def test_a_corrupt_database_says_corrupt_and_how_to_recover(sample_db, tmp_path):
+    """Before: DuckDB's "checksum ... in block" contains "lock", so it read "in use by another process"."""
+    with sample_db.open("r+b") as fh:
+        fh.seek(100)
+        fh.write(b"\xff" * 4000)
+    started = time.monotonic()
+    for command in (["tables"], ["drop", "orders"]):
+        result = run(["--db", str(sample_db), *command], tmp_path)
+        assert result.returncode == 1
+        assert result.stderr.startswith(f"error: the database {sample_db} is corrupt (Corrupt database file")
+        assert "restore it from a backup, or move it aside" in result.stderr and "in use" not in result.stderr
+    assert time.monotonic() - started < 8  # the writer does not wait 10 s for a "lock" that is not one

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import logging
+import subprocess
+import sys
 import time
 
 import duckdb
@@ -113,6 +116,7 @@ def memory_executor():
 
 
 def test_a_bug_in_a_tool_becomes_one_sentence_and_the_trace_goes_to_the_log(memory_executor, caplog):
+    caplog.set_level(logging.INFO)  # what -v shows
     outcome = memory_executor.execute("boom", {})
     assert (
         outcome.is_error
@@ -166,3 +170,30 @@ def _shared_workspace(path):
     if path not in _WS:
         _WS[path] = Workspace.open(path)
     return _WS[path]
+
+
+_BOOM_SCRIPT = """
+import duckdb
+from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.base import Tool
+from analytics_agent.tools.executor import Executor
+from analytics_agent.tools.registry import Registry
+
+class Boom(Tool):
+    name = "boom"
+    description = "Fails."
+    arguments = ToolArguments
+
+    def run(self, cursor, args):
+        raise RuntimeError("internal detail")
+
+executor = Executor(Registry([Boom()]), duckdb.connect())
+print(executor.execute("boom", {}).text)
+"""
+
+
+def test_a_bug_in_a_tool_prints_no_traceback_in_a_real_process():
+    """Before: with no logging set up, Python's last-resort handler printed the traceback on stderr."""
+    result = subprocess.run([sys.executable, "-c", _BOOM_SCRIPT], capture_output=True, text=True, timeout=60)
+    assert result.stdout == "Error: boom failed unexpectedly; try different arguments or another tool\n"
+    assert result.stderr == ""
