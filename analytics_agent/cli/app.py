@@ -19,6 +19,7 @@ from analytics_agent.cli.context import State
 from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
+from analytics_agent.present.safe_text import escape_control
 
 app = typer.Typer(
     name="analytics-agent",
@@ -79,7 +80,7 @@ def main() -> None:
         app()  # typer handles usage errors and exits itself; our errors come through here
     except AnalyticsAgentError as exc:
         code = getattr(exc, "exit_code", 1)
-        typer.echo(f"error: {exc}" if code == 1 else str(exc), err=True)
+        typer.echo(escape_control(f"error: {exc}" if code == 1 else str(exc)), err=True)
         sys.exit(code)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)

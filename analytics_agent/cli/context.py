@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from analytics_agent.present.safe_text import escape_control
+
 
 class State:
     db: Path | None = None
@@ -44,7 +46,7 @@ def open_workspace():
         typer.echo(f"Created {workspace.db_path} with the sample data.", err=True)
     warn_problems(workspace.problems)
     for problem in workspace.source_problems:
-        typer.echo(f"warning: {problem}", err=True)
+        typer.echo(escape_control(f"warning: {problem}"), err=True)
     return workspace
 
 
@@ -62,4 +64,4 @@ def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
 def warn_problems(problems: Sequence[object]) -> None:
     """One warning line per skipped tool file (it names file:line); the other tools still load."""
     for problem in problems:
-        typer.echo(f"warning: {problem} (skipped)", err=True)
+        typer.echo(escape_control(f"warning: {problem} (skipped)"), err=True)

@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from analytics_agent.cli.context import JsonFlag, db_path, open_workspace
+from analytics_agent.present.safe_text import escape_control
 
 _TYPE_HELP = "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."
 
@@ -50,9 +51,9 @@ def schema(
             )
         profile = get_profile(ws.cursor(), table_name)
     if as_json:
-        typer.echo(json.dumps(profile, indent=2, ensure_ascii=False))
+        typer.echo(escape_control(json.dumps(profile, indent=2, ensure_ascii=False)))
         return
-    typer.echo(f"{table_name}: {profile['rows']:,} rows")
+    typer.echo(escape_control(f"{table_name}: {profile['rows']:,} rows"))
     original = profile.get("original_names", {})
     headers = ["column", "type", "nulls", "min", "max", "values"]
     if original:
@@ -149,7 +150,7 @@ def _show_load(summary) -> None:
         typer.echo(f"Created {db_path()} with the sample data.", err=True)
     typer.echo(render_summary(summary))
     if note := bundled_tools_lost(summary):
-        typer.echo(note, err=True)
+        typer.echo(escape_control(note), err=True)
 
 
 def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")]) -> None:
@@ -157,7 +158,7 @@ def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to re
     from analytics_agent.db.loader import drop_table
 
     rows = drop_table(db_path(), table)
-    typer.echo(f"Dropped {table} ({rows:,} rows).")
+    typer.echo(escape_control(f"Dropped {table} ({rows:,} rows)."))
 
 
 def bundled_tools_lost(summary) -> str | None:
@@ -204,7 +205,7 @@ def render_summary(summary) -> str:
         headers.insert(1, "original name")
         for row, c in zip(rows, summary.columns, strict=True):
             row.insert(1, c.original if c.original != c.name else "")
-    return head + ".\n" + table(headers, rows, right=(len(headers) - 1,))
+    return escape_control(head) + ".\n" + table(headers, rows, right=(len(headers) - 1,))
 
 
 class _Progress:

@@ -1,14 +1,16 @@
-"""Text for the terminal: aligned tables. Pure: values in, strings out."""
+"""Text for the terminal: aligned tables, control characters escaped. Pure: values in, strings out."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
+from analytics_agent.present.safe_text import escape_control
+
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, right: Sequence[int] = ()) -> str:
     cells = [[_cell(v) for v in row] for row in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    widths = [max([len(_one_line(h))] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
 
     def line(values: Sequence[str]) -> str:
         parts = [
@@ -17,7 +19,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, right: Seque
         ]
         return "  ".join(parts).rstrip()
 
-    out = [line(list(headers)), line(["-" * w for w in widths])]
+    out = [line([_one_line(h) for h in headers]), line(["-" * w for w in widths])]
     out.extend(line(r) for r in cells)
     return "\n".join(out)
 
@@ -34,5 +36,7 @@ def _cell(value: Any) -> str:
 
 
 def _one_line(value: Any) -> str:
-    """A cell never breaks the table: line breaks and tabs are shown escaped."""
-    return str(value).replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
+    """A cell never breaks the table nor drives the terminal: line breaks, tabs and every other control
+    character are shown escaped."""
+    text = str(value).replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
+    return escape_control(text)

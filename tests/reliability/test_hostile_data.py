@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -303,3 +304,41 @@ def test_a_corrupt_database_says_corrupt_and_how_to_recover(sample_db, tmp_path)
         assert result.stderr.startswith(f"error: the database {sample_db} is corrupt (Corrupt database file")
         assert "restore it from a backup, or move it aside" in result.stderr and "in use" not in result.stderr
     assert time.monotonic() - started < 8  # the writer does not wait 10 s for a "lock" that is not one
+
+
+_RAW_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+TITLE = "\x1b]0;pwned\x07"  # retitles the window
+LINK = "\x1b]8;;http://evil.example\x1b\\click\x1b]8;;\x1b\\"  # a hidden hyperlink
+CLEAR = "\x1b[2J"
+C1_CSI = "\x9b31m"
+
+
+def test_control_characters_from_csv_and_tool_files_never_reach_the_terminal(sample_db, tmp_path):
+    """Before: the load summary, schema and tools list printed them raw (window title, OSC 8, clear)."""
+    csv = tmp_path / "hostile.csv"
+    csv.write_text(f'id,"{TITLE}name{CLEAR}",city\n1,"{LINK}",{C1_CSI}red\n2,b,c\n', encoding="utf-8")
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "t.sql").write_text(
+        f"-- name: hostile\n-- description: Counts{TITLE} rows{CLEAR}.\n-- tables: orders\n"
+        "-- returns: object\nSELECT count(*) AS n FROM orders\n",
+        encoding="utf-8",
+    )
+    db = ["--db", str(sample_db)]
+    outputs = [
+        run([*db, "load", str(csv), "--table", "hostile"], tmp_path),
+        run([*db, "schema", "hostile"], tmp_path),
+        run([*db, "schema", "hostile", "--json"], tmp_path),
+        run([*db, "tables"], tmp_path),
+        run([*db, "--tools-dir", str(tools), "tools", "list"], tmp_path),
+        run(
+            [*db, "load", str(csv), "--table", "again", "--type", "city=INTEGER"], tmp_path
+        ),  # error quotes a value
+    ]
+    for result in outputs:
+        assert not _RAW_CONTROLS.search(result.stdout + result.stderr), result.args
+    assert "\\u001b]0;pwned\\u0007name\\u001b[2J" in outputs[0].stdout  # shown, escaped, not dropped
+    assert "Counts\\u001b]0;pwned\\u0007 rows\\u001b[2J." in outputs[4].stdout
+    assert outputs[5].returncode == 1 and "\\u009b31mred" in outputs[5].stderr
+    profile = json.loads(outputs[2].stdout)  # still JSON, and it decodes to the real values
+    assert profile["columns"][1]["values"][0] == LINK and profile["columns"][2]["max"] == C1_CSI + "red"
