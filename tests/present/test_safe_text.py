@@ -21,7 +21,7 @@ def test_escape_sequences_c0_and_c1_controls_are_escaped_but_newline_and_tab_kep
 @given(st.text())
 def test_the_result_has_no_control_character_and_a_json_string_stays_json(text):
     escaped = escape_control(text)
-    assert not any(ord(c) < 32 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F for c in escaped)
+    assert not any((ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F for c in escaped)
     encoded = json.dumps({"v": text}, ensure_ascii=False)
     assert json.loads(escape_control(encoded)) == {"v": text}
 
