@@ -12,6 +12,8 @@ stack trace, never shown to the user as one.
     ├── SourceError                     a data source (files in place, PostgreSQL, DuckLake, MotherDuck)
     │                                   is misconfigured or cannot be reached
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
+    │   └── SemanticModelError          a semantic file is not YAML, or names what the database lacks
+    ├── EvalFileError                   an eval question file or a stored eval run cannot be used
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
     │   └── ArgumentError               arguments not JSON or not fitting the schema
@@ -62,6 +64,14 @@ class ToolDefinitionError(AnalyticsAgentError):
         super().__init__(f"{where}{message}")
         self.path = path
         self.line = line
+
+
+class SemanticModelError(ToolDefinitionError):
+    pass
+
+
+class EvalFileError(AnalyticsAgentError):
+    """A question file (JSONL/YAML) or a stored run is malformed; the message names the file and line."""
 
 
 class ToolError(AnalyticsAgentError):

@@ -14,8 +14,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli import ask_cmd, data_cmd, mcp_cmd
+from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd, mcp_cmd
 from analytics_agent.cli.context import State
+from analytics_agent.cli.semantic_cmd import semantic_app
 from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
@@ -29,6 +30,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(tools_app, name="tools")
+app.add_typer(semantic_app, name="semantic")
 app.add_typer(sources_app, name="sources")
 app.command("tables")(data_cmd.tables)
 app.command("schema")(data_cmd.schema)
@@ -38,6 +40,7 @@ app.command("demo")(ask_cmd.demo)
 app.command("load")(data_cmd.load)
 app.command("drop")(data_cmd.drop)
 app.command("mcp")(mcp_cmd.mcp)
+app.command("eval")(eval_cmd.eval_command)
 
 DbOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time

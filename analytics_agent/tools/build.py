@@ -17,6 +17,7 @@ from analytics_agent.tools.bundled import load_bundled_tools
 from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.run_sql import RunSql
+from analytics_agent.tools.semantic.load import load_semantics
 from analytics_agent.tools.sql_tool import load_sql_tools
 
 
@@ -25,6 +26,8 @@ def build_registry(
     *,
     tool_dirs: Sequence[Path] = (),
     allow_sql: bool = False,
+    timezone: str = "UTC",
+    semantic_file: Path | None = None,
 ) -> tuple[Registry, list[ToolDefinitionError]]:
     """The registry for this database, and the problems found (skipped, not fatal): user tool files that
     are broken, bundled tools whose table no longer fits them.
@@ -32,6 +35,8 @@ def build_registry(
     Args:
         tool_dirs: folders of the user's own ``.sql`` tools.
         allow_sql: add ``run_sql`` (free read-only SELECT).
+        timezone: the business zone; ``aggregate`` buckets and filters TIMESTAMPTZ columns in it.
+        semantic_file: the user's semantic model (its problems are returned with the tool files').
 
     Raises:
         ToolDefinitionError: a user tool is named like one already registered (one line, file named).
@@ -41,9 +46,12 @@ def build_registry(
         catalog = read_catalog(cursor)
         tables = sorted(catalog)
         bundled, problems = load_bundled_tools(cursor, catalog)
-        registry = Registry([ListTables(), DescribeTable(tables), *bundled, Aggregate(catalog)])
+        semantics, semantic_problems = load_semantics(cursor, catalog, semantic_file)
+        aggregate = Aggregate(catalog, semantics=semantics, timezone=timezone)
+        registry = Registry([ListTables(), DescribeTable(tables, semantics), *bundled, aggregate])
         if allow_sql:
             registry.add(RunSql())
+        problems.extend(semantic_problems)
         for folder in tool_dirs:
             if not folder.is_dir():
                 problems.append(ToolDefinitionError("no such folder", path=str(folder)))

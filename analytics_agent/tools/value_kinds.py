@@ -8,33 +8,23 @@ the result cut short anyway. So those columns are refused by name, with what to 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from analytics_agent.errors import ToolError
 
 _NESTED = re.compile(r"(\[\d*\])$|^(STRUCT|MAP|UNION|VARIANT)\b", re.IGNORECASE)
-COUNT_ONLY_FNS = frozenset({"count"})
+COUNT_ONLY_FNS = frozenset({"count", "pct"})
 
 
 def is_nested(type_name: str) -> bool:
     return bool(_NESTED.search(type_name.strip()))
 
 
-def refuse_nested_columns(
-    table: str,
-    types: Mapping[str, str],
-    *,
-    metrics: Iterable[tuple[str, str | None]],
-    group_by: Iterable[str],
-) -> None:
-    """ToolError naming the first list/struct/map column used where only a plain value works: any
-    metric but ``count``, or a group."""
-    uses = [(f"metrics: {fn}", c) for fn, c in metrics if c is not None and fn not in COUNT_ONLY_FNS]
-    uses += [("group_by", c) for c in group_by]
-    for where, column in uses:
-        if is_nested(types[column]):
-            plain = [c for c, t in types.items() if not is_nested(t)]
-            raise ToolError(
-                f"{where}: {column} is {types[column]}, a list/struct/map value that cannot be grouped or "
-                f"compared; count it instead, or use a plain column of {table}: {', '.join(plain) or 'none'}"
-            )
+def refuse_nested(where: str, column: str, type_name: str, table: str, types: Mapping[str, str]) -> None:
+    """ToolError if ``column`` holds lists, structs or maps, naming the plain columns of ``table``."""
+    if is_nested(type_name):
+        plain = [c for c, t in types.items() if not is_nested(t)]
+        raise ToolError(
+            f"{where}: {column} is {type_name}, a list/struct/map value that cannot be grouped or "
+            f"compared; count it instead, or use a plain column of {table}: {', '.join(plain) or 'none'}"
+        )
