@@ -7,6 +7,7 @@ import logging
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -173,27 +174,21 @@ def _shared_workspace(path):
 
 
 _BOOM_SCRIPT = """
+import sys
 import duckdb
-from analytics_agent.tools.arguments import ToolArguments
-from analytics_agent.tools.base import Tool
+sys.path.insert(0, sys.argv[1])
+from test_executor import _Boom
 from analytics_agent.tools.executor import Executor
 from analytics_agent.tools.registry import Registry
-
-class Boom(Tool):
-    name = "boom"
-    description = "Fails."
-    arguments = ToolArguments
-
-    def run(self, cursor, args):
-        raise RuntimeError("internal detail")
-
-executor = Executor(Registry([Boom()]), duckdb.connect())
-print(executor.execute("boom", {}).text)
+print(Executor(Registry([_Boom()]), duckdb.connect()).execute("boom", {}).text)
 """
 
 
 def test_a_bug_in_a_tool_prints_no_traceback_in_a_real_process():
     """Before: with no logging set up, Python's last-resort handler printed the traceback on stderr."""
-    result = subprocess.run([sys.executable, "-c", _BOOM_SCRIPT], capture_output=True, text=True, timeout=60)
+    here = str(Path(__file__).parent)
+    result = subprocess.run(
+        [sys.executable, "-c", _BOOM_SCRIPT, here], capture_output=True, text=True, timeout=60
+    )
     assert result.stdout == "Error: boom failed unexpectedly; try different arguments or another tool\n"
     assert result.stderr == ""
