@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import duckdb
@@ -36,13 +35,6 @@ _LISTS = frozenset({"list", "array"})
 _NESTED = frozenset({"struct", "map", "union", "variant"})
 
 
-@dataclass(frozen=True)
-class _Column:
-    """How one result column travels: as is, or as a (cut value, full size) pair decoded in Python."""
-
-    kind: str  # "plain", "text", "list", "nested" or "blob"
-
-
 def fetch_rows(
     cursor: duckdb.DuckDBPyConnection,
     sql: str,
@@ -57,11 +49,11 @@ def fetch_rows(
     """
     relation = cursor.sql(sql, params=params) if params else cursor.sql(sql)
     names = tuple(relation.columns)
-    columns = [_Column(_kind(t.id)) for t in relation.types]
+    kinds = [_kind(t.id) for t in relation.types]
     value_chars = max(_MIN_VALUE_CHARS, min(MAX_VALUE_CHARS, MAX_FETCH_CHARS // max(1, len(names))))
-    wrapped = f"{_capped_select(columns, value_chars, _body(sql))} LIMIT {max_rows + 1}"
+    wrapped = f"{_capped_select(kinds, value_chars, _body(sql))} LIMIT {max_rows + 1}"
     cursor.execute(_one_select(wrapped), params)
-    rows = _fetch_bounded(cursor, columns, value_chars, max_rows + 1)
+    rows = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
     total = len(rows)
     if total > max_rows or (total and _fetched_chars(rows) >= MAX_FETCH_CHARS):
         counting = _one_select(f"SELECT count(*) FROM ({_body(sql)})")
@@ -71,6 +63,7 @@ def fetch_rows(
 
 
 def _kind(type_id: str) -> str:
+    """How a column travels: as is ("plain"), or as a (cut value, full size) pair decoded in Python."""
     if type_id in _TEXT:
         return "text"
     if type_id in _LISTS:
@@ -85,14 +78,13 @@ def _body(sql: str) -> str:
     return f"\n{sql.strip().rstrip(';')}\n"
 
 
-def _capped_select(columns: list[_Column], value_chars: int, body: str) -> str:
+def _capped_select(kinds: list[str], value_chars: int, body: str) -> str:
     """``SELECT <cut c0>, <size c0>, ... FROM (<body>) AS _q(c0, ...)``: positional names, so duplicate or
     odd column names in the query do not matter."""
     outputs = []
-    for i, column in enumerate(columns):
-        col = f"_q.{quote_ident(f'c{i}')}"
-        outputs += _column_sql(column.kind, col, value_chars)
-    aliases = ", ".join(quote_ident(f"c{i}") for i in range(len(columns)))
+    for i, kind in enumerate(kinds):
+        outputs += _column_sql(kind, f"_q.{quote_ident(f'c{i}')}", value_chars)
+    aliases = ", ".join(quote_ident(f"c{i}") for i in range(len(kinds)))
     return f"SELECT {', '.join(outputs)} FROM ({body}) AS _q({aliases})"
 
 
@@ -122,17 +114,17 @@ def _one_select(sql: str) -> str:
 
 
 def _fetch_bounded(
-    cursor: duckdb.DuckDBPyConnection, columns: list[_Column], value_chars: int, limit: int
+    cursor: duckdb.DuckDBPyConnection, kinds: list[str], value_chars: int, limit: int
 ) -> list[tuple[Any, ...]]:
     rows: list[tuple[Any, ...]] = []
     fetched = 0
-    per_batch = max(1, min(_BATCH_ROWS, MAX_FETCH_CHARS // (max(1, len(columns)) * value_chars)))
+    per_batch = max(1, min(_BATCH_ROWS, MAX_FETCH_CHARS // (max(1, len(kinds)) * value_chars)))
     while len(rows) < limit and fetched < MAX_FETCH_CHARS:
         batch = cursor.fetchmany(min(per_batch, limit - len(rows)))
         if not batch:
             break
         for raw in batch:
-            row = _decode_row(raw, columns, value_chars)
+            row = _decode_row(raw, kinds, value_chars)
             rows.append(row)
             fetched += sum(len(str(v)) for v in row)
     return rows
@@ -142,15 +134,15 @@ def _fetched_chars(rows: list[tuple[Any, ...]]) -> int:
     return sum(len(str(v)) for row in rows for v in row)
 
 
-def _decode_row(raw: tuple[Any, ...], columns: list[_Column], value_chars: int) -> tuple[Any, ...]:
+def _decode_row(raw: tuple[Any, ...], kinds: list[str], value_chars: int) -> tuple[Any, ...]:
     values = iter(raw)
     row = []
-    for column in columns:
-        if column.kind == "plain":
+    for kind in kinds:
+        if kind == "plain":
             row.append(next(values))
             continue
         cut, size = next(values), next(values)
-        row.append(decode_value(column.kind, cut, size, value_chars))
+        row.append(decode_value(kind, cut, size, value_chars))
     return tuple(row)
 
 
