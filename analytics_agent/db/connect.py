@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +29,7 @@ from analytics_agent.db.catalog import SEARCH_PATH
 from analytics_agent.errors import DatabaseError
 
 DEFAULT_MEMORY_LIMIT = "1GB"
+_DUCKDB_ERROR_KIND = re.compile(r"^[A-Za-z ]*Error: ")  # "IO Error: ", "Error: "
 DEFAULT_THREADS = 2
 # How long a writer waits for readers to let go of the file. A long-running reader (the MCP server) closes
 # its connection within a couple of seconds of its last call, so a `load` from another terminal gets in.
@@ -206,7 +208,7 @@ def _explain_open_failure(path: Path, exc: BaseException) -> str:
         return f"cannot open the database {path}: {exc.strerror or text}"
     if "corrupt" in text.lower() or "checksum" in text.lower():
         return (
-            f"the database {path} is corrupt ({text.removeprefix('Error: ')}); restore it from a backup, or move "
+            f"the database {path} is corrupt ({_DUCKDB_ERROR_KIND.sub('', text)}); restore it from a backup, or move "
             "it aside and run again to start over with the sample data (then load your files again)"
         )
     if "not a valid DuckDB database" in text or "invalid" in text.lower():
