@@ -20,7 +20,6 @@ from analytics_agent.cli.semantic_cmd import semantic_app
 from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
-from analytics_agent.present.safe_text import escape_control
 
 app = typer.Typer(
     name="analytics-agent",
@@ -82,8 +81,11 @@ def main() -> None:
     try:
         app()  # typer handles usage errors and exits itself; our errors come through here
     except AnalyticsAgentError as exc:
-        code = getattr(exc, "exit_code", 1)
-        typer.echo(escape_control(f"error: {exc}" if code == 1 else str(exc)), err=True)
+        from analytics_agent.present.safe_text import escape_control  # the error path only
+
+        code = getattr(exc, "exit_code", 1)  # Interrupted: 130, and its message says what state it left
+        text = escape_control(str(exc))  # may quote the endpoint, a CSV value or a tool file
+        typer.echo(f"error: {text}" if code == 1 else text, err=True)
         sys.exit(code)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
@@ -97,13 +99,12 @@ def main() -> None:
 def _log_crash(exc: BaseException) -> str:
     import traceback
 
-    from analytics_agent.paths import data_dir
+    from analytics_agent.paths import data_dir, open_private_log
 
+    path = data_dir() / "crash.log"
     try:
-        path = data_dir() / "crash.log"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as fh:
+        with open_private_log(path) as fh:  # 0600: a traceback can quote data and paths
             fh.write("".join(traceback.format_exception(exc)))
         return str(path)
-    except OSError:
-        return "(no log: the data dir is not writable)"
+    except OSError as failure:
+        return f"(no log: {path} cannot be written: {failure.strerror or failure})"

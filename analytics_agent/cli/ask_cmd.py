@@ -66,6 +66,13 @@ BudgetOpt = Annotated[
     typer.Option("--max-tokens-budget", help="Input tokens per question (default: 100000)."),
 ]
 ConnectOpt = Annotated[float | None, typer.Option("--connect-timeout", help="Seconds (default: 10).")]
+DeadlineOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--request-deadline",
+        help="Seconds one model request may take in all, retries included (default: 900).",
+    ),
+]
 ReadOpt = Annotated[
     float | None, typer.Option("--read-timeout", help="Seconds (default: 120 openai, 3600 bedrock).")
 ]
@@ -108,6 +115,7 @@ def ask(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
@@ -136,6 +144,7 @@ def chat(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
@@ -186,7 +195,7 @@ def demo(
 # The model and limit flags ask and chat share (typer needs them declared on each command).
 _SETTING_FLAGS = (
     "provider", "base_url", "model", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
 )  # fmt: skip
 
 
@@ -225,7 +234,9 @@ def _answer_one(
             wiring.close()
             _close(model_provider)
     if as_json:
-        typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+        from analytics_agent.present.safe_text import escape_json_text
+
+        typer.echo(escape_json_text(json.dumps(result.as_dict(), indent=2, ensure_ascii=False)))
     else:
         wiring.show(result, typer.echo)
     if result.stop not in ("answer", "filtered"):
@@ -237,7 +248,14 @@ def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | Non
     from analytics_agent.workspace.session import build
 
     path = (transcript or default_transcript_path()).expanduser()
-    writer = Transcript(path, secrets=settings.secrets)
+    provider_secrets = getattr(model_provider, "secrets", None) or tuple
+
+    def secrets() -> tuple[str, ...]:  # asked per line: boto3's resolved credentials can change
+        return (*settings.secrets, *provider_secrets())
+
+    writer = Transcript(
+        path, secrets=secrets, warn=lambda message: typer.echo(f"warning: {message}", err=True)
+    )
     return build(
         ws,
         model_provider,

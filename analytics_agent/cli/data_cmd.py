@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from analytics_agent.cli.context import JsonFlag, db_path, open_workspace
-from analytics_agent.present.safe_text import escape_control
+from analytics_agent.present.safe_text import escape_control, escape_json_text
 
 _TYPE_HELP = "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."
 
@@ -51,7 +51,7 @@ def schema(
             )
         profile = get_profile(ws.cursor(), table_name)
     if as_json:
-        typer.echo(escape_control(json.dumps(profile, indent=2, ensure_ascii=False)))
+        typer.echo(escape_json_text(json.dumps(profile, indent=2, ensure_ascii=False)))
         return
     typer.echo(escape_control(f"{table_name}: {profile['rows']:,} rows"))
     original = profile.get("original_names", {})

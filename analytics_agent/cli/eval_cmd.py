@@ -14,6 +14,7 @@ from analytics_agent.cli.ask_cmd import (
     BaseUrlOpt,
     BudgetOpt,
     ConnectOpt,
+    DeadlineOpt,
     ProfileOpt,
     ProviderOpt,
     ReadOpt,
@@ -53,6 +54,7 @@ def eval_command(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     only: Annotated[
         list[str] | None,
@@ -114,7 +116,7 @@ def eval_command(
 
 _SETTING_FLAGS = (
     "provider", "base_url", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
 )  # fmt: skip
 
 

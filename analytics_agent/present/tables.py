@@ -38,5 +38,4 @@ def _cell(value: Any) -> str:
 def _one_line(value: Any) -> str:
     """A cell never breaks the table nor drives the terminal: line breaks, tabs and every other control
     character are shown escaped."""
-    text = str(value).replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
-    return escape_control(text)
+    return escape_control(str(value), newlines=False)

@@ -1,36 +1,56 @@
-"""Control characters are shown, escaped, never obeyed; ordinary text passes untouched."""
+"""escape_control: what a terminal would act on is shown, never obeyed; everything else passes unchanged."""
 
 from __future__ import annotations
 
-import json
-
-from hypothesis import given
-from hypothesis import strategies as st
+import pytest
 
 from analytics_agent.present.safe_text import escape_control
-from analytics_agent.present.tables import table
 
 
-def test_escape_sequences_c0_and_c1_controls_are_escaped_but_newline_and_tab_kept():
-    text = "a\x1b]0;title\x07b\x1b[2J\x9b31m\x7f\r\x00\n\tz ₹ é"
-    assert (
-        escape_control(text) == "a\\u001b]0;title\\u0007b\\u001b[2J\\u009b31m\\u007f\\u000d\\u0000\n\tz ₹ é"
-    )
+@pytest.mark.parametrize(
+    ("hostile", "shown"),
+    [
+        ("\x1b]0;pwned\x07", "\\x1b]0;pwned\\x07"),  # OSC: retitle the window
+        (
+            "\x1b]8;;http://evil/\x1b\\click\x1b]8;;\x1b\\",
+            "\\x1b]8;;http://evil/\\x1b\\click\\x1b]8;;\\x1b\\",
+        ),
+        ("\x1b[2J\x1b[H", "\\x1b[2J\\x1b[H"),  # CSI: clear the screen, cursor home
+        ("\x9b2J", "\\x9b2J"),  # C1 CSI: one code point that acts like ESC [
+        ("total 100\rtotal 999", "total 100\\rtotal 999"),  # a carriage return overwrites the line
+        ("abc\x08\x08\x08xyz", "abc\\x08\\x08\\x08xyz"),
+        ("\x7f\x00", "\\x7f\\x00"),
+        ("lone \udc80 half", "lone \\udc80 half"),  # valid JSON, unprintable in UTF-8
+        ("\u202eevil", "\\u202eevil"),  # bidirectional override (Trojan Source)
+    ],
+)
+def test_every_terminal_control_is_written_as_a_visible_escape(hostile: str, shown: str) -> None:
+    out = escape_control(hostile)
+    assert out == shown
+    assert not any(ord(c) < 0x20 and c not in "\n\t" for c in out)
+    out.encode("utf-8")  # printable on any UTF-8 terminal
 
 
-@given(st.text())
-def test_the_result_has_no_control_character_and_a_json_string_stays_json(text):
-    escaped = escape_control(text)
-    assert not any((ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F for c in escaped)
-    encoded = json.dumps({"v": text}, ensure_ascii=False)
-    assert json.loads(escape_control(encoded)) == {"v": text}
+def test_answers_keep_their_newlines_tabs_and_every_language() -> None:
+    answer = "Pune: ₹4,798\n\tDelhi: 3 orders — 東京 ✓ 🙂"
+    assert escape_control(answer) is answer  # unchanged, not even copied
+
+
+def test_one_line_values_escape_newlines_and_tabs_too() -> None:
+    assert escape_control("a\nb\tc", newlines=False) == "a\\nb\\tc"
+
+
+def test_a_windows_line_end_is_a_line_end_but_a_lone_carriage_return_is_shown() -> None:
+    assert escape_control("a\r\nb\rc") == "a\nb\\rc"
 
 
 def test_table_cells_and_headers_are_escaped_and_stay_aligned():
+    from analytics_agent.present.tables import table
+
     out = table(["na\x1bme", "n"], [["\x1b[31mred", 1], ["ok", 22]], right=(1,))
-    assert out.splitlines() == [  # widths count the escaped text, 13 characters for "\u001b[31mred"
-        "na\\u001bme      n",
-        "-------------  --",
-        "\\u001b[31mred   1",
-        "ok             22",
+    assert out.splitlines() == [  # widths count the escaped text, 11 characters for "\x1b[31mred"
+        "na\\x1bme      n",
+        "-----------  --",
+        "\\x1b[31mred   1",
+        "ok           22",
     ]

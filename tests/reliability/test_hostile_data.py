@@ -337,8 +337,8 @@ def test_control_characters_from_csv_and_tool_files_never_reach_the_terminal(sam
     ]
     for result in outputs:
         assert not _RAW_CONTROLS.search(result.stdout + result.stderr), result.args
-    assert "\\u001b]0;pwned\\u0007name\\u001b[2J" in outputs[0].stdout  # shown, escaped, not dropped
-    assert "Counts\\u001b]0;pwned\\u0007 rows\\u001b[2J." in outputs[4].stdout
-    assert outputs[5].returncode == 1 and "\\u009b31mred" in outputs[5].stderr
+    assert "\\x1b]0;pwned\\x07name\\x1b[2J" in outputs[0].stdout  # shown, escaped, not dropped
+    assert "Counts\\x1b]0;pwned\\x07 rows\\x1b[2J." in outputs[4].stdout
+    assert outputs[5].returncode == 1 and "\\x9b31mred" in outputs[5].stderr
     profile = json.loads(outputs[2].stdout)  # still JSON, and it decodes to the real values
     assert profile["columns"][1]["values"][0] == LINK and profile["columns"][2]["max"] == C1_CSI + "red"
