@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -10,6 +11,7 @@ import typer
 
 from analytics_agent.cli.context import JsonFlag, open_workspace
 from analytics_agent.cli.output import ChartFileOpt
+from analytics_agent.present.safe_text import escape_control, escape_json_text
 
 tools_app = typer.Typer(help="List, inspect and run the tools a model can call.", no_args_is_help=True)
 
@@ -24,7 +26,7 @@ def tools_list(as_json: JsonFlag = False) -> None:
         return
     width = max(len(n) for n, _ in items)
     for name, description in items:
-        typer.echo(f"{name.ljust(width)}  {first_sentence(description)}")
+        typer.echo(escape_control(f"{name.ljust(width)}  {first_sentence(description)}"))
 
 
 @tools_app.command("spec")
@@ -46,7 +48,7 @@ def tools_spec(
             "mcp": ws.registry.mcp_tools,
         }
         payload = renderings[fmt]()
-    typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    typer.echo(escape_json_text(json.dumps(payload, indent=2, ensure_ascii=False)))
 
 
 @tools_app.command("call")
@@ -79,7 +81,7 @@ def tools_call(
     with open_workspace(timezone) as ws:
         outcome = ws.executor.execute(name, arguments)
     if outcome.is_error:
-        typer.echo(outcome.text)
+        typer.echo(escape_control(outcome.text))  # the model reads it raw; a terminal must not obey it
         raise typer.Exit(1)
     _print_outcome(outcome, sql=sql, as_csv=as_csv, as_json=as_json)
     if chart or chart_file:
@@ -91,13 +93,16 @@ def _print_outcome(outcome, *, sql: bool, as_csv: bool, as_json: bool) -> None:
     from analytics_agent.present.trace import format_sql
 
     if sql:
-        typer.echo(format_sql(outcome.sql, outcome.params, indent="") or f"-- {outcome.name} runs no SQL")
+        text = format_sql(outcome.sql, outcome.params, indent="") or f"-- {outcome.name} runs no SQL"
+        typer.echo(escape_control(text))
     elif as_csv:
-        typer.echo(csv_text(*result_table(outcome.text)), nl=False)
+        text = csv_text(*result_table(outcome.text))
+        # CSV has no escape that keeps the data equal: exact into a file, made harmless on a terminal
+        typer.echo(escape_control(text) if sys.stdout.isatty() else text, nl=False)
     elif as_json:
-        typer.echo(json.dumps(call_json(outcome), indent=2, ensure_ascii=False))
+        typer.echo(escape_json_text(json.dumps(call_json(outcome), indent=2, ensure_ascii=False)))
     else:
-        typer.echo(outcome.text)
+        typer.echo(escape_json_text(outcome.text))
 
 
 def call_json(outcome) -> dict:
