@@ -102,10 +102,7 @@ def eval_command(
         compare=compare, prices=parse_prices(price or [], names), quiet=quiet, only=tuple(only or ()),
     )  # fmt: skip
     try:
-        with open_workspace() as workspace:
-            code = evaluate(
-                workspace, request, out=typer.echo, err_raw=_write_stderr, live=sys.stderr.isatty()
-            )
+        code = evaluate(open_workspace, request, out=typer.echo, err_raw=_write_stderr, live=sys.stderr.isatty())
     finally:
         for contender in contenders:
             close = getattr(contender.provider, "close", None)
