@@ -125,6 +125,26 @@ def bundled_file() -> Path:
     return evals_dir() / BUNDLED_SET
 
 
+def bundled_sets() -> list[str]:
+    """The names of the shipped question sets (``retail``, ``real_exports``)."""
+    return sorted(p.stem for p in evals_dir().glob("*.yaml"))
+
+
+def resolve_question_file(file: Path | None) -> Path:
+    """The file to run: ``file`` itself, the bundled set of that name (``real_exports``, which works
+    from an installed package too), or the default set."""
+    if file is None:
+        return bundled_file()
+    if not file.exists() and not file.suffix and file.name == str(file):
+        bundled = evals_dir() / f"{file.name}.yaml"
+        if bundled.is_file():
+            return bundled
+        known = ", ".join(bundled_sets())
+        hint = did_you_mean(file.name, bundled_sets())
+        raise EvalFileError(f"{file}: no such question file, nor a bundled set ({known}){hint}")
+    return file
+
+
 def load_cases(path: Path) -> list[Case]:
     """The cases of a ``.jsonl``, ``.yaml`` or ``.yml`` file (see ``read_question_file``)."""
     return read_question_file(path).cases

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from analytics_agent.errors import ConfigError
-from analytics_agent.evaluation.cases import bundled_file, read_question_file, select
+from analytics_agent.evaluation.cases import read_question_file, resolve_question_file, select
 from analytics_agent.evaluation.dataset import OpenDefault, workspace_for
 from analytics_agent.evaluation.report import (
     Price,
@@ -62,7 +62,7 @@ def evaluate(
         EvalFileError: the question file, the data it names or the run to compare with cannot be used.
     """
     err: Write = lambda line: err_raw(line + "\n")  # noqa: E731
-    path = request.file or bundled_file()
+    path = resolve_question_file(request.file)
     question_file = read_question_file(path)
     cases = select(question_file.cases, request.only)
     previous = load_run(request.compare) if request.compare else None  # fail before any model is asked
@@ -71,7 +71,12 @@ def evaluate(
     with workspace_for(question_file, open_default) as workspace:
         prepared = prepare(workspace, cases)
         outcomes = run_all(
-            workspace, prepared, request.contenders, repeat=request.repeat, jobs=request.jobs, on_done=progress
+            workspace,
+            prepared,
+            request.contenders,
+            repeat=request.repeat,
+            jobs=request.jobs,
+            on_done=progress,
         )
     progress.finish()
     summary = summarize(outcomes, models, request.prices)
