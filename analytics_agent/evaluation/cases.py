@@ -239,11 +239,17 @@ def _data_spec(path: Path, header: dict[str, Any]) -> DataSpec:
     try:
         return DataSpec.model_validate(header)
     except ValidationError as exc:
-        error = exc.errors()[0]
+        errors = exc.errors()
+        error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
         where = ".".join(str(p) for p in error["loc"]) or "file"
-        if error["type"] == "extra_forbidden":
+        if error["type"] == "extra_forbidden" and len(error["loc"]) == 1:
             hint = did_you_mean(where, ["cases", "load", "timezone"])
             raise EvalFileError(f"{path}: unknown top-level key {where!r}{hint}") from None
+        if error["type"] == "extra_forbidden":
+            entry = ".".join(str(p) for p in error["loc"][:-1])
+            raise EvalFileError(
+                f"{path}: {entry}: unknown key {error['loc'][-1]!r} (an entry is a path, or path and table)"
+            ) from None
         message = error["msg"].removeprefix("Value error, ")
         raise EvalFileError(f"{path}: {where}: {message}") from None
 
