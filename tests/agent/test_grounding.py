@@ -165,9 +165,10 @@ def test_a_table_pairs_within_a_row_and_within_a_column() -> None:
     assert [2.0, 20.0, 10000.0] in groups  # row count, total orders, total revenue
     assert [4.0, 20.0] in groups_for(records_of([json.dumps(table)]), "Pune only", [])
     evidence = Evidence(results=[json.dumps(table)], context=[])
-    assert unverified_numbers(
-        "Pune: ₹250 a order; revenue 10,000 in all; 80% of orders in Delhi.", evidence
-    ) == []
+    assert (
+        unverified_numbers("Pune: ₹250 a order; revenue 10,000 in all; 80% of orders in Delhi.", evidence)
+        == []
+    )
     assert unverified_numbers(
         "Delhi's ₹9,000 is 9 times Pune's; 1,016 mixes two rows and two columns.", evidence
     ) == ["1,016"]
