@@ -38,7 +38,11 @@ class Planner:
 
     def resolver(self, table: str) -> Resolver:
         return Resolver(
-            table, self.catalog, self.semantics.relationships, self.semantics.dimensions.get(table, {})
+            table,
+            self.catalog,
+            self.semantics.relationships,
+            self.semantics.dimensions.get(table, {}),
+            self.zone,
         )
 
     def plan(self, args: Any) -> QueryPlan:
@@ -93,6 +97,7 @@ class Planner:
     def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
         ref = refs.resolve(column, where)
         f = _shape(column, op, value, sql=ref.sql, table=ref.table, source=ref.column)
+        refs.check_values(ref, value if isinstance(value, list) else [value] if value is not None else [])
         return day_filter(f, ref.type, self.zone)
 
     def _keys(self, args: Any, refs: Resolver) -> tuple[list[KeyPlan], bool]:
@@ -158,9 +163,7 @@ def build_metric(
 ) -> MetricPlan:
     """One aggregate over a column of the table (or a related one), with its own condition if any."""
     conditions = tuple(
-        _shape(t.column, t.op, t.value, sql=r.sql, table=r.table, source=r.column)
-        for t in (parse_condition(where, where="metrics.where") if where else [])
-        for r in [refs.resolve(t.column, "metrics.where")]
+        _condition_term(t, refs) for t in (parse_condition(where, where="metrics.where") if where else [])
     )
     if fn == "pct" and not conditions:
         raise ToolError('metrics: pct needs where, the condition to count, e.g. "arr_delay > 15"')
@@ -176,6 +179,12 @@ def build_metric(
             f"numeric columns of {refs.table}: {listing(numeric) or 'none'}"
         )
     return MetricPlan(fn, column, _conditional(fn, column, conditions), ref.sql, conditions, share)
+
+
+def _condition_term(t: Any, refs: Resolver) -> FilterPlan:
+    ref = refs.resolve(t.column, "metrics.where")
+    refs.check_values(ref, t.value if isinstance(t.value, list) else [t.value] if t.value is not None else [])
+    return _shape(t.column, t.op, t.value, sql=ref.sql, table=ref.table, source=ref.column)
 
 
 def _per(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPlan]:

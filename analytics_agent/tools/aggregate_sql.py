@@ -37,15 +37,18 @@ COMPARISONS = {"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 TRUNC_GRAINS = ("day", "week", "month", "quarter", "year")
 PART_GRAINS = ("day_of_week", "hour", "month_of_year")
 GRAINS = (*TRUNC_GRAINS, *PART_GRAINS)
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+PART_LABELS = {"day_of_week": WEEKDAYS, "month_of_year": MONTHS}
 _LABELS = {
     "day": "strftime({k}, '%Y-%m-%d')",
     "week": "strftime({k}, '%G-W%V')",
     "month": "strftime({k}, '%Y-%m')",
     "quarter": "strftime({k}, '%Y') || '-Q' || quarter({k})",
     "year": "CAST(year({k}) AS VARCHAR)",
-    "day_of_week": "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][{k}]",
+    "day_of_week": "[" + ", ".join(f"'{d}'" for d in WEEKDAYS) + "][{k}]",
     "hour": "{k}",
-    "month_of_year": "['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][{k}]",
+    "month_of_year": "[" + ", ".join(f"'{m}'" for m in MONTHS) + "][{k}]",
 }
 _PARTS = {"day_of_week": "isodow({x})", "hour": "hour({x})", "month_of_year": "month({x})"}
 
@@ -129,6 +132,11 @@ def time_key(grain: str, local: str) -> str:
     if grain in _PARTS:
         return _PARTS[grain].format(x=local)
     return f"date_trunc('{grain}', {local})"
+
+
+def time_label(grain: str, key: str) -> str:
+    """How a grain's key is shown: compact text ('2013-07', 'Sat'), the hour as a number."""
+    return _LABELS[grain].format(k=key)
 
 
 def condition(f: FilterPlan, params: Params) -> str:
@@ -254,7 +262,7 @@ def _hoisted(metrics: Sequence[MetricPlan]) -> tuple[list[MetricPlan], tuple[Fil
 
 def _label(k: KeyPlan, i: int) -> str:
     inner = quote_ident(f"_k{i}")
-    text = _LABELS[k.grain].format(k=inner) if k.grain else inner
+    text = time_label(k.grain, inner) if k.grain else inner
     return f"{text} AS {quote_ident(k.alias)}"
 
 
