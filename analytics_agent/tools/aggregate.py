@@ -49,7 +49,8 @@ FilterValue = Annotated[
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 
 DESCRIPTION = (
-    'Metrics by group_by (column, relation.column, dimension), time_grain. Metric where "x > 15": own '
+    'Metrics by group_by (column, relation.column, date_col.grain, dimension), time_grain. Metric where '
+    '"x > 15": own '
     "condition; pct: % of rows meeting it; share: % of total; per: divided by that output. "
     "Filter on an output (fn_column) keeps groups. period (+baseline: compare). order_by output, '-' desc."
 )

@@ -51,7 +51,8 @@ class DescribeTable(Tool):
         self.arguments = create_model(
             "DescribeTableArguments",
             __base__=ToolArguments,
-            table=(table_type, Field(description="Table name.")),
+            # the enum says what a table is; a description only where there is none (tokens)
+            table=(table_type, Field(description=None if tables else "Table name.")),
             page=(Annotated[int, Field(strict=True)] | None, Field(None, json_schema_extra=_optional_int)),
         )
 
