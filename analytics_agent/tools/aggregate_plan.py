@@ -113,8 +113,9 @@ class Planner:
             raise ToolError("time_column needs a time_grain (day, week, month, ... day_of_week)")
         for name in args.group_by:
             ref = refs.resolve(name, "group_by")
-            keys.append(KeyPlan(name, ref.sql))
-            time_ordered = time_ordered or bool(TEMPORAL.match(ref.type))
+            grain, key = ref.part or (None, ref.sql)
+            keys.append(KeyPlan(name, key, grain))
+            time_ordered = time_ordered or bool(grain or TEMPORAL.match(ref.type))
         return keys, time_ordered
 
     def _time_column(self, column: str | None, refs: Resolver) -> str:

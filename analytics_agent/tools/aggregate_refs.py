@@ -29,6 +29,8 @@ class Ref:
     table: str
     column: str
     type: str
+    part: tuple[str, str] | None = None
+    """A date part: its grain and the key it labels (grouped by the key, so weekdays come in order)."""
 
 
 def link_names(table: str, relationships: Sequence[Relationship]) -> dict[str, Relationship]:
@@ -82,15 +84,15 @@ class Resolver:
         """``time_hour.day_of_week``: a bucket or part of a date column, in the business zone, with the
         same values ``time_grain`` labels its rows with ('Sat', '2013-07', 18), so a filter, a metric's
         condition or count_distinct can use one ("weekends", "flights per day", "after 18:00")."""
-        kind = self.catalog[self.table][column]
-        key = time_key(grain, local(f"t.{quote_ident(column)}", kind, self.zone))
-        return Ref(time_label(grain, key), "", f"{column}.{grain}", "BIGINT" if grain == "hour" else "VARCHAR")
+        zoned = local(f"t.{quote_ident(column)}", self.catalog[self.table][column], self.zone)
+        key = time_key(grain, zoned)
+        kind = "BIGINT" if grain == "hour" else "VARCHAR"
+        return Ref(time_label(grain, key), "", f"{column}.{grain}", kind, (grain, key))
 
     def check_values(self, ref: Ref, values: Sequence[object]) -> None:
         """A weekday or month name a date part never holds ('Saturday') would match no row: say the
         names it does hold."""
-        grain = ref.column.rpartition(".")[2] if not ref.table else ""
-        labels = PART_LABELS.get(grain)
+        labels = PART_LABELS.get(ref.part[0]) if ref.part else None
         bad = [v for v in values if labels and v not in labels]
         if bad:
             raise ToolError(

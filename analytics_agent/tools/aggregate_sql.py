@@ -240,8 +240,8 @@ def _either_period(period: FilterPlan, baseline: FilterPlan, texts: tuple[str, s
     return [hull, FilterPlan("period", "or", sql=f"({texts[0]}) OR ({texts[1]})")]
 
 
-def _leaves(m: MetricPlan) -> list[MetricPlan]:
-    return [leaf for part in m.ratio for leaf in _leaves(part)] if m.ratio else [m]
+def leaves(m: MetricPlan) -> list[MetricPlan]:
+    return [leaf for part in m.ratio for leaf in leaves(part)] if m.ratio else [m]
 
 
 def _without_where(m: MetricPlan) -> MetricPlan:
@@ -253,9 +253,9 @@ def _hoisted(metrics: Sequence[MetricPlan]) -> tuple[list[MetricPlan], tuple[Fil
     """When every metric reads only rows meeting the same condition (revenue and paid orders: not cancelled
     or returned), say it once in WHERE, as a person would: DuckDB then filters once, not per aggregate.
     Not for pct, whose condition picks its numerator only."""
-    leaves = [leaf for m in metrics for leaf in _leaves(m)]
-    first = leaves[0].where
-    if not first or any(leaf.fn == "pct" or leaf.where != first for leaf in leaves):
+    parts = [leaf for m in metrics for leaf in leaves(m)]
+    first = parts[0].where
+    if not first or any(leaf.fn == "pct" or leaf.where != first for leaf in parts):
         return list(metrics), ()
     return [_without_where(m) for m in metrics], first
 
@@ -311,7 +311,9 @@ def _order(plan: QueryPlan) -> str:
     keys = [quote_ident(f"_k{i}") for i in range(len(plan.keys))]
     terms: list[str] = []
     if plan.order_by:
-        terms.append(f"{quote_ident(plan.order_by)} {'DESC' if plan.descending else 'ASC'} NULLS LAST")
+        # a time key orders by its value, not its label: Mon before Fri, Jan before Apr
+        by = {k.alias: keys[i] for i, k in enumerate(plan.keys) if k.grain}.get(plan.order_by)
+        terms.append(f"{by or quote_ident(plan.order_by)} {'DESC' if plan.descending else 'ASC'} NULLS LAST")
     elif plan.time_ordered:
         pass  # the keys below, in time order
     elif keys:
