@@ -33,7 +33,7 @@ from analytics_agent.tools.aggregate_sql import (
     leaves,
     where_clause,
 )
-from analytics_agent.tools.arguments import Period, ToolArguments
+from analytics_agent.tools.arguments import Baseline, Period, ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import MAX_ROWS, Rows
@@ -51,9 +51,9 @@ OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_n
 
 DESCRIPTION = (
     "Metrics by group_by (column, relation.column, date_col.grain, dimension), time_grain. Metric where "
-    '"x > 15": own '
-    "condition; pct: % of rows meeting it; share: % of total; per: divided by that output. "
-    "Filter on an output (fn_column) keeps groups. period (+baseline: compare). order_by output, '-' desc."
+    '"x > 15": own condition; pct: % of rows meeting it; share: % of total; per: divided by that output. '
+    "Filter on an output (fn_column) keeps groups. period vs baseline or 'previous' bucket. "
+    "order_by output, '-' desc."
 )
 
 Catalog = dict[str, dict[str, str]]
@@ -106,7 +106,7 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         time_column=(str | None, _lean_field(None)),
         time_grain=(Literal[GRAINS] | None, _lean_field(None)),
         period=(Period | None, _lean_field(None)),
-        baseline=(Period | None, _lean_field(None)),
+        baseline=(Baseline | None, _lean_field(None)),
         order_by=(str | None, _lean_field(None)),
         limit=(Annotated[int, Field(strict=True, ge=1, le=MAX_ROWS)] | None, _lean_field(None)),
     )

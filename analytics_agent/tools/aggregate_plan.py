@@ -24,6 +24,7 @@ from analytics_agent.tools.aggregate_sql import (
     time_key,
 )
 from analytics_agent.tools.aggregate_time import TEMPORAL, day_filter, day_range, local
+from analytics_agent.tools.arguments import PREVIOUS
 from analytics_agent.tools.conditions import parse_condition
 from analytics_agent.tools.semantics import Semantics
 
@@ -64,7 +65,8 @@ class Planner:
         compare = self._periods(args, refs, filters)
         plan = QueryPlan(
             table=table, metrics=metrics, keys=keys, filters=filters, having=having, joins=refs.joins,
-            compare=compare, limit=args.limit, time_ordered=time_ordered,
+            compare=compare, previous=getattr(args, "baseline", None) == PREVIOUS, limit=args.limit,
+            time_ordered=time_ordered,
         )  # fmt: skip
         order_by, descending = _order_by(args.order_by, output_names(plan))
         return QueryPlan(**{**plan.__dict__, "order_by": order_by, "descending": descending})
@@ -139,14 +141,23 @@ class Planner:
         self, args: Any, refs: Resolver, filters: list[FilterPlan]
     ) -> tuple[FilterPlan, FilterPlan] | None:
         period, baseline = getattr(args, "period", None), getattr(args, "baseline", None)
-        if period is None and baseline is None:
+        if baseline == PREVIOUS:
+            if not args.time_grain:
+                raise ToolError(
+                    "baseline 'previous' compares each time bucket with the one before: add a time_grain"
+                )
+            baseline = None
+        elif period is None and baseline is None:
             return None
-        if period is None:
+        elif period is None:
             raise ToolError("baseline needs a period to compare with it")
-        if baseline is not None and args.time_grain:
+        elif baseline is not None and args.time_grain:
             raise ToolError(
-                "a period comparison is per group, not per time bucket: drop time_grain (or baseline)"
+                "a period comparison is per group, not per time bucket: drop time_grain (or baseline), "
+                "or use baseline 'previous' for each bucket against the one before"
             )
+        if period is None:
+            return None
         column = self._time_column(args.time_column, refs)
         ref = refs.resolve(column, "time_column")
         ranges = [

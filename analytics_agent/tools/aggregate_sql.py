@@ -105,6 +105,8 @@ class QueryPlan:
     joins: Sequence[Join] = ()
     compare: tuple[FilterPlan, FilterPlan] | None = None
     """(period, baseline) ranges on the time column: each metric for both, with change and % change."""
+    previous: bool = False
+    """Each time bucket (the first key) against the one before it, per value of the other keys."""
     order_by: str | None = None
     descending: bool = False
     limit: int | None = None
@@ -210,8 +212,9 @@ def build_query(plan: QueryPlan) -> tuple[str, dict[str, Any]]:
     if plan.compare:
         periods = tuple(condition(f, params) for f in plan.compare)  # type: ignore[assignment]
         filters += _either_period(*plan.compare, periods)
+    before = _previous_window(plan.keys) if plan.previous else ""
     for m in metrics:
-        inner_cols, outer_cols = _metric_columns(m, params, periods, grouped=bool(plan.keys))
+        inner_cols, outer_cols = _metric_columns(m, params, periods, grouped=bool(plan.keys), before=before)
         inner += inner_cols
         outer += outer_cols
     where = " AND ".join(f"({f.sql})" if f.op == "or" else f"({condition(f, params)})" for f in filters)
@@ -266,10 +269,20 @@ def _label(k: KeyPlan, i: int) -> str:
     return f"{text} AS {quote_ident(k.alias)}"
 
 
+def _previous_window(keys: Sequence[KeyPlan]) -> str:
+    """The window that reads the bucket before: the time key (first) in order, within the other keys."""
+    others = ", ".join(k.sql for k in keys[1:])
+    return (f"PARTITION BY {others} " if others else "") + f"ORDER BY {keys[0].sql}"
+
+
 def _metric_columns(
-    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool
+    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool, before: str = ""
 ) -> tuple[list[str], list[str]]:
     alias = quote_ident(m.alias)
+    if before:  # the bucket before is a bucket of this same query; its metric, read with lag
+        expr = metric_sql(m, params)
+        inner = [f"{expr} AS {alias}", f"lag({expr}) OVER ({before}) AS {quote_ident(f'{m.alias}_baseline')}"]
+        return inner, _changes(m.alias)
     if not periods[0]:
         inner = [f"{metric_sql(m, params)} AS {alias}"]
         outer = [alias]
@@ -284,14 +297,19 @@ def _metric_columns(
         f"{metric_sql(m, params, periods[0])} AS {alias}",
         f"{metric_sql(m, params, periods[1])} AS {base}",
     ]
-    change, pct = quote_ident(f"{m.alias}_change"), quote_ident(f"{m.alias}_change_pct")
-    outer = [
+    return inner, _changes(m.alias)
+
+
+def _changes(name: str) -> list[str]:
+    """A metric, its baseline, the change and the % change, in the outer query."""
+    alias, base = quote_ident(name), quote_ident(f"{name}_baseline")
+    change, pct = quote_ident(f"{name}_change"), quote_ident(f"{name}_change_pct")
+    return [
         alias,
         base,
         f"{alias} - {base} AS {change}",
         f"100.0 * ({alias} - {base}) / nullif({base}, 0) AS {pct}",
     ]
-    return inner, outer
 
 
 def output_names(plan: QueryPlan) -> list[str]:
@@ -299,7 +317,7 @@ def output_names(plan: QueryPlan) -> list[str]:
     names = [k.alias for k in plan.keys]
     for m in plan.metrics:
         names.append(m.alias)
-        if plan.compare:
+        if plan.compare or plan.previous:
             names += [f"{m.alias}_baseline", f"{m.alias}_change", f"{m.alias}_change_pct"]
         elif m.share and plan.keys:
             names.append(f"{m.alias}_share")

@@ -242,7 +242,8 @@ def test_a_comparison_per_time_bucket_is_refused_with_what_to_drop(real):
     out = real.executor.execute("aggregate", args)
     assert (
         out.text
-        == "Error: a period comparison is per group, not per time bucket: drop time_grain (or baseline)"
+        == "Error: a period comparison is per group, not per time bucket: drop time_grain (or baseline), "
+        "or use baseline 'previous' for each bucket against the one before"
     )
 
 
@@ -278,3 +279,37 @@ def test_per_must_name_another_metric_of_the_same_call(real):
         "Error: metrics: per 'sum_airtime' is not another metric of this call; did you mean 'sum_air_time'"
     )
     assert out.text.endswith("its metrics: sum_distance, sum_air_time")
+
+
+def test_baseline_previous_sets_each_bucket_against_the_one_before_within_each_group(real):
+    got = rows(
+        real,
+        {
+            "table": "flights",
+            "time_grain": "quarter",
+            "group_by": ["origin"],
+            "baseline": "previous",
+            "filters": [{"column": "origin", "op": "in", "value": ["JFK", "LGA"]}],
+        },
+    )
+    counts = dict(
+        ((f"2013-Q{q}", o), n)
+        for q, o, n in real.cursor()
+        .execute("SELECT quarter(make_date(year, month, day)), origin, count(*) FROM flights GROUP BY 1, 2")
+        .fetchall()
+    )
+    assert [r[:2] for r in got] == [[f"2013-Q{q}", o] for q in (1, 2, 3, 4) for o in ("JFK", "LGA")]
+    for quarter, origin, n, before, change, _pct in got:
+        previous = f"2013-Q{int(quarter[-1]) - 1}"
+        assert n == counts[quarter, origin]
+        assert before == counts.get((previous, origin)) and change == (None if before is None else n - before)
+
+
+def test_baseline_previous_needs_a_time_grain_and_a_bad_baseline_names_both_forms(real):
+    out = real.executor.execute("aggregate", {"table": "flights", "baseline": "previous"})
+    assert (
+        out.text
+        == "Error: baseline 'previous' compares each time bucket with the one before: add a time_grain"
+    )
+    out = real.executor.execute("aggregate", {"table": "flights", "time_grain": "month", "baseline": "last"})
+    assert "or 'previous' (each time_grain bucket against the one before)" in out.text
