@@ -213,7 +213,7 @@ def _check_named_values(cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> N
     """A misspelt value in a list (carrier in ['UA', 'XX']), after != or in a metric's condition (sex =
     'Female') matches nothing yet leaves an answer that looks right: refuse it with the closest real
     values. (A plain = filter that empties the result is explained after the query, at no cost before.)"""
-    conditions = [f for m in plan.metrics for leaf in leaves(m) for f in leaf.where]
+    conditions = [f for m in plan.metrics for leaf in leaves(m) if not leaf.defined for f in leaf.where]
     for f in [*(f for f in plan.filters if f.op in _SILENT_OPS), *conditions]:
         if f.op in ("=", *_SILENT_OPS):
             _refuse_missing(cursor, f)

@@ -94,7 +94,7 @@ class Planner:
             return MetricPlan("ratio", None, name, share=share, ratio=parts)  # type: ignore[arg-type]
         conditions = " and ".join(c for c in (defn.where, where) if c) or None
         plan = build_metric(defn.fn or "", defn.column, conditions, refs, share=share)
-        return MetricPlan(plan.fn, plan.column, name, plan.sql, plan.where, share)
+        return MetricPlan(plan.fn, plan.column, name, plan.sql, plan.where, share, defined=True)
 
     def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
         ref = refs.resolve(column, where)
@@ -238,7 +238,7 @@ def _unique(metrics: list[MetricPlan]) -> list[MetricPlan]:
             n += 1
             alias = f"{m.alias}_{n}"
         taken.add(alias)
-        result.append(MetricPlan(m.fn, m.column, alias, m.sql, m.where, m.share, m.ratio))
+        result.append(replace(m, alias=alias))
     return result
 
 

@@ -76,6 +76,9 @@ class MetricPlan:
     share: bool = False
     ratio: tuple[MetricPlan, MetricPlan] | None = None
     """A named ratio metric: numerator / denominator, each a metric of its own."""
+    defined: bool = False
+    """From the semantic file: its condition's values are the user's choice (a status that has not occurred
+    yet), so a value no row holds is not refused as a misspelling."""
 
 
 @dataclass(frozen=True)

@@ -215,3 +215,31 @@ def test_the_sample_database_gets_the_bundled_revenue_definition(sample_db):
             .fetchone()[0]
         )
     assert out["rows"] == [[expected]]
+
+
+def test_a_defined_metric_may_name_a_value_not_seen_yet_and_a_dimension_may_be_a_date_part(real_db, tmp_path):
+    """The user's own definition is trusted (a status that has not happened yet), where the same condition
+    sent by a model is refused as a likely misspelling; 'weekday' names a date part."""
+    db = tmp_path / "own.duckdb"
+    shutil.copyfile(real_db, db)
+    (tmp_path / "own.semantic.yaml").write_text(
+        "tables:\n  flights:\n    dimensions:\n      weekday: {column: time_hour.day_of_week}\n"
+        "    metrics:\n      ua_or_zz: {fn: count, where: \"carrier in ('UA', 'ZZ')\"}\n",
+        encoding="utf-8",
+    )
+    with Workspace.open(db, timezone="America/New_York") as ws:
+        assert ws.problems == []
+        call = {"table": "flights", "group_by": ["weekday"], "metrics": [{"metric": "ua_or_zz"}]}
+        got = json.loads(ws.executor.execute("aggregate", json.dumps(call)).text)["rows"]
+        want = (
+            ws.cursor()
+            .execute(
+                "SELECT ['Mon','Tue','Wed','Thu','Fri','Sat','Sun'][isodow(make_date(year, month, day))], "
+                "count(*) FILTER (WHERE carrier = 'UA') FROM flights GROUP BY isodow(make_date(year, month, day)) "
+                "ORDER BY isodow(make_date(year, month, day))"
+            )
+            .fetchall()
+        )
+        assert got == [list(r) for r in want]
+        own = {"table": "flights", "metrics": [{"fn": "count", "where": "carrier in ('UA', 'ZZ')"}]}
+        assert ws.executor.execute("aggregate", json.dumps(own)).text == "Error: no rows where carrier = 'ZZ'"
