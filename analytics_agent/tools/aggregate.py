@@ -38,10 +38,12 @@ _SUGGEST_POOL = 1000
 _NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
 _TEMPORAL = re.compile(r"^(DATE|TIMESTAMP)", re.I)
 Scalar = str | int | float
-# Told to the model compactly (JSON "number" covers integers); validated as the precise Python union.
+_SCALAR_SCHEMAS = [{"type": "string"}, {"type": "number"}]
+# Told to the model compactly (JSON "number" covers integers); validated as the precise Python union. An
+# anyOf, not a type list: Ollama and Gemini reject "type": [...] (docs/portable-schemas.md).
 FilterValue = Annotated[
     Scalar | Annotated[list[Scalar], Field(max_length=MAX_IN_VALUES)],
-    WithJsonSchema({"type": ["string", "number", "array"], "items": {"type": ["string", "number"]}}),
+    WithJsonSchema({"anyOf": [*_SCALAR_SCHEMAS, {"type": "array", "items": {"anyOf": _SCALAR_SCHEMAS}}]}),
 ]
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "between", "like", "is_null", "not_null")
 
