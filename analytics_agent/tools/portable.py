@@ -133,7 +133,7 @@ def _check_object(node: dict[str, Any], where: str, problems: list[str], *, stri
     required = node.get("required", [])
     if not isinstance(required, list) or set(required) - set(properties):
         problems.append(f"{where}: 'required' must list some of its properties")
-    closed = node.get("additionalProperties", None)
+    closed = node.get("additionalProperties")
     if closed not in (None, False):
         problems.append(f"{where}: additionalProperties may only be false")
     if strict:
