@@ -184,7 +184,7 @@ class Agent:
         """Run a turn's calls (independent ones concurrently); results in call order."""
         calls = turn.tool_calls
         keys = [_call_key(c) for c in calls]
-        fresh = [i for i, key in enumerate(keys) if key not in run.failures]
+        fresh = [i for i, key in enumerate(keys) if key not in run.failures and not calls[i].error]
         outcomes: dict[int, ToolOutcome] = {}
         if fresh:
             workers = min(len(fresh), MAX_PARALLEL_CALLS)
@@ -195,7 +195,10 @@ class Agent:
                 outcomes = {i: f.result() for i, f in futures.items()}
         results = []
         for i, call in enumerate(calls):
-            if i in outcomes:
+            if call.error:  # the provider could not read it: its reason goes back as the result
+                content = f"Error: {call.error}"
+                record = ToolCallRecord(step, call.id, call.name, call.arguments, True, error=content)
+            elif i in outcomes:
                 record, content = _record(step, call, outcomes[i], run)
                 if record.is_error:
                     run.failures[keys[i]] = content

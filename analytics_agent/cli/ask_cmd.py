@@ -72,6 +72,15 @@ ReadOpt = Annotated[
 RetriesOpt = Annotated[
     int | None, typer.Option("--max-retries", help="Retries of transient failures (default: 3).")
 ]
+ToolModeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tool-mode",
+        help="native | text | auto (default): text puts the tools in the prompt for models without tool "
+        "calling; auto switches to it when the server says the model cannot call tools.",
+        show_default=False,
+    ),
+]
 TranscriptOpt = Annotated[
     Path | None,
     typer.Option(
@@ -109,6 +118,7 @@ def ask(
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
     max_retries: RetriesOpt = None,
+    tool_mode: ToolModeOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
     quiet: QuietOpt = False,
@@ -137,6 +147,7 @@ def chat(
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
     max_retries: RetriesOpt = None,
+    tool_mode: ToolModeOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
     quiet: QuietOpt = False,
@@ -186,7 +197,7 @@ def demo(
 # The model and limit flags ask and chat share (typer needs them declared on each command).
 _SETTING_FLAGS = (
     "provider", "base_url", "model", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries", "tool_mode",
 )  # fmt: skip
 
 
