@@ -1,7 +1,7 @@
 """What a server's refusal says about our request. Pure functions of the status and the server's words.
 
 * ``is_request_rejection``: the server could not take the request as sent. Every 4xx but 408/409/429,
-  and a 500 whose body is a request validation error: llama-cpp-python answers a body its pydantic model
+  and a 500 whose body is a request validation error or a "no tool support" refusal: llama-cpp-python answers a body its pydantic model
   refuses with HTTP 500 (``... validation error ... Input should be a valid string``), llama.cpp's server
   with ``Expected 'content' to be a string or an array``, vLLM with mistral-common's validation errors
   (vllm-project/vllm#16774). Sending the same body again cannot help, so it is never retried.
@@ -54,7 +54,7 @@ def is_request_rejection(status: int, message: str) -> bool:
     """
     if 400 <= status < 500:
         return status not in (408, 409, 429)
-    return status == 500 and bool(_VALIDATION.search(message))
+    return status == 500 and bool(_VALIDATION.search(message) or _NO_TOOLS.search(message))
 
 
 def refuses_tools(error: ProviderError) -> bool:
