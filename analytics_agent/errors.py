@@ -8,7 +8,10 @@ stack trace, never shown to the user as one.
     ├── ConfigError                     missing or contradictory settings (no model, bad flag value)
     ├── DatabaseError                   the database file cannot be opened, created or is locked
     ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
+    ├── SourceError                     a data source (files in place, PostgreSQL, DuckLake, MotherDuck)
+    │                                   is misconfigured or cannot be reached
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
+    ├── EvalFileError                   an eval question file or a stored eval run cannot be used
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
     │   └── ArgumentError               arguments not JSON or not fitting the schema
@@ -43,12 +46,20 @@ class LoadError(AnalyticsAgentError):
     pass
 
 
+class SourceError(AnalyticsAgentError):
+    pass
+
+
 class ToolDefinitionError(AnalyticsAgentError):
     def __init__(self, message: str, *, path: str | None = None, line: int | None = None) -> None:
         where = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
         super().__init__(f"{where}{message}")
         self.path = path
         self.line = line
+
+
+class EvalFileError(AnalyticsAgentError):
+    """A question file (JSONL/YAML) or a stored run is malformed; the message names the file and line."""
 
 
 class ToolError(AnalyticsAgentError):

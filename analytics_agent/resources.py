@@ -1,4 +1,5 @@
-"""Where the bundled ``sql/`` tools and ``seeds/`` data live, installed or in a checkout."""
+"""Where the bundled ``sql/`` tools, ``seeds/`` data and ``evals/`` question sets live, installed or in a
+checkout."""
 
 from __future__ import annotations
 
@@ -18,3 +19,7 @@ def sql_dir() -> Path:
 
 def seeds_dir() -> Path:
     return _bundled("seeds")
+
+
+def evals_dir() -> Path:
+    return _bundled("evals")

@@ -60,6 +60,8 @@ class AgentResult:
     tool_calls: list[ToolCallRecord] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     stop: StopReason = "answer"
+    unverified_numbers: list[str] = field(default_factory=list)
+    """Numbers in the answer that no tool result explains (see ``agent.grounding``), as written."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -68,6 +70,7 @@ class AgentResult:
             "tool_calls": [c.as_dict() for c in self.tool_calls],
             "usage": self.usage.as_dict(),
             "stop": self.stop,
+            "unverified_numbers": list(self.unverified_numbers),
         }
 
 

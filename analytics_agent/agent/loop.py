@@ -26,6 +26,7 @@ from analytics_agent.agent.events import (
     ToolCallRecord,
     ToolFinished,
 )
+from analytics_agent.agent.grounding import evidence_from, unverified_numbers
 from analytics_agent.conversation import (
     AssistantTurn,
     Conversation,
@@ -118,6 +119,8 @@ class Agent:
         except BaseException:
             del conversation.messages[mark:]
             raise
+        if result.stop == "answer":  # the other stops are our own sentences, not the model's numbers
+            result.unverified_numbers = unverified_numbers(result.answer, evidence_from(conversation))
         self._emit(Finished(result))
         return result
 

@@ -1,6 +1,6 @@
 """The command line's front door: the Typer app, its global options, and one-line errors at the edge.
 
-Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``); this module imports
+Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``, ``mcp_cmd``); this module imports
 them and registers their functions, so no command module imports the app. Heavy libraries (duckdb,
 pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
 """
@@ -14,8 +14,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli import ask_cmd, data_cmd
+from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd, mcp_cmd
 from analytics_agent.cli.context import State
+from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
 
@@ -27,6 +28,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(tools_app, name="tools")
+app.add_typer(sources_app, name="sources")
 app.command("tables")(data_cmd.tables)
 app.command("schema")(data_cmd.schema)
 app.command("ask")(ask_cmd.ask)
@@ -34,6 +36,8 @@ app.command("chat")(ask_cmd.chat)
 app.command("demo")(ask_cmd.demo)
 app.command("load")(data_cmd.load)
 app.command("drop")(data_cmd.drop)
+app.command("mcp")(mcp_cmd.mcp)
+app.command("eval")(eval_cmd.eval_command)
 
 DbOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time
@@ -56,8 +60,12 @@ def _root(
     allow_sql: Annotated[
         bool, typer.Option("--allow-sql", help="Give the model run_sql: one read-only SELECT per call.")
     ] = False,
+    no_sources: Annotated[
+        bool, typer.Option("--no-sources", help="Leave the configured data sources out (e.g. one is down).")
+    ] = False,
 ) -> None:
     State.db = db
+    State.use_sources = not no_sources
     State.tools_dirs = tuple(tools_dir or ())
     State.allow_sql = allow_sql
     if verbose:

@@ -17,6 +17,7 @@ class State:
     db: Path | None = None
     tools_dirs: tuple[Path, ...] = ()
     allow_sql: bool = False
+    use_sources: bool = True
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -30,14 +31,20 @@ def db_path() -> Path:
 
 def open_workspace():
     """The workspace the global options describe; says once when it created the database."""
+    from analytics_agent.db.linked.store import read_sources
     from analytics_agent.workspace.workspace import Workspace
 
     workspace = Workspace.open(
-        db_path(), tool_dirs=user_tool_dirs(State.tools_dirs), allow_sql=State.allow_sql
+        db_path(),
+        tool_dirs=user_tool_dirs(State.tools_dirs),
+        allow_sql=State.allow_sql,
+        sources=read_sources() if State.use_sources else (),
     )
     if workspace.created:
         typer.echo(f"Created {workspace.db_path} with the sample data.", err=True)
     warn_problems(workspace.problems)
+    for problem in workspace.source_problems:
+        typer.echo(f"warning: {problem}", err=True)
     return workspace
 
 

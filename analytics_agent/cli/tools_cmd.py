@@ -27,20 +27,23 @@ def tools_list(as_json: JsonFlag = False) -> None:
 
 @tools_app.command("spec")
 def tools_spec(
-    fmt: Annotated[str, typer.Option("--format", help="openai or bedrock.")] = "openai",
+    fmt: Annotated[str, typer.Option("--format", help="openai, bedrock or mcp.")] = "openai",
     strict: Annotated[bool, typer.Option("--strict", help="OpenAI strict-mode schemas.")] = False,
 ) -> None:
     """The JSON tool payload a provider receives."""
     from analytics_agent.errors import ConfigError
 
-    if fmt not in ("openai", "bedrock"):
-        raise ConfigError(f"--format must be openai or bedrock, not {fmt!r}")
+    if fmt not in ("openai", "bedrock", "mcp"):
+        raise ConfigError(f"--format must be openai, bedrock or mcp, not {fmt!r}")
     if strict and fmt != "openai":
         raise ConfigError("--strict applies to --format openai only")
     with open_workspace() as ws:
-        payload = (
-            ws.registry.openai_tools(strict=strict) if fmt == "openai" else ws.registry.bedrock_tool_config()
-        )
+        renderings = {
+            "openai": lambda: ws.registry.openai_tools(strict=strict),
+            "bedrock": ws.registry.bedrock_tool_config,
+            "mcp": ws.registry.mcp_tools,
+        }
+        payload = renderings[fmt]()
     typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
 
 

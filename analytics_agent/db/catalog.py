@@ -39,10 +39,21 @@ def quote_ident(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+LINKED = "linked"
+"""The session-only, in-memory catalog where linked sources appear as views (the file stays read-only)."""
+SEARCH_PATH = f"main,{LINKED}.main"
+# The relations tools may read: the database's own tables and views, and linked sources' views.
+VISIBLE_RELATIONS = (
+    "((database_name = current_database() OR database_name = '" + LINKED + "') AND schema_name = 'main')"
+)
+
+
 def table_names(cur: duckdb.DuckDBPyConnection) -> list[str]:
     rows = cur.execute(
         "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
-        "AND schema_name = 'main' AND NOT temporary ORDER BY table_name"
+        "AND schema_name = 'main' AND NOT temporary "
+        f"UNION SELECT view_name FROM duckdb_views() WHERE database_name = '{LINKED}' "
+        "AND schema_name = 'main' ORDER BY 1"
     ).fetchall()
     return [r[0] for r in rows]
 
@@ -59,8 +70,8 @@ def list_tables(cur: duckdb.DuckDBPyConnection) -> list[TableInfo]:
 
 def column_types(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     rows = cur.execute(
-        "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
-        "AND schema_name = 'main' AND table_name = ? ORDER BY column_index",
+        f"SELECT column_name, data_type FROM duckdb_columns() WHERE {VISIBLE_RELATIONS} "
+        "AND table_name = ? ORDER BY column_index",
         [table],
     ).fetchall()
     return dict(rows)
@@ -133,21 +144,28 @@ def drop_profile(conn: duckdb.DuckDBPyConnection, table: str) -> None:
 
 
 def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
-    """The stored profile, or one computed now for tables written by other tools."""
+    """The stored profile (a linked source's is cached in the session), or one computed now for tables
+    written by other tools."""
     if _has_profiles_table(cur):
         row = cur.execute(
             f"SELECT profile FROM {META_SCHEMA}.profiles WHERE table_name = ?", [table]
         ).fetchone()
         if row:
             return json.loads(row[0])
+    if _has_profiles_table(cur, database=LINKED):
+        row = cur.execute(
+            f"SELECT profile FROM {LINKED}.{META_SCHEMA}.profiles WHERE table_name = ?", [table]
+        ).fetchone()
+        if row:
+            return json.loads(row[0])
     return to_jsonable(compute_profile(cur, table))
 
 
-def _has_profiles_table(cur: duckdb.DuckDBPyConnection) -> bool:
+def _has_profiles_table(cur: duckdb.DuckDBPyConnection, *, database: str | None = None) -> bool:
+    where = "database_name = current_database()" if database is None else "database_name = ?"
     return bool(
         cur.execute(
-            "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() "
-            "AND schema_name = ? AND table_name = 'profiles'",
-            [META_SCHEMA],
+            f"SELECT 1 FROM duckdb_tables() WHERE {where} AND schema_name = ? AND table_name = 'profiles'",
+            ([database] if database else []) + [META_SCHEMA],
         ).fetchone()
     )

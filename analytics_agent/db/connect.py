@@ -11,46 +11,119 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
 
+from analytics_agent.db.catalog import SEARCH_PATH
 from analytics_agent.errors import DatabaseError
 
 DEFAULT_MEMORY_LIMIT = "1GB"
 DEFAULT_THREADS = 2
+# How long a writer waits for readers to let go of the file. A long-running reader (the MCP server) closes
+# its connection within a couple of seconds of its last call, so a `load` from another terminal gets in.
+WRITER_LOCK_WAIT_S = 10.0
 
 
 def open_sandbox(
-    path: Path, *, memory_limit: str = DEFAULT_MEMORY_LIMIT, threads: int = DEFAULT_THREADS
+    path: Path,
+    *,
+    memory_limit: str = DEFAULT_MEMORY_LIMIT,
+    threads: int = DEFAULT_THREADS,
+    lock_wait_s: float = 0.0,
+    set_up: Callable[[duckdb.DuckDBPyConnection], None] | None = None,
 ) -> duckdb.DuckDBPyConnection:
-    """A read-only connection that cannot touch files or the network, nor change its own settings."""
-    config = {
-        "enable_external_access": False,
+    """A read-only connection that cannot touch files or the network, nor change its own settings.
+
+    ``lock_wait_s``: how long to wait while another process writes the file (0: fail at once).
+    ``set_up`` (attaching linked sources) runs while the connection can still reach outside; it must end
+    by locking the connection down itself (``linked.link.lock_down``). Without it, the connection is
+    closed from the first moment.
+    """
+    config: dict[str, object] = {
+        "enable_external_access": set_up is not None,
         "autoload_known_extensions": False,
         "autoinstall_known_extensions": False,
         "memory_limit": memory_limit,
         "threads": threads,
-        "lock_configuration": True,
+        "lock_configuration": set_up is None,
     }
+    if set_up is not None:
+        config["extension_directory"] = str(extension_dir())
     try:
-        return duckdb.connect(str(path), read_only=True, config=config)
+        conn = _connect_waiting(path, lock_wait_s, read_only=True, config=config)
     except duckdb.Error as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
+    if set_up is None:
+        return conn
+    try:
+        set_up(conn)
+    except BaseException:
+        conn.close()
+        raise
+    if not _locked(conn):  # never hand out an open connection, whatever set_up did
+        conn.close()
+        raise DatabaseError("internal: the sandbox was not locked after attaching sources")
+    return LinkedConnection(conn)  # type: ignore[return-value]
+
+
+class LinkedConnection:
+    """The sandbox with linked sources: every cursor also searches the ``linked`` catalog, since DuckDB
+    gives each cursor its own search path. Everything else is the wrapped connection's."""
+
+    def __init__(self, conn: duckdb.DuckDBPyConnection) -> None:
+        self._conn = conn
+        conn.execute(f"SET search_path = '{SEARCH_PATH}'")
+
+    def cursor(self) -> duckdb.DuckDBPyConnection:
+        cur = self._conn.cursor()
+        cur.execute(f"SET search_path = '{SEARCH_PATH}'")
+        return cur
+
+    def __getattr__(self, name: str):
+        return getattr(self._conn, name)
+
+
+def extension_dir() -> Path:
+    """Our own folder for DuckDB extensions (never the user's ~/.duckdb)."""
+    from analytics_agent.paths import data_dir
+
+    return data_dir() / "duckdb-extensions"
+
+
+def _locked(conn: duckdb.DuckDBPyConnection) -> bool:
+    row = conn.execute(
+        "SELECT bool_and(value = 'false') FILTER (WHERE name = 'enable_external_access') AND "
+        "bool_and(value = 'true') FILTER (WHERE name = 'lock_configuration') FROM duckdb_settings()"
+    ).fetchone()
+    return bool(row and row[0])
 
 
 @contextlib.contextmanager
 def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = duckdb.connect(str(path))
+        conn = _connect_waiting(path, WRITER_LOCK_WAIT_S)
     except (duckdb.Error, OSError) as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
     try:
         yield conn
     finally:
         conn.close()
+
+
+def _connect_waiting(path: Path, wait_s: float, **kwargs: object) -> duckdb.DuckDBPyConnection:
+    """``duckdb.connect``, retried while another process holds a conflicting lock, for up to ``wait_s``."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return duckdb.connect(str(path), **kwargs)  # type: ignore[arg-type]
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.05)
 
 
 def ensure_database(path: Path) -> bool:

@@ -40,6 +40,13 @@ def format_event(event: Event, *, model: str = "", streamed: bool = False) -> st
     return None
 
 
+def format_unverified(numbers: list[str]) -> str | None:
+    """The line under an answer naming the numbers no tool result explains; None when there are none."""
+    if not numbers:
+        return None
+    return f"[unverified] no tool returned these numbers: {'; '.join(numbers)}"
+
+
 def _response(event: ResponseReceived, *, streamed: bool) -> str:
     count = len(event.tool_calls)
     what = f"{count} tool call{'s' if count != 1 else ''}" if count else "answer"

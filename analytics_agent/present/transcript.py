@@ -78,6 +78,7 @@ def event_record(event: Event) -> dict[str, Any] | None:
             "stop": result.stop,
             "tool_calls": len(result.tool_calls),
             "usage": result.usage.as_dict(),
+            "unverified_numbers": list(result.unverified_numbers),
         }
     return None
 

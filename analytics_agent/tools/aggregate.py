@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
-from analytics_agent.db.catalog import get_profile, quote_ident
+from analytics_agent.db.catalog import VISIBLE_RELATIONS, get_profile, quote_ident
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import closest, did_you_mean
 from analytics_agent.tools.aggregate_sql import (
@@ -59,8 +59,8 @@ def read_catalog(cursor: duckdb.DuckDBPyConnection) -> Catalog:
     """Every table's columns and types, in one catalog query, as the registry is built."""
     catalog: Catalog = {}
     for table, column, kind in cursor.execute(
-        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = "
-        "current_database() AND schema_name = 'main' ORDER BY table_name, column_index"
+        f"SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE {VISIBLE_RELATIONS} "
+        "ORDER BY table_name, column_index"
     ).fetchall():
         catalog.setdefault(table, {})[column] = kind
     return catalog
@@ -120,6 +120,7 @@ def _lean(schema: dict[str, Any]) -> None:
 class Aggregate(Tool):
     name = "aggregate"
     description = DESCRIPTION
+    returns = "rows"
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog

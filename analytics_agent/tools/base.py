@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import duckdb
 
@@ -26,6 +26,8 @@ class Tool:
     name: str
     description: str
     arguments: type[ToolArguments]
+    returns: Literal["object", "rows"] = "object"
+    """``rows``: the answer is always the table envelope (``ROWS_SCHEMA``), so clients may rely on its shape."""
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         raise NotImplementedError

@@ -21,6 +21,7 @@ class ListTables(Tool):
     name = "list_tables"
     description = "Tables with their row and column counts; then describe_table."
     arguments = ListTablesArguments
+    returns = "rows"
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         infos = list_tables(cursor)

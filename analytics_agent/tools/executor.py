@@ -61,10 +61,12 @@ class Executor:
         try:
             outcome = self._execute(name, arguments)
         except ToolError as exc:
-            outcome = _error(name, str(exc))
+            outcome = error_outcome(name, str(exc))
         except Exception:  # the model must get an answer whatever broke; the trace goes to the log
             log.exception("tool %s failed", name)
-            outcome = _error(name, f"{name} failed unexpectedly; try different arguments or another tool")
+            outcome = error_outcome(
+                name, f"{name} failed unexpectedly; try different arguments or another tool"
+            )
         elapsed = (time.perf_counter() - started) * 1000
         return replace(outcome, duration_ms=elapsed)
 
@@ -114,7 +116,8 @@ def _shape(value: ToolValue) -> Shaped:
     return shape_rows(value.value)
 
 
-def _error(name: str, message: str) -> ToolOutcome:
+def error_outcome(name: str, message: str) -> ToolOutcome:
+    """A failed call as the model reads it: ``Error: <one line>``."""
     text = f"Error: {message}"
     return ToolOutcome(name=name, text=text, is_error=True, tokens=estimate_tokens(text))
 

@@ -1,7 +1,7 @@
-"""The one registry: every tool by name, and the tool payloads both providers read.
+"""The one registry: every tool by name, and the tool payloads every client reads.
 
-``openai_tools()`` and ``bedrock_tool_config()`` are rendered from the same pydantic models that
-validate arguments, so what the model is told and what is checked cannot drift apart.
+``openai_tools()``, ``bedrock_tool_config()`` and ``mcp_tools()`` are rendered from the same pydantic
+models that validate arguments, so what the model is told and what is checked cannot drift apart.
 """
 
 from __future__ import annotations
@@ -12,7 +12,16 @@ from typing import Any
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.schema import clean_schema, strict_schema
+from analytics_agent.tools.shaping import ROWS_SCHEMA
 from analytics_agent.tools.sqlfile import TOOL_NAME_RE
+
+# Every tool only reads a sandboxed, read-only connection: no side effects, nothing outside the database.
+MCP_ANNOTATIONS = {
+    "readOnlyHint": True,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
 
 
 class Registry:
@@ -78,3 +87,20 @@ class Registry:
             ],
             "toolChoice": {"auto": {}},
         }
+
+    def mcp_tools(self) -> list[dict[str, Any]]:
+        """MCP ``tools/list`` entries in wire form: the same input schema, read-only hints, and the table
+        envelope as output schema for tools that answer in rows (their result carries it as
+        ``structuredContent``)."""
+        tools = []
+        for tool in self:
+            entry: dict[str, Any] = {
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": self.schema(tool.name),
+                "annotations": dict(MCP_ANNOTATIONS),
+            }
+            if tool.returns == "rows":
+                entry["outputSchema"] = ROWS_SCHEMA
+            tools.append(entry)
+        return tools

@@ -52,6 +52,21 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+# What ``shape_rows`` always returns, as JSON Schema: the output schema of every tool that answers in rows.
+ROWS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "columns": {"type": "array", "items": {"type": "string"}},
+        "rows": {"type": "array", "items": {"type": "array"}},
+        "row_count": {"type": "integer", "description": "All matching rows, shown or not."},
+        "truncated": {"type": "boolean"},
+        "shown": {"type": "integer"},
+        "hint": {"type": "string", "description": "How to narrow the question when rows were cut."},
+    },
+    "required": ["columns", "rows", "row_count"],
+}
+
+
 @dataclass(frozen=True)
 class Rows:
     """A table result: the first rows fetched (at most MAX_ROWS + 1) and, when known, the total."""

@@ -40,6 +40,7 @@ class SqlTool(Tool):
         self.spec = spec
         self.name = spec.name
         self.description = spec.description
+        self.returns = spec.returns
         self._choices = choices
 
     @cached_property

@@ -11,7 +11,7 @@ from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.config import Settings
 from analytics_agent.db.catalog import list_tables
 from analytics_agent.present.stream import StreamEcho
-from analytics_agent.present.trace import format_event
+from analytics_agent.present.trace import format_event, format_unverified
 from analytics_agent.present.transcript import Transcript
 from analytics_agent.providers.base import Provider
 from analytics_agent.workspace.workspace import Workspace
@@ -26,12 +26,17 @@ class Wiring:
     agent: Agent
     transcript: Transcript | None
     echo: StreamEcho | None
+    note: Write | None = None
+    """Where the line on unverified numbers goes, under the answer (the trace's stream)."""
 
     def show(self, result: AgentResult, write_line: Write) -> None:
-        """Print the answer unless streaming already did."""
+        """Print the answer unless streaming already did, then any numbers no tool returned."""
         already = self.echo.finish(result.answer) if self.echo else False
         if not already:
             write_line(result.answer)
+        warning = format_unverified(result.unverified_numbers)
+        if warning and self.note is not None:
+            self.note(warning)
 
     def close(self) -> None:
         if self.transcript is not None:
@@ -74,7 +79,7 @@ def build(
         on_event=on_event,
         on_text=echo.on_text if echo else None,
     )
-    return Wiring(agent, transcript, echo)
+    return Wiring(agent, transcript, echo, note=trace)
 
 
 def _trace(write: Write, event: Event, model: str, *, streamed: bool) -> None:

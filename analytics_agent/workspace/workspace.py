@@ -9,6 +9,8 @@ from pathlib import Path
 import duckdb
 
 from analytics_agent.db.connect import ensure_database, open_sandbox
+from analytics_agent.db.linked.link import SourceSetUp
+from analytics_agent.db.linked.spec import Source
 from analytics_agent.errors import DatabaseError, ToolDefinitionError
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
@@ -23,6 +25,9 @@ class Workspace:
     executor: Executor
     problems: list[ToolDefinitionError] = field(default_factory=list)
     created: bool = False
+    linked_tables: dict[str, str] = field(default_factory=dict)
+    """Tables that are linked sources (table -> source name), not copies in the file."""
+    source_problems: list[str] = field(default_factory=list)
 
     @classmethod
     def open(
@@ -32,22 +37,23 @@ class Workspace:
         tool_dirs: Sequence[Path] = (),
         timeout_s: float = DEFAULT_TIMEOUT_S,
         allow_sql: bool = False,
+        sources: Sequence[Source] = (),
     ) -> Workspace:
         """Create the database with sample data on first use, then open it sandboxed, read-only.
 
-        ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry.
+        ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry; ``sources`` are attached
+        read-only before the sandbox locks, and their tables join the database's own.
         """
-        if db_path.is_dir():
-            raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
-        created = ensure_database(db_path)
-        connection = open_sandbox(db_path)
+        created = prepare_database(db_path)
+        linked = SourceSetUp(sources)
+        connection = open_sandbox(db_path, set_up=linked if sources else None)
         try:
             registry, problems = build_registry(connection, tool_dirs=tool_dirs, allow_sql=allow_sql)
         except BaseException:
             connection.close()
             raise
         executor = Executor(registry, connection, timeout_s=timeout_s)
-        return cls(db_path, connection, registry, executor, problems, created)
+        return cls(db_path, connection, registry, executor, problems, created, linked.tables, linked.problems)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         return self.connection.cursor()
@@ -61,3 +67,10 @@ class Workspace:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def prepare_database(db_path: Path) -> bool:
+    """Check the path names a file, and create the database with the sample data on first use (True)."""
+    if db_path.is_dir():
+        raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
+    return ensure_database(db_path)

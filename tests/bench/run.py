@@ -1,7 +1,8 @@
 """Run the benchmarks: ``python -m tests.bench`` or ``python tests/bench/run.py``.
 
 Options: ``--quick`` (fewer runs, smaller sizes), ``--sizes 100k,1m,10m`` (scale), ``--only NAME[,NAME]``
-(overhead, scale, load, tokens, startup, parallel, loop), ``--big`` (load a >= 1 GB CSV), ``--json OUT``.
+(overhead, scale, load, tokens, startup, parallel, loop, mcp, grounding; and sources, only when named),
+``--big`` (load a >= 1 GB CSV), ``--source-rows 100m`` (sources), ``--json OUT``.
 Each benchmark prints a table; all results go to one JSON file (tests/bench/results/ by default).
 The default run takes about five minutes on 2 cores once the cached databases exist (building them the
 first time adds about half a minute).
@@ -20,7 +21,8 @@ if __package__ in (None, ""):  # run as a script: make ``tests.bench`` importabl
 from tests.bench.common import Result, print_table, write_results
 from tests.bench.data import parse_sizes
 
-NAMES = ("tokens", "startup", "loop", "parallel", "overhead", "scale", "load")
+NAMES = ("tokens", "startup", "loop", "parallel", "overhead", "scale", "load", "mcp", "grounding")
+EXTRA = ("sources",)  # run only when named: builds several GB of Parquet the first time
 
 
 def _bench(name: str, args: argparse.Namespace) -> Result:
@@ -53,7 +55,25 @@ def _bench(name: str, args: argparse.Namespace) -> Result:
         from tests.bench import bench_load
 
         return bench_load.run(big=args.big, quick=quick)
-    raise SystemExit(f"unknown benchmark {name!r}; choose from {', '.join(NAMES)}")
+    if name == "mcp":
+        from tests.bench import bench_mcp
+
+        return bench_mcp.run(calls=51 if quick else 301, starts=3 if quick else 7)
+    if name == "grounding":
+        from tests.bench import bench_grounding
+
+        return bench_grounding.run(samples=100 if quick else 300)
+    if name == "sources":
+        from tests.bench import bench_sources
+
+        return bench_sources.run(rows=parse_count(args.source_rows), runs=2 if quick else 3)
+    raise SystemExit(f"unknown benchmark {name!r}; choose from {', '.join(NAMES + EXTRA)}")
+
+
+def parse_count(text: str) -> int:
+    """ "100m" -> 100_000_000, "10k" -> 10_000."""
+    scale = {"k": 1_000, "m": 1_000_000}.get(text[-1].lower(), 1)
+    return int(float(text.rstrip("kKmM")) * scale)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -64,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help=f"comma-separated subset of {', '.join(NAMES)}")
     parser.add_argument("--big", action="store_true", help="load benchmark on a >= 1 GB CSV")
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--source-rows", default="100m", help="rows of the sources benchmark (default 100m)")
     args = parser.parse_args(argv)
     args.sizes = parse_sizes(args.sizes or ("100k,1m" if args.quick else "100k,1m,10m"))
     args.overhead_size = parse_sizes(args.overhead_size or ("1m" if args.quick else "10m"))[0]

@@ -172,7 +172,10 @@ def test_aggregate_is_always_there_and_run_sql_only_when_allowed(sample_db):
         ("SELECT 1; DROP TABLE orders", "exactly one statement; got 2"),
         ("COPY orders TO '/tmp/x.csv'", "only runs SELECT"),
         ("SELECT * FROM", "does not parse"),
-        ("SELECT * FROM read_csv('/etc/passwd')", "could not run"),
+        ("SELECT * FROM read_csv('/etc/passwd')", "may not call read_csv()"),
+        ("SELECT * FROM '/etc/passwd'", "reads tables, not files"),
+        ("SUMMARIZE '/etc/hosts'", "reads tables, not files"),
+        ("SELECT * FROM glob('/tmp/*')", "may not call glob()"),
     ],
 )
 def test_run_sql_refuses_anything_but_one_safe_select(ws, query, message):

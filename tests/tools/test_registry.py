@@ -120,3 +120,35 @@ def test_two_tools_with_one_name_are_refused(workspace):
 
     with pytest.raises(ToolDefinitionError, match="two tools are named 'sales_summary'"):
         workspace.registry.add(workspace.registry.get("sales_summary"))
+
+
+def test_mcp_payload_is_the_same_schema_with_read_only_hints(workspace):
+    registry = workspace.registry
+    openai = {t["function"]["name"]: t["function"]["parameters"] for t in registry.openai_tools()}
+    tools = registry.mcp_tools()
+    assert [t["name"] for t in tools] == registry.names
+    for tool in tools:
+        assert tool["inputSchema"] == openai[tool["name"]] and tool["inputSchema"]["type"] == "object"
+        assert tool["annotations"]["readOnlyHint"] is True
+        assert (
+            tool["annotations"]["destructiveHint"] is False and tool["annotations"]["openWorldHint"] is False
+        )
+    with_output = {t["name"] for t in tools if "outputSchema" in t}
+    # tools that answer in rows declare the table envelope; one-answer objects (their keys vary) do not
+    assert {"city_ranking", "aggregate", "list_tables"} <= with_output
+    assert not {"sales_summary", "get_order", "describe_table"} & with_output
+
+
+def test_every_rows_answer_fits_the_declared_output_schema(workspace):
+    from analytics_agent.tools.shaping import ROWS_SCHEMA
+
+    jsonschema = pytest.importorskip("jsonschema")
+    calls = {
+        "city_ranking": {"period": "2026-01-01..2026-10-31"},
+        "list_tables": {},
+        "aggregate": {"table": "orders", "metrics": [{"fn": "count"}], "group_by": ["customer_id"]},  # cut
+    }
+    for name, arguments in calls.items():
+        answer = json.loads(workspace.executor.execute(name, arguments).text)
+        jsonschema.validate(answer, ROWS_SCHEMA)
+    assert answer["truncated"] is True  # the cut envelope fits too

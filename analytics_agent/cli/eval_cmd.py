@@ -1,0 +1,122 @@
+"""``analytics-agent eval [FILE]``: the flags; ``evaluation.command`` does the work (registered by app.py)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from analytics_agent.cli.ask_cmd import (
+    ApiKeyOpt,
+    BaseUrlOpt,
+    BudgetOpt,
+    ConnectOpt,
+    ProfileOpt,
+    ProviderOpt,
+    ReadOpt,
+    RegionOpt,
+    RetriesOpt,
+    StepsOpt,
+    TodayOpt,
+    ZoneOpt,
+)
+from analytics_agent.cli.context import open_workspace
+
+ModelsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--model",
+        "-m",
+        help="Model name; repeat for a side-by-side comparison (env ANALYTICS_AGENT_MODEL, LLM_MODEL).",
+        rich_help_panel="Model",
+    ),
+]
+
+
+def eval_command(
+    file: Annotated[
+        Path | None,
+        typer.Argument(help="Questions as .jsonl or .yaml (default: the bundled set on the sample data)."),
+    ] = None,
+    provider: ProviderOpt = None,
+    base_url: BaseUrlOpt = None,
+    model: ModelsOpt = None,
+    api_key: ApiKeyOpt = None,
+    region: RegionOpt = None,
+    profile: ProfileOpt = None,
+    today: TodayOpt = None,
+    timezone: ZoneOpt = None,
+    max_steps: StepsOpt = None,
+    max_tokens_budget: BudgetOpt = None,
+    connect_timeout: ConnectOpt = None,
+    read_timeout: ReadOpt = None,
+    max_retries: RetriesOpt = None,
+    only: Annotated[
+        list[str] | None,
+        typer.Option("--only", help="Run only this case id or tag (repeatable), e.g. --only relative-date."),
+    ] = None,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Ask each question N times.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Questions asked at once.")] = 1,
+    fail_under: Annotated[
+        float | None,
+        typer.Option(
+            "--fail-under", min=0, max=100, help="Exit 0 when at least PCT % passed (default: 100)."
+        ),
+    ] = None,
+    compare: Annotated[
+        str | None,
+        typer.Option(
+            "--compare", help="A stored run (its JSON file, or 'last') to show what changed against."
+        ),
+    ] = None,
+    price: Annotated[
+        list[str] | None,
+        typer.Option("--price", help="Dollars per million tokens: IN,OUT or MODEL=IN,OUT (repeatable)."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help='Print {"results": [...], "summary": {...}} as JSON.')
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Ask a set of questions, check each answer and its numbers, and compare models."""
+    from analytics_agent.config import resolve_settings
+    from analytics_agent.evaluation.command import EvalRequest, evaluate, parse_prices
+    from analytics_agent.evaluation.runner import Contender
+    from analytics_agent.workspace.provider_factory import NO_MODEL_MESSAGE, make_provider
+
+    flags = {k: v for k, v in locals().items() if k in _SETTING_FLAGS}
+    models = list(dict.fromkeys(model or []))
+    settings = resolve_settings({**flags, "model": models[0] if models else None})
+    if not settings.model:
+        typer.echo(f"error: {NO_MODEL_MESSAGE}", err=True)
+        raise typer.Exit(2)
+    names = models or [settings.model]
+    contenders = [Contender(s, make_provider(s)) for s in (replace(settings, model=n) for n in names)]
+    request = EvalRequest(
+        contenders, file=file, repeat=repeat, jobs=jobs, as_json=as_json, fail_under=fail_under,
+        compare=compare, prices=parse_prices(price or [], names), quiet=quiet, only=tuple(only or ()),
+    )  # fmt: skip
+    try:
+        with open_workspace() as workspace:
+            code = evaluate(
+                workspace, request, out=typer.echo, err_raw=_write_stderr, live=sys.stderr.isatty()
+            )
+    finally:
+        for contender in contenders:
+            close = getattr(contender.provider, "close", None)
+            if callable(close):
+                close()
+    raise typer.Exit(code)
+
+
+_SETTING_FLAGS = (
+    "provider", "base_url", "api_key", "region", "profile", "today", "timezone", "max_steps",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries",
+)  # fmt: skip
+
+
+def _write_stderr(text: str) -> None:
+    typer.echo(text, err=True, nl=False)

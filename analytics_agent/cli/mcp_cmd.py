@@ -1,0 +1,87 @@
+"""``mcp``: serve the tools, tables and guidance to MCP clients over stdio or Streamable HTTP.
+
+The SDK is an optional extra (it brings starlette, uvicorn and more); without it the command says how
+to install it. Everything the server prints goes to stderr: on stdio, stdout is the protocol.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+from typing import Annotated
+
+import typer
+
+from analytics_agent.cli.context import State, db_path, user_tool_dirs, warn_problems
+from analytics_agent.errors import ConfigError
+
+INSTALL_HINT = "the mcp command needs the MCP SDK: pip install 'analytics-agent[mcp]'"
+
+
+def mcp(
+    http: Annotated[bool, typer.Option("--http", help="Serve Streamable HTTP instead of stdio.")] = False,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8000,
+    host: Annotated[
+        str,
+        typer.Option("--host", help="HTTP address to bind; anything but loopback is reachable by others."),
+    ] = "127.0.0.1",
+) -> None:
+    """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
+    door = _import_mcp_server()
+    from analytics_agent.config import load_config_file
+    from analytics_agent.workspace.live import LiveWorkspace
+
+    if http:
+        _check_port_free(host, port)
+    if not logging.getLogger().handlers:  # -v configured INFO already; otherwise warnings only, on stderr
+        logging.basicConfig(
+            level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+        )
+    from analytics_agent.db.linked.store import read_sources
+
+    live = LiveWorkspace(
+        db_path(),
+        tool_dirs=user_tool_dirs(State.tools_dirs),
+        allow_sql=State.allow_sql,
+        sources=read_sources() if State.use_sources else (),
+    )
+    try:
+        if live.created:
+            typer.echo(f"Created {live.db_path} with the sample data.", err=True)
+        warn_problems(live.problems)
+        server = door.build_server(live, timezone=load_config_file().get("timezone"))
+        where = f"http://{host}:{port}{door.MCP_PATH}" if http else "stdio"
+        typer.echo(
+            f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path})", err=True
+        )
+        if http:
+            door.serve_http(server, host=host, port=port)
+        else:
+            door.serve_stdio(server)
+    finally:
+        live.close()
+
+
+def _import_mcp_server():
+    """The MCP front door, or a one-line error naming the extra when the SDK is not installed."""
+    try:
+        from analytics_agent import mcp_server
+    except ImportError as exc:
+        if (exc.name or "").split(".")[0] in ("mcp", "mcp_types", "uvicorn", "starlette"):
+            raise ConfigError(INSTALL_HINT) from None
+        raise
+    return mcp_server
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Fail with one line before start-up rather than with uvicorn's log lines after it."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise ConfigError(
+                f"cannot serve on {host}:{port}: {exc.strerror or exc}; choose another --port"
+            ) from None

@@ -1,0 +1,94 @@
+"""Profiles of linked tables, computed once and kept on disk: a remote scan costs time and money, so a
+source's profiles are read from ``<data dir>/sources/<name>.json`` while the source's settings are
+unchanged, and recomputed by ``analytics-agent sources refresh``.
+
+They reach the catalog through a session-only table (``linked._agent.profiles``), so every reader of
+profiles (describe_table, tool enums, did-you-mean) finds them as it finds a loaded table's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from analytics_agent.db.catalog import LINKED, META_SCHEMA, compute_profile
+from analytics_agent.db.linked.spec import Source
+from analytics_agent.db.values import to_jsonable
+from analytics_agent.paths import data_dir
+
+
+def cache_dir() -> Path:
+    return data_dir() / "sources"
+
+
+def fingerprint(source: Source) -> str:
+    text = json.dumps(source.as_mapping(), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def install_profiles(
+    conn: duckdb.DuckDBPyConnection,
+    sources: Sequence[Source],
+    tables: dict[str, str],
+    *,
+    folder: Path | None = None,
+) -> int:
+    """Fill the session's profile table for every linked table; returns how many were computed afresh."""
+    folder = folder or cache_dir()
+    conn.execute(f"CREATE SCHEMA IF NOT EXISTS {LINKED}.{META_SCHEMA}")
+    conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {LINKED}.{META_SCHEMA}.profiles (table_name VARCHAR, profile VARCHAR)"
+    )
+    computed = 0
+    for source in sources:
+        mine = [t for t, owner in tables.items() if owner == source.name]
+        cached = _read(folder, source)
+        fresh = {t: cached[t] if t in cached else to_jsonable(compute_profile(conn, t)) for t in mine}
+        computed += sum(1 for t in mine if t not in cached)
+        if computed and fresh != cached:
+            _write(folder, source, fresh)
+        for table, profile in fresh.items():
+            conn.execute(
+                f"INSERT INTO {LINKED}.{META_SCHEMA}.profiles VALUES (?, ?)", [table, json.dumps(profile)]
+            )
+    return computed
+
+
+def forget_profiles(name: str, *, folder: Path | None = None) -> bool:
+    """Drop a source's cached profiles (the next open recomputes them)."""
+    path = (folder or cache_dir()) / f"{name}.json"
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+        return True
+    return False
+
+
+def _read(folder: Path, source: Source) -> dict[str, Any]:
+    try:
+        document = json.loads((folder / f"{source.name}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(document, dict) or document.get("fingerprint") != fingerprint(source):
+        return {}
+    profiles = document.get("profiles")
+    return profiles if isinstance(profiles, dict) else {}
+
+
+def _write(folder: Path, source: Source, profiles: dict[str, Any]) -> None:
+    """Best effort: a cache that cannot be written only costs a rescan next time."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".profiles-", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"fingerprint": fingerprint(source), "profiles": profiles}, fh)
+        os.replace(tmp, folder / f"{source.name}.json")
+    except OSError:
+        pass

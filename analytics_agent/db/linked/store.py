@@ -1,0 +1,74 @@
+"""``sources.toml`` beside ``config.toml``: read it, and write it back when a source is added or removed.
+
+The file holds only sources (the one the user edits by hand, ``config.toml``, is never rewritten), so
+writing it whole loses nothing but comments, which ``sources add`` says in the file's first line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from analytics_agent.db.linked.spec import Source, parse_sources
+from analytics_agent.errors import SourceError
+from analytics_agent.paths import config_dir
+
+HEADER = "# Data sources of analytics-agent; `analytics-agent sources add/remove` rewrites this file.\n"
+
+
+def sources_path() -> Path:
+    return config_dir() / "sources.toml"
+
+
+def read_sources(path: Path | None = None) -> list[Source]:
+    """The configured sources (none when the file does not exist)."""
+    import tomllib
+
+    path = path or sources_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise SourceError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SourceError(f"{path}: {exc}") from None
+    try:
+        return parse_sources(document)
+    except SourceError as exc:
+        raise SourceError(f"{path}: {exc}") from None
+
+
+def write_sources(sources: list[Source], path: Path | None = None) -> Path:
+    """Replace the file atomically with these sources."""
+    path = path or sources_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".sources-", suffix=".toml", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(render_toml(sources))
+    os.replace(tmp, path)
+    return path
+
+
+def render_toml(sources: list[Source]) -> str:
+    """TOML text for the sources: one table each, strings as TOML basic strings."""
+    parts = [HEADER]
+    for source in sources:
+        parts.append(f"\n[{source.name}]\n")
+        for key, value in source.as_mapping().items():
+            parts.append(f"{key} = {_value(value)}\n")
+    return "".join(parts)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    # JSON escapes every control character TOML forbids except DEL, which TOML also forbids raw.
+    return json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f")

@@ -1,0 +1,182 @@
+"""Run cases through the real loop: the same workspace, provider and agent assembly as ``ask``.
+
+Each (case, model, repeat) is one job. Jobs may run concurrently (``jobs`` threads): the executor gives
+every tool call its own DuckDB cursor and providers keep no per-question state, so one provider per model
+is shared. A job that fails (the endpoint errors mid-run, a limit stops the question) fails alone, with
+the reason; the run goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, replace
+from typing import Any
+
+import duckdb
+
+from analytics_agent.agent.events import AgentResult
+from analytics_agent.config import Settings
+from analytics_agent.errors import AnalyticsAgentError, EvalFileError
+from analytics_agent.evaluation.cases import Case, Value
+from analytics_agent.evaluation.scoring import expected_values, judge
+from analytics_agent.providers.base import Provider
+from analytics_agent.workspace.session import build
+from analytics_agent.workspace.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Contender:
+    """A model under evaluation: its settings and the provider that reaches it."""
+
+    settings: Settings
+    provider: Provider
+
+    @property
+    def label(self) -> str:
+        return self.settings.model or "?"
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A case with its expected values computed (its SQL run once, before any model is asked)."""
+
+    case: Case
+    expected: list[Value]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One question answered by one model once."""
+
+    id: str
+    model: str
+    passed: bool
+    grounded: bool
+    answer: str
+    expected: list[Value]
+    reason: str
+    steps: int = 0
+    tool_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    latency_s: float = 0.0
+    repeat: int = 1
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON shape of one result (``repeat`` is left out: results are listed in repeat order)."""
+        return {
+            "id": self.id,
+            "model": self.model,
+            "passed": self.passed,
+            "grounded": self.grounded,
+            "answer": self.answer,
+            "expected": list(self.expected),
+            "reason": self.reason,
+            "steps": self.steps,
+            "tool_calls": self.tool_calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "latency_s": round(self.latency_s, 3),
+        }
+
+
+OnDone = Callable[[Outcome], None]
+
+
+def prepare(workspace: Workspace, cases: Sequence[Case]) -> list[Prepared]:
+    """Run every case's SQL on the sandboxed database.
+
+    Raises:
+        EvalFileError: a case's SQL fails (naming the case and DuckDB's message).
+    """
+    prepared = []
+    for case in cases:
+        rows: list[tuple[Any, ...]] = []
+        if case.sql:
+            try:
+                rows = workspace.cursor().execute(case.sql).fetchall()
+            except duckdb.Error as exc:
+                first = str(exc).strip().splitlines()[0]
+                raise EvalFileError(f"case {case.id!r}: its sql failed: {first}") from None
+        prepared.append(Prepared(case, expected_values(case, rows)))
+    return prepared
+
+
+def run_all(
+    workspace: Workspace,
+    prepared: Sequence[Prepared],
+    contenders: Sequence[Contender],
+    *,
+    repeat: int = 1,
+    jobs: int = 1,
+    on_done: OnDone | None = None,
+) -> list[Outcome]:
+    """Every case for every model, ``repeat`` times; results in case, model, repeat order.
+
+    Ctrl-C cancels the questions not started; the ones already with the model finish first.
+    """
+    plan = [(p, c, r) for r in range(1, repeat + 1) for p in prepared for c in contenders]
+    order = {(p.case.id, c.label, r): i for i, (p, c, r) in enumerate(plan)}
+    outcomes: list[Outcome] = []
+    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="eval") as pool:
+        pending: set[Future[Outcome]] = {pool.submit(run_one, workspace, p, c, r) for p, c, r in plan}
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    outcome = future.result()
+                    outcomes.append(outcome)
+                    if on_done is not None:
+                        on_done(outcome)
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return sorted(outcomes, key=lambda o: (o.repeat, order[(o.id, o.model, o.repeat)]))
+
+
+def run_one(workspace: Workspace, prepared: Prepared, contender: Contender, repeat: int = 1) -> Outcome:
+    """Ask one question through the real loop and judge the answer. Never raises for a failing model."""
+    case = prepared.case
+    settings = replace(contender.settings, today=case.today or contender.settings.today)
+    base = {"id": case.id, "model": contender.label, "expected": prepared.expected, "repeat": repeat}
+    started = time.perf_counter()
+    try:
+        wiring = build(workspace, contender.provider, settings, trace=None, transcript=None, stream_to=None)
+        result = wiring.agent.ask(case.question)
+    except AnalyticsAgentError as exc:
+        elapsed = time.perf_counter() - started
+        return Outcome(
+            **base, passed=False, grounded=False, answer="", reason=f"error: {exc}", latency_s=elapsed
+        )
+    except Exception as exc:  # a bug: this question fails with a pointer to the log; the others go on
+        log.exception("eval case %s crashed", case.id)
+        reason = f"internal error ({type(exc).__name__}); run with -v for details"
+        return Outcome(**base, passed=False, grounded=False, answer="", reason=reason)
+    return _scored(base, prepared, result, time.perf_counter() - started)
+
+
+def _scored(base: dict[str, Any], prepared: Prepared, result: AgentResult, elapsed: float) -> Outcome:
+    answered = result.stop == "answer"
+    if answered:
+        verdict = judge(prepared.case, prepared.expected, result.answer, result.unverified_numbers)
+        passed, reason = verdict.passed, verdict.reason
+    else:
+        passed, reason = False, f"no answer: stopped ({result.stop})"
+    return Outcome(
+        **base,
+        passed=passed,
+        grounded=answered and not result.unverified_numbers,
+        answer=result.answer,
+        reason=reason,
+        steps=result.steps,
+        tool_calls=len(result.tool_calls),
+        input_tokens=result.usage.input_tokens,
+        output_tokens=result.usage.output_tokens,
+        latency_s=elapsed,
+    )

@@ -1,0 +1,174 @@
+"""The MCP server object: the SDK's low-level ``Server`` wired to a ``LiveWorkspace``.
+
+The low-level server advertises the registry's own JSON Schemas exactly and validates nothing; the
+executor validates every call as it does for every provider. Tool calls run in worker threads (DuckDB
+blocks), so the event loop keeps serving while a query runs. A watcher in the server's lifespan closes
+the database when idle (so ``load`` from another terminal gets in) and, when the file changed, tells
+clients that the tools and tables changed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import NotificationOptions, Server, ServerRequestContext
+from mcp.server.models import InitializationOptions
+from mcp.shared.exceptions import MCPError
+
+from analytics_agent.agent.prompt import resolve_today, system_prompt
+from analytics_agent.db.catalog import list_tables
+from analytics_agent.mcp_server import render
+from analytics_agent.mcp_server.notify import Notifier
+from analytics_agent.workspace.live import LiveWorkspace
+
+log = logging.getLogger(__name__)
+DEFAULT_POLL_S = 0.5
+INSTRUCTIONS = (
+    "analytics-agent answers business questions from a DuckDB database through curated, aggregate-first "
+    "tools on a read-only sandbox. Use the tools for every number; never guess one. Pass dates as "
+    "YYYY-MM-DD and periods as YYYY-MM-DD..YYYY-MM-DD (both days included). If a tool returns an error, fix "
+    "what it names and call again. Prefer a domain tool; use describe_table then aggregate for anything else."
+)
+
+
+class _Server(Server[dict[str, Any]]):
+    """Advertises ``listChanged`` for tools and resources on every transport (the HTTP session manager
+    asks the server for its options instead of taking them from the caller)."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        changes = notification_options or NotificationOptions(tools_changed=True, resources_changed=True)
+        return super().create_initialization_options(changes, experimental_capabilities, extensions)
+
+
+class Handlers:
+    """The request handlers, over one live workspace."""
+
+    def __init__(self, live: LiveWorkspace, *, timezone: str | None = None) -> None:
+        self.live = live
+        self.timezone = timezone
+        self._listed: tuple[object, types.ListToolsResult] | None = None
+
+    async def list_tools(self, ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
+        registry = self.live.registry
+        if self._listed is None or self._listed[0] is not registry:  # rendered once per registry
+            self._listed = (registry, render.list_tools_result(registry))
+        return self._listed[1]
+
+    async def call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        outcome = await anyio.to_thread.run_sync(self.live.execute, params.name, params.arguments)
+        tool = self.live.registry.get(params.name)
+        return render.call_result(outcome, structured=tool is not None and tool.returns == "rows")
+
+    async def list_resources(self, ctx: ServerRequestContext[Any], params: Any) -> types.ListResourcesResult:
+        return render.resources_result(self.live.tables)
+
+    async def list_resource_templates(
+        self, ctx: ServerRequestContext[Any], params: Any
+    ) -> types.ListResourceTemplatesResult:
+        return render.resource_templates_result()
+
+    async def read_resource(
+        self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        """The same JSON the ``list_tables`` and ``describe_table`` tools return."""
+        uri = str(params.uri)
+        table = render.table_from_uri(uri)
+        if uri == render.TABLES_URI:
+            outcome = await anyio.to_thread.run_sync(self.live.execute, "list_tables", {})
+        elif table is not None and table in self.live.tables:
+            outcome = await anyio.to_thread.run_sync(self.live.execute, "describe_table", {"table": table})
+        else:
+            known = ", ".join(self.live.tables)
+            raise MCPError(types.INVALID_PARAMS, f"no resource {uri!r}; tables: {known}")
+        if outcome.is_error:
+            raise MCPError(types.INTERNAL_ERROR, outcome.text)
+        return render.resource_result(uri, outcome.text)
+
+    async def list_prompts(self, ctx: ServerRequestContext[Any], params: Any) -> types.ListPromptsResult:
+        return render.prompts_result()
+
+    async def get_prompt(
+        self, ctx: ServerRequestContext[Any], params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        if params.name != render.PROMPT_NAME:
+            raise MCPError(types.INVALID_PARAMS, f"no prompt {params.name!r}; prompts: {render.PROMPT_NAME}")
+        guidance = await anyio.to_thread.run_sync(self._guidance)
+        return render.prompt_result(guidance, params.arguments)
+
+    def _guidance(self) -> str:
+        today, zone = resolve_today(timezone=self.timezone, today=None)
+        with self.live.use() as ws:
+            cursor = ws.cursor()
+            try:
+                tables = list_tables(cursor)
+            finally:
+                cursor.close()
+        return system_prompt(tables, today=today, timezone=zone)
+
+
+def build_server(
+    live: LiveWorkspace, *, timezone: str | None = None, poll_s: float = DEFAULT_POLL_S
+) -> Server[dict[str, Any]]:
+    """The server for ``live``; any transport (stdio, Streamable HTTP, the SDK's in-memory client) runs it."""
+    handlers = Handlers(live, timezone=timezone)
+    notifier = Notifier()
+
+    @asynccontextmanager
+    async def lifespan(_: Server[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_watch, live, notifier, poll_s)
+            yield {}
+            tasks.cancel_scope.cancel()
+
+    server = _Server(
+        "analytics-agent",
+        version=_version(),
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_resources=handlers.list_resources,
+        on_list_resource_templates=handlers.list_resource_templates,
+        on_read_resource=handlers.read_resource,
+        on_list_prompts=handlers.list_prompts,
+        on_get_prompt=handlers.get_prompt,
+        on_subscriptions_listen=notifier.listen_handler,
+    )
+    server.add_notification_handler(
+        "notifications/initialized", types.NotificationParams, notifier.on_initialized
+    )
+    return server
+
+
+async def _watch(live: LiveWorkspace, notifier: Notifier, poll_s: float) -> None:
+    """Let go of the idle database, and tell clients when another process changed it."""
+    while True:
+        await anyio.sleep(poll_s)
+        try:
+            change = await anyio.to_thread.run_sync(live.tick)
+            if change.tools:
+                await notifier.tools_changed()
+            if change.tables:
+                await notifier.resources_changed()
+        except Exception:  # a watcher that dies would lock the user out of their file; log and go on
+            log.exception("checking the database for changes failed")
+
+
+def _version() -> str:
+    try:
+        return version("analytics-agent")
+    except PackageNotFoundError:  # a checkout that was never installed
+        return "0"

@@ -1,0 +1,184 @@
+"""A workspace for a long-running server: it lets go of the database file whenever it is idle.
+
+DuckDB lets one process write a file only while no other process has it open, even read-only. A server
+that held its connection for hours would lock the user out of ``load`` in another terminal, so
+``LiveWorkspace`` opens the sandboxed connection on demand, shares it between overlapping calls, and
+closes it once no call has used it for ``idle_s`` seconds (``tick``). Whenever it reopens, it compares the
+file with what the registry was built from and rebuilds the registry if another process changed it (the
+city enums, the tables ``aggregate`` knows). The file cannot change while our connection is open, so
+checking at open time is enough.
+
+Thread-safe: calls run in worker threads; ``tick`` runs from a timer.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from analytics_agent.db.catalog import table_names
+from analytics_agent.db.connect import open_sandbox
+from analytics_agent.db.linked.link import SourceSetUp
+from analytics_agent.db.linked.spec import Source
+from analytics_agent.errors import AnalyticsAgentError, ToolDefinitionError
+from analytics_agent.tools.build import build_registry
+from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor, ToolOutcome, error_outcome
+from analytics_agent.tools.registry import Registry
+from analytics_agent.workspace.workspace import Workspace, prepare_database
+
+log = logging.getLogger(__name__)
+DEFAULT_IDLE_S = 2.0
+CALL_LOCK_WAIT_S = 5.0  # a call waits this long for another process's write (a load) to finish
+
+Fingerprint = tuple[tuple[int, int, int] | None, ...]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a reopen found different from before: the tool list, the table list."""
+
+    tools: bool = False
+    tables: bool = False
+
+    def __bool__(self) -> bool:
+        return self.tools or self.tables
+
+
+class LiveWorkspace:
+    def __init__(
+        self,
+        db_path: Path,
+        *,
+        tool_dirs: Sequence[Path] = (),
+        allow_sql: bool = False,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        idle_s: float = DEFAULT_IDLE_S,
+        sources: Sequence[Source] = (),
+    ) -> None:
+        self.db_path = db_path
+        self._sources = tuple(sources)
+        self._tool_dirs = tuple(tool_dirs)
+        self._allow_sql = allow_sql
+        self._timeout_s = timeout_s
+        self.idle_s = idle_s
+        self._lock = threading.Lock()
+        self._open: Workspace | None = None
+        self._users = 0
+        self._last_used = 0.0
+        self._fingerprint: Fingerprint | None = None
+        self._registry: Registry | None = None
+        self._tables: list[str] = []
+        self._pending = Change()
+        self.problems: list[ToolDefinitionError] = []
+        self.created = prepare_database(db_path)
+        with self.use():  # build the registry now: a clash of tool names fails at start, not on first call
+            pass
+
+    @property
+    def registry(self) -> Registry:
+        """The tools as of the last time the file was read (a call reopening after a change refreshes it)."""
+        assert self._registry is not None
+        return self._registry
+
+    @property
+    def tables(self) -> list[str]:
+        return list(self._tables)
+
+    def execute(self, name: str, arguments: dict[str, Any] | str | None) -> ToolOutcome:
+        """Run one tool call; a database that cannot be opened is an error result, as any other failure."""
+        try:
+            with self.use() as ws:
+                return ws.executor.execute(name, arguments)
+        except AnalyticsAgentError as exc:
+            return error_outcome(name, str(exc))
+
+    @contextmanager
+    def use(self) -> Iterator[Workspace]:
+        """The open workspace for one call; opened (and the registry rebuilt if the file changed) on demand."""
+        with self._lock:
+            ws = self._open or self._reopen(lock_wait_s=CALL_LOCK_WAIT_S)
+            self._users += 1
+        try:
+            yield ws
+        finally:
+            with self._lock:
+                self._users -= 1
+                self._last_used = time.monotonic()
+
+    def tick(self) -> Change:
+        """Close the connection if idle; if closed and the file changed, rebuild and say what changed."""
+        with self._lock:
+            if self._open is not None:
+                if self._users == 0 and time.monotonic() - self._last_used >= self.idle_s:
+                    self._close()
+            elif _fingerprint(self.db_path) != self._fingerprint:
+                try:
+                    self._reopen()
+                    self._last_used = time.monotonic()
+                except AnalyticsAgentError as exc:  # a writer holds the file: look again next tick
+                    log.debug("database not readable yet: %s", exc)
+            change, self._pending = self._pending, Change()
+            return change
+
+    def close(self) -> None:
+        with self._lock:
+            if self._open is not None:
+                self._close()
+
+    def _reopen(self, *, lock_wait_s: float = 0.0) -> Workspace:
+        fingerprint = _fingerprint(self.db_path)
+        set_up = SourceSetUp(self._sources) if self._sources else None
+        connection = open_sandbox(self.db_path, lock_wait_s=lock_wait_s, set_up=set_up)
+        try:
+            if fingerprint != self._fingerprint or self._registry is None:
+                self._rebuild(connection)
+                self._fingerprint = fingerprint
+        except BaseException:
+            connection.close()
+            raise
+        executor = Executor(self._registry, connection, timeout_s=self._timeout_s)
+        self._open = Workspace(self.db_path, connection, self._registry, executor)
+        return self._open
+
+    def _rebuild(self, connection: duckdb.DuckDBPyConnection) -> None:
+        registry, self.problems = build_registry(
+            connection, tool_dirs=self._tool_dirs, allow_sql=self._allow_sql
+        )
+        cursor = connection.cursor()
+        try:
+            tables = table_names(cursor)
+        finally:
+            cursor.close()
+        if self._registry is not None:
+            self._pending = Change(
+                tools=self._pending.tools or registry.mcp_tools() != self._registry.mcp_tools(),
+                tables=self._pending.tables or tables != self._tables,
+            )
+        self._registry, self._tables = registry, tables
+
+    def _close(self) -> None:
+        assert self._open is not None
+        self._open.close()
+        self._open = None
+
+
+def _fingerprint(path: Path) -> Fingerprint:
+    """The file and its write-ahead log as (mtime, size, inode): any write by another process changes it."""
+    stats: list[tuple[int, int, int] | None] = []
+    for candidate in (path, path.with_name(path.name + ".wal")):
+        try:
+            st = os.stat(candidate)
+        except FileNotFoundError:
+            stats.append(None)
+        else:
+            stats.append((st.st_mtime_ns, st.st_size, st.st_ino))
+    return tuple(stats)

@@ -1,0 +1,150 @@
+"""The server as users run it: ``analytics-agent mcp`` in its own process, over stdio and over HTTP on a
+loopback port, driven by the SDK's client, while another process loads a table into the same file."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp")
+
+import anyio
+import mcp_types as types
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+PUNE = {"city": "Pune", "day": "2026-10-24"}
+SECRET = "sk-test-never-print-this-4f9c"
+REFERENCE = {
+    "city": "Pune",
+    "day": "2026-10-24",
+    "orders": 3,
+    "by_status": {"cancelled": 1, "delivered": 1, "in_transit": 1},
+    "revenue": 4798,
+}
+
+
+def _env() -> dict[str, str]:
+    # a key in the environment, as a user with a provider configured has: it must never be printed
+    return {**os.environ, "LLM_API_KEY": SECRET, "OPENAI_API_KEY": SECRET}
+
+
+def _table_enum(tools: list[types.Tool]) -> list[str]:
+    describe = next(t for t in tools if t.name == "describe_table")
+    return describe.input_schema["properties"]["table"]["enum"]
+
+
+async def test_stdio_server_answers_and_announces_a_load_from_another_terminal(
+    sample_db, cli, regions_csv, tmp_path, user_tools
+):
+    errlog = tmp_path / "server-stderr.txt"
+    flags = ["--db", str(sample_db), "--tools-dir", str(user_tools), "--allow-sql"]
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "analytics_agent", *flags, "mcp"], env=_env()
+    )
+    changed = anyio.Event()
+
+    async def on_message(message) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.set()
+
+    with errlog.open("w") as stderr:
+        # the handshake era, as desktop clients speak it: list_changed arrives on the connection itself
+        transport = stdio_client(params, errlog=stderr)
+        async with Client(transport, mode="legacy", message_handler=on_message) as client:
+            answer = await client.call_tool("sales_summary", PUNE)
+            listed = (await client.list_tools()).tools
+            assert {"run_sql", "orders_in_city"} <= {t.name for t in listed}  # the global options reach it
+            assert "regions" not in _table_enum(listed)
+            loaded = await anyio.to_thread.run_sync(
+                lambda: cli("--db", str(sample_db), "load", str(regions_csv), "--table", "regions")
+            )
+            with anyio.fail_after(20):
+                await changed.wait()
+            tables = _table_enum((await client.list_tools(cache_mode="refresh")).tools)
+    assert json.loads(answer.content[0].text) == REFERENCE
+    assert loaded.returncode == 0, loaded.stderr
+    assert "regions" in tables
+    logged = errlog.read_text()
+    assert "analytics-agent MCP server on stdio" in logged and SECRET not in logged
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError("server did not start listening")
+
+
+@pytest.fixture
+def http_server(sample_db: Path, tmp_path: Path):
+    port = _free_port()
+    out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
+    serve_http = ["mcp", "--http", "--port", str(port)]
+    with out.open("w") as stdout, err.open("w") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "analytics_agent", "--db", str(sample_db), *serve_http],
+            stdout=stdout,
+            stderr=stderr,
+            env=_env(),
+        )
+        try:
+            _wait_listening(port, proc)
+            yield f"http://127.0.0.1:{port}/mcp", out, err
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+
+
+async def test_http_server_answers_and_streams_the_change_after_a_load(
+    http_server, sample_db, cli, regions_csv
+):
+    url, out, err = http_server
+    async with Client(url) as client:  # 2026-07-28: changes arrive on a subscriptions/listen stream
+        answer = await client.call_tool("sales_summary", PUNE)
+        assert "run_sql" not in {t.name for t in (await client.list_tools()).tools}  # no --allow-sql
+        ranking = await client.call_tool("city_ranking", {"period": "2026-10-01..2026-10-31"})
+        async with client.listen(tools_list_changed=True) as events:
+            loaded = await anyio.to_thread.run_sync(
+                lambda: cli("--db", str(sample_db), "load", str(regions_csv), "--table", "regions")
+            )
+            with anyio.fail_after(20):
+                event = await events.__anext__()
+        tables = _table_enum((await client.list_tools(cache_mode="refresh")).tools)
+    assert json.loads(answer.content[0].text) == REFERENCE
+    assert ranking.structured_content["columns"][:2] == ["rank", "city"]
+    assert len(ranking.structured_content["rows"]) == 10  # ten cities
+    assert loaded.returncode == 0, loaded.stderr
+    assert type(event).__name__ == "ToolsListChanged"
+    assert "regions" in tables
+    assert out.read_text() == ""  # logs go to stderr only
+    assert SECRET not in err.read_text()
+
+
+async def test_http_server_refuses_a_foreign_host_header(http_server):
+    import httpx
+
+    url, _, _ = http_server
+    response = await anyio.to_thread.run_sync(
+        lambda: httpx.post(url, headers={"Host": "evil.example"}, json={}, timeout=10)
+    )
+    assert response.status_code in (400, 403, 421)
