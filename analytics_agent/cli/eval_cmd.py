@@ -21,6 +21,7 @@ from analytics_agent.cli.ask_cmd import (
     RetriesOpt,
     StepsOpt,
     TodayOpt,
+    ToolModeOpt,
     ZoneOpt,
 )
 from analytics_agent.cli.context import open_workspace
@@ -54,6 +55,7 @@ def eval_command(
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
     max_retries: RetriesOpt = None,
+    tool_mode: ToolModeOpt = None,
     only: Annotated[
         list[str] | None,
         typer.Option("--only", help="Run only this case id or tag (repeatable), e.g. --only relative-date."),
@@ -114,7 +116,7 @@ def eval_command(
 
 _SETTING_FLAGS = (
     "provider", "base_url", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries", "tool_mode",
 )  # fmt: skip
 
 
