@@ -135,7 +135,7 @@ def test_every_rendered_tool_schema_compiles_to_a_grammar_on_the_server(peer: Pe
         name = tool["function"]["name"]
         body = {
             "model": "smollm2", "messages": [{"role": "user", "content": f"Call {name}."}], "tools": [tool],
-            "tool_choice": {"type": "function", "function": {"name": name}}, "max_tokens": 48, "temperature": 0,
+            "tool_choice": {"type": "function", "function": {"name": name}}, "max_tokens": 16, "temperature": 0,
         }  # fmt: skip
         response = httpx.post(f"{peer.url}/chat/completions", json=body, timeout=600)
         assert response.status_code == 200, (name, response.text[:300])
@@ -166,10 +166,13 @@ def test_both_reference_questions_run_to_an_end_without_a_refused_request(
         assert all("<tool_call>" in body["messages"][0]["content"] for body in bodies)
     else:
         assert all(body.get("tools") for body in bodies)
-        for body in bodies:
-            for message in body["messages"]:
-                if message["role"] == "assistant" and message.get("tool_calls"):
-                    assert isinstance(message["content"], str)
+        echoed = [
+            m for b in bodies for m in b["messages"] if m["role"] == "assistant" and m.get("tool_calls")
+        ]
+        assert echoed, (
+            "the model called no tool, so no tool-only turn went back (content null once got a 500)"
+        )
+        assert all(isinstance(message["content"], str) for message in echoed)
 
 
 def _today() -> dt.date:
