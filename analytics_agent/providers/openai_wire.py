@@ -4,8 +4,9 @@ No I/O here. Rules (wire-shapes.md part B):
 
 * system text first; each ``AssistantTurn`` goes back verbatim: ``content`` ``""`` when empty (null is
   rejected by llama-cpp-python, LM Studio and some Ollama paths, an omitted one by older llama.cpp:
-  docs/portable-schemas.md), its tool calls with ids and JSON-string arguments, and the fields some servers need replayed
-  (``reasoning_content`` for DeepSeek, ``reasoning_details`` for OpenRouter-style signed reasoning);
+  docs/portable-schemas.md), its tool calls with ids and JSON-string arguments, and the fields some
+  servers need replayed (``reasoning_content`` for DeepSeek, ``reasoning_details`` for OpenRouter-style
+  signed reasoning);
 * every call id is answered by exactly one ``role: "tool"`` message with string content;
 * a reply is a tool turn iff it carries tool calls, whatever ``finish_reason`` says; ``length`` means
   truncated (calls may be half-written), ``content_filter`` means filtered;
