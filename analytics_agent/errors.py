@@ -11,6 +11,7 @@ stack trace, never shown to the user as one.
     ├── SourceError                     a data source (files in place, PostgreSQL, DuckLake, MotherDuck)
     │                                   is misconfigured or cannot be reached
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
+    │   └── SemanticModelError          a semantic file is not YAML, or names what the database lacks
     ├── EvalFileError                   an eval question file or a stored eval run cannot be used
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
@@ -56,6 +57,10 @@ class ToolDefinitionError(AnalyticsAgentError):
         super().__init__(f"{where}{message}")
         self.path = path
         self.line = line
+
+
+class SemanticModelError(ToolDefinitionError):
+    pass
 
 
 class EvalFileError(AnalyticsAgentError):

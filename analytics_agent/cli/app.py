@@ -16,6 +16,7 @@ import typer
 
 from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd, mcp_cmd
 from analytics_agent.cli.context import State
+from analytics_agent.cli.semantic_cmd import semantic_app
 from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError
@@ -28,6 +29,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(tools_app, name="tools")
+app.add_typer(semantic_app, name="semantic")
 app.add_typer(sources_app, name="sources")
 app.command("tables")(data_cmd.tables)
 app.command("schema")(data_cmd.schema)

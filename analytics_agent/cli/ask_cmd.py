@@ -158,7 +158,7 @@ def chat(
 
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
-    with open_workspace() as ws:
+    with open_workspace(settings.timezone) as ws:
         model_provider = make_provider(settings, stream=streaming)
         wiring = _wire(ws, model_provider, settings, transcript=transcript, stream=streaming, quiet=quiet)
         try:
@@ -221,7 +221,7 @@ def _answer_one(
     from analytics_agent.workspace.provider_factory import make_provider
 
     streaming = (sys.stdout.isatty() and not as_json) if stream is None else stream
-    with open_workspace() as ws:
+    with open_workspace(settings.timezone) as ws:
         model_provider = make_provider(settings, stream=streaming, client=client)
         wiring = _wire(
             ws, model_provider, settings, transcript=transcript, stream=streaming and not as_json, quiet=quiet

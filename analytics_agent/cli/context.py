@@ -29,8 +29,11 @@ def db_path() -> Path:
     return (State.db or default_db_path()).expanduser()
 
 
-def open_workspace():
-    """The workspace the global options describe; says once when it created the database."""
+def open_workspace(timezone: str | None = None):
+    """The workspace the global options describe; says once when it created the database.
+
+    ``timezone`` (``--timezone``) is the business zone ``aggregate`` buckets timestamps in; without it, the
+    config file's ``timezone``, else the machine's zone."""
     from analytics_agent.db.linked.store import read_sources
     from analytics_agent.workspace.workspace import Workspace
 
@@ -38,6 +41,7 @@ def open_workspace():
         db_path(),
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
+        timezone=business_zone(timezone),
         sources=read_sources() if State.use_sources else (),
     )
     if workspace.created:
@@ -59,7 +63,31 @@ def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(folders))
 
 
+def business_zone(flag: str | None) -> str:
+    """The flag, the config file's ``timezone``, else the machine's zone if it has an IANA name, else UTC."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from analytics_agent.agent.prompt import local_zone_name
+    from analytics_agent.config import check_timezone, load_config_file
+
+    if flag:
+        check_timezone(flag)  # a zone the user typed is wrong loudly, not replaced quietly
+    for name in (flag, load_config_file().get("timezone"), local_zone_name()):
+        if not name:
+            continue
+        try:
+            ZoneInfo(str(name))
+            return str(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+    return "UTC"
+
+
 def warn_problems(problems: Sequence[object]) -> None:
-    """One warning line per skipped tool file (it names file:line); the other tools still load."""
+    """One warning line per skipped tool file or semantic definition (each names file:line); the rest
+    still load."""
+    from analytics_agent.errors import SemanticModelError
+
     for problem in problems:
-        typer.echo(f"warning: {problem} (tool skipped)", err=True)
+        what = "definition" if isinstance(problem, SemanticModelError) else "tool"
+        typer.echo(f"warning: {problem} ({what} skipped)", err=True)

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from analytics_agent.cli.context import State, db_path, user_tool_dirs, warn_problems
+from analytics_agent.cli.context import State, business_zone, db_path, user_tool_dirs, warn_problems
 from analytics_agent.errors import ConfigError
 
 INSTALL_HINT = "the mcp command needs the MCP SDK: pip install 'analytics-agent[mcp]'"
@@ -45,6 +45,7 @@ def mcp(
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
         sources=read_sources() if State.use_sources else (),
+        timezone=business_zone(None),
     )
     try:
         if live.created:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -51,9 +51,13 @@ def tools_spec(
 def tools_call(
     name: Annotated[str, typer.Argument(help="Tool name, as in 'tools list'.")],
     arguments: Annotated[str, typer.Argument(help="Arguments as a JSON object.")] = "{}",
+    timezone: Annotated[
+        Optional[str],  # noqa: UP045 - typer reads the annotation at run time
+        typer.Option("--timezone", help="Business time zone for timestamps (default: config, else local)."),
+    ] = None,
 ) -> None:
     """Run one tool without a model and print exactly what the model would read."""
-    with open_workspace() as ws:
+    with open_workspace(timezone) as ws:
         outcome = ws.executor.execute(name, arguments)
     typer.echo(outcome.text)
     if outcome.is_error:

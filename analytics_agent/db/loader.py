@@ -30,6 +30,7 @@ from analytics_agent.db.catalog import (
 from analytics_agent.db.connect import ensure_database, open_writer
 from analytics_agent.db.load_errors import explain_load_error
 from analytics_agent.db.names import safe_column_names, safe_identifier, table_name_from_path
+from analytics_agent.db.relationships import store_relationships
 from analytics_agent.db.sources import (
     LoadOptions,
     check_options,
@@ -129,6 +130,7 @@ def drop_table(db_path: Path, table: str) -> int:
         with _transaction(conn):
             conn.execute(f"DROP TABLE {quote_ident(table)}")
             drop_profile(conn, table)
+            store_relationships(conn, table)
     return int(rows)
 
 
@@ -161,6 +163,7 @@ def _write(
         else:
             loaded = conn.execute(f"CREATE TABLE {target} AS {query}", params).fetchone()[0]
         store_profile(conn, table, original_names=renamed or None)
+        store_relationships(conn, table)
     return int(loaded)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import duckdb
 
 from analytics_agent.db.catalog import store_profile
+from analytics_agent.db.relationships import store_relationships
 from analytics_agent.resources import seeds_dir
 
 SAMPLE_TABLES: dict[str, dict[str, str]] = {
@@ -47,6 +48,7 @@ def seed_sample_data(conn: duckdb.DuckDBPyConnection) -> None:
                 [str(path), columns],
             )
             store_profile(conn, table)
+        store_relationships(conn)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

@@ -1,28 +1,66 @@
 """Build the one SELECT behind ``aggregate``. Pure: a checked plan in, SQL text and bound values out.
 
-Every identifier here has already been checked against the catalog and is quoted with ``quote_ident``;
-every value a model sent travels as a ``?`` parameter. Keywords (functions, grains, operators) come from
-fixed tables in this module, never from the request.
+Every identifier has been checked against the catalog and arrives quoted (``quote_ident``) inside the
+plan's expressions; every value a model sent travels as a named ``$pN`` parameter. Keywords (functions,
+grains, operators) come from fixed tables in this module, never from the request.
+
+The query has two levels. The inner one groups: keys, metrics (each with its own ``FILTER`` when it is
+conditional or part of a period comparison), shares of the total as window sums over the groups (so a
+share is of every group, before any group condition). The outer one labels time keys compactly, keeps the
+groups the ``having`` conditions ask for, derives changes, orders and limits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from analytics_agent.db.catalog import quote_ident
 
-METRIC_SQL = {
+AGGREGATES = {
     "count": "count({col})",
     "sum": "sum({col})",
     "avg": "avg({col})",
     "min": "min({col})",
     "max": "max({col})",
     "count_distinct": "count(DISTINCT {col})",
+    "median": "median({col})",
+    "stddev": "stddev_samp({col})",
+    "p90": "quantile_cont({col}, 0.9)",
+    "p95": "quantile_cont({col}, 0.95)",
+    "p99": "quantile_cont({col}, 0.99)",
 }
+METRIC_FNS = (*AGGREGATES, "pct")
+NUMERIC_FNS = frozenset(AGGREGATES) - {"count", "min", "max", "count_distinct"}
 COMPARISONS = {"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-GRAINS = ("day", "week", "month", "quarter", "year")
+TRUNC_GRAINS = ("day", "week", "month", "quarter", "year")
+PART_GRAINS = ("day_of_week", "hour", "month_of_year")
+GRAINS = (*TRUNC_GRAINS, *PART_GRAINS)
+_LABELS = {
+    "day": "strftime({k}, '%Y-%m-%d')",
+    "week": "strftime({k}, '%G-W%V')",
+    "month": "strftime({k}, '%Y-%m')",
+    "quarter": "strftime({k}, '%Y') || '-Q' || quarter({k})",
+    "year": "CAST(year({k}) AS VARCHAR)",
+    "day_of_week": "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][{k}]",
+    "hour": "{k}",
+    "month_of_year": "['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][{k}]",
+}
+_PARTS = {"day_of_week": "isodow({x})", "hour": "hour({x})", "month_of_year": "month({x})"}
+
+
+@dataclass(frozen=True)
+class FilterPlan:
+    """``column op value`` where ``sql`` is the quoted expression the column name resolved to."""
+
+    column: str
+    op: str
+    value: Any = None
+    sql: str = ""
+    table: str = ""
+    """The table ``source`` lives in (for "did you mean" on values); empty for derived expressions."""
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -30,96 +68,245 @@ class MetricPlan:
     fn: str
     column: str | None
     alias: str
+    sql: str | None = None
+    where: tuple[FilterPlan, ...] = ()
+    share: bool = False
+    ratio: tuple[MetricPlan, MetricPlan] | None = None
+    """A named ratio metric: numerator / denominator, each a metric of its own."""
 
 
 @dataclass(frozen=True)
-class FilterPlan:
+class KeyPlan:
+    alias: str
+    sql: str
+    grain: str | None = None
+
+
+@dataclass(frozen=True)
+class Join:
+    alias: str
+    table: str
     column: str
-    op: str
-    value: Any = None
+    key: str
+    verified: bool = True
+    """False: the key looked unique on a sample; checked in full before the first query joins to it."""
 
 
 @dataclass(frozen=True)
 class QueryPlan:
     table: str
     metrics: Sequence[MetricPlan]
-    group_by: Sequence[str] = ()
+    keys: Sequence[KeyPlan] = ()
     filters: Sequence[FilterPlan] = ()
-    time_column: str | None = None
-    time_grain: str | None = None
-    time_alias: str | None = None
-    time_is_date: bool = True
-    time_ordered: bool = False
-    """Group keys include a date: order by the keys (a time series reads in time order)."""
+    having: Sequence[FilterPlan] = ()
+    joins: Sequence[Join] = ()
+    compare: tuple[FilterPlan, FilterPlan] | None = None
+    """(period, baseline) ranges on the time column: each metric for both, with change and % change."""
     order_by: str | None = None
     descending: bool = False
     limit: int | None = None
+    time_ordered: bool = False
+
+
+@dataclass
+class Params:
+    """Named parameters, so fragments can be built in any order and a period reused in many FILTERs."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, value: Any) -> str:
+        name = f"p{len(self.values)}"
+        self.values[name] = value
+        return f"${name}"
 
 
 def metric_alias(fn: str, column: str | None) -> str:
     return fn if column is None else f"{fn}_{column}"
 
 
-def where_clause(filters: Sequence[FilterPlan]) -> tuple[str, list[Any]]:
-    """``WHERE …`` (or nothing) and its values, in order."""
-    parts: list[str] = []
-    params: list[Any] = []
-    for f in filters:
-        col = quote_ident(f.column)
-        if f.op in COMPARISONS:
-            parts.append(f"{col} {COMPARISONS[f.op]} ?")
-            params.append(f.value)
-        elif f.op == "in":
-            parts.append(f"{col} IN ({', '.join('?' for _ in f.value)})")
-            params.extend(f.value)
-        elif f.op == "between":
-            parts.append(f"{col} BETWEEN ? AND ?")
-            params.extend(f.value)
-        elif f.op == "like":  # case-insensitive: what a person asking "names containing pro" means
-            parts.append(f"{col} ILIKE ?")
-            params.append(f.value)
-        elif f.op == "is_null":
-            parts.append(f"{col} IS NULL")
-        elif f.op == "not_null":
-            parts.append(f"{col} IS NOT NULL")
-        else:
-            raise ValueError(f"unknown operator {f.op!r}")
-    return (" WHERE " + " AND ".join(parts) if parts else ""), params
+def time_key(grain: str, local: str) -> str:
+    """The inner group expression of a grain over a local-time expression."""
+    if grain in _PARTS:
+        return _PARTS[grain].format(x=local)
+    return f"date_trunc('{grain}', {local})"
 
 
-def build_query(plan: QueryPlan) -> tuple[str, list[Any]]:
+def condition(f: FilterPlan, params: Params) -> str:
+    col = f.sql or quote_ident(f.column)
+    if f.op in COMPARISONS:
+        return f"{col} {COMPARISONS[f.op]} {params.add(f.value)}"
+    if f.op in ("in", "not_in"):
+        names = ", ".join(params.add(v) for v in f.value)
+        return f"{col} {'NOT IN' if f.op == 'not_in' else 'IN'} ({names})"
+    if f.op == "between":
+        return f"{col} BETWEEN {params.add(f.value[0])} AND {params.add(f.value[1])}"
+    if f.op == "range":  # [start, end): a day range on a timestamp, in the business zone
+        low, high = f.value
+        parts = ([f"{col} >= {params.add(low)}"] if low is not None else []) + (
+            [f"{col} < {params.add(high)}"] if high is not None else []
+        )
+        return " AND ".join(parts) or "TRUE"
+    if f.op == "like":  # case-insensitive: what a person asking "names containing pro" means
+        return f"{col} ILIKE {params.add(f.value)}"
+    if f.op == "is_null":
+        return f"{col} IS NULL"
+    if f.op == "not_null":
+        return f"{col} IS NOT NULL"
+    raise ValueError(f"unknown operator {f.op!r}")
+
+
+def conjunction(filters: Sequence[FilterPlan], params: Params) -> str:
+    return " AND ".join(f"({condition(f, params)})" for f in filters)
+
+
+def where_clause(filters: Sequence[FilterPlan], params: Params) -> str:
+    text = conjunction(filters, params)
+    return f" WHERE {text}" if text else ""
+
+
+def from_clause(plan: QueryPlan) -> str:
+    sql = f"{quote_ident(plan.table)} AS t"
+    for j in plan.joins:
+        sql += (
+            f" LEFT JOIN {quote_ident(j.table)} AS {j.alias} ON t.{quote_ident(j.column)} = "
+            f"{j.alias}.{quote_ident(j.key)}"
+        )
+    return sql
+
+
+def metric_sql(m: MetricPlan, params: Params, extra: str = "") -> str:
+    """One aggregate; ``extra`` is a further condition (a comparison period) ANDed into its FILTER."""
+    if m.ratio:
+        num, den = (metric_sql(part, params, extra) for part in m.ratio)
+        return f"CAST({num} AS DOUBLE) / nullif({den}, 0)"
+    own = conjunction(m.where, params)
+    col = m.sql or "*"
+    if m.fn == "pct":  # share of the rows (with a value in column, if given) where the condition holds
+        base = " AND ".join(x for x in (extra,) if x)
+        num_cond = " AND ".join(x for x in (own, extra) if x)
+        den = f"count({col})" + (f" FILTER (WHERE {base})" if base else "")
+        return f"100.0 * count({col}) FILTER (WHERE {num_cond}) / nullif({den}, 0)"
+    cond = " AND ".join(x for x in (own, extra) if x)
+    text = AGGREGATES[m.fn].format(col=col)
+    return f"{text} FILTER (WHERE {cond})" if cond else text
+
+
+def build_query(plan: QueryPlan) -> tuple[str, dict[str, Any]]:
     """The full SELECT (with LIMIT when the plan has one) and its bound values."""
-    select: list[str] = []
-    if plan.time_grain and plan.time_column:
-        trunc = f"date_trunc('{plan.time_grain}', {quote_ident(plan.time_column)})"
-        if plan.time_is_date:
-            trunc = f"CAST({trunc} AS DATE)"
-        select.append(f"{trunc} AS {quote_ident(plan.time_alias or plan.time_grain)}")
-    select.extend(quote_ident(c) for c in plan.group_by)
-    keys = len(select)
-    for m in plan.metrics:
-        col = "*" if m.column is None else quote_ident(m.column)
-        select.append(f"{METRIC_SQL[m.fn].format(col=col)} AS {quote_ident(m.alias)}")
-    where, params = where_clause(plan.filters)
-    sql = f"SELECT {', '.join(select)} FROM {quote_ident(plan.table)}{where}"
-    if keys:
-        sql += " GROUP BY " + ", ".join(str(i) for i in range(1, keys + 1))
-    order = _order(plan, keys)
+    params = Params()
+    inner = [f"{k.sql} AS {quote_ident(f'_k{i}')}" for i, k in enumerate(plan.keys)]
+    outer = [_label(k, i) for i, k in enumerate(plan.keys)]
+    metrics, shared = _hoisted(plan.metrics)
+    filters = [*plan.filters, *shared]
+    periods = ("", "")
+    if plan.compare:
+        periods = tuple(condition(f, params) for f in plan.compare)  # type: ignore[assignment]
+        filters += _either_period(*plan.compare, periods)
+    for m in metrics:
+        inner_cols, outer_cols = _metric_columns(m, params, periods, grouped=bool(plan.keys))
+        inner += inner_cols
+        outer += outer_cols
+    where = " AND ".join(f"({f.sql})" if f.op == "or" else f"({condition(f, params)})" for f in filters)
+    sql = f"SELECT {', '.join(inner)} FROM {from_clause(plan)}" + (f" WHERE {where}" if where else "")
+    if plan.keys:
+        sql += " GROUP BY " + ", ".join(str(i) for i in range(1, len(plan.keys) + 1))
+    having = conjunction(
+        [FilterPlan(h.column, h.op, h.value, sql=quote_ident(h.column)) for h in plan.having], params
+    )
+    sql = f"SELECT {', '.join(outer)} FROM ({sql}) AS g" + (f" WHERE {having}" if having else "")
+    order = _order(plan)
     if order:
         sql += " ORDER BY " + order
     if plan.limit is not None:
         sql += f" LIMIT {int(plan.limit)}"
-    return sql, params
+    return sql, params.values
 
 
-def _order(plan: QueryPlan, keys: int) -> str:
-    """The asked order, else time ascending, else the first metric largest first; group keys break ties."""
+def _either_period(period: FilterPlan, baseline: FilterPlan, texts: tuple[str, str]) -> list[FilterPlan]:
+    """Rows of either period (each a ``range`` [start, end)): the smallest range holding both, which lets
+    DuckDB skip row groups, plus "one or the other" when there is a gap between them."""
+    (p_low, p_high), (b_low, b_high) = period.value, baseline.value
+    hull = FilterPlan(period.column, "range", [min(p_low, b_low), max(p_high, b_high)], sql=period.sql)
+    if p_low <= b_high and b_low <= p_high:  # touching or overlapping: the hull is exactly both
+        return [hull]
+    return [hull, FilterPlan("period", "or", sql=f"({texts[0]}) OR ({texts[1]})")]
+
+
+def _leaves(m: MetricPlan) -> list[MetricPlan]:
+    return [leaf for part in m.ratio for leaf in _leaves(part)] if m.ratio else [m]
+
+
+def _without_where(m: MetricPlan) -> MetricPlan:
+    ratio = tuple(_without_where(p) for p in m.ratio) if m.ratio else None
+    return replace(m, where=(), ratio=ratio)  # type: ignore[arg-type]
+
+
+def _hoisted(metrics: Sequence[MetricPlan]) -> tuple[list[MetricPlan], tuple[FilterPlan, ...]]:
+    """When every metric reads only rows meeting the same condition (revenue and paid orders: not cancelled
+    or returned), say it once in WHERE, as a person would: DuckDB then filters once, not per aggregate.
+    Not for pct, whose condition picks its numerator only."""
+    leaves = [leaf for m in metrics for leaf in _leaves(m)]
+    first = leaves[0].where
+    if not first or any(leaf.fn == "pct" or leaf.where != first for leaf in leaves):
+        return list(metrics), ()
+    return [_without_where(m) for m in metrics], first
+
+
+def _label(k: KeyPlan, i: int) -> str:
+    inner = quote_ident(f"_k{i}")
+    text = _LABELS[k.grain].format(k=inner) if k.grain else inner
+    return f"{text} AS {quote_ident(k.alias)}"
+
+
+def _metric_columns(
+    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool
+) -> tuple[list[str], list[str]]:
+    alias = quote_ident(m.alias)
+    if not periods[0]:
+        inner = [f"{metric_sql(m, params)} AS {alias}"]
+        outer = [alias]
+        if m.share and grouped:
+            share = quote_ident(f"{m.alias}_share")
+            expr = metric_sql(m, params)
+            inner.append(f"100.0 * {expr} / nullif(sum({expr}) OVER (), 0) AS {share}")
+            outer.append(share)
+        return inner, outer
+    base = quote_ident(f"{m.alias}_baseline")
+    inner = [
+        f"{metric_sql(m, params, periods[0])} AS {alias}",
+        f"{metric_sql(m, params, periods[1])} AS {base}",
+    ]
+    change, pct = quote_ident(f"{m.alias}_change"), quote_ident(f"{m.alias}_change_pct")
+    outer = [
+        alias,
+        base,
+        f"{alias} - {base} AS {change}",
+        f"100.0 * ({alias} - {base}) / nullif({base}, 0) AS {pct}",
+    ]
+    return inner, outer
+
+
+def output_names(plan: QueryPlan) -> list[str]:
+    """The result's column names, in order (for order_by and having checks)."""
+    names = [k.alias for k in plan.keys]
+    for m in plan.metrics:
+        names.append(m.alias)
+        if plan.compare:
+            names += [f"{m.alias}_baseline", f"{m.alias}_change", f"{m.alias}_change_pct"]
+        elif m.share and plan.keys:
+            names.append(f"{m.alias}_share")
+    return names
+
+
+def _order(plan: QueryPlan) -> str:
+    """The asked order, else time ascending, else the first metric largest first; keys break ties."""
+    keys = [quote_ident(f"_k{i}") for i in range(len(plan.keys))]
     terms: list[str] = []
     if plan.order_by:
         terms.append(f"{quote_ident(plan.order_by)} {'DESC' if plan.descending else 'ASC'} NULLS LAST")
-    elif plan.time_grain or plan.time_ordered:
+    elif plan.time_ordered:
         pass  # the keys below, in time order
     elif keys:
         terms.append(f"{quote_ident(plan.metrics[0].alias)} DESC NULLS LAST")
-    terms.extend(f"{i} ASC" for i in range(1, keys + 1))
-    return ", ".join(terms) if keys or plan.order_by else ""
+    terms.extend(f"{k} ASC" for k in keys)
+    return ", ".join(terms)

@@ -17,6 +17,7 @@ from analytics_agent.tools.aggregate import Aggregate, read_catalog
 from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.run_sql import RunSql
+from analytics_agent.tools.semantic.load import load_semantics
 from analytics_agent.tools.sql_tool import load_sql_tools
 
 
@@ -25,12 +26,16 @@ def build_registry(
     *,
     tool_dirs: Sequence[Path] = (),
     allow_sql: bool = False,
+    timezone: str = "UTC",
+    semantic_file: Path | None = None,
 ) -> tuple[Registry, list[ToolDefinitionError]]:
     """The registry for this database, and the problems found in user tool files (skipped, not fatal).
 
     Args:
         tool_dirs: folders of the user's own ``.sql`` tools.
         allow_sql: add ``run_sql`` (free read-only SELECT).
+        timezone: the business zone; ``aggregate`` buckets and filters TIMESTAMPTZ columns in it.
+        semantic_file: the user's semantic model (its problems are returned with the tool files').
 
     Raises:
         ToolDefinitionError: a user tool is named like one already registered (one line, file named).
@@ -40,10 +45,12 @@ def build_registry(
         catalog = read_catalog(cursor)
         tables = sorted(catalog)
         bundled, _ = load_sql_tools(sql_dir(), cursor, tables=tables, bundled=True)
-        registry = Registry([ListTables(), DescribeTable(tables), *bundled, Aggregate(catalog)])
+        semantics, semantic_problems = load_semantics(cursor, catalog, semantic_file)
+        aggregate = Aggregate(catalog, semantics=semantics, timezone=timezone)
+        registry = Registry([ListTables(), DescribeTable(tables, semantics), *bundled, aggregate])
         if allow_sql:
             registry.add(RunSql())
-        problems: list[ToolDefinitionError] = []
+        problems: list[ToolDefinitionError] = list(semantic_problems)
         for folder in tool_dirs:
             if not folder.is_dir():
                 problems.append(ToolDefinitionError("no such folder", path=str(folder)))

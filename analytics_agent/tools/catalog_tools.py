@@ -10,6 +10,8 @@ from pydantic import Field, create_model
 from analytics_agent.db.catalog import get_profile, list_tables
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.semantic.describe import semantic_summary
+from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 
 
@@ -31,11 +33,10 @@ class ListTables(Tool):
 
 class DescribeTable(Tool):
     name = "describe_table"
-    description = (
-        "A table's columns: type, nulls, min/max, and the values of text columns with few. Before aggregate."
-    )
+    description = "A table's columns (type, nulls, min/max, few values), related tables, named metrics. Before aggregate."
 
-    def __init__(self, tables: list[str]) -> None:
+    def __init__(self, tables: list[str], semantics: Semantics | None = None) -> None:
+        self.semantics = semantics or Semantics()
         table_type = Literal[tuple(tables)] if tables else str  # type: ignore[valid-type]
         self.arguments = create_model(
             "DescribeTableArguments",
@@ -44,5 +45,5 @@ class DescribeTable(Tool):
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
-        profile = get_profile(cursor, args.table)  # type: ignore[attr-defined]
-        return ToolValue(profile)
+        table = args.table  # type: ignore[attr-defined]
+        return ToolValue({**get_profile(cursor, table), **semantic_summary(table, self.semantics)})

@@ -33,6 +33,7 @@ from analytics_agent.errors import AnalyticsAgentError, ToolDefinitionError
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor, ToolOutcome, error_outcome
 from analytics_agent.tools.registry import Registry
+from analytics_agent.tools.semantic.load import semantic_path_for
 from analytics_agent.workspace.workspace import Workspace, prepare_database
 
 log = logging.getLogger(__name__)
@@ -63,9 +64,11 @@ class LiveWorkspace:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         idle_s: float = DEFAULT_IDLE_S,
         sources: Sequence[Source] = (),
+        timezone: str = "UTC",
     ) -> None:
         self.db_path = db_path
         self._sources = tuple(sources)
+        self._timezone = timezone
         self._tool_dirs = tuple(tool_dirs)
         self._allow_sql = allow_sql
         self._timeout_s = timeout_s
@@ -151,7 +154,11 @@ class LiveWorkspace:
 
     def _rebuild(self, connection: duckdb.DuckDBPyConnection) -> None:
         registry, self.problems = build_registry(
-            connection, tool_dirs=self._tool_dirs, allow_sql=self._allow_sql
+            connection,
+            tool_dirs=self._tool_dirs,
+            allow_sql=self._allow_sql,
+            timezone=self._timezone,
+            semantic_file=semantic_path_for(self.db_path),
         )
         cursor = connection.cursor()
         try:

@@ -15,6 +15,7 @@ from analytics_agent.errors import DatabaseError, ToolDefinitionError
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
 from analytics_agent.tools.registry import Registry
+from analytics_agent.tools.semantic.load import semantic_path_for
 
 
 @dataclass
@@ -38,17 +39,26 @@ class Workspace:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         allow_sql: bool = False,
         sources: Sequence[Source] = (),
+        timezone: str = "UTC",
+        semantic_file: Path | None = None,
     ) -> Workspace:
         """Create the database with sample data on first use, then open it sandboxed, read-only.
 
         ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry; ``sources`` are attached
-        read-only before the sandbox locks, and their tables join the database's own.
+        read-only before the sandbox locks, and their tables join the database's own. ``timezone`` is the
+        business zone of ``aggregate``; ``semantic_file`` defaults to ``<db>.semantic.yaml`` beside it.
         """
         created = prepare_database(db_path)
         linked = SourceSetUp(sources)
         connection = open_sandbox(db_path, set_up=linked if sources else None)
         try:
-            registry, problems = build_registry(connection, tool_dirs=tool_dirs, allow_sql=allow_sql)
+            registry, problems = build_registry(
+                connection,
+                tool_dirs=tool_dirs,
+                allow_sql=allow_sql,
+                timezone=timezone,
+                semantic_file=semantic_file or semantic_path_for(db_path),
+            )
         except BaseException:
             connection.close()
             raise

@@ -60,7 +60,7 @@ def _version() -> str:
 
     digest = hashlib.sha256((ROOT / "seeds" / "generate.py").read_bytes())
     digest.update(repr(seed.SAMPLE_TABLES).encode())
-    digest.update(b"v1")
+    digest.update(b"v2")  # v2: relationships stored, as a load stores them
     return digest.hexdigest()[:10]
 
 
@@ -104,6 +104,7 @@ def csv_folder(size: str, *, log=print) -> Path:
 def _load_csvs(folder: Path, target: Path) -> None:
     """The same tables, types, order and profiles as the bundled sample (db/seed.py), from ``folder``."""
     from analytics_agent.db.catalog import store_profile
+    from analytics_agent.db.relationships import store_relationships
     from analytics_agent.db.seed import SAMPLE_TABLES
 
     conn = duckdb.connect(str(target))
@@ -115,6 +116,7 @@ def _load_csvs(folder: Path, target: Path) -> None:
                 [str(folder / f"{table}.csv"), columns],
             )
             store_profile(conn, table)
+        store_relationships(conn)
         conn.execute("CHECKPOINT")
     finally:
         conn.close()
@@ -139,6 +141,7 @@ def _replicate(source: Path, target: Path) -> None:
     copies = f"range({_COPIES}) t(c)"
     only_generated = "(c = 0 OR length({col}) > 6)"
     from analytics_agent.db.catalog import store_profile
+    from analytics_agent.db.relationships import store_relationships
 
     conn = duckdb.connect(str(target))
     try:
@@ -161,6 +164,7 @@ def _replicate(source: Path, target: Path) -> None:
         conn.execute("DETACH src")
         for table in ("products", "customers", "orders", "order_items"):
             store_profile(conn, table)
+        store_relationships(conn)
         conn.execute("CHECKPOINT")
     finally:
         conn.close()

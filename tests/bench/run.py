@@ -1,8 +1,8 @@
 """Run the benchmarks: ``python -m tests.bench`` or ``python tests/bench/run.py``.
 
 Options: ``--quick`` (fewer runs, smaller sizes), ``--sizes 100k,1m,10m`` (scale), ``--only NAME[,NAME]``
-(overhead, scale, load, tokens, startup, parallel, loop, mcp, grounding; and sources, only when named),
-``--big`` (load a >= 1 GB CSV), ``--source-rows 100m`` (sources), ``--json OUT``.
+(overhead, scale, load, tokens, startup, parallel, loop, mcp, grounding, forms; and sources, only when
+named), ``--big`` (load a >= 1 GB CSV), ``--source-rows 100m`` (sources), ``--json OUT``.
 Each benchmark prints a table; all results go to one JSON file (tests/bench/results/ by default).
 The default run takes about five minutes on 2 cores once the cached databases exist (building them the
 first time adds about half a minute).
@@ -21,7 +21,7 @@ if __package__ in (None, ""):  # run as a script: make ``tests.bench`` importabl
 from tests.bench.common import Result, print_table, write_results
 from tests.bench.data import parse_sizes
 
-NAMES = ("tokens", "startup", "loop", "parallel", "overhead", "scale", "load", "mcp", "grounding")
+NAMES = ("tokens", "startup", "loop", "parallel", "overhead", "scale", "load", "mcp", "grounding", "forms")
 EXTRA = ("sources",)  # run only when named: builds several GB of Parquet the first time
 
 
@@ -55,6 +55,13 @@ def _bench(name: str, args: argparse.Namespace) -> Result:
         from tests.bench import bench_load
 
         return bench_load.run(big=args.big, quick=quick)
+    if name == "forms":
+        from tests.bench import bench_forms
+
+        quick_sizes = ("100k", "1m")
+        return bench_forms.run(
+            size=args.overhead_size, sizes=quick_sizes if quick else tuple(args.sizes), runs=3 if quick else 7
+        )
     if name == "mcp":
         from tests.bench import bench_mcp
 

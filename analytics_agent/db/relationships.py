@@ -1,0 +1,217 @@
+"""Many-to-one relationships between tables: inferred from the data, stored next to the profiles.
+
+A column ``flights.carrier`` refers to ``airlines.carrier`` when the target column is a unique key of its
+table (no duplicates, no nulls) and the source values fall within it. Only many-to-one links are kept:
+joining along one never repeats a row of the source table, so counts and sums stay right. Inference
+runs after every load (a load can add a table, or break a key by appending duplicates); the semantic
+file can declare more and correct these.
+
+Names must match (``carrier`` = ``carrier``, or the ``<table>_id`` / ``id`` habit) with the key covering at
+least half of the source's distinct values (real exports have orphans: 269 tailnums of flights are missing
+from planes); or, for a text column and a lookup-sized table, the values alone must fall within the key
+(90 %: flights.origin and flights.dest hold airports.faa codes). Tables without a stored list (written by
+other tools) are inferred on read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import duckdb
+
+from analytics_agent.db.catalog import META_SCHEMA, get_profile, quote_ident, table_names
+
+MIN_COVERAGE = 0.5
+MIN_VALUE_COVERAGE = 0.9
+MAX_LOOKUP_ROWS = 100_000
+SAMPLE_ROWS = 100_000
+_KEY_TYPES = re.compile(r"^(VARCHAR|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|UUID)$")
+
+
+@dataclass(frozen=True)
+class Relationship:
+    """``table.column`` refers to ``target.key`` (many rows of ``table`` to one of ``target``)."""
+
+    table: str
+    column: str
+    target: str
+    key: str
+    coverage: float = 1.0
+    """Share of the source's distinct values found in the key (1.0 when declared)."""
+    declared: bool = False
+    verified: bool = True
+    """The key was checked unique over the whole target. A big target is checked on a sample when a table
+    is loaded (cheap) and in full when a question first joins to it (``duplicate_keys``)."""
+
+
+def _family(kind: str) -> str:
+    """Types that join without surprise: any integer width with any other; text with text."""
+    return "integer" if "INT" in kind.upper() else kind.upper()
+
+
+def _singular(name: str) -> str:
+    return name[:-1] if name.endswith("s") and not name.endswith("ss") else name
+
+
+def names_match(column: str, target: str, key: str) -> bool:
+    """``carrier``→``carrier``, ``customer_id``→``customers.id``/``customers.customer_id``."""
+    if column == key:
+        return True
+    return key == "id" and column in (f"{target}_id", f"{_singular(target)}_id")
+
+
+def _catalog(cur: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+    catalog: dict[str, dict[str, str]] = {}
+    for table, column, kind in cur.execute(
+        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = "
+        "current_database() AND schema_name = 'main' ORDER BY table_name, column_index"
+    ).fetchall():
+        catalog.setdefault(table, {})[column] = kind
+    return catalog
+
+
+def duplicate_keys(cur: duckdb.DuckDBPyConnection, table: str, key: str, *, rows: int | None = None) -> int:
+    """Rows of ``table`` that repeat a ``key`` value or have none: 0 for a unique key. With ``rows`` above
+    the sample size, counted on a sample of whole vectors (a quick way to rule a key out, not in)."""
+    sample = _sample(rows) if rows is not None else ""
+    col = quote_ident(key)
+    return int(
+        cur.execute(f"SELECT count(*) - count(DISTINCT {col}) FROM {quote_ident(table)}{sample}").fetchone()[
+            0
+        ]
+    )
+
+
+def _sample(rows: int) -> str:
+    return f" USING SAMPLE {100 * SAMPLE_ROWS / rows:.4f} PERCENT (system, 11)" if rows > SAMPLE_ROWS else ""
+
+
+def coverage(
+    cur: duckdb.DuckDBPyConnection, table: str, column: str, target: str, key: str, *, rows: int | None = None
+) -> float:
+    """Share of ``table.column``'s distinct non-null values present in ``target.key``; from a sample of
+    about ``SAMPLE_ROWS`` rows (whole vectors, fixed seed) when the table is big: a threshold of 50 %
+    or 90 % needs no exact count."""
+    col, k = quote_ident(column), quote_ident(key)
+    sample = _sample(_row_count(cur, table) if rows is None else rows)
+    found, total = cur.execute(
+        f"SELECT count(t.{k}), count(*) FROM (SELECT DISTINCT {col} AS v FROM {quote_ident(table)}{sample}) s "
+        f"LEFT JOIN {quote_ident(target)} t ON s.v = t.{k} WHERE s.v IS NOT NULL"
+    ).fetchone()
+    return found / total if total else 0.0
+
+
+def _candidates(
+    catalog: dict[str, dict[str, str]], sizes: dict[str, int]
+) -> list[tuple[str, str, str, str, bool]]:
+    """(table, column, target, key, named) pairs the catalog alone allows: same type family, and names
+    that match, or a text column and a lookup-sized target."""
+    return [
+        (table, column, target, key, names_match(column, target, key))
+        for table, columns in catalog.items()
+        for column, kind in columns.items()
+        if _KEY_TYPES.match(kind)
+        for target, target_columns in catalog.items()
+        if target != table
+        for key, key_kind in target_columns.items()
+        if _family(key_kind) == _family(kind)
+        and (names_match(column, target, key) or (kind == "VARCHAR" and sizes[target] <= MAX_LOOKUP_ROWS))
+    ]
+
+
+def infer_relationships(cur: duckdb.DuckDBPyConnection, *, touching: str | None = None) -> list[Relationship]:
+    """Every many-to-one link the names or the data support, in a stable order. A load must stay fast:
+    candidates come from the catalog, a key with nulls (stored profile) is no key, a key repeating a value
+    in a sample is no key, and coverage reads a sample. A key of a big table that passes is marked
+    unverified: the full uniqueness check runs when a question first joins to it. ``touching``: only
+    links from or to that table (the one just loaded)."""
+    catalog = _catalog(cur)
+    sizes = {t: _row_count(cur, t) for t in catalog}
+    profiles = {t: {c["name"]: c for c in get_profile(cur, t)["columns"]} for t in catalog}
+    keys: dict[tuple[str, str], bool] = {}
+    found = []
+    for table, column, target, key, named in _candidates(catalog, sizes):
+        if touching is not None and touching not in (table, target):
+            continue
+        if sizes[target] == 0 or profiles[target][key]["nulls"]:
+            continue
+        if not named and not _codes_fit(cur, profiles[table][column], target, key, profiles[target][key]):
+            continue
+        if (target, key) not in keys:
+            keys[target, key] = duplicate_keys(cur, target, key, rows=sizes[target]) == 0
+        if not keys[target, key]:
+            continue
+        share = coverage(cur, table, column, target, key, rows=sizes[table])
+        if share >= (MIN_COVERAGE if named else MIN_VALUE_COVERAGE):
+            verified = sizes[target] <= SAMPLE_ROWS
+            found.append(Relationship(table, column, target, key, round(share, 4), verified=verified))
+    return found
+
+
+def _codes_fit(
+    cur: duckdb.DuckDBPyConnection, source: dict, target: str, key: str, key_profile: dict
+) -> bool:
+    """A quick look before reading values: codes of a lookup table lie within its key's range, and the
+    smallest or largest of them is one of its keys (customers.city is not in products.name)."""
+    low, high = source.get("min"), source.get("max")
+    if low is None or key_profile.get("min") is None or low < key_profile["min"] or high > key_profile["max"]:
+        return False
+    col = quote_ident(key)
+    return bool(
+        cur.execute(
+            f"SELECT count(*) FROM {quote_ident(target)} WHERE {col} IN (?, ?)", [low, high]
+        ).fetchone()[0]
+    )
+
+
+def _row_count(cur: duckdb.DuckDBPyConnection, table: str) -> int:
+    return int(cur.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0])
+
+
+def store_relationships(conn: duckdb.DuckDBPyConnection, changed: str | None = None) -> list[Relationship]:
+    """Infer and store the database's links (on a writable connection, inside the caller's transaction).
+
+    ``changed``: the table just loaded, replaced or dropped; only links from or to it are inferred again
+    and the others are kept, so a load pays for its own table only.
+    """
+    conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
+    exists = _stored(conn)
+    kept = [r for r in read_relationships(conn) if changed not in (r.table, r.target)] if exists else []
+    found = kept + infer_relationships(conn, touching=changed if exists else None)
+    found.sort(key=lambda r: (r.table, r.column, r.target))
+    conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {META_SCHEMA}.relationships (table_name VARCHAR, column_name VARCHAR, "
+        "target VARCHAR, key VARCHAR, coverage DOUBLE, verified BOOLEAN)"
+    )
+    conn.execute(f"DELETE FROM {META_SCHEMA}.relationships")
+    if found:
+        conn.executemany(
+            f"INSERT INTO {META_SCHEMA}.relationships VALUES (?, ?, ?, ?, ?, ?)",
+            [(r.table, r.column, r.target, r.key, r.coverage, r.verified) for r in found],
+        )
+    return found
+
+
+def _stored(cur: duckdb.DuckDBPyConnection) -> bool:
+    return bool(
+        cur.execute(
+            "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = ? "
+            "AND table_name = 'relationships'",
+            [META_SCHEMA],
+        ).fetchone()
+    )
+
+
+def read_relationships(cur: duckdb.DuckDBPyConnection) -> list[Relationship]:
+    """The stored links whose tables still exist, or links inferred now when none were ever stored."""
+    if not _stored(cur):
+        return infer_relationships(cur)
+    tables = set(table_names(cur))
+    rows = cur.execute(f"SELECT * FROM {META_SCHEMA}.relationships ORDER BY 1, 2, 3").fetchall()
+    # rows of an earlier layout have no "verified": their keys were checked in full
+    return [
+        Relationship(*row[:5], verified=row[5] if len(row) > 5 else True)
+        for row in rows
+        if row[0] in tables and row[2] in tables
+    ]

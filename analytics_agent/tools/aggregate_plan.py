@@ -1,0 +1,252 @@
+"""Turn checked ``aggregate`` arguments into a ``QueryPlan``: every name resolved against the catalog (or
+the semantic model), every value's shape checked. A ``ToolError`` names what to fix, with the real names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from analytics_agent.errors import ToolError
+from analytics_agent.suggest import did_you_mean
+from analytics_agent.tools.aggregate_refs import Catalog, Resolver
+from analytics_agent.tools.aggregate_sql import (
+    NUMERIC_FNS,
+    PART_GRAINS,
+    FilterPlan,
+    KeyPlan,
+    MetricPlan,
+    QueryPlan,
+    metric_alias,
+    output_names,
+    time_key,
+)
+from analytics_agent.tools.aggregate_time import TEMPORAL, day_filter, day_range, local
+from analytics_agent.tools.conditions import parse_condition
+from analytics_agent.tools.semantics import Semantics
+
+NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
+
+
+@dataclass
+class Planner:
+    catalog: Catalog
+    semantics: Semantics = field(default_factory=Semantics)
+    zone: str = "UTC"
+
+    def resolver(self, table: str) -> Resolver:
+        return Resolver(
+            table, self.catalog, self.semantics.relationships, self.semantics.dimensions.get(table, {})
+        )
+
+    def plan(self, args: Any) -> QueryPlan:
+        table = args.table
+        if table not in self.catalog:
+            raise ToolError(
+                f"no table {table!r}{did_you_mean(table, self.catalog)}; tables: {', '.join(self.catalog)}"
+            )
+        refs = self.resolver(table)
+        metrics = _per(_unique([self.metric(m, refs) for m in args.metrics]), args.metrics)
+        keys, time_ordered = self._keys(args, refs)
+        outputs_so_far = {m.alias for m in metrics}
+        filters, having = [], []
+        for f in args.filters:
+            if f.column in outputs_so_far and f.column not in self.catalog[table]:
+                having.append(_shape(f.column, f.op, f.value, sql=""))
+            else:
+                filters.append(self.filter(f.column, f.op, f.value, refs, "filters"))
+        compare = self._periods(args, refs, filters)
+        plan = QueryPlan(
+            table=table, metrics=metrics, keys=keys, filters=filters, having=having, joins=refs.joins,
+            compare=compare, limit=args.limit, time_ordered=time_ordered,
+        )  # fmt: skip
+        order_by, descending = _order_by(args.order_by, output_names(plan))
+        return QueryPlan(**{**plan.__dict__, "order_by": order_by, "descending": descending})
+
+    def metric(self, m: Any, refs: Resolver) -> MetricPlan:
+        share = bool(getattr(m, "share", None))
+        if getattr(m, "metric", None):
+            if m.fn or m.column:
+                raise ToolError(f"metrics: {m.metric} is a named metric; give it alone, without fn or column")
+            return self.named(m.metric, refs, share=share, where=getattr(m, "where", None))
+        if not m.fn:
+            raise ToolError("metrics: each needs fn (or metric, a named one)")
+        return build_metric(m.fn, m.column, getattr(m, "where", None), refs, share=share)
+
+    def named(
+        self, name: str, refs: Resolver, *, share: bool = False, where: str | None = None
+    ) -> MetricPlan:
+        defn = self.semantics.metrics.get(name)
+        if defn is None:
+            raise ToolError(f"metrics: no metric {name!r}{did_you_mean(name, self.semantics.metrics)}")
+        if defn.table != refs.table:
+            raise ToolError(f"metrics: {name} is a metric of {defn.table}; ask with table {defn.table!r}")
+        if defn.ratio:
+            parts = tuple(self.named(n, refs, where=where) for n in defn.ratio)
+            return MetricPlan("ratio", None, name, share=share, ratio=parts)  # type: ignore[arg-type]
+        conditions = " and ".join(c for c in (defn.where, where) if c) or None
+        plan = build_metric(defn.fn or "", defn.column, conditions, refs, share=share)
+        return MetricPlan(plan.fn, plan.column, name, plan.sql, plan.where, share)
+
+    def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
+        ref = refs.resolve(column, where)
+        f = _shape(column, op, value, sql=ref.sql, table=ref.table, source=ref.column)
+        return day_filter(f, ref.type, self.zone)
+
+    def _keys(self, args: Any, refs: Resolver) -> tuple[list[KeyPlan], bool]:
+        keys: list[KeyPlan] = []
+        time_ordered = False
+        grain = args.time_grain
+        if grain:
+            ref = refs.resolve(self._time_column(args.time_column, refs), "time_column")
+            alias = grain if grain not in args.group_by else f"{ref.column}_{grain}"
+            keys.append(KeyPlan(alias, time_key(grain, local(ref.sql, ref.type, self.zone)), grain))
+            time_ordered = True
+        elif args.time_column:
+            raise ToolError("time_column needs a time_grain (day, week, month, ... day_of_week)")
+        for name in args.group_by:
+            ref = refs.resolve(name, "group_by")
+            keys.append(KeyPlan(name, ref.sql))
+            time_ordered = time_ordered or bool(TEMPORAL.match(ref.type))
+        return keys, time_ordered
+
+    def _time_column(self, column: str | None, refs: Resolver) -> str:
+        types = self.catalog[refs.table]
+        dated = [c for c, t in types.items() if TEMPORAL.match(t)]
+        column = (
+            column or self.semantics.time_columns.get(refs.table) or (dated[0] if len(dated) == 1 else None)
+        )
+        if column is None:
+            raise ToolError(
+                f"time_grain needs a time_column; date columns of {refs.table}: {', '.join(dated) or 'none'}"
+            )
+        ref = refs.resolve(column, "time_column")
+        if not TEMPORAL.match(ref.type):
+            raise ToolError(
+                f"time_column: {column} is {ref.type}, not a date; date columns of {refs.table}: {', '.join(dated) or 'none'}"
+            )
+        return column
+
+    def _periods(
+        self, args: Any, refs: Resolver, filters: list[FilterPlan]
+    ) -> tuple[FilterPlan, FilterPlan] | None:
+        period, baseline = getattr(args, "period", None), getattr(args, "baseline", None)
+        if period is None and baseline is None:
+            return None
+        if period is None:
+            raise ToolError("baseline needs a period to compare with it")
+        if baseline is not None and args.time_grain:
+            raise ToolError(
+                "a period comparison is per group, not per time bucket: drop time_grain (or baseline)"
+            )
+        column = self._time_column(args.time_column, refs)
+        ref = refs.resolve(column, "time_column")
+        ranges = [
+            FilterPlan(column, "range", day_range(p[0], p[1], ref.type, self.zone), sql=ref.sql)
+            for p in (period, baseline) if p is not None
+        ]  # fmt: skip
+        if baseline is None:
+            filters.append(ranges[0])
+            return None
+        return ranges[0], ranges[1]
+
+
+def build_metric(
+    fn: str, column: str | None, where: str | None, refs: Resolver, *, share: bool = False
+) -> MetricPlan:
+    """One aggregate over a column of the table (or a related one), with its own condition if any."""
+    conditions = tuple(
+        _shape(t.column, t.op, t.value, sql=r.sql, table=r.table, source=r.column)
+        for t in (parse_condition(where, where="metrics.where") if where else [])
+        for r in [refs.resolve(t.column, "metrics.where")]
+    )
+    if fn == "pct" and not conditions:
+        raise ToolError('metrics: pct needs where, the condition to count, e.g. "arr_delay > 15"')
+    if column is None:
+        if fn not in ("count", "pct"):
+            raise ToolError(f"metrics: {fn} needs a column")
+        return MetricPlan(fn, None, _conditional(fn, None, conditions), None, conditions, share)
+    ref = refs.resolve(column, "metrics")
+    if fn in NUMERIC_FNS and not NUMERIC.match(ref.type):
+        numeric = [c for c, t in refs.catalog[refs.table].items() if NUMERIC.match(t)]
+        raise ToolError(
+            f"metrics: {fn} needs a numeric column; {column} is {ref.type}; "
+            f"numeric columns of {refs.table}: {', '.join(numeric) or 'none'}"
+        )
+    return MetricPlan(fn, column, _conditional(fn, column, conditions), ref.sql, conditions, share)
+
+
+def _per(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPlan]:
+    """A metric with ``per`` (another metric's output name) becomes the ratio of the two: revenue per
+    customer is sum(amount) / count_distinct(customer_id), both computed over the same rows."""
+    names = [m.alias for m in metrics]
+    result = []
+    for m, a in zip(metrics, asked, strict=True):
+        other = getattr(a, "per", None)
+        if not other:
+            result.append(m)
+            continue
+        if other not in names or other == m.alias:
+            raise ToolError(
+                f"metrics: per {other!r} is not another metric of this call{did_you_mean(other, names)}; "
+                f"its metrics: {', '.join(names)}"
+            )
+        denominator = metrics[names.index(other)]
+        numerator = replace(m, share=False)
+        result.append(
+            MetricPlan("ratio", None, f"{m.alias}_per_{other}", share=m.share, ratio=(numerator, denominator))
+        )
+    return result
+
+
+def _conditional(fn: str, column: str | None, conditions: Sequence[FilterPlan]) -> str:
+    base = metric_alias(fn, column)
+    if not conditions or fn == "pct":
+        return base if not conditions else f"pct_{conditions[0].column}"
+    return f"{base}_if_{conditions[0].column}"
+
+
+def _unique(metrics: list[MetricPlan]) -> list[MetricPlan]:
+    taken: set[str] = set()
+    result = []
+    for m in metrics:
+        alias, n = m.alias, 1
+        while alias in taken:
+            n += 1
+            alias = f"{m.alias}_{n}"
+        taken.add(alias)
+        result.append(MetricPlan(m.fn, m.column, alias, m.sql, m.where, m.share, m.ratio))
+    return result
+
+
+def _shape(column: str, op: str, value: Any, *, sql: str, table: str = "", source: str = "") -> FilterPlan:
+    """Check a filter's value fits its operator."""
+    if op in ("is_null", "not_null"):
+        return FilterPlan(column, op, sql=sql, table=table, source=source)
+    if op in ("in", "not_in") and not (isinstance(value, list) and value):
+        raise ToolError(f'filters: {column} {op} needs a non-empty list value, e.g. ["a", "b"]')
+    if op == "between" and not (isinstance(value, list) and len(value) == 2):
+        raise ToolError(f"filters: {column} between needs a list of two values [low, high]")
+    if op not in ("in", "not_in", "between") and (value is None or isinstance(value, list)):
+        raise ToolError(f"filters: {column} {op} needs one value (not a list)")
+    if op == "like" and not isinstance(value, str):
+        raise ToolError('filters: like needs a text pattern with % wildcards, e.g. "%pro%"')
+    return FilterPlan(column, op, value, sql=sql, table=table, source=source)
+
+
+def _order_by(text: str | None, outputs: list[str]) -> tuple[str | None, bool]:
+    if not text:
+        return None, False
+    name = text.strip()
+    descending = name.startswith("-")
+    name = name.lstrip("-").strip()
+    if name not in outputs:
+        raise ToolError(
+            f"order_by: {name!r} is not a result column{did_you_mean(name, outputs)}; result columns: {', '.join(outputs)}"
+        )
+    return name, descending
+
+
+__all__ = ["PART_GRAINS", "Planner", "build_metric"]

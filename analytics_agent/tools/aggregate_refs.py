@@ -1,0 +1,125 @@
+"""Resolve the names an ``aggregate`` call uses: a column, ``relation.column`` of a related table, or a
+named dimension (or one of its synonyms), into a quoted SQL expression and the joins it needs.
+
+Only many-to-one links are followed (each row of the table meets at most one row of the other), so a
+join never repeats rows and counts stay right. A name that would follow a link the other way is refused
+with the reason: that join would fan out and double-count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.relationships import Relationship
+from analytics_agent.errors import ToolError
+from analytics_agent.suggest import did_you_mean
+from analytics_agent.tools.aggregate_sql import Join
+
+Catalog = Mapping[str, Mapping[str, str]]
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A resolved name: its SQL, the table and column it reads, and that column's type."""
+
+    sql: str
+    table: str
+    column: str
+    type: str
+
+
+def link_names(table: str, relationships: Sequence[Relationship]) -> dict[str, Relationship]:
+    """How a table's outgoing links are named: by target table, or by column when one table is the
+    target of several (flights.origin and flights.dest both refer to airports: ``origin.name``)."""
+    outgoing = [r for r in relationships if r.table == table]
+    targets = [r.target for r in outgoing]
+    return {(r.target if targets.count(r.target) == 1 else r.column): r for r in outgoing}
+
+
+@dataclass
+class Resolver:
+    table: str
+    catalog: Catalog
+    relationships: Sequence[Relationship] = ()
+    dimensions: Mapping[str, str] = field(default_factory=dict)
+    """Dimension names and synonyms of this table, each mapped to the name it stands for."""
+    joins: list[Join] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.links = link_names(self.table, self.relationships)
+
+    @property
+    def names(self) -> list[str]:
+        return [*self.catalog[self.table], *self.dimensions]
+
+    def resolve(self, name: str, where: str) -> Ref:
+        types = self.catalog[self.table]
+        if name in types:
+            return Ref(f"t.{quote_ident(name)}", self.table, name, types[name])
+        if name in self.dimensions:
+            return self.resolve(self.dimensions[name], where)
+        if "." in name:
+            return self._related(name, where)
+        raise ToolError(
+            f"{where}: {self.table} has no column {name!r}{did_you_mean(name, self.names)}; "
+            f"columns: {', '.join(types)}{self._links_hint()}"
+        )
+
+    def _links_hint(self) -> str:
+        if not self.links:
+            return ""
+        return "; related: " + ", ".join(f"{n}.<column of {r.target}>" for n, r in self.links.items())
+
+    def _related(self, name: str, where: str) -> Ref:
+        prefix, column = name.split(".", 1)
+        link = self.links.get(prefix)
+        if link is None:
+            raise ToolError(f"{where}: {self._no_link(prefix)}")
+        target = self.catalog[link.target]
+        if column not in target:
+            raise ToolError(
+                f"{where}: {link.target} has no column {column!r}{did_you_mean(column, target)}; "
+                f"columns: {', '.join(target)}"
+            )
+        alias = self._join(link)
+        return Ref(f"{alias}.{quote_ident(column)}", link.target, column, target[column])
+
+    def _join(self, link: Relationship) -> str:
+        for j in self.joins:
+            if (j.table, j.column, j.key) == (link.target, link.column, link.key):
+                return j.alias
+        alias = f"r{len(self.joins) + 1}"
+        self.joins.append(Join(alias, link.target, link.column, link.key, link.verified))
+        return alias
+
+    def _no_link(self, prefix: str) -> str:
+        ambiguous = [n for n, r in self.links.items() if r.target == prefix]
+        if ambiguous:
+            return (
+                f"{self.table} refers to {prefix} through several columns; use "
+                f"{' or '.join(f'{n}.<column>' for n in ambiguous)}"
+            )
+        back = [r for r in self.relationships if r.table == prefix and r.target == self.table]
+        if back:
+            r = back[0]
+            return (
+                f"{self.table} to {prefix} is one-to-many (each {self.table} row has many {prefix} rows via "
+                f"{prefix}.{r.column}); joining would repeat rows and double-count, so it is refused: ask with "
+                f"table {prefix!r} and group by {_back_name(r, self.relationships)}.<column> instead"
+            )
+        if prefix in self.catalog:
+            known = ", ".join(self.links) or "none"
+            return (
+                f"{self.table} has no many-to-one relationship to {prefix} (its relationships: {known}); "
+                "declare one in the semantic file if a column refers to a unique key of it"
+            )
+        return f"no relationship or table {prefix!r}{did_you_mean(prefix, [*self.links, *self.catalog])}"
+
+
+def _back_name(r: Relationship, relationships: Sequence[Relationship]) -> str:
+    for name, link in link_names(r.table, relationships).items():
+        if link == r:
+            return name
+    return r.target

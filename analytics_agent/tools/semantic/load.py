@@ -1,0 +1,43 @@
+"""Which semantic model a database gets: the user's file next to it, else the bundled one for the sample
+tables (applied only where it fits without a problem), else the inferred relationships alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from analytics_agent.db.relationships import read_relationships
+from analytics_agent.errors import SemanticModelError
+from analytics_agent.resources import seeds_dir
+from analytics_agent.tools.aggregate_refs import Catalog
+from analytics_agent.tools.semantic.check import check_semantic
+from analytics_agent.tools.semantic.model import read_semantic
+from analytics_agent.tools.semantics import Semantics
+
+
+def semantic_path_for(db_path: Path) -> Path:
+    """``analytics.duckdb`` -> ``analytics.semantic.yaml`` beside it."""
+    return db_path.with_name(f"{db_path.stem}.semantic.yaml")
+
+
+def bundled_semantic_path() -> Path:
+    return seeds_dir() / "semantic.yaml"
+
+
+def load_semantics(
+    cur: duckdb.DuckDBPyConnection, catalog: Catalog, path: Path | None
+) -> tuple[Semantics, list[SemanticModelError]]:
+    """The checked model and the user's file's problems (each one line with file:line)."""
+    inferred = read_relationships(cur)
+    if path is not None and path.is_file():
+        try:
+            file = read_semantic(path)
+        except SemanticModelError as exc:
+            return Semantics(relationships=inferred), [exc]
+        return check_semantic(file, catalog, inferred, cur)
+    bundled = read_semantic(bundled_semantic_path())
+    semantics, problems = check_semantic(bundled, catalog, inferred, cur)
+    if problems or not bundled.tables or any(t.name not in catalog for t in bundled.tables):
+        return Semantics(relationships=inferred), []  # not the sample database: not ours to complain about
+    return semantics, []
