@@ -4,17 +4,20 @@ checker catches what real servers reject."""
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from real_data import build_real_db
 
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.tools.portable import pattern_problems, schema_problems
 from analytics_agent.tools.sqlfile import parse_sql_tool
 from analytics_agent.workspace.workspace import Workspace
 
+DATA = Path(__file__).parents[1] / "data"
 USER_TOOL = """\
 -- name: visits_by_code
 -- description: Visits for one region code.
@@ -148,3 +151,16 @@ def test_a_user_tool_with_a_pattern_servers_reject_is_refused_at_load_with_file_
         parse_sql_tool(text, path="visits_by_code.sql")
     message = str(caught.value)
     assert message.startswith("visits_by_code.sql:4:") and "write [0-9] instead" in message
+
+
+def test_schemas_with_a_semantic_model_and_loaded_tables_stay_inside_the_subset(tmp_path):
+    """Metrics, dimensions and enums from the semantic model shape aggregate's schema: still portable."""
+    shutil.copyfile(DATA / "real.semantic.yaml", tmp_path / "real.semantic.yaml")
+    with Workspace.open(build_real_db(tmp_path / "real.duckdb"), timezone="America/New_York") as ws:
+        assert not ws.problems, ws.problems
+        for tool in ws.registry.openai_tools():
+            assert schema_problems(tool["function"]["parameters"]) == [], tool["function"]["name"]
+        for tool in ws.registry.openai_tools(strict=True):
+            assert schema_problems(tool["function"]["parameters"], strict=True) == [], tool["function"][
+                "name"
+            ]
