@@ -14,6 +14,7 @@ read with the standard library's ``tomllib``. Keys (all optional, top level):
     max_tokens_budget = 100000       # input tokens per question
     connect_timeout = 10.0           # seconds [default: the provider's own]
     read_timeout = 120.0             # seconds [default: the provider's own; 120 openai, 3600 bedrock]
+    request_deadline = 900.0         # seconds for one model request, retries included
     max_retries = 3                  # retries of transient failures [default: the provider's own]
     tools_dir = ["~/my-tools"]       # folders of extra .sql tools (a string or a list)
     tool_mode = "auto"               # native | text | auto: how tools are offered (see README)
@@ -57,6 +58,7 @@ _KEY_TYPES: dict[str, tuple[type, ...]] = {
     "max_tokens_budget": (int,),
     "connect_timeout": (int, float),
     "read_timeout": (int, float),
+    "request_deadline": (int, float),
     "max_retries": (int,),
     "tools_dir": (str, list),
     "tool_mode": (str,),
@@ -117,6 +119,8 @@ class Settings:
     connect_timeout: float | None = None
     """None: the provider's own default (each provider knows what suits its endpoint)."""
     read_timeout: float | None = None
+    request_deadline: float | None = None
+    """None: the default of ``providers.limits`` (900 s)."""
     max_retries: int | None = None
     tools_dirs: tuple[Path, ...] = ()
     tool_mode: str = "auto"
@@ -124,7 +128,8 @@ class Settings:
     @property
     def secrets(self) -> tuple[str, ...]:
         """Values that must never be written anywhere (the transcript redacts them)."""
-        return (self.api_key.reveal(),) if self.api_key else ()
+        password = urlsplit(self.base_url).password  # http://user:password@host/v1
+        return tuple(s for s in (self.api_key.reveal() if self.api_key else "", password) if s)
 
 
 def config_path() -> Path:
@@ -221,6 +226,7 @@ def _check(values: dict[str, Any]) -> Settings:
         max_tokens_budget=_positive_int("max_tokens_budget", values["max_tokens_budget"]),
         connect_timeout=_optional(_positive_float, "connect_timeout", values),
         read_timeout=_optional(_positive_float, "read_timeout", values),
+        request_deadline=_optional(_positive_float, "request_deadline", values),
         max_retries=_optional(_non_negative_int, "max_retries", values),
         tools_dirs=_tools_dirs(values.get("tools_dir")),
         tool_mode=_tool_mode(values["tool_mode"]),
@@ -241,7 +247,10 @@ def normalise_base_url(url: str) -> str:
         text = text[: -len("/chat/completions")]
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"--base-url must be an http(s) URL such as http://localhost:11434/v1, not {url!r}")
+        shown = parts._replace(netloc=parts.netloc.rsplit("@", 1)[-1]).geturl()  # never user:password@
+        raise ConfigError(
+            f"--base-url must be an http(s) URL such as http://localhost:11434/v1, not {shown!r}"
+        )
     return text
 
 

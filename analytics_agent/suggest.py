@@ -1,11 +1,33 @@
-"""'Did you mean' hints from a list of real names or values. Pure."""
+"""'Did you mean' hints and bounded lists of real names or values. Pure.
+
+Both stay small whatever the database holds: a table of 10,000 columns lists 20 of them and says how
+many more there are, and a "word" longer than any real name gets no hint (difflib on a 50 MB string
+would take minutes and gigabytes)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+MAX_LISTED = 20
+MAX_WORD_CHARS = 200
+
+
+def listing(names: Iterable[object], *, limit: int = MAX_LISTED) -> str:
+    """``a, b, c`` for a short list; the first ``limit`` and ``… and N more`` for a long one."""
+    items = [str(n) for n in names]
+    if len(items) <= limit:
+        return ", ".join(items)
+    return f"{', '.join(items[:limit])}, … and {len(items) - limit:,} more"
+
+
+def clipped(text: str, *, limit: int = MAX_WORD_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was: for echoing what was sent."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
+
 
 def closest(word: str, candidates: Iterable[str], *, n: int = 3) -> list[str]:
+    if len(word) > MAX_WORD_CHARS:
+        return []
     pool = [str(c) for c in candidates]
     by_case = {c.lower(): c for c in pool}
     if word.lower() in by_case:

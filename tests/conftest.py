@@ -47,7 +47,7 @@ def isolated_user_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 def seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Seeded once per session; tests get copies, so none can disturb another."""
     path = tmp_path_factory.mktemp("template") / "sample.duckdb"
-    ensure_database(path)
+    ensure_database(path, sample_data=True)
     return path
 
 

@@ -4,11 +4,13 @@ peer the end-to-end tests talk to, whatever protocol the function speaks."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-Answer = Callable[[str, dict[str, str], bytes], tuple[int, dict[str, str], bytes]]
-"""``answer(path, headers, body) -> (status, headers, body)`` for each POST."""
+Answer = Callable[[str, dict[str, str], bytes], tuple[int, dict[str, str], bytes | Iterable[bytes]]]
+"""``answer(path, headers, body) -> (status, headers, body)`` for each POST. A body that is an iterable
+of chunks is streamed as it is produced (chunked encoding), so a test can play an endless or a trickling
+reply; the stream stops when the client hangs up."""
 
 
 class LoopbackServer:
@@ -26,14 +28,31 @@ class LoopbackServer:
                 self.send_response(status)
                 for name, value in headers.items():
                     self.send_header(name, value)
-                self.send_header("content-length", str(len(content)))
+                try:
+                    self._send_body(content)
+                except (BrokenPipeError, ConnectionResetError):
+                    self.close_connection = True  # the client gave up: that is what the test wants
+
+            def _send_body(self, content: bytes | Iterable[bytes]) -> None:
+                if isinstance(content, bytes):
+                    self.send_header("content-length", str(len(content)))
+                    self.end_headers()
+                    self.wfile.write(content)
+                    return
+                self.send_header("transfer-encoding", "chunked")
                 self.end_headers()
-                self.wfile.write(content)
+                for chunk in content:
+                    if chunk:
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                        self.wfile.flush()
+                self.wfile.write(b"0\r\n\r\n")
 
             def log_message(self, *args: object) -> None:
                 pass
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True  # a handler still streaming or silent never holds up close()
+        self._httpd.block_on_close = False
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
         threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
 

@@ -137,3 +137,16 @@ def test_bad_config_file_names_the_file_and_the_problem(tmp_path: Path, text: st
 def test_provider_factory_refuses_without_a_model_and_points_to_the_demo() -> None:
     with pytest.raises(ConfigError, match="analytics-agent demo"):
         make_provider(resolve_settings({}, env={}, file={}))
+
+
+def test_a_bad_base_url_is_named_without_its_credentials() -> None:
+    with pytest.raises(ConfigError) as caught:
+        resolve_settings(
+            {"base_url": "ftp://alice:pa55word-9f8e@example.com/v1", "model": "m"}, env={}, file={}
+        )
+    assert "pa55word-9f8e" not in str(caught.value) and "example.com" in str(caught.value)
+
+
+def test_url_credentials_are_among_the_settings_secrets() -> None:
+    settings = resolve_settings({"base_url": "http://alice:pa55word-9f8e@localhost:8080/v1"}, env={}, file={})
+    assert "pa55word-9f8e" in settings.secrets

@@ -31,7 +31,7 @@ class ToolCallRecord:
     duration_ms: float = 0.0
     sql: str = ""
     error: str = ""
-    skipped: Literal["", "repeated", "cut_off"] = ""
+    skipped: Literal["", "repeated", "cut_off", "over_cap"] = ""
     """Why the call was not run: it already failed with these arguments, or the model's turn was cut off."""
     repaired_from: str | None = None
     """The arguments of this tool's previous failed call in this question, when these differ."""

@@ -10,9 +10,16 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from analytics_agent.agent.bounds import (
+    MAX_CALLS_PER_TURN,
+    bounded_error,
+    over_cap_error,
+    run_calls,
+    sent_tokens,
+    tools_size,
+)
 from analytics_agent.agent.events import (
     AgentResult,
     Event,
@@ -43,7 +50,6 @@ from analytics_agent.tools.registry import Registry
 
 DEFAULT_MAX_STEPS = 8
 DEFAULT_MAX_INPUT_TOKENS = 100_000
-MAX_PARALLEL_CALLS = 8
 
 CUT_OFF_RESULT = (
     "Error: your reply was cut off at the output token limit, so this call was not run (its arguments "
@@ -64,6 +70,8 @@ class _Run:
     records: list[ToolCallRecord] = field(default_factory=list)
     failures: dict[tuple[str, str], str] = field(default_factory=dict)
     last_failed_args: dict[str, str] = field(default_factory=dict)
+    charged: int = 0
+    """Input tokens counted against the budget: per request, the reported figure or our floor."""
 
 
 class Agent:
@@ -100,6 +108,7 @@ class Agent:
         self.max_input_tokens = max_input_tokens
         self.on_event = on_event
         self.on_text = on_text
+        self._tools_bytes: int | None = None
 
     def new_conversation(self) -> Conversation:
         return Conversation(system=self.system)
@@ -126,12 +135,8 @@ class Agent:
 
     def _loop(self, conversation: Conversation, run: _Run) -> AgentResult:
         for step in range(1, self.max_steps + 1):
-            if run.usage.input_tokens >= self.max_input_tokens:
-                sentence = (
-                    f"I stopped: this question used {run.usage.input_tokens:,} input tokens, more than "
-                    f"the budget of {self.max_input_tokens:,} (--max-tokens-budget)."
-                )
-                return _stop(conversation, run, "token_budget", sentence)
+            if run.charged >= self.max_input_tokens:
+                return _stop(conversation, run, "token_budget", self._budget_sentence(run))
             response = self._send(conversation, run, step)
             result = self._handle(conversation, run, step, response)
             if result is not None:
@@ -139,12 +144,25 @@ class Agent:
         sentence = f"I stopped after {self.max_steps} steps without a final answer (--max-steps)."
         return _stop(conversation, run, "step_limit", sentence)
 
+    def _budget_sentence(self, run: _Run) -> str:
+        sentence = (
+            f"I stopped: this question used {run.charged:,} input tokens, more than the budget of "
+            f"{self.max_input_tokens:,} (--max-tokens-budget)."
+        )
+        if run.charged > run.usage.input_tokens:
+            sentence += f" (Counted from what was sent; the server reported {run.usage.input_tokens:,}.)"
+        return sentence
+
     def _send(self, conversation: Conversation, run: _Run, step: int) -> ModelResponse:
         self._emit(RequestSent(step, len(conversation.messages)))
+        if self._tools_bytes is None:
+            self._tools_bytes = tools_size(self.registry.openai_tools())
+        floor = sent_tokens(conversation, self._tools_bytes)
         started = time.perf_counter()
         response = self.provider.complete(conversation, self.registry, on_text=self.on_text)
         elapsed = (time.perf_counter() - started) * 1000
         run.usage.add(response.usage)
+        run.charged += max(response.usage.input_tokens, floor)
         run.steps = step
         turn = response.turn
         self._emit(
@@ -184,23 +202,26 @@ class Agent:
         return _result(answer, run, "answer")
 
     def _run(self, turn: AssistantTurn, run: _Run, step: int) -> list[ToolResult]:
-        """Run a turn's calls (independent ones concurrently); results in call order."""
+        """Run a turn's calls (independent ones concurrently, at most ``MAX_CALLS_PER_TURN``); results in
+        call order."""
         calls = turn.tool_calls
         keys = [_call_key(c) for c in calls]
-        fresh = [i for i, key in enumerate(keys) if key not in run.failures and not calls[i].error]
-        outcomes: dict[int, ToolOutcome] = {}
-        if fresh:
-            workers = min(len(fresh), MAX_PARALLEL_CALLS)
-            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tool") as pool:
-                futures = {
-                    i: pool.submit(self.executor.execute, calls[i].name, calls[i].arguments) for i in fresh
-                }
-                outcomes = {i: f.result() for i, f in futures.items()}
+        allowed = range(min(len(calls), MAX_CALLS_PER_TURN))
+        fresh = [i for i in allowed if keys[i] not in run.failures and not calls[i].error]
+
+        def interrupted(cancelled: int, running: int) -> None:
+            self._emit(StepFailed(step, _interrupt_sentence(cancelled, running)))
+
+        outcomes = run_calls(self.executor.execute, calls, fresh, on_interrupt=interrupted)
         results = []
         for i, call in enumerate(calls):
             if call.error:  # the provider could not read it: its reason goes back as the result
                 content = f"Error: {call.error}"
                 record = ToolCallRecord(step, call.id, call.name, call.arguments, True, error=content)
+            elif i >= len(allowed):
+                content = over_cap_error(len(calls))
+                record = ToolCallRecord(step, call.id, call.name, call.arguments, True, error=content,
+                                        skipped="over_cap")  # fmt: skip
             elif i in outcomes:
                 record, content = _record(step, call, outcomes[i], run)
                 if record.is_error:
@@ -231,6 +252,7 @@ class Agent:
 
 
 def _record(step: int, call: ToolCall, outcome: ToolOutcome, run: _Run) -> tuple[ToolCallRecord, str]:
+    text = bounded_error(outcome.text) if outcome.is_error else outcome.text
     previous = run.last_failed_args.get(call.name)
     repaired = previous if previous is not None and previous != call.arguments else None
     record = ToolCallRecord(
@@ -244,10 +266,17 @@ def _record(step: int, call: ToolCall, outcome: ToolOutcome, run: _Run) -> tuple
         truncated=outcome.truncated,
         duration_ms=outcome.duration_ms,
         sql=outcome.sql,
-        error=outcome.text if outcome.is_error else "",
+        error=text if outcome.is_error else "",
         repaired_from=repaired,
     )
-    return record, outcome.text
+    return record, text
+
+
+def _interrupt_sentence(cancelled: int, running: int) -> str:
+    sentence = f"interrupted: {cancelled} tool call{'s' if cancelled != 1 else ''} not started yet cancelled"
+    if running:
+        sentence += f"; {running} already running end within their time limit"
+    return sentence
 
 
 def _repeated(step: int, call: ToolCall, previous_error: str) -> tuple[ToolCallRecord, str]:

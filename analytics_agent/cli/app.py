@@ -81,7 +81,9 @@ def main() -> None:
     try:
         app()  # typer handles usage errors and exits itself; our errors come through here
     except AnalyticsAgentError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        from analytics_agent.present.safe_text import escape_control  # the error path only
+
+        typer.echo(f"error: {escape_control(str(exc))}", err=True)  # may quote the endpoint
         sys.exit(1)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
@@ -95,13 +97,12 @@ def main() -> None:
 def _log_crash(exc: BaseException) -> str:
     import traceback
 
-    from analytics_agent.paths import data_dir
+    from analytics_agent.paths import data_dir, open_private_log
 
+    path = data_dir() / "crash.log"
     try:
-        path = data_dir() / "crash.log"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as fh:
+        with open_private_log(path) as fh:  # 0600: a traceback can quote data and paths
             fh.write("".join(traceback.format_exception(exc)))
         return str(path)
-    except OSError:
-        return "(no log: the data dir is not writable)"
+    except OSError as failure:
+        return f"(no log: {path} cannot be written: {failure.strerror or failure})"

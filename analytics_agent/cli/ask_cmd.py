@@ -66,6 +66,13 @@ BudgetOpt = Annotated[
     typer.Option("--max-tokens-budget", help="Input tokens per question (default: 100000)."),
 ]
 ConnectOpt = Annotated[float | None, typer.Option("--connect-timeout", help="Seconds (default: 10).")]
+DeadlineOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--request-deadline",
+        help="Seconds one model request may take in all, retries included (default: 900).",
+    ),
+]
 ReadOpt = Annotated[
     float | None, typer.Option("--read-timeout", help="Seconds (default: 120 openai, 3600 bedrock).")
 ]
@@ -117,6 +124,7 @@ def ask(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     tool_mode: ToolModeOpt = None,
     transcript: TranscriptOpt = None,
@@ -146,6 +154,7 @@ def chat(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     tool_mode: ToolModeOpt = None,
     transcript: TranscriptOpt = None,
@@ -159,6 +168,8 @@ def chat(
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
     with open_workspace(settings.timezone) as ws:
+        if not _has_tables(ws):
+            typer.echo(f"note: {_empty_database(ws)}", err=True)
         model_provider = make_provider(settings, stream=streaming)
         wiring = _wire(ws, model_provider, settings, transcript=transcript, stream=streaming, quiet=quiet)
         try:
@@ -184,7 +195,7 @@ def demo(
         typer.echo(f"Question: {DEMO_QUESTION}", err=True)
     _answer_one(
         DEMO_QUESTION, settings, transcript=transcript, stream=stream, quiet=quiet, as_json=as_json,
-        client=script.client(),
+        client=script.client(), demo=True,
     )  # fmt: skip
     try:
         script.assert_all_used()
@@ -197,7 +208,8 @@ def demo(
 # The model and limit flags ask and chat share (typer needs them declared on each command).
 _SETTING_FLAGS = (
     "provider", "base_url", "model", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries", "tool_mode",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
+    "tool_mode",
 )  # fmt: skip
 
 
@@ -215,13 +227,15 @@ def _settings(command_args: dict[str, Any]):
 
 def _answer_one(
     question: str, settings: Any, *, transcript: Path | None, stream: bool | None, quiet: bool, as_json: bool,
-    client: Any = None,
+    client: Any = None, demo: bool = False,
 ) -> None:  # fmt: skip
-    from analytics_agent.errors import AnalyticsAgentError
+    from analytics_agent.errors import AnalyticsAgentError, DatabaseError
     from analytics_agent.workspace.provider_factory import make_provider
 
     streaming = (sys.stdout.isatty() and not as_json) if stream is None else stream
-    with open_workspace(settings.timezone) as ws:
+    with open_workspace(settings.timezone, demo=demo) as ws:
+        if not _has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
+            raise DatabaseError(_empty_database(ws))
         model_provider = make_provider(settings, stream=streaming, client=client)
         wiring = _wire(
             ws, model_provider, settings, transcript=transcript, stream=streaming and not as_json, quiet=quiet
@@ -236,7 +250,9 @@ def _answer_one(
             wiring.close()
             _close(model_provider)
     if as_json:
-        typer.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+        from analytics_agent.present.safe_text import escape_json_text
+
+        typer.echo(escape_json_text(json.dumps(result.as_dict(), indent=2, ensure_ascii=False)))
     else:
         wiring.show(result, typer.echo)
     if result.stop not in ("answer", "filtered"):
@@ -248,7 +264,14 @@ def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | Non
     from analytics_agent.workspace.session import build
 
     path = (transcript or default_transcript_path()).expanduser()
-    writer = Transcript(path, secrets=settings.secrets)
+    provider_secrets = getattr(model_provider, "secrets", None) or tuple
+
+    def secrets() -> tuple[str, ...]:  # asked per line: boto3's resolved credentials can change
+        return (*settings.secrets, *provider_secrets())
+
+    writer = Transcript(
+        path, secrets=secrets, warn=lambda message: typer.echo(f"warning: {message}", err=True)
+    )
     return build(
         ws,
         model_provider,
@@ -257,6 +280,18 @@ def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | Non
         transcript=writer,
         stream_to=(lambda piece: typer.echo(piece, nl=False)) if stream else None,
     )
+
+
+def _has_tables(ws: Any) -> bool:
+    from analytics_agent.db.catalog import table_names
+
+    return bool(table_names(ws.cursor()))
+
+
+def _empty_database(ws: Any) -> str:
+    from analytics_agent.cli.context import load_hint
+
+    return f"{ws.db_path} has no tables yet; load a file first: {load_hint(ws.db_path)}"
 
 
 def _close(model_provider: Any) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from analytics_agent.errors import AnalyticsAgentError
+from analytics_agent.present.safe_text import escape_control
 from analytics_agent.workspace.session import Wiring
 
 HELP = "Ask a question, or: /tools (list tools), /reset (forget the conversation), /exit (or Ctrl-D)."
@@ -51,7 +52,7 @@ class ChatSession:
             return True
         except AnalyticsAgentError as exc:  # the session survives a failing endpoint
             self._record_error(str(exc))
-            self.write(f"error: {exc}")
+            self.write(f"error: {escape_control(str(exc))}")
             return True
         self.wiring.show(result, self.write)
         return True

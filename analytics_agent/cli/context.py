@@ -29,27 +29,53 @@ def db_path() -> Path:
     return (State.db or default_db_path()).expanduser()
 
 
-def open_workspace(timezone: str | None = None):
+def gets_sample_data(path: Path) -> bool:
+    """Only the default database is created with the sample data; any other starts empty."""
+    from analytics_agent.paths import builtin_db_path
+
+    return path.expanduser().absolute() == builtin_db_path().absolute()
+
+
+def open_workspace(timezone: str | None = None, *, demo: bool = False):
     """The workspace the global options describe; says once when it created the database.
 
     ``timezone`` (``--timezone``) is the business zone ``aggregate`` buckets timestamps in; without it, the
-    config file's ``timezone``, else the machine's zone."""
+    config file's ``timezone``, else the machine's zone. ``demo``: without --db, the demo's own database;
+    a new one gets the sample data either way."""
     from analytics_agent.db.linked.store import read_sources
+    from analytics_agent.paths import demo_db_path
     from analytics_agent.workspace.workspace import Workspace
 
+    path = (State.db or demo_db_path()).expanduser() if demo else db_path()
     workspace = Workspace.open(
-        db_path(),
+        path,
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
+        sample_data=demo or gets_sample_data(path),
         timezone=business_zone(timezone),
         sources=read_sources() if State.use_sources else (),
     )
     if workspace.created:
-        typer.echo(f"Created {workspace.db_path} with the sample data.", err=True)
+        say_created(path, sample_data=demo or gets_sample_data(path))
     warn_problems(workspace.problems)
     for problem in workspace.source_problems:
         typer.echo(f"warning: {problem}", err=True)
     return workspace
+
+
+def say_created(path: Path, *, sample_data: bool) -> None:
+    if sample_data:
+        typer.echo(f"Created {path} with the sample data.", err=True)
+    else:
+        typer.echo(f"Created an empty database {path}.", err=True)
+
+
+def load_hint(path: Path) -> str:
+    """How to put a first table into an empty database."""
+    from analytics_agent.paths import default_db_path
+
+    db = "" if path == default_db_path().expanduser() else f"--db {path} "
+    return f"analytics-agent {db}load FILE.csv (CSV, Parquet, .gz, .zst or .zip)"
 
 
 def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:

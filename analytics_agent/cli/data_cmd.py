@@ -10,9 +10,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli.context import JsonFlag, db_path, open_workspace
+from analytics_agent.cli.context import JsonFlag, db_path, gets_sample_data, open_workspace, say_created
 
 _TYPE_HELP = "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."
+_NULL_HELP = (
+    "A value that means missing (repeatable); replaces the default set NA, N/A, n/a, NULL, null, None, "
+    "NaN and '-'. An empty field is always missing."
+)
+_SKIP_HELP = "Load the good records and keep the malformed ones in the table <TABLE>_rejects."
 
 
 def tables(as_json: JsonFlag = False) -> None:
@@ -38,7 +43,7 @@ def schema(
     """Columns of one table: type, nulls, range and common values."""
     from analytics_agent.db.catalog import get_profile, table_names
     from analytics_agent.errors import DatabaseError
-    from analytics_agent.present.tables import table
+    from analytics_agent.present.tables import is_year, plural, table
     from analytics_agent.suggest import did_you_mean
 
     with open_workspace() as ws:
@@ -52,14 +57,17 @@ def schema(
     if as_json:
         typer.echo(json.dumps(profile, indent=2, ensure_ascii=False))
         return
-    typer.echo(f"{table_name}: {profile['rows']:,} rows")
+    typer.echo(f"{table_name}: {plural(profile['rows'], 'row')}")
     original = profile.get("original_names", {})
     headers = ["column", "type", "nulls", "min", "max", "values"]
     if original:
         headers.insert(1, "original name")
     rows = []
     for c in profile["columns"]:
-        row = [c["name"], c["type"], c["nulls"], c.get("min"), c.get("max"), c.get("values")]
+        low, high = c.get("min"), c.get("max")
+        if is_year(c["name"]) and isinstance(low, int):  # 2013, not 2,013
+            low, high = str(low), str(high)
+        row = [c["name"], c["type"], c["nulls"], low, high, c.get("values")]
         if original:
             row.insert(1, original.get(c["name"], ""))
         rows.append(row)
@@ -67,7 +75,13 @@ def schema(
 
 
 def load(
-    paths: Annotated[list[str], typer.Argument(metavar="PATH...", help="CSV or Parquet files or globs.")],
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="PATH...",
+            help="CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several).",
+        ),
+    ],
     table: Annotated[
         Optional[str], typer.Option("--table", "-t", help="Table name (default: from the file name).")
     ] = None,
@@ -76,9 +90,12 @@ def load(
     delimiter: Annotated[
         Optional[str], typer.Option("--delimiter", help="Field separator, e.g. ';' or '\\t'.")
     ] = None,
-    no_header: Annotated[
-        bool, typer.Option("--no-header", help="The first line is data, not names.")
-    ] = False,
+    header: Annotated[
+        Optional[bool],
+        typer.Option(
+            "--header/--no-header", help="The first line is (not) the column names. Default: detect."
+        ),
+    ] = None,
     date_format: Annotated[
         Optional[str], typer.Option("--date-format", help="e.g. %d/%m/%Y for day-first dates.")
     ] = None,
@@ -90,6 +107,11 @@ def load(
     encoding: Annotated[
         Optional[str], typer.Option("--encoding", help="File encoding: utf-8, utf-16 or latin-1.")
     ] = None,
+    null: Annotated[Optional[list[str]], typer.Option("--null", metavar="TOKEN", help=_NULL_HELP)] = None,
+    skip_bad_rows: Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)] = False,
+    allow_empty: Annotated[
+        bool, typer.Option("--allow-empty", help="Create the table even if the file has no data rows.")
+    ] = False,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
     from analytics_agent.db.loader import load_files
@@ -102,21 +124,26 @@ def load(
         table=table,
         mode="replace" if replace else "append" if append else "create",
         delimiter=delimiter,
-        header=not no_header,
+        header=header,
         date_format=date_format,
         types=parse_type_overrides(types or ()),
         thousands=thousands,
         decimal=decimal,
         encoding=encoding,
+        null_tokens=tuple(null) if null else None,
+        skip_bad_rows=skip_bad_rows,
+        allow_empty=allow_empty,
     )
     progress = _Progress(paths[0]) if sys.stderr.isatty() else None
     try:
-        summary = load_files(db_path(), paths, options, on_progress=progress)
+        summary = load_files(
+            db_path(), paths, options, on_progress=progress, sample_data=gets_sample_data(db_path())
+        )
     finally:
         if progress:
             progress.clear()
     if summary.created_database:
-        typer.echo(f"Created {db_path()} with the sample data.", err=True)
+        say_created(db_path(), sample_data=gets_sample_data(db_path()))
     typer.echo(render_summary(summary))
 
 
@@ -142,14 +169,14 @@ def parse_type_overrides(items: Sequence[str]) -> dict[str, str]:
 
 
 def render_summary(summary) -> str:
-    """The closing summary: what went where, how long it took, and each stored column."""
-    from analytics_agent.present.tables import table
+    """The closing summary: what went where, how long it took, each stored column, then what to know."""
+    from analytics_agent.present.tables import plural, table
 
-    names = ", ".join(f.name for f in summary.files[:3]) + (" …" if len(summary.files) > 3 else "")
+    names = ", ".join(summary.files[:3]) + (" …" if len(summary.files) > 3 else "")
     verb = {"append": "Appended", "replace": "Loaded (replacing)"}.get(summary.mode, "Loaded")
-    head = f"{verb} {summary.rows_loaded:,} rows from {names} into {summary.table} in {summary.seconds:.1f} s"
+    head = f"{verb} {plural(summary.rows_loaded, 'row')} from {names} into {summary.table} in {summary.seconds:.1f} s"
     if summary.mode == "append":
-        head += f"; it now has {summary.rows_total:,} rows"
+        head += f"; it now has {plural(summary.rows_total, 'row')}"
     renamed = any(c.original != c.name for c in summary.columns)
     headers = ["column", "type", "nulls"]
     rows = [[c.name, c.type, c.nulls] for c in summary.columns]
@@ -157,7 +184,18 @@ def render_summary(summary) -> str:
         headers.insert(1, "original name")
         for row, c in zip(rows, summary.columns, strict=True):
             row.insert(1, c.original if c.original != c.name else "")
-    return head + ".\n" + table(headers, rows, right=(len(headers) - 1,))
+    lines = [head + ".", table(headers, rows, right=(len(headers) - 1,))]
+    if summary.rejected_lines:
+        shown = ", ".join(map(str, summary.rejected_lines[:5])) + (
+            " …" if len(summary.rejected_lines) > 5 else ""
+        )
+        lines.append(
+            f"Skipped {plural(len(summary.rejected_lines), 'bad record')} "
+            f"(line{'s' if len(summary.rejected_lines) > 1 else ''} {shown}), kept in the table "
+            f"{summary.table}_rejects."
+        )
+    lines += [f"note: {note}" for note in summary.notes]
+    return "\n".join(lines)
 
 
 class _Progress:

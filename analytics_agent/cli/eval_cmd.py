@@ -14,6 +14,7 @@ from analytics_agent.cli.ask_cmd import (
     BaseUrlOpt,
     BudgetOpt,
     ConnectOpt,
+    DeadlineOpt,
     ProfileOpt,
     ProviderOpt,
     ReadOpt,
@@ -54,6 +55,7 @@ def eval_command(
     max_tokens_budget: BudgetOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
+    request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     tool_mode: ToolModeOpt = None,
     only: Annotated[
@@ -116,7 +118,8 @@ def eval_command(
 
 _SETTING_FLAGS = (
     "provider", "base_url", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "max_retries", "tool_mode",
+    "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
+    "tool_mode",
 )  # fmt: skip
 
 

@@ -13,7 +13,15 @@ from typing import Annotated
 
 import typer
 
-from analytics_agent.cli.context import State, business_zone, db_path, user_tool_dirs, warn_problems
+from analytics_agent.cli.context import (
+    State,
+    business_zone,
+    db_path,
+    gets_sample_data,
+    say_created,
+    user_tool_dirs,
+    warn_problems,
+)
 from analytics_agent.errors import ConfigError
 
 INSTALL_HINT = "the mcp command needs the MCP SDK: pip install 'analytics-agent[mcp]'"
@@ -45,11 +53,12 @@ def mcp(
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
         sources=read_sources() if State.use_sources else (),
+        sample_data=gets_sample_data(db_path()),
         timezone=business_zone(None),
     )
     try:
         if live.created:
-            typer.echo(f"Created {live.db_path} with the sample data.", err=True)
+            say_created(live.db_path, sample_data=gets_sample_data(db_path()))
         warn_problems(live.problems)
         server = door.build_server(live, timezone=load_config_file().get("timezone"))
         where = f"http://{host}:{port}{door.MCP_PATH}" if http else "stdio"

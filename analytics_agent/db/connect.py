@@ -104,7 +104,6 @@ def _locked(conn: duckdb.DuckDBPyConnection) -> bool:
 @contextlib.contextmanager
 def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         conn = _connect_waiting(path, WRITER_LOCK_WAIT_S)
     except (duckdb.Error, OSError) as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
@@ -126,18 +125,27 @@ def _connect_waiting(path: Path, wait_s: float, **kwargs: object) -> duckdb.Duck
             time.sleep(0.05)
 
 
-def ensure_database(path: Path) -> bool:
-    """Create the database with the sample data on first use. Returns True if it was created.
+def ensure_database(path: Path, *, sample_data: bool) -> bool:
+    """Create the database on first use: empty, or with the sample data (``sample_data``, for the default
+    database and the demo). Returns True if it was created.
 
-    Built in a temporary file beside the target and renamed into place, so a crash or a second process
-    never leaves a half-seeded database behind.
+    Only the default database's folder is made here; a missing folder in a path the user gave is a
+    mistyped path, not a request for new folders. Built in a temporary file beside the target and renamed
+    into place, so a crash or a second process never leaves a half-built database behind.
     """
+    if path.is_dir():
+        raise DatabaseError(f"{path} is a folder; --db takes a database file path")
     if path.exists():
         return False
+    if not sample_data and not path.parent.is_dir():
+        raise DatabaseError(
+            f"no folder {path.parent} for the database {path.name}; create the folder first or fix --db"
+        )
     from analytics_agent.db.seed import seed_sample_data
 
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if sample_data:
+            path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=".seeding-", suffix=".duckdb", dir=path.parent)
     except OSError as exc:
         raise DatabaseError(
@@ -148,7 +156,8 @@ def ensure_database(path: Path) -> bool:
     tmp.unlink()  # DuckDB wants to create the file itself
     try:
         with open_writer(tmp) as conn:
-            seed_sample_data(conn)
+            if sample_data:
+                seed_sample_data(conn)
             conn.execute("CHECKPOINT")
         if path.exists():  # another process won the race; keep theirs
             return False

@@ -26,17 +26,22 @@ _UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
 
 
 def explain_load_error(
-    message: str, files: Sequence[Path], *, stored_names: Mapping[str, str] | None = None
+    message: str,
+    files: Sequence[Path],
+    *,
+    stored_names: Mapping[str, str] | None = None,
+    label: str | None = None,
 ) -> str:
     """One line for a failed load. ``stored_names`` maps a file's column names to the stored ones, so the
-    suggested ``--type`` uses a name the user can type."""
+    suggested ``--type`` uses a name the user can type; ``label`` names the file as the user did (an
+    archive member is read from a temporary copy)."""
     stored_names = stored_names or {}
-    where = _where(message, files)
+    where = _where(message, files, label)
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
         return (
             f'{where}: cannot convert "{_short(match["value"])}" in column {column} to {match["type"]}; '
-            f"load that column as text with --type {column}=VARCHAR, or fix the value"
+            f"{_null_hint(match['value'])}load that column as text with --type {column}=VARCHAR, or fix the value"
         )
     if match := _PARSE_DATE.search(message):
         column = stored_names.get(match["column"], match["column"])
@@ -46,8 +51,8 @@ def explain_load_error(
         )
     if match := _COLUMNS.search(message):
         return (
-            f"{where}: expected {match[1]} columns, found {match[2]}; check --delimiter and the quoting "
-            "of that line"
+            f"{where} has {match[2]} fields where the header has {match[1]}; fix that line (or its "
+            "quoting, or --delimiter), or add --skip-bad-rows to load the other lines"
         )
     if "Error when sniffing file" in message:
         return (
@@ -66,9 +71,19 @@ def explain_load_error(
     return f"{where}: {first}" if where else first
 
 
-def _where(message: str, files: Sequence[Path]) -> str:
+def _null_hint(value: str) -> str:
+    """``--null VALUE`` when the value could be a missing-value marker (short, no digits)."""
+    if 0 < len(value) <= 12 and not any(c.isdigit() for c in value):
+        shown = value if value.isalnum() else repr(value)
+        return f"add --null {shown} if it means missing, or "
+    return ""
+
+
+def _where(message: str, files: Sequence[Path], label: str | None) -> str:
     named = _FILE.search(message)
     name = Path(named[1] or named[2]).name if named else (files[0].name if len(files) == 1 else "")
+    if label and (len(files) == 1 or not named):
+        name = label
     line = _LINE.search(message)
     if line:
         return f"{name or 'the file'}: line {line[1]}"

@@ -13,12 +13,13 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
+from analytics_agent.db.archives import is_archive, member_name, unpacked
 from analytics_agent.db.catalog import (
     column_types,
     drop_profile,
@@ -28,22 +29,28 @@ from analytics_agent.db.catalog import (
     table_names,
 )
 from analytics_agent.db.connect import ensure_database, open_writer
+from analytics_agent.db.dialect import sniff_dialect
+from analytics_agent.db.load_checks import Rejects, odd_value_notes
 from analytics_agent.db.load_errors import explain_load_error
-from analytics_agent.db.names import safe_column_names, safe_identifier, table_name_from_path
+from analytics_agent.db.names import rename_reason, safe_column_names, safe_identifier, table_name_from_path
 from analytics_agent.db.relationships import store_relationships
 from analytics_agent.db.sources import (
+    Input,
+    Kind,
     LoadOptions,
     check_options,
+    csv_reader_sql,
     file_kind,
     map_type_overrides,
-    reader_sql,
-    resolve_files,
+    parquet_reader_sql,
+    resolve_inputs,
 )
 from analytics_agent.errors import LoadError
 from analytics_agent.suggest import did_you_mean
 
 ProgressCallback = Callable[[float], None]
 _POLL_S = 0.2
+_SHOWN_LINES = 5
 
 
 @dataclass(frozen=True)
@@ -59,13 +66,28 @@ class LoadSummary:
     """What a load did, for the closing summary."""
 
     table: str
-    files: list[Path]
+    files: list[str]
+    """The files as the user named them (``archive.zip:member.csv`` for an archive member)."""
     mode: str
     rows_loaded: int
     rows_total: int
     columns: list[ColumnSummary]
     seconds: float
     created_database: bool = False
+    rejected_lines: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Things the user should know: odd values that kept a column as text, names that changed and why."""
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The reader and the names: what the one transaction runs."""
+
+    query: str
+    params: list[Any]
+    originals: list[str]
+    safe: list[str]
+    text_columns: list[str]
 
 
 def load_files(
@@ -74,45 +96,137 @@ def load_files(
     options: LoadOptions,
     *,
     on_progress: ProgressCallback | None = None,
+    sample_data: bool = False,
 ) -> LoadSummary:
-    """Load the files into one table. Raises LoadError (database unchanged) or DatabaseError."""
+    """Load the files into one table. Raises LoadError (database unchanged) or DatabaseError.
+    ``sample_data``: a database created now gets the sample tables (only the default one does)."""
     started = time.perf_counter()
-    files = resolve_files(patterns)
-    kind = file_kind(files)
+    inputs = [_named_member(i) for i in resolve_inputs(patterns)]
+    kind = file_kind([i.member or i.path.name for i in inputs])
     options = check_options(options, kind)
-    created = ensure_database(db_path)
-    with open_writer(db_path) as conn:
+    created = ensure_database(db_path, sample_data=sample_data)
+    try:
+        return _load(db_path, patterns, inputs, kind, options, on_progress, started=started, created=created)
+    except LoadError:
+        if created and not sample_data:  # a failed first load leaves no empty database behind
+            for leftover in (db_path, db_path.with_name(db_path.name + ".wal")):
+                leftover.unlink(missing_ok=True)
+        raise
+
+
+def _load(
+    db_path: Path,
+    patterns: Sequence[str],
+    inputs: list[Input],
+    kind: Kind,
+    options: LoadOptions,
+    on_progress: ProgressCallback | None,
+    *,
+    started: float,
+    created: bool,
+) -> LoadSummary:
+    rejects = Rejects.fresh() if options.skip_bad_rows else None
+    with unpacked(inputs) as files, open_writer(db_path) as conn:
         reserved = _reserved_words(conn)
         table = _target_table(options, patterns, reserved)
-        sniffed = _source_columns(conn, kind, files, options)
-        originals = list(sniffed)
-        safe = safe_column_names(originals, reserved=reserved)
-        # DuckDB guesses BIGNUM for thousands-separated integers; BIGINT is what every tool expects
-        bignums = {o: "BIGINT" for o, t in sniffed.items() if t == "BIGNUM" and kind == "csv"}
-        types = bignums | map_type_overrides(options.types, originals, safe)
-        source, params = reader_sql(kind, files, options, types=types)
-        select = ", ".join(
-            f"{quote_ident(o)} AS {quote_ident(s)}" for o, s in zip(originals, safe, strict=True)
-        )
-        query = f"SELECT {select} FROM {source}"
-        renamed = {s: o for o, s in zip(originals, safe, strict=True) if o != s}
+        plan = _plan(conn, kind, files, inputs, options, reserved, rejects)
+        renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
+        labels = {str(f): i.label for f, i in zip(files, inputs, strict=True)}
         try:
-            with _progress(conn, on_progress):
-                loaded = _write(conn, table, query, params, options.mode, safe, renamed)
+            with _progress(conn, on_progress), _transaction(conn):
+                loaded = _write(conn, table, plan, options.mode)
+                rejected = rejects.keep(conn, table, labels) if rejects else []
+                _refuse_empty(loaded, rejected, inputs, table, options)
+                notes = odd_value_notes(conn, table, plan.text_columns)
+                original_names = renamed
+                if options.mode == "append":
+                    original_names = {**get_profile(conn, table).get("original_names", {}), **renamed}
+                store_profile(conn, table, original_names=original_names or None)
+                store_relationships(conn, table)
         except duckdb.Error as exc:
-            raise LoadError(
-                explain_load_error(str(exc), files, stored_names=dict(zip(originals, safe, strict=True)))
-            ) from None
+            stored = dict(zip(plan.originals, plan.safe, strict=True))
+            label = inputs[0].label if len(inputs) == 1 else None
+            raise LoadError(explain_load_error(str(exc), files, stored_names=stored, label=label)) from None
         profile = get_profile(conn, table)
+    reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
     return LoadSummary(
         table=table,
-        files=files,
+        files=[i.label for i in inputs],
         mode=options.mode,
         rows_loaded=loaded,
         rows_total=int(profile["rows"]),
         columns=_column_summaries(profile),
         seconds=time.perf_counter() - started,
         created_database=created,
+        rejected_lines=rejected,
+        notes=[r for r in reasons if r] + notes,
+    )
+
+
+def _named_member(item: Input) -> Input:
+    """An archive input with its member named, so every message can say which file inside it."""
+    return Input(item.path, member_name(item)) if is_archive(item.path) else item
+
+
+def _plan(
+    conn: duckdb.DuckDBPyConnection,
+    kind: Kind,
+    files: list[Path],
+    inputs: list[Input],
+    options: LoadOptions,
+    reserved: frozenset[str],
+    rejects: Rejects | None,
+) -> _Plan:
+    """Sniff (once per file), name the columns, apply --type, and build the reader."""
+    if kind == "parquet":
+        source, params = parquet_reader_sql(files)
+        sniffed = _describe(conn, source, params, files)
+    else:
+        dialects = [sniff_dialect(conn, f, i.label, options) for f, i in zip(files, inputs, strict=True)]
+        sniffed = dialects[0].columns
+        if len(files) > 1:  # their union, by name
+            source, params = csv_reader_sql(files, options, dialects[0])
+            sniffed = _describe(conn, source, params, files)
+    originals = list(sniffed)
+    safe = safe_column_names(originals, reserved=reserved)
+    # DuckDB guesses BIGNUM for thousands-separated integers; BIGINT is what every tool expects
+    bignums = {o: "BIGINT" for o, t in sniffed.items() if t == "BIGNUM" and kind == "csv"}
+    types = bignums | map_type_overrides(options.types, originals, safe)
+    if kind == "csv":
+        rejected = (rejects.errors, rejects.scans) if rejects else None
+        source, params = csv_reader_sql(files, options, dialects[0], types=types, rejects=rejected)
+    final = {o: types.get(o, t) for o, t in sniffed.items()}
+    text = [s for o, s in zip(originals, safe, strict=True) if final[o] == "VARCHAR"]
+    select = ", ".join(f"{quote_ident(o)} AS {quote_ident(s)}" for o, s in zip(originals, safe, strict=True))
+    return _Plan(f"SELECT {select} FROM {source}", params, originals, safe, text)
+
+
+def _describe(
+    conn: duckdb.DuckDBPyConnection, source: str, params: list[Any], files: list[Path]
+) -> dict[str, str]:
+    """The columns and guessed types of a reader (DuckDB sniffs a sample; nothing converted yet)."""
+    try:
+        described = conn.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()
+    except duckdb.Error as exc:
+        raise LoadError(explain_load_error(str(exc), files)) from None
+    return {row[0]: row[1] for row in described}
+
+
+def _refuse_empty(
+    loaded: int, rejected: list[int], inputs: list[Input], table: str, options: LoadOptions
+) -> None:
+    """Zero rows is refused (the transaction rolls back) unless --allow-empty asked for it."""
+    if loaded or options.allow_empty:
+        return
+    names = ", ".join(i.label for i in inputs)
+    if rejected:
+        raise LoadError(
+            f"every record of {names} was rejected ({len(rejected):,}, first at line {rejected[0]}); "
+            "check --delimiter and --header, nothing was loaded"
+        )
+    raise LoadError(
+        f"{names} has no data rows, only a header; nothing loaded (add --allow-empty to create "
+        f"{table} with its columns and no rows)"
     )
 
 
@@ -134,37 +248,24 @@ def drop_table(db_path: Path, table: str) -> int:
     return int(rows)
 
 
-def _write(
-    conn: duckdb.DuckDBPyConnection,
-    table: str,
-    query: str,
-    params: list[Any],
-    mode: str,
-    columns: list[str],
-    renamed: dict[str, str],
-) -> int:
-    """The one transaction: write rows, store the profile. Returns the rows written."""
-    with _transaction(conn):
-        exists = table in table_names(conn)
-        target = quote_ident(table)
-        if exists and mode == "create":
-            raise LoadError(
-                f"table {table!r} already exists; add --replace to overwrite it or --append to add rows"
-            )
-        if exists and mode == "append":
-            _check_same_columns(conn, table, columns)
-            loaded = conn.execute(f"INSERT INTO {target} BY NAME {query}", params).fetchone()[0]
-            renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
-        elif exists:  # replace: build beside the old table, then swap, all before COMMIT
-            temporary = f"_loading_{uuid.uuid4().hex[:12]}"
-            loaded = conn.execute(f"CREATE TABLE {quote_ident(temporary)} AS {query}", params).fetchone()[0]
-            conn.execute(f"DROP TABLE {target}")
-            conn.execute(f"ALTER TABLE {quote_ident(temporary)} RENAME TO {target}")
-        else:
-            loaded = conn.execute(f"CREATE TABLE {target} AS {query}", params).fetchone()[0]
-        store_profile(conn, table, original_names=renamed or None)
-        store_relationships(conn, table)
-    return int(loaded)
+def _write(conn: duckdb.DuckDBPyConnection, table: str, plan: _Plan, mode: str) -> int:
+    """Write the rows (inside the caller's transaction). Returns the rows written."""
+    exists = table in table_names(conn)
+    target = quote_ident(table)
+    if exists and mode == "create":
+        raise LoadError(
+            f"table {table!r} already exists; add --replace to overwrite it or --append to add rows"
+        )
+    if exists and mode == "append":
+        _check_same_columns(conn, table, plan.safe)
+        return int(conn.execute(f"INSERT INTO {target} BY NAME {plan.query}", plan.params).fetchone()[0])
+    if exists:  # replace: build beside the old table, then swap, all before COMMIT
+        temporary = quote_ident(f"_loading_{uuid.uuid4().hex[:12]}")
+        loaded = conn.execute(f"CREATE TABLE {temporary} AS {plan.query}", plan.params).fetchone()[0]
+        conn.execute(f"DROP TABLE {target}")
+        conn.execute(f"ALTER TABLE {temporary} RENAME TO {target}")
+        return int(loaded)
+    return int(conn.execute(f"CREATE TABLE {target} AS {plan.query}", plan.params).fetchone()[0])
 
 
 @contextlib.contextmanager
@@ -194,23 +295,11 @@ def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: li
         )
 
 
-def _source_columns(
-    conn: duckdb.DuckDBPyConnection, kind: str, files: list[Path], options: LoadOptions
-) -> dict[str, str]:
-    """The file's own column names and guessed types (DuckDB sniffs a sample; nothing converted yet)."""
-    source, params = reader_sql(kind, files, options)  # type: ignore[arg-type]
-    try:
-        described = conn.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()
-    except duckdb.Error as exc:
-        raise LoadError(explain_load_error(str(exc), files)) from None
-    return {row[0]: row[1] for row in described}
-
-
 def _target_table(options: LoadOptions, patterns: Sequence[str], reserved: frozenset[str]) -> str:
     if options.table is not None:
         name = safe_identifier(options.table, reserved=reserved, prefix="t")
-    else:
-        name = table_name_from_path(patterns[0], reserved=reserved)
+    else:  # archive.zip:member.csv is named after its member
+        name = table_name_from_path(patterns[0].rsplit(".zip:", 1)[-1], reserved=reserved)
     if name.startswith("_"):
         raise LoadError(f"table names starting with '_' are reserved; choose another --table than {name!r}")
     return name

@@ -1,8 +1,9 @@
 """Safe table and column names from whatever a file calls them. Pure.
 
-A stored name is lowercase snake_case ASCII that never needs quoting: ``Order Date`` → ``order_date``,
-``customerID`` → ``customer_id``, ``2024 sales`` → ``t_2024_sales``, a reserved word gets a trailing
-underscore (``select`` → ``select_``), and duplicates get ``_2``, ``_3``.
+A stored name is lowercase snake_case that never needs quoting: ``Order Date`` → ``order_date``,
+``customerID`` → ``customer_id``, ``Café`` → ``cafe`` (accents dropped), ``備考`` → ``備考`` (other
+letters kept: DuckDB reads them unquoted), ``2024 sales`` → ``t_2024_sales``, a reserved word gets a
+trailing underscore (``select`` → ``select_``; ``rename_reason`` says so), and duplicates get ``_2``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from collections.abc import Iterable, Sequence
 
 MAX_NAME_LENGTH = 63
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_NOT_WORD = re.compile(r"[^a-z0-9]+")
+_NOT_WORD = re.compile(r"[\W_]+")  # \W is Unicode-aware: letters of any script and digits stay
 _GLOB_CHARS = re.compile(r"[*?\[\]{}]")
-_DATA_SUFFIXES = (".gz", ".zst", ".csv", ".tsv", ".txt", ".parquet", ".pq")
+_DATA_SUFFIXES = (".zip", ".gz", ".zst", ".csv", ".tsv", ".txt", ".parquet", ".pq")
 
 
 def safe_identifier(
@@ -23,8 +24,7 @@ def safe_identifier(
 ) -> str:
     """One safe name; ``prefix`` (``c`` for columns, ``t`` for tables) goes before a leading digit;
     ``fallback`` (default: the prefix) stands in for a name with no usable letters."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    snake = _NOT_WORD.sub("_", _CAMEL_BOUNDARY.sub("_", ascii_text).lower()).strip("_")
+    snake = _NOT_WORD.sub("_", _CAMEL_BOUNDARY.sub("_", _without_accents(text)).lower()).strip("_")
     if not snake:
         snake = fallback or prefix
     elif snake[0].isdigit():
@@ -33,6 +33,24 @@ def safe_identifier(
     if snake in {r.lower() for r in reserved}:
         snake += "_"
     return snake
+
+
+def _without_accents(text: str) -> str:
+    """Latin letters lose their accents (``é`` → ``e``); other scripts stay as written (``й``)."""
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        base = unicodedata.normalize("NFKD", ch)
+        ascii_base = "".join(c for c in base if not unicodedata.combining(c))
+        out.append(ascii_base if ascii_base.isascii() else ch)
+    return "".join(out)
+
+
+def rename_reason(original: str, stored: str, reserved: Iterable[str]) -> str | None:
+    """Why a name changed, when the change is not obvious from the two names: a reserved word. Pure."""
+    base = stored.rstrip("_")
+    if stored != original and stored.endswith("_") and base in {r.lower() for r in reserved}:
+        return f"{original} is an SQL keyword, stored as {stored}"
+    return None
 
 
 def safe_column_names(originals: Sequence[str], *, reserved: Iterable[str] = ()) -> list[str]:

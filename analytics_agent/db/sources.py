@@ -1,5 +1,5 @@
 """What a load reads: the files a user named, and the DuckDB reader call for them. Pure apart from
-looking at the file system in ``resolve_files``.
+looking at the file system in ``resolve_inputs``.
 
 Reader options reach DuckDB as bound parameters (``read_csv(?, delim = ?, …)``), never spliced into SQL.
 """
@@ -9,18 +9,22 @@ from __future__ import annotations
 import glob
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from analytics_agent.errors import LoadError
+from analytics_agent.suggest import did_you_mean
 
 Mode = Literal["create", "replace", "append"]
 Kind = Literal["csv", "parquet"]
+# What R, pandas and spreadsheet exports write for a missing value; "" is DuckDB's own default.
+DEFAULT_NULL_TOKENS = ("NA", "N/A", "n/a", "NULL", "null", "None", "NaN", "-", "")
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _GLOB = re.compile(r"[*?\[]")
 _TYPE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(\s*\(\s*\d+\s*(,\s*\d+\s*)?\))?(\[\])?$")
 _DELIMITER_ALIASES = {"\\t": "\t", "tab": "\t", "TAB": "\t"}
+_ARCHIVE_MEMBER = re.compile(r"^(?P<archive>.+\.zip):(?P<member>[^:]+)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -30,52 +34,88 @@ class LoadOptions:
     table: str | None = None
     mode: Mode = "create"
     delimiter: str | None = None
-    header: bool = True
+    header: bool | None = None
+    """None: DuckDB decides, and a first line that looks like data is refused rather than guessed."""
     date_format: str | None = None
     types: Mapping[str, str] = field(default_factory=dict)
     thousands: str | None = None
     decimal: str | None = None
     encoding: str | None = None
+    null_tokens: tuple[str, ...] | None = None
+    """Values read as missing; None: ``DEFAULT_NULL_TOKENS``. The empty value is always missing."""
+    skip_bad_rows: bool = False
+    allow_empty: bool = False
 
     def csv_only_options(self) -> list[str]:
         used = {
             "--delimiter": self.delimiter is not None,
-            "--no-header": not self.header,
+            "--header/--no-header": self.header is not None,
             "--date-format": self.date_format is not None,
             "--thousands": self.thousands is not None,
             "--decimal": self.decimal is not None,
             "--encoding": self.encoding is not None,
+            "--null": self.null_tokens is not None,
+            "--skip-bad-rows": self.skip_bad_rows,
         }
         return [flag for flag, on in used.items() if on]
 
+    def nulls(self) -> list[str]:
+        tokens = DEFAULT_NULL_TOKENS if self.null_tokens is None else (*self.null_tokens, "")
+        return list(dict.fromkeys(tokens))
 
-def resolve_files(patterns: Sequence[str]) -> list[Path]:
-    """Every file the arguments name, globs expanded, in a stable order; one clear error otherwise."""
+
+@dataclass(frozen=True)
+class Input:
+    """One file to read; ``member`` names the file inside a ``.zip`` archive, when one was named."""
+
+    path: Path
+    member: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How messages name it: ``flights.csv``, or ``export.zip:orders.csv`` for an archive member."""
+        return f"{self.path.name}:{self.member}" if self.member else self.path.name
+
+
+def resolve_inputs(patterns: Sequence[str]) -> list[Input]:
+    """Every file the arguments name, globs expanded, in a stable order; one clear error otherwise.
+    ``archive.zip:member.csv`` names one file inside a zip archive."""
     if not patterns:
         raise LoadError("name at least one file to load, e.g. analytics-agent load sales.csv")
-    files: list[Path] = []
+    inputs: list[Input] = []
     for pattern in patterns:
-        expanded = Path(pattern).expanduser()
-        if _GLOB.search(pattern):
-            matches = sorted(Path(m) for m in glob.glob(str(expanded)) if Path(m).is_file())
-            if not matches:
-                raise LoadError(f"no files match {pattern}")
-            files.extend(matches)
-        elif expanded.is_dir():
-            raise LoadError(f"{pattern} is a folder; name files or a glob such as {pattern}/*.csv")
-        elif not expanded.is_file():
-            raise LoadError(f"no such file: {pattern}")
-        else:
-            files.append(expanded)
-    unique = list(dict.fromkeys(f.resolve() for f in files))
-    for path in unique:
-        if path.stat().st_size == 0:
-            raise LoadError(f"{path.name} is empty; there is nothing to load")
+        member_match = _ARCHIVE_MEMBER.match(pattern)
+        if member_match and not Path(pattern).expanduser().exists():
+            archive = Path(member_match["archive"]).expanduser()
+            if not archive.is_file():
+                raise LoadError(f"no such file: {member_match['archive']}")
+            inputs.append(Input(archive.resolve(), member_match["member"]))
+            continue
+        inputs.extend(Input(path) for path in _expand(pattern))
+    unique = list(dict.fromkeys(Input(i.path.resolve(), i.member) for i in inputs))
+    for item in unique:
+        if item.path.stat().st_size == 0:
+            raise LoadError(f"{item.path.name} is empty; there is nothing to load")
     return unique
 
 
-def file_kind(files: Sequence[Path]) -> Kind:
-    kinds = {"parquet" if f.name.lower().endswith(_PARQUET_SUFFIXES) else "csv" for f in files}
+def _expand(pattern: str) -> list[Path]:
+    expanded = Path(pattern).expanduser()
+    if _GLOB.search(pattern):
+        matches = sorted(Path(m) for m in glob.glob(str(expanded)) if Path(m).is_file())
+        if not matches:
+            raise LoadError(f"no files match {pattern}")
+        return matches
+    if expanded.is_dir():
+        raise LoadError(f"{pattern} is a folder; name files or a glob such as {pattern}/*.csv")
+    if not expanded.is_file():
+        raise LoadError(f"no such file: {pattern}")
+    return [expanded]
+
+
+def file_kind(names: Sequence[str]) -> Kind:
+    """CSV or Parquet, from the names of the files DuckDB will read (members for archives)."""
+    kinds = {"parquet" if n.lower().endswith(_PARQUET_SUFFIXES) else "csv" for n in names}
     if len(kinds) > 1:
         raise LoadError("CSV and Parquet files cannot load into one table at once; load them separately")
     return kinds.pop()  # type: ignore[return-value]
@@ -94,38 +134,93 @@ def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
     delimiter = options.delimiter
     if delimiter is not None:
         delimiter = _DELIMITER_ALIASES.get(delimiter, delimiter)
-        if not delimiter or len(delimiter) > 4:
-            raise LoadError("--delimiter takes one to four characters, e.g. ';' or '\\t'")
+        if not delimiter or len(delimiter) > 4 or "\n" in delimiter or "\r" in delimiter:
+            raise LoadError("--delimiter takes one character, e.g. ';' or '\\t'")
     if options.mode not in ("create", "replace", "append"):
         raise LoadError(f"unknown load mode {options.mode!r}")
-    return LoadOptions(**{**options.__dict__, "delimiter": delimiter})
+    return replace(options, delimiter=delimiter)
 
 
-def reader_sql(
-    kind: Kind, files: Sequence[Path], options: LoadOptions, *, types: Mapping[str, str] | None = None
+@dataclass(frozen=True)
+class Dialect:
+    """How one CSV file is laid out, as sniffed and checked (see ``db.dialect``)."""
+
+    delimiter: str
+    quote: str
+    escape: str
+    header: bool
+    columns: dict[str, str]
+    """The file's own column names and their types, in order."""
+    date_format: str | None = None
+    timestamp_format: str | None = None
+
+
+def csv_reader_sql(
+    files: Sequence[Path],
+    options: LoadOptions,
+    dialect: Dialect,
+    *,
+    types: Mapping[str, str] | None = None,
+    rejects: tuple[str, str] | None = None,
 ) -> tuple[str, list[Any]]:
-    """``read_csv(…)``/``read_parquet(…)`` with bound parameters, and their values. ``types`` maps the
-    file's own column names to DuckDB types."""
-    params: list[Any] = [[str(f) for f in files]]
-    if kind == "parquet":
-        extra = ", union_by_name = true" if len(files) > 1 else ""
-        return f"read_parquet(?{extra})", params
-    parts = ["?"]
+    """``read_csv(…)`` with the layout pinned: no second guess, and a record whose field count differs
+    from the header fails (or, with ``rejects`` = (errors table, scans table), is set aside there).
+
+    One file: every column's type is given, so DuckDB does not sniff again. Several files: the layout is
+    pinned and DuckDB unions their columns by name; ``types`` are overrides only."""
+    single = len(files) == 1
     named: list[tuple[str, Any]] = [
-        ("delim", options.delimiter),
-        ("header", None if options.header else False),
+        ("auto_detect", False if single else None),
+        ("delim", dialect.delimiter),
+        ("quote", dialect.quote),
+        ("escape", dialect.escape),
+        ("header", dialect.header),
+        ("skip", 0),
+        ("columns", {**dialect.columns, **(types or {})} if single else None),
+        ("types", dict(types) if types and not single else None),
+        ("nullstr", options.nulls()),
+        ("dateformat", options.date_format or dialect.date_format),
+        ("timestampformat", dialect.timestamp_format),
+        ("thousands", options.thousands),
+        ("decimal_separator", options.decimal),
+        ("encoding", options.encoding),
+        ("strict_mode", True),
+        ("null_padding", False),
+        ("union_by_name", None if single else True),
+    ]
+    if rejects is not None:
+        named += [("store_rejects", True), ("rejects_table", rejects[0]), ("rejects_scan", rejects[1])]
+    return _call("read_csv", [[str(f) for f in files]], named)
+
+
+def parquet_reader_sql(files: Sequence[Path]) -> tuple[str, list[Any]]:
+    extra = ", union_by_name = true" if len(files) > 1 else ""
+    return f"read_parquet(?{extra})", [[str(f) for f in files]]
+
+
+def sniff_sql(path: Path, options: LoadOptions, **pinned: Any) -> tuple[str, list[Any]]:
+    """``sniff_csv(…)`` with the user's options and ``pinned`` ones (e.g. delim, header, skip)."""
+    header = pinned.pop("header", options.header)
+    named: list[tuple[str, Any]] = [
+        ("delim", pinned.pop("delim", options.delimiter)),
+        ("header", header),
+        ("nullstr", options.nulls()),
         ("dateformat", options.date_format),
         ("thousands", options.thousands),
         ("decimal_separator", options.decimal),
         ("encoding", options.encoding),
-        ("types", dict(types) if types else None),
-        ("union_by_name", True if len(files) > 1 else None),
+        *pinned.items(),
     ]
+    return _call("sniff_csv", [str(path)], named)
+
+
+def _call(function: str, first: list[Any], named: list[tuple[str, Any]]) -> tuple[str, list[Any]]:
+    parts, params = ["?"], list(first)
     for key, value in named:
         if value is not None:
             parts.append(f"{key} = ?")
             params.append(value)
-    return f"read_csv({', '.join(parts)})", params
+    return f"{function}({', '.join(parts)})", params
 
 
 def map_type_overrides(
@@ -138,8 +233,6 @@ def map_type_overrides(
     for column, type_name in overrides.items():
         original = by_name.get(column) or by_lower.get(column.lower())
         if original is None:
-            from analytics_agent.suggest import did_you_mean
-
             raise LoadError(
                 f"--type {column}=…: no column {column!r}{did_you_mean(column, safe)}; columns: {', '.join(safe)}"
             )

@@ -1,20 +1,34 @@
-"""Text for the terminal: aligned tables. Pure: values in, strings out."""
+"""Text for the terminal: aligned tables. Pure: values in, strings out.
+
+Columns align by display width, not by character count: CJK and most emoji take two terminal cells,
+combining marks none (``unicodedata.east_asian_width``).
+"""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
+_YEAR_HEADER = re.compile(r"(^|[^a-z])(year|yr)s?($|[^a-z])", re.IGNORECASE)
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, right: Sequence[int] = ()) -> str:
-    cells = [[_cell(v) for v in row] for row in rows]
-    widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
+
+def table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    right: Sequence[int] = (),
+    plain: Sequence[int] | None = None,
+) -> str:
+    """``right``: right-aligned column indexes. ``plain``: integer columns shown without thousands
+    separators; by default those whose header names a year."""
+    plain = [i for i, h in enumerate(headers) if _YEAR_HEADER.search(h)] if plain is None else plain
+    cells = [[_cell(v, separators=i not in plain) for i, v in enumerate(row)] for row in rows]
+    widths = [max([width(h)] + [width(r[i]) for r in cells]) for i, h in enumerate(headers)]
 
     def line(values: Sequence[str]) -> str:
-        parts = [
-            v.rjust(w) if i in right else v.ljust(w)
-            for i, (v, w) in enumerate(zip(values, widths, strict=True))
-        ]
+        parts = [_pad(v, w, right=i in right) for i, (v, w) in enumerate(zip(values, widths, strict=True))]
         return "  ".join(parts).rstrip()
 
     out = [line(list(headers)), line(["-" * w for w in widths])]
@@ -22,11 +36,36 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, right: Seque
     return "\n".join(out)
 
 
-def _cell(value: Any) -> str:
+def width(text: str) -> int:
+    """Terminal cells the text takes: wide (W/F) characters two, combining marks and zero-width none."""
+    total = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        total += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return total
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 row``, ``2 rows``, ``1,024 rows``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def is_year(name: str) -> bool:
+    """Whether a column name says it holds years (shown without thousands separators)."""
+    return bool(_YEAR_HEADER.search(name))
+
+
+def _pad(value: str, cells: int, *, right: bool) -> str:
+    fill = " " * max(0, cells - width(value))
+    return fill + value if right else value + fill
+
+
+def _cell(value: Any, *, separators: bool = True) -> str:
     if value is None:
         return ""
     if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
+        return f"{value:,}" if separators else str(value)
     if isinstance(value, list):
         text = ", ".join(_one_line(v) for v in value)
         return text if len(text) <= 60 else text[:57] + "..."

@@ -14,13 +14,23 @@ from analytics_agent.agent.events import (
     ToolCallRecord,
     ToolFinished,
 )
+from analytics_agent.present.safe_text import escape_control
+from analytics_agent.suggest import MAX_LISTED
 
 MAX_ARGUMENTS_CHARS = 160
 
 
 def format_event(event: Event, *, model: str = "", streamed: bool = False) -> str | None:
     """The trace lines for one event, or None for events the trace does not show. ``streamed``: the
-    reply's text was already shown as it arrived, so the trace does not repeat it."""
+    reply's text was already shown as it arrived, so the trace does not repeat it.
+
+    Whatever came from the endpoint (text, tool names, arguments, errors quoting them) is shown with
+    terminal controls escaped."""
+    text = _format(event, model=model, streamed=streamed)
+    return escape_control(text) if text is not None else None
+
+
+def _format(event: Event, *, model: str, streamed: bool) -> str | None:
     if isinstance(event, RequestSent):
         plural = "s" if event.messages != 1 else ""
         return f"[step {event.step}] asking {model or 'the model'} ({event.messages} message{plural})"
@@ -44,7 +54,9 @@ def format_unverified(numbers: list[str]) -> str | None:
     """The line under an answer naming the numbers no tool result explains; None when there are none."""
     if not numbers:
         return None
-    return f"[unverified] no tool returned these numbers: {'; '.join(numbers)}"
+    shown = "; ".join(numbers[:MAX_LISTED])  # a reply can hold any number of numbers: the line stays short
+    more = f"; … and {len(numbers) - MAX_LISTED:,} more" if len(numbers) > MAX_LISTED else ""
+    return f"[unverified] no tool returned these numbers: {shown}{more}"
 
 
 def _response(event: ResponseReceived, *, streamed: bool) -> str:
@@ -62,20 +74,23 @@ def _response(event: ResponseReceived, *, streamed: bool) -> str:
 
 
 def format_tool(record: ToolCallRecord) -> str:
-    """``  name {args} -> 3 rows, 41 tokens (2 ms)`` plus the error or the repair on the next lines."""
-    head = f"  {record.name} {_short(record.arguments)} -> "
+    """``  name {args} -> 3 rows, ~41 tokens (2 ms)`` plus the error or the repair on the next lines; the
+    token count is the offline estimate (an over-count), so it says "~"."""
+    head = f"  {escape_control(_clip(record.name), newlines=False)} {_short(record.arguments)} -> "
     timing = f" ({record.duration_ms:.0f} ms)" if not record.skipped else ""
     if record.is_error:
-        why = {"repeated": "not run: already failed", "cut_off": "not run: cut off"}.get(
-            record.skipped, "error"
-        )
+        why = {
+            "repeated": "not run: already failed",
+            "cut_off": "not run: cut off",
+            "over_cap": "not run: too many calls",
+        }.get(record.skipped, "error")
         lines = [head + why + timing]
         if not record.skipped:
             lines += ["      " + line for line in record.error.removeprefix("Error: ").splitlines()]
     else:
         rows = f"{record.rows} row{'s' if record.rows != 1 else ''}"
         cut = ", truncated" if record.truncated else ""
-        lines = [f"{head}{rows}, {record.tokens} tokens{cut}{timing}"]
+        lines = [f"{head}{rows}, ~{record.tokens:,} tokens{cut}{timing}"]
     if record.repaired_from is not None:
         change = describe_repair(record.repaired_from, record.arguments)
         if change:

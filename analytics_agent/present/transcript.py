@@ -2,15 +2,21 @@
 
 Default file: ``paths.data_dir() / "transcripts" / "<YYYY-MM-DD>.jsonl"`` (one file a day, appended).
 Credentials never reach it: settings keep keys out of events, and every line is scrubbed of the known
-secrets before it is written, as a second guard.
+secrets (read afresh per line: a provider's resolved credentials may change) before it is written.
+
+Bounded: each text field keeps at most ``MAX_FIELD_CHARS`` characters (a 50 MB argument is recorded
+as its start and its size), and a tool call's arguments are stored once. Private: created 0600.
+A transcript that cannot be opened or written (a full disk) is warned about once and then skipped:
+it never stops an answer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -23,10 +29,11 @@ from analytics_agent.agent.events import (
     StepFailed,
     ToolFinished,
 )
-from analytics_agent.errors import ConfigError
-from analytics_agent.paths import data_dir
+from analytics_agent.paths import data_dir, open_private_log
 
 REDACTED = "[redacted]"
+MAX_FIELD_CHARS = 20_000
+Secrets = Iterable[str] | Callable[[], Iterable[str]]
 
 
 def default_transcript_path(today: dt.date | None = None) -> Path:
@@ -60,11 +67,10 @@ def event_record(event: Event) -> dict[str, Any] | None:
         record = event.record
         return {
             "type": "tool",
-            **record.as_dict(),
-            "arguments_text": record.arguments,
+            **record.as_dict(),  # the arguments once: parsed, or as sent when they are not JSON
             "sql": record.sql,
             "truncated": record.truncated,
-            "content": event.content,
+            **({"content": event.content} if event.content != record.error else {}),
             **({"repaired_from": record.repaired_from} if record.repaired_from else {}),
         }
     if isinstance(event, StepFailed):
@@ -90,22 +96,46 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     return text
 
 
+def clip(value: Any) -> Any:
+    """``value`` with every string longer than ``MAX_FIELD_CHARS`` cut, saying how long it was (pure)."""
+    if isinstance(value, str):
+        if len(value) <= MAX_FIELD_CHARS:
+            return value
+        return f"{value[:MAX_FIELD_CHARS]}… [cut: {len(value):,} characters in all]"
+    if isinstance(value, dict):
+        return {key: clip(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [clip(item) for item in value]
+    return value
+
+
 class Transcript:
     """An event sink appending one JSON line per event; a new ``question_id`` per question.
 
-    Raises:
-        ConfigError: the file cannot be created or opened (names the path).
+    Args:
+        path: the JSON Lines file (appended; created 0600).
+        secrets: values never to write, or a function returning them (asked per line).
+        warn: told once, in one line, when the file cannot be opened or written; the transcript is
+            then skipped and the question goes on.
     """
 
-    def __init__(self, path: Path, *, secrets: Iterable[str] = ()) -> None:
+    def __init__(
+        self, path: Path, *, secrets: Secrets = (), warn: Callable[[str], None] | None = None
+    ) -> None:
         self.path = path
-        self._secrets = tuple(secrets)
+        self._secrets = secrets if callable(secrets) else tuple(secrets)
+        self._warn = warn or (lambda message: None)
         self._question_id = ""
+        self._file: IO[str] | None = None
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._file: IO[str] = path.open("a", encoding="utf-8")
+            self._file = open_private_log(path)
         except OSError as exc:
-            raise ConfigError(f"cannot write the transcript {path}: {exc.strerror or exc}") from None
+            self._fail(exc)
+
+    @property
+    def working(self) -> bool:
+        """False once the file could not be opened or written."""
+        return self._file is not None
 
     def __call__(self, event: Event) -> None:
         record = event_record(event)
@@ -117,17 +147,35 @@ class Transcript:
 
     def write(self, record: dict[str, Any]) -> None:
         """Append one record (with time and question id) and flush, so a crash loses nothing."""
+        if self._file is None:
+            return
         stamped = {
             "ts": dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds"),
             "question_id": self._question_id,
         }
-        line = json.dumps({**stamped, **record}, ensure_ascii=False, default=str)
-        self._file.write(redact(line, self._secrets) + "\n")
-        self._file.flush()
+        line = json.dumps(clip({**stamped, **record}), ensure_ascii=False, default=str)
+        secrets = self._secrets() if callable(self._secrets) else self._secrets
+        try:
+            self._file.write(redact(line, secrets) + "\n")
+            self._file.flush()
+        except OSError as exc:
+            self._fail(exc)
 
     def error(self, message: str) -> None:
         """Record why a question ended without an answer (a provider error, an interrupt)."""
         self.write({"type": "error", "message": message})
 
     def close(self) -> None:
-        self._file.close()
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError as exc:  # the last flush can meet a full disk too
+                self._fail(exc)
+            self._file = None
+
+    def _fail(self, exc: OSError) -> None:
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):  # its buffer cannot be written either; the warning says so
+                file.close()
+        self._warn(f"cannot write the transcript {self.path}: {exc.strerror or exc}; going on without it")

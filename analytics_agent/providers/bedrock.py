@@ -12,6 +12,7 @@ defaults changed across versions and a 60 s read timeout is too short for slow m
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from typing import Any
@@ -19,13 +20,19 @@ from typing import Any
 from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError
 from analytics_agent.providers.base import TextSink, ToolPayloads
-from analytics_agent.providers.bedrock_errors import map_error
+from analytics_agent.providers.bedrock_errors import SECRET_ENV, map_error
+from analytics_agent.providers.bedrock_limits import ReplyGuard
 from analytics_agent.providers.bedrock_stream import StreamAssembler
 from analytics_agent.providers.bedrock_wire import build_request, parse_response
+from analytics_agent.providers.http import redacted
+from analytics_agent.providers.limits import ReplyLimits
+from analytics_agent.providers.redaction import StreamRedactor, checked_reply
+from analytics_agent.providers.reply_json import clean_reply, reading_reply, too_deep
 
 log = logging.getLogger(__name__)
 
 RETRY_MODES = ("standard", "adaptive", "legacy")
+WHERE = "Bedrock"
 
 
 class BedrockProvider:
@@ -42,6 +49,7 @@ class BedrockProvider:
         max_attempts: total attempts per call, the first included (botocore ``total_max_attempts``).
         retry_mode: botocore retry mode: standard, adaptive or legacy.
         inference: an ``inferenceConfig`` sent with every request (e.g. ``{"maxTokens": 2048}``).
+        limits: bounds on each reply (size, deadline); they guard the clients this provider makes.
     """
 
     name = "bedrock"
@@ -59,6 +67,7 @@ class BedrockProvider:
         max_attempts: int = 4,
         retry_mode: str = "standard",
         inference: dict[str, Any] | None = None,
+        limits: ReplyLimits | None = None,
     ) -> None:
         if not model.strip():
             raise ConfigError(
@@ -76,6 +85,9 @@ class BedrockProvider:
         self._client = client
         self._owns_client = client is None
         self._client_settings = (read_timeout, connect_timeout, max_attempts, retry_mode)
+        self.limits = limits or ReplyLimits()
+        self._guard: ReplyGuard | None = None
+        self._credentials: Any = None  # what boto3 resolved (profile, SSO, role), for redaction
         self._stream_refused = False  # set once the model says it cannot stream with tools
         _quiet_botocore_debug()
 
@@ -110,36 +122,64 @@ class BedrockProvider:
             self._client.close()
             self._client = None
 
+    def secrets(self) -> tuple[str, ...]:
+        """Every AWS credential in use: the environment's and whatever boto3 resolved (a profile's
+        keys, SSO or role session credentials), so none of them is ever shown or written."""
+        found = [os.environ.get(name, "") for name in SECRET_ENV]
+        if self._credentials is not None:
+            try:
+                frozen = self._credentials.get_frozen_credentials()
+                found += [frozen.access_key, frozen.secret_key, frozen.token or ""]
+            except Exception:  # a refresh that fails here fails the request anyway; redaction must not
+                log.info("could not read the resolved AWS credentials for redaction", exc_info=True)
+        return tuple(secret for secret in found if secret and len(secret) >= 4)
+
     def _call(self, send: Any, request: dict[str, Any], on_text: TextSink | None) -> ModelResponse:
+        client = self.client  # made (and guarded) before the request's deadline starts
+        guard = self._guard.request(WHERE) if self._guard is not None else contextlib.nullcontext()
         try:
-            return send(request, on_text)
-        except ProviderError:
-            raise
+            with guard:
+                result = send(client, request, on_text)
+        except ProviderError as exc:
+            raise redacted(exc, self.secrets()) from None
+        except RecursionError:  # botocore's JSON parser on a reply nested too deeply
+            raise too_deep(WHERE) from None
         except Exception as exc:
             from botocore.exceptions import BotoCoreError, ClientError
             from botocore.parsers import ResponseParserError
 
             if not isinstance(exc, (BotoCoreError, ClientError, ResponseParserError)):
                 raise
-            raise map_error(exc, model=self.model, region=self._region_name()) from None
+            error = map_error(exc, model=self.model, region=self._region_name())
+            if isinstance(error, ProviderError):
+                raise redacted(error, self.secrets()) from None
+            raise error from None
+        return checked_reply(result, secrets=self.secrets(), where=WHERE)
 
-    def _converse(self, request: dict[str, Any], on_text: TextSink | None) -> ModelResponse:
-        return parse_response(self.client.converse(**request))
+    def _converse(self, client: Any, request: dict[str, Any], on_text: TextSink | None) -> ModelResponse:
+        with reading_reply(WHERE):
+            return parse_response(clean_reply(client.converse(**request), where=WHERE))
 
-    def _converse_stream(self, request: dict[str, Any], on_text: TextSink | None) -> ModelResponse:
-        response = self.client.converse_stream(**request)
+    def _converse_stream(
+        self, client: Any, request: dict[str, Any], on_text: TextSink | None
+    ) -> ModelResponse:
+        response = client.converse_stream(**request)
         assembler = StreamAssembler()
+        shown = StreamRedactor(self.secrets(), on_text) if on_text is not None else None
         stream = response["stream"]
         try:
-            for event in stream:
-                text = assembler.feed(event)
-                if text and on_text is not None:
-                    on_text(text)
+            with reading_reply(WHERE):
+                for event in stream:
+                    text = assembler.feed(clean_reply(event, where=WHERE))
+                    if text and shown is not None:
+                        shown.feed(text)
+                if shown is not None:
+                    shown.flush()
+                return assembler.finish()
         finally:
             close = getattr(stream, "close", None)
             if close is not None:
                 close()
-        return assembler.finish()
 
     def _region_name(self) -> str | None:
         if self._client is not None:
@@ -155,7 +195,7 @@ class BedrockProvider:
         config = Config(
             retries={"mode": retry_mode, "total_max_attempts": max_attempts},
             connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
+            read_timeout=read_timeout,  # each attempt's is clamped to the deadline by the guard
             user_agent_extra="analytics-agent",
         )
         try:
@@ -163,9 +203,12 @@ class BedrockProvider:
             # read first, so honour it too.
             region = self.region or os.environ.get("AWS_REGION", "").strip() or None
             session = boto3.Session(profile_name=self.profile, region_name=region)
-            return session.client("bedrock-runtime", config=config)
+            client = session.client("bedrock-runtime", config=config)
+            self._credentials = session.get_credentials()
         except BotoCoreError as exc:
             raise map_error(exc, model=self.model, region=self.region) from None
+        self._guard = ReplyGuard(client, self.limits, read_timeout=config.read_timeout)
+        return client
 
 
 def _refuses_streaming_tools(exc: ProviderError) -> bool:

@@ -23,7 +23,7 @@ from analytics_agent.errors import (
     ProviderTimeoutError,
 )
 
-_SECRET_ENV = ("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID", "AWS_BEARER_TOKEN_BEDROCK")
+SECRET_ENV = ("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID", "AWS_BEARER_TOKEN_BEDROCK")
 _AUTH_CODES = frozenset(
     {
         "UnrecognizedClientException",
@@ -38,7 +38,7 @@ _AUTH_CODES = frozenset(
 
 def redact(text: str) -> str:
     """``text`` with any AWS secret from the environment replaced by ``***``."""
-    for name in _SECRET_ENV:
+    for name in SECRET_ENV:
         value = os.environ.get(name, "")
         if len(value) >= 4:  # a tiny value would blank ordinary words
             text = text.replace(value, "***")

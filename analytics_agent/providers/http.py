@@ -10,7 +10,6 @@ exhausted quota (waiting does not refill it).
 from __future__ import annotations
 
 import email.utils
-import json
 import logging
 import random
 import re
@@ -30,7 +29,9 @@ from analytics_agent.errors import (
     ProviderResponseError,
     ProviderTimeoutError,
 )
+from analytics_agent.providers.limits import read_prefix
 from analytics_agent.providers.refusals import brief_validation, is_request_rejection
+from analytics_agent.providers.reply_json import load_reply_json
 
 log = logging.getLogger(__name__)
 
@@ -189,9 +190,13 @@ def snippet(text: str, *, limit: int = SNIPPET_CHARS) -> str:
 
 
 def parse_json(text: str) -> Any:
-    """The body as JSON, or None when it is not JSON."""
+    """The body as JSON, or None when it is not JSON (``reply_json``: lone surrogates replaced).
+
+    Raises:
+        ProviderResponseError: the JSON nests deeper than any reply should.
+    """
     try:
-        return json.loads(text)
+        return load_reply_json(text)
     except ValueError:
         return None
 
@@ -307,7 +312,8 @@ class Sender:
     def _failed(self, response: httpx.Response, retries_done: int) -> float:
         """Read a failed response; return the wait before the next attempt, or raise its error."""
         try:
-            text = response.read().decode(response.encoding or "utf-8", errors="replace")
+            # Only the start of a failed body is read: its message is there, and its size is the server's.
+            text = read_prefix(response.iter_bytes()).decode(response.encoding or "utf-8", errors="replace")
         except httpx.HTTPError:
             text = ""
         finally:

@@ -8,13 +8,14 @@ error message; ``repr`` never shows it.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import re
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 
@@ -31,6 +32,13 @@ from analytics_agent.providers.http import (
     snippet,
     transport_error,
 )
+from analytics_agent.providers.limits import (
+    Deadline,
+    ReplyLimits,
+    bounded_chunks,
+    bounded_lines,
+    read_bounded,
+)
 from analytics_agent.providers.openai_stream import StreamAssembler
 from analytics_agent.providers.openai_wire import (
     RequestOptions,
@@ -38,6 +46,8 @@ from analytics_agent.providers.openai_wire import (
     parse_response,
     render_request,
 )
+from analytics_agent.providers.redaction import StreamRedactor, checked_reply
+from analytics_agent.providers.reply_json import reading_reply
 from analytics_agent.providers.sse import iter_events
 
 log = logging.getLogger(__name__)
@@ -62,6 +72,7 @@ class OpenAIProvider:
         sleep: how to wait between attempts (injected by tests).
         extra_headers: added to every request (e.g. OpenRouter's ``HTTP-Referer``).
         options: optional request settings (max tokens, temperature, strict tools, ...).
+        limits: bounds on each reply: its size, one stream event's size, the request's deadline.
     """
 
     name = "openai"
@@ -81,27 +92,33 @@ class OpenAIProvider:
         sleep: Callable[[float], None] = time.sleep,
         extra_headers: dict | None = None,
         options: RequestOptions | None = None,
+        limits: ReplyLimits | None = None,
     ) -> None:
         if not model or not model.strip():
             raise ConfigError(
                 "no model name given for the OpenAI-compatible provider; pass one, e.g. gpt-4o-mini"
             )
         self.model = model
-        self.url = chat_completions_url(base_url)
+        full_url = chat_completions_url(base_url)
+        # Credentials in the URL travel as a header, so the URL itself (logged by httpx at -v) has none.
+        self.url = _without_userinfo(full_url)
+        self._basic_auth = _basic_auth(full_url)
         self.host = display_host(self.url)
         self.where = f"OpenAI-compatible server at {self.host}"
         self.stream = stream
         self.options = options or RequestOptions()
         self._api_key = api_key or None
         self._extra_headers = {str(k): str(v) for k, v in (extra_headers or {}).items()}
-        self._secrets = _secrets(self._api_key, self._extra_headers, self.url)
+        self.limits = limits or ReplyLimits()
+        self._secrets = _secrets(self._api_key, self._extra_headers, full_url) + (
+            (self._basic_auth, self._basic_auth.removeprefix("Basic ")) if self._basic_auth else ()
+        )
         self._owns_client = client is None
         self._client = client or httpx.Client(
             timeout=httpx.Timeout(read_timeout, connect=connect_timeout), follow_redirects=False
         )
         self._policy = RetryPolicy(max_retries=max(0, max_retries), max_wait=max_retry_wait)
         self._sleep = sleep
-        self._sender = Sender(self._client, where=self.where, policy=self._policy, sleep=sleep)
 
     def __repr__(self) -> str:
         key = "set" if self._api_key else "none"
@@ -110,16 +127,35 @@ class OpenAIProvider:
     def complete(
         self, conversation: Conversation, tools: ToolPayloads, *, on_text: TextSink | None = None
     ) -> ModelResponse:
-        """Ask the model for its next turn. See ``providers.base`` for the guarantees."""
+        """Ask the model for its next turn. See ``providers.base`` for the guarantees.
+
+        The whole request, retries included, ends by ``limits.deadline_s``; the reply is read in
+        bounded chunks (``providers.limits``); text the server echoes a secret in never leaves.
+        """
         body = render_request(self.model, conversation, tools, stream=self.stream, options=self.options)
         taken = conversation_call_ids(conversation)
+        deadline = Deadline(self.limits.deadline_s, where=self.where)
+        sender = Sender(
+            self._client, where=self.where, policy=self._policy, sleep=deadline.sleeper(self._sleep)
+        )
+        build = lambda: self._request(body, deadline)  # noqa: E731 - one fresh request per attempt
         try:
             if self.stream:
-                return self._complete_streamed(body, taken, on_text)
-            response = self._sender.send(lambda: self._request(body), stream=False)
-            return parse_response(self._json(response), taken_ids=taken, where=self.where)
+                shown = StreamRedactor(self._secrets, on_text) if on_text is not None else None
+                result = self._complete_streamed(build, sender, deadline, taken, shown)
+            else:
+                response = sender.send(build, stream=True)
+                try:
+                    result = self._read_reply(response, deadline, taken)
+                finally:
+                    response.close()
+            return checked_reply(result, secrets=self._secrets, where=self.where)
         except ProviderError as exc:
             raise redacted(exc, self._secrets) from None
+
+    def secrets(self) -> tuple[str, ...]:
+        """What must never be shown or written: the key, URL credentials, secret-looking headers."""
+        return self._secrets
 
     def close(self) -> None:
         """Close the HTTP client if this provider made it (an injected one belongs to its owner)."""
@@ -134,7 +170,8 @@ class OpenAIProvider:
 
     # --- internals -------------------------------------------------------------------------------
 
-    def _request(self, body: dict[str, Any]) -> httpx.Request:
+    def _request(self, body: dict[str, Any], deadline: Deadline) -> httpx.Request:
+        deadline.check()  # no new attempt after the deadline
         headers = {
             "Content-Type": "application/json",
             "Accept": "text/event-stream" if body.get("stream") else "application/json",
@@ -142,59 +179,91 @@ class OpenAIProvider:
         }
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
+        elif self._basic_auth:
+            headers["Authorization"] = self._basic_auth
         return self._client.build_request(
-            "POST", self.url, headers=headers, content=json.dumps(body).encode()
+            "POST",
+            self.url,
+            headers=headers,
+            content=json.dumps(body).encode(),
+            timeout=_clamped(self._client.timeout, deadline),
         )
 
-    def _json(self, response: httpx.Response) -> Any:
-        text = response.text
+    def _read_reply(self, response: httpx.Response, deadline: Deadline, taken: set[str]) -> ModelResponse:
+        """A whole JSON reply, read in bounded chunks."""
+        with deadline.cut_off(_socket(response)):
+            raw = read_bounded(response.iter_bytes(), limit=self.limits.max_reply_bytes, deadline=deadline)
+        text = raw.decode(response.encoding or "utf-8", errors="replace")
         payload = parse_json(text)
         if payload is None:
             raise ProviderResponseError(
                 f"{self.where} returned {response.status_code} with a body that is not JSON: {snippet(text)}",
                 status=response.status_code,
             )
-        return payload
+        with reading_reply(self.where):
+            return parse_response(payload, taken_ids=taken, where=self.where)
 
     def _complete_streamed(
-        self, body: dict[str, Any], taken: set[str], on_text: TextSink | None
+        self,
+        build: Callable[[], httpx.Request],
+        sender: Sender,
+        deadline: Deadline,
+        taken: set[str],
+        shown: StreamRedactor | None,
     ) -> ModelResponse:
         """Stream one reply; restart only while nothing has arrived (text may already be on screen)."""
         retries = 0
         while True:
-            response, retries = self._sender.send_counted(
-                lambda: self._request(body), stream=True, retries_done=retries
-            )
+            response, retries = sender.send_counted(build, stream=True, retries_done=retries)
             assembler = StreamAssembler(taken_ids=taken, where=self.where)
             try:
-                kind = response.headers.get("content-type", "").lower()
-                if "json" in kind:
-                    return self._unstreamed(response, taken, on_text)
-                for event in iter_events(self._lines(response, kind)):
-                    text = assembler.feed_event(event)
-                    if text and on_text is not None:
-                        on_text(text)
-                    if assembler.done:
-                        break
-                return assembler.finish()
+                with deadline.cut_off(_socket(response)):
+                    return self._assemble(response, deadline, taken, assembler, shown)
             except RETRYABLE_ERRORS as exc:
                 if assembler.received or retries >= self._policy.max_retries:
                     raise transport_error(exc, where=self.where, attempts=retries + 1) from None
-                delay = backoff_delay(retries, self._policy, self._sender.rand())
+                delay = backoff_delay(retries, self._policy, sender.rand())
                 log.info("%s: stream failed before any data (%s); retrying in %.2f s", self.where, exc, delay)
             except httpx.HTTPError as exc:
                 raise transport_error(exc, where=self.where, attempts=retries + 1) from None
             finally:
                 response.close()
-            self._sleep(delay)
+            sender.sleep(delay)
             retries += 1
 
-    def _lines(self, response: httpx.Response, kind: str) -> Iterator[str]:
+    def _assemble(
+        self,
+        response: httpx.Response,
+        deadline: Deadline,
+        taken: set[str],
+        assembler: StreamAssembler,
+        shown: StreamRedactor | None,
+    ) -> ModelResponse:
+        kind = response.headers.get("content-type", "").lower()
+        if "json" in kind:  # a server that ignored ``stream: true`` and sent one JSON body
+            result = self._read_reply(response, deadline, taken)
+            if shown is not None and result.turn.text:
+                shown.feed(result.turn.text)
+                shown.flush()
+            return result
+        with reading_reply(self.where):
+            for event in iter_events(self._lines(response, kind, deadline)):
+                text = assembler.feed_event(event)
+                if text and shown is not None:
+                    shown.feed(text)
+                if assembler.done:
+                    break
+            if shown is not None:
+                shown.flush()
+            return assembler.finish()
+
+    def _lines(self, response: httpx.Response, kind: str, deadline: Deadline) -> Iterator[str]:
         """The event-stream lines; a body of another type must at least look like one (not a proxy page)."""
+        chunks = bounded_chunks(response.iter_bytes(), limit=self.limits.max_reply_bytes, deadline=deadline)
         if not kind or "event-stream" in kind:
-            yield from response.iter_lines()
+            yield from bounded_lines(chunks, max_event_bytes=self.limits.max_event_bytes, deadline=deadline)
             return
-        text = response.read().decode(response.encoding or "utf-8", errors="replace")
+        text = b"".join(chunks).decode(response.encoding or "utf-8", errors="replace")
         if not re.search(r"^data:", text, re.MULTILINE):
             raise ProviderResponseError(
                 f"{self.where} returned {response.status_code} ({kind}) instead of an event stream: "
@@ -203,15 +272,21 @@ class OpenAIProvider:
             )
         yield from text.splitlines()
 
-    def _unstreamed(
-        self, response: httpx.Response, taken: set[str], on_text: TextSink | None
-    ) -> ModelResponse:
-        """A server that ignored ``stream: true`` and sent one JSON body: accept it whole."""
-        response.read()
-        result = parse_response(self._json(response), taken_ids=taken, where=self.where)
-        if result.turn.text and on_text is not None:
-            on_text(result.turn.text)
-        return result
+
+def _socket(response: httpx.Response) -> Any:
+    """The response's socket (to shut down at the deadline), when the transport has one."""
+    stream = response.extensions.get("network_stream")
+    return stream.get_extra_info("socket") if stream is not None else None
+
+
+def _clamped(timeout: httpx.Timeout, deadline: Deadline) -> httpx.Timeout:
+    """The client's timeouts, none longer than what is left of the deadline."""
+    return httpx.Timeout(
+        connect=deadline.clamp(timeout.connect),
+        read=deadline.clamp(timeout.read),
+        write=deadline.clamp(timeout.write),
+        pool=deadline.clamp(timeout.pool),
+    )
 
 
 def chat_completions_url(base_url: str) -> str:
@@ -239,6 +314,15 @@ def _without_userinfo(url: str) -> str:
     if "@" not in parts.netloc:
         return url
     return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
+
+
+def _basic_auth(url: str) -> str | None:
+    """``Basic …`` for the ``user:password@`` part of a URL (as httpx would send it), or None."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return None
+    pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+    return "Basic " + base64.b64encode(pair.encode()).decode()
 
 
 def _secrets(api_key: str | None, headers: dict[str, str], url: str) -> tuple[str, ...]:

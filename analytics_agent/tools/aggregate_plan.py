@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from analytics_agent.errors import ToolError
-from analytics_agent.suggest import did_you_mean
+from analytics_agent.suggest import clipped, did_you_mean, listing
 from analytics_agent.tools.aggregate_refs import Catalog, Resolver
 from analytics_agent.tools.aggregate_sql import (
     NUMERIC_FNS,
@@ -45,7 +45,7 @@ class Planner:
         table = args.table
         if table not in self.catalog:
             raise ToolError(
-                f"no table {table!r}{did_you_mean(table, self.catalog)}; tables: {', '.join(self.catalog)}"
+                f"no table {clipped(repr(table))}{did_you_mean(table, self.catalog)}; tables: {listing(self.catalog)}"
             )
         refs = self.resolver(table)
         metrics = _per(_unique([self.metric(m, refs) for m in args.metrics]), args.metrics)
@@ -120,12 +120,12 @@ class Planner:
         )
         if column is None:
             raise ToolError(
-                f"time_grain needs a time_column; date columns of {refs.table}: {', '.join(dated) or 'none'}"
+                f"time_grain needs a time_column; date columns of {refs.table}: {listing(dated) or 'none'}"
             )
         ref = refs.resolve(column, "time_column")
         if not TEMPORAL.match(ref.type):
             raise ToolError(
-                f"time_column: {column} is {ref.type}, not a date; date columns of {refs.table}: {', '.join(dated) or 'none'}"
+                f"time_column: {column} is {ref.type}, not a date; date columns of {refs.table}: {listing(dated) or 'none'}"
             )
         return column
 
@@ -173,7 +173,7 @@ def build_metric(
         numeric = [c for c, t in refs.catalog[refs.table].items() if NUMERIC.match(t)]
         raise ToolError(
             f"metrics: {fn} needs a numeric column; {column} is {ref.type}; "
-            f"numeric columns of {refs.table}: {', '.join(numeric) or 'none'}"
+            f"numeric columns of {refs.table}: {listing(numeric) or 'none'}"
         )
     return MetricPlan(fn, column, _conditional(fn, column, conditions), ref.sql, conditions, share)
 
@@ -191,7 +191,7 @@ def _per(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPlan]:
         if other not in names or other == m.alias:
             raise ToolError(
                 f"metrics: per {other!r} is not another metric of this call{did_you_mean(other, names)}; "
-                f"its metrics: {', '.join(names)}"
+                f"its metrics: {listing(names)}"
             )
         denominator = metrics[names.index(other)]
         numerator = replace(m, share=False)
@@ -244,7 +244,7 @@ def _order_by(text: str | None, outputs: list[str]) -> tuple[str | None, bool]:
     name = name.lstrip("-").strip()
     if name not in outputs:
         raise ToolError(
-            f"order_by: {name!r} is not a result column{did_you_mean(name, outputs)}; result columns: {', '.join(outputs)}"
+            f"order_by: {clipped(repr(name))} is not a result column{did_you_mean(name, outputs)}; result columns: {listing(outputs)}"
         )
     return name, descending
 

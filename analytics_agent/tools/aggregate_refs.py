@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.relationships import Relationship
 from analytics_agent.errors import ToolError
-from analytics_agent.suggest import did_you_mean
+from analytics_agent.suggest import clipped, did_you_mean, listing
 from analytics_agent.tools.aggregate_sql import Join
 
 Catalog = Mapping[str, Mapping[str, str]]
@@ -63,8 +63,8 @@ class Resolver:
         if "." in name:
             return self._related(name, where)
         raise ToolError(
-            f"{where}: {self.table} has no column {name!r}{did_you_mean(name, self.names)}; "
-            f"columns: {', '.join(types)}{self._links_hint()}"
+            f"{where}: {self.table} has no column {clipped(repr(name))}{did_you_mean(name, self.names)}; "
+            f"columns: {listing(types)}{self._links_hint()}"
         )
 
     def _links_hint(self) -> str:
@@ -80,8 +80,8 @@ class Resolver:
         target = self.catalog[link.target]
         if column not in target:
             raise ToolError(
-                f"{where}: {link.target} has no column {column!r}{did_you_mean(column, target)}; "
-                f"columns: {', '.join(target)}"
+                f"{where}: {link.target} has no column {clipped(repr(column))}{did_you_mean(column, target)}; "
+                f"columns: {listing(target)}"
             )
         alias = self._join(link)
         return Ref(f"{alias}.{quote_ident(column)}", link.target, column, target[column])

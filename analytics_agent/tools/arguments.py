@@ -26,6 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from analytics_agent.errors import ArgumentError
+from analytics_agent.suggest import clipped
 from analytics_agent.tools.sqlfile import ParamSpec
 
 DEFAULT_STRING_MAX = 200
@@ -177,14 +178,21 @@ def _drop_nulls_for_defaults(model: type[BaseModel], data: dict[str, Any]) -> di
     return {k: v for k, v in data.items() if not (v is None and k in fields and not fields[k].is_required())}
 
 
+MAX_PROBLEM_LINES = 10
+
+
 def format_validation_error(exc: ValidationError) -> str:
+    """One line per problem, field first; at most ``MAX_PROBLEM_LINES`` of them, each of bounded length."""
+    errors = exc.errors(include_url=False)
     lines = []
-    for error in exc.errors(include_url=False):
-        where = ".".join(_field_name(part) for part in error["loc"]) or "arguments"
+    for error in errors[:MAX_PROBLEM_LINES]:
+        where = clipped(".".join(_field_name(part) for part in error["loc"]) or "arguments")
         message = error["msg"]
         if error["type"] == "literal_error":
             message = _short_literal_message(error)
-        lines.append(f"{where}: {message}")
+        lines.append(f"{where}: {clipped(message, limit=400)}")
+    if len(errors) > MAX_PROBLEM_LINES:
+        lines.append(f"... and {len(errors) - MAX_PROBLEM_LINES:,} more problems of the same kind")
     return "\n".join(lines)
 
 
@@ -196,4 +204,6 @@ def _field_name(part: str | int) -> str:
 
 def _short_literal_message(error: dict[str, Any]) -> str:
     expected = error.get("ctx", {}).get("expected", "")
-    return f"Input should be one of {expected}; got {error.get('input')!r}"
+    return (
+        f"Input should be one of {clipped(str(expected), limit=300)}; got {clipped(repr(error.get('input')))}"
+    )

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
 import duckdb
 from pydantic import Field, create_model
 
 from analytics_agent.db.catalog import get_profile, list_tables
+from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.profile_view import fit_profile
 from analytics_agent.tools.semantic.describe import semantic_summary
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
@@ -31,9 +33,17 @@ class ListTables(Tool):
         return ToolValue(Rows(columns=("table", "rows", "columns"), rows=rows, total=len(rows)))
 
 
+def _optional_int(schema: dict[str, Any]) -> None:
+    """``page`` is shown as a plain integer: leaving it out means page 1 (strict mode adds null back)."""
+    schema.pop("default", None)
+    schema.update(next(b for b in schema.pop("anyOf", []) if b.get("type") != "null"))
+
+
 class DescribeTable(Tool):
     name = "describe_table"
-    description = "A table's columns (type, nulls, min/max, few values), related tables, named metrics. Before aggregate."
+    description = (
+        "Every column (type, nulls, min/max, values), related tables, named metrics. Before aggregate."
+    )
 
     def __init__(self, tables: list[str], semantics: Semantics | None = None) -> None:
         self.semantics = semantics or Semantics()
@@ -42,8 +52,15 @@ class DescribeTable(Tool):
             "DescribeTableArguments",
             __base__=ToolArguments,
             table=(table_type, Field(description="Table name.")),
+            page=(Annotated[int, Field(strict=True)] | None, Field(None, json_schema_extra=_optional_int)),
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         table = args.table  # type: ignore[attr-defined]
-        return ToolValue({**get_profile(cursor, table), **semantic_summary(table, self.semantics)})
+        extra = semantic_summary(table, self.semantics)
+        try:
+            # pages count from 1; any lower number means the first (no minimum in the schema: tokens)
+            page = max(1, args.page or 1)  # type: ignore[attr-defined]
+            return ToolValue(fit_profile(get_profile(cursor, table), page=page, extra=extra))
+        except ValueError as exc:
+            raise ToolError(str(exc)) from None

@@ -64,6 +64,7 @@ class LiveWorkspace:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         idle_s: float = DEFAULT_IDLE_S,
         sources: Sequence[Source] = (),
+        sample_data: bool = False,
         timezone: str = "UTC",
     ) -> None:
         self.db_path = db_path
@@ -82,7 +83,7 @@ class LiveWorkspace:
         self._tables: list[str] = []
         self._pending = Change()
         self.problems: list[ToolDefinitionError] = []
-        self.created = prepare_database(db_path)
+        self.created = prepare_database(db_path, sample_data=sample_data)
         with self.use():  # build the registry now: a clash of tool names fails at start, not on first call
             pass
 

@@ -14,6 +14,7 @@ from analytics_agent.config import Settings
 from analytics_agent.errors import ConfigError
 from analytics_agent.paths import data_dir
 from analytics_agent.providers.base import Provider
+from analytics_agent.providers.limits import ReplyLimits
 
 NO_MODEL_MESSAGE = (
     "no model configured: pass --model (and --base-url for a local server, e.g. "
@@ -86,6 +87,7 @@ def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None) ->
         api_key=settings.api_key.reveal() if settings.api_key else None,
         client=client,
         stream=stream,
+        limits=reply_limits(settings),
         **limits,
     )
 
@@ -103,8 +105,20 @@ def _bedrock(settings: Settings, *, stream: bool) -> Provider:
         connect_timeout=settings.connect_timeout, read_timeout=settings.read_timeout, max_attempts=attempts
     )
     return BedrockProvider(
-        model=settings.model or "", region=settings.region, profile=settings.profile, stream=stream, **limits
+        model=settings.model or "",
+        region=settings.region,
+        profile=settings.profile,
+        stream=stream,
+        limits=reply_limits(settings),
+        **limits,
     )
+
+
+def reply_limits(settings: Settings) -> ReplyLimits:
+    """The bounds on each reply; only the deadline is a setting (the sizes protect memory, not taste)."""
+    if settings.request_deadline is None:
+        return ReplyLimits()
+    return ReplyLimits(deadline_s=settings.request_deadline)
 
 
 def _given(**values: Any) -> dict[str, Any]:

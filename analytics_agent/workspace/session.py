@@ -10,6 +10,7 @@ from analytics_agent.agent.loop import Agent
 from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.config import Settings
 from analytics_agent.db.catalog import list_tables
+from analytics_agent.present.safe_text import escape_control
 from analytics_agent.present.stream import StreamEcho
 from analytics_agent.present.trace import format_event, format_unverified
 from analytics_agent.present.transcript import Transcript
@@ -33,10 +34,10 @@ class Wiring:
         """Print the answer unless streaming already did, then any numbers no tool returned."""
         already = self.echo.finish(result.answer) if self.echo else False
         if not already:
-            write_line(result.answer)
+            write_line(escape_control(result.answer))
         warning = format_unverified(result.unverified_numbers)
         if warning and self.note is not None:
-            self.note(warning)
+            self.note(escape_control(warning))  # it quotes numbers as the model wrote them
 
     def close(self) -> None:
         if self.transcript is not None:

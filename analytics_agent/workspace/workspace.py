@@ -38,17 +38,19 @@ class Workspace:
         tool_dirs: Sequence[Path] = (),
         timeout_s: float = DEFAULT_TIMEOUT_S,
         allow_sql: bool = False,
+        sample_data: bool = False,
         sources: Sequence[Source] = (),
         timezone: str = "UTC",
         semantic_file: Path | None = None,
     ) -> Workspace:
-        """Create the database with sample data on first use, then open it sandboxed, read-only.
+        """Create the database on first use (empty, or with the sample data if ``sample_data``), then
+        open it sandboxed, read-only.
 
         ``allow_sql`` adds ``run_sql`` (free read-only SELECT) to the registry; ``sources`` are attached
         read-only before the sandbox locks, and their tables join the database's own. ``timezone`` is the
         business zone of ``aggregate``; ``semantic_file`` defaults to ``<db>.semantic.yaml`` beside it.
         """
-        created = prepare_database(db_path)
+        created = prepare_database(db_path, sample_data=sample_data)
         linked = SourceSetUp(sources)
         connection = open_sandbox(db_path, set_up=linked if sources else None)
         try:
@@ -79,8 +81,9 @@ class Workspace:
         self.close()
 
 
-def prepare_database(db_path: Path) -> bool:
-    """Check the path names a file, and create the database with the sample data on first use (True)."""
+def prepare_database(db_path: Path, *, sample_data: bool) -> bool:
+    """Check the path names a file, and create the database on first use (True): with the sample data
+    for the default database and the demo, empty for any other."""
     if db_path.is_dir():
         raise DatabaseError(f"{db_path} is a folder; --db takes a database file path")
-    return ensure_database(db_path)
+    return ensure_database(db_path, sample_data=sample_data)

@@ -46,7 +46,7 @@ def run(samples: int = SAMPLES) -> Result:
     rng = random.Random(20261024)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "bench.duckdb"
-        ensure_database(db)
+        ensure_database(db, sample_data=True)
         with Workspace.open(db) as ws:
             for label, calls in CALLS.items():
                 contents = [ws.executor.execute(name, json.dumps(args)).text for name, args in calls]

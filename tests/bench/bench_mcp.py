@@ -36,7 +36,7 @@ def run(*, calls: int = 301, starts: int = 7) -> Result:
     )
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "sample.duckdb"
-        ensure_database(db)
+        ensure_database(db, sample_data=True)
         for mode in ("auto", "legacy"):
             ours, base, ours_cpu, base_cpu, cold = anyio.run(_per_call, db, mode, calls)
             for kind, a, b in (("wall", ours, base), ("cpu", ours_cpu, base_cpu)):

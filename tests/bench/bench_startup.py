@@ -58,7 +58,7 @@ def run(*, runs: int = 11, log=print) -> Result:
     )
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "sample.duckdb"
-        ensure_database(db)
+        ensure_database(db, sample_data=True)
         bare = Path(folder) / "bare_typer.py"
         bare.write_text(_BARE_TYPER, encoding="utf-8")
         sql = parse_sql_tool((sql_dir() / "sales_summary.sql").read_text(encoding="utf-8")).sql

@@ -79,7 +79,7 @@ def run(*, log=print) -> Result:
     )
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "sample.duckdb"
-        ensure_database(path)
+        ensure_database(path, sample_data=True)
         with open_all(path) as ws:
             _fill(result, ws)
     return result

@@ -54,7 +54,7 @@ def _bench(name: str, args: argparse.Namespace) -> Result:
     if name == "load":
         from tests.bench import bench_load
 
-        return bench_load.run(big=args.big, quick=quick)
+        return bench_load.run(big=args.big, quick=quick, extra=tuple(args.load_csv or ()))
     if name == "forms":
         from tests.bench import bench_forms
 
@@ -90,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--overhead-size", default=None, help="table size for overhead (default 10m)")
     parser.add_argument("--only", help=f"comma-separated subset of {', '.join(NAMES)}")
     parser.add_argument("--big", action="store_true", help="load benchmark on a >= 1 GB CSV")
+    parser.add_argument("--load-csv", type=Path, action="append", help="also load this CSV (repeatable)")
     parser.add_argument("--json", type=Path, help="write the results here")
     parser.add_argument("--source-rows", default="100m", help="rows of the sources benchmark (default 100m)")
     args = parser.parse_args(argv)

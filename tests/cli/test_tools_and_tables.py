@@ -123,10 +123,12 @@ def test_a_new_user_gets_the_sample_database_created_on_first_use(tmp_path, isol
     assert not list(created.parent.glob(".seeding-*")), "no temporary files are left behind"
 
 
-def test_the_db_path_can_come_from_the_environment(tmp_path):
+def test_the_db_path_can_come_from_the_environment_and_a_new_one_starts_empty(tmp_path):
     target = tmp_path / "elsewhere" / "mine.duckdb"
+    target.parent.mkdir()
     result = run(["tables", "--json"], cwd=tmp_path, env_extra={"ANALYTICS_AGENT_DB": str(target)})
     assert result.returncode == 0 and target.is_file()
+    assert json.loads(result.stdout) == [] and "Created an empty database" in result.stderr
 
 
 @pytest.mark.parametrize(

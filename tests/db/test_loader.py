@@ -39,7 +39,7 @@ def write_messy(path: Path, rows, *, bad_at: int | None = None) -> Path:
     for i, (oid, city, day, amount, note) in enumerate(rows):
         shown = f'"{amount:,}"' if amount >= 1000 else str(amount)
         if bad_at is not None and i == bad_at:
-            shown = "n/a"
+            shown = "unknown"  # "n/a" would be read as missing
         lines.append(f'{oid};{city};{day};{shown};"{note}"')
     path.write_bytes(("\ufeff" + "\r\n".join(lines) + "\r\n").encode("utf-8"))
     return path
@@ -100,8 +100,8 @@ def test_a_bad_value_at_line_60001_fails_naming_the_line_and_leaves_the_table_as
     with pytest.raises(LoadError) as err:
         load_files(sample_db, [str(bad)], LoadOptions(table="sales", mode="replace", **MESSY_OPTIONS))
     message = str(err.value)
-    assert "sales_bad.csv: line 60001" in message and '"n/a"' in message
-    assert "--type amount=VARCHAR" in message and "\n" not in message
+    assert "sales_bad.csv: line 60001" in message and '"unknown"' in message
+    assert "--null unknown" in message and "--type amount=VARCHAR" in message and "\n" not in message
     assert _snapshot(sample_db, "sales") == before
     assert _tables(sample_db) == {"customers", "order_items", "orders", "products", "sales"}
 
@@ -170,9 +170,14 @@ def test_parquet_loads_by_extension_and_refuses_csv_options(sample_db, tmp_path)
         load_files(sample_db, [str(path)], LoadOptions(table="f2", delimiter=";"))
 
 
-def test_a_header_only_file_makes_an_empty_table_and_an_empty_file_is_refused(sample_db, tmp_path):
+def test_a_header_only_file_is_refused_unless_asked_and_an_empty_file_is_refused(sample_db, tmp_path):
     (tmp_path / "header.csv").write_text("a,b,c\n")
-    assert load_files(sample_db, [str(tmp_path / "header.csv")], LoadOptions()).rows_total == 0
+    with pytest.raises(LoadError, match=r"header\.csv has no data rows.*--allow-empty"):
+        load_files(sample_db, [str(tmp_path / "header.csv")], LoadOptions())
+    assert "header" not in _tables(sample_db)
+    assert (
+        load_files(sample_db, [str(tmp_path / "header.csv")], LoadOptions(allow_empty=True)).rows_total == 0
+    )
     assert _columns(sample_db, "header") == ["a", "b", "c"]
     (tmp_path / "empty.csv").write_text("")
     with pytest.raises(LoadError, match=r"empty\.csv is empty"):
@@ -333,8 +338,10 @@ def _columns(db: Path, table: str) -> list[str]:
         return [r[0] for r in conn.execute(f"DESCRIBE {table}").fetchall()]
 
 
-def test_a_layout_duckdb_cannot_sniff_names_the_file_and_the_options_to_give(sample_db, tmp_path):
+def test_a_layout_duckdb_cannot_sniff_is_read_as_the_first_line_says_and_the_bad_line_named(
+    sample_db, tmp_path
+):
     path = tmp_path / "odd.csv"
     path.write_text("a;b\n" + "".join(f"{i};{i}\n" for i in range(3000)) + "1;2;3\n")
-    with pytest.raises(LoadError, match=r"^odd.csv: DuckDB could not work out its layout; give --delimiter"):
+    with pytest.raises(LoadError, match=r"^odd.csv: line 3002 has 3 fields where the header has 2"):
         load_files(sample_db, [str(path)], LoadOptions(delimiter=";"))

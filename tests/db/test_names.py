@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given
+import duckdb
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics_agent.db.names import safe_column_names, safe_identifier, table_name_from_path
+from analytics_agent.db.names import rename_reason, safe_column_names, safe_identifier, table_name_from_path
 
 RESERVED = {"select", "order", "table", "from"}
-PLAIN = re.compile(r"^[a-z_][a-z0-9_]*$")
+PLAIN = re.compile(r"^[^\W\d]\w*$")  # letters of any script, digits, underscores; no leading digit
 
 
 def test_headers_become_snake_case_ascii():
@@ -29,13 +30,28 @@ def test_a_leading_digit_is_prefixed_and_a_reserved_word_gets_an_underscore():
 
 
 def test_duplicates_and_nameless_columns_get_distinct_names():
-    assert safe_column_names(["Name", "name", "NAME ", "", "日付"]) == [
+    assert safe_column_names(["Name", "name", "NAME ", "", "!?"]) == [
         "name",
         "name_2",
         "name_3",
         "column_4",
         "column_5",
     ]
+
+
+def test_non_ascii_headers_keep_readable_names_and_lose_only_accents():
+    assert safe_column_names(["備考", "Größe", "Ціна й грн", "Café au lait", "😀"]) == [
+        "備考",
+        "große",
+        "ціна_й_грн",
+        "cafe_au_lait",
+        "column_5",
+    ]
+
+
+def test_a_keyword_renamed_says_why_and_a_plain_rename_needs_no_reason():
+    assert rename_reason("order", "order_", RESERVED) == "order is an SQL keyword, stored as order_"
+    assert rename_reason("Order Date", "order_date", RESERVED) is None
 
 
 def test_quotes_and_sql_in_a_header_leave_only_a_plain_name():
@@ -53,5 +69,18 @@ def test_any_headers_give_distinct_plain_names_of_bounded_length(headers):
     names = safe_column_names(headers, reserved=RESERVED)
     assert len(names) == len(headers) and len(set(names)) == len(names)
     for name in names:
-        assert PLAIN.match(name) and name not in RESERVED
+        assert PLAIN.match(name) and name == name.lower() and name not in RESERVED
         assert len(name) <= 70
+
+
+def duckdb_reserved() -> frozenset[str]:
+    rows = duckdb.sql("SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category = 'reserved'")
+    return frozenset(r[0] for r in rows.fetchall())
+
+
+@settings(max_examples=200)
+@given(st.lists(st.text(max_size=20), min_size=1, max_size=6))
+def test_duckdb_reads_every_stored_name_without_quotes(headers):
+    names = safe_column_names(headers, reserved=duckdb_reserved())
+    select = ", ".join(f"{i} AS {name}" for i, name in enumerate(names))
+    assert duckdb.sql(f"SELECT {select}").columns == names

@@ -65,7 +65,7 @@ def _load(db: Path, csv: Path, table: str) -> subprocess.Popen:
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "data.duckdb"
-    ensure_database(path)
+    ensure_database(path, sample_data=True)
     return path
 
 

@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,24 +20,10 @@ from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
 import bedrock_fake as bf
-from loopback import LoopbackServer
 
 API_KEY = "sk-test-SECRET-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"
 CONFIG_KEY = "sk-config-SECRET-0a1b2c3d4e5f60718293a4b5c6d7e8f9"
 CLI = [sys.executable, "-m", "analytics_agent"]
-
-
-@pytest.fixture
-def serve() -> Iterator:
-    servers: list[LoopbackServer] = []
-
-    def start(answer) -> LoopbackServer:
-        servers.append(LoopbackServer(answer))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.close()
 
 
 def _scripted(steps: list[Step]):

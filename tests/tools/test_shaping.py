@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analytics_agent.tools.shaping import (
+    KNOWN_WORDS,
     MAX_ROWS,
     MAX_TOKENS,
+    SINGLE_TOKEN_PUNCTUATION,
     Rows,
     dumps,
     estimate_tokens,
@@ -70,7 +72,34 @@ def test_the_estimate_is_not_wildly_pessimistic_on_typical_results():
         rows=[("Pune", dt.date(2026, 10, d), d * 7, d * 1299) for d in range(1, 31)],
     )
     text = shape_rows(rows).text
-    assert estimate_tokens(text) <= 2 * real_tokens(text)
+    assert real_tokens(text) <= estimate_tokens(text) <= 1.3 * real_tokens(text)
+
+
+def test_a_describe_table_result_is_estimated_within_1_3x():
+    columns = [
+        {"name": f"{base}_{i}", "type": kind, "nulls": i * 37, "min": i, "max": i * 1000 + 7}
+        for i, (base, kind) in enumerate(
+            [("dep_delay", "BIGINT"), ("distance", "DOUBLE"), ("day", "DATE")] * 6
+        )
+    ]
+    text = dumps({"table": "flights", "rows": 336776, "columns": columns})
+    assert real_tokens(text) <= estimate_tokens(text) <= 1.3 * real_tokens(text)
+
+
+@pytest.mark.parametrize("run", sorted(SINGLE_TOKEN_PUNCTUATION))
+def test_each_known_punctuation_run_is_one_o200k_token_alone_and_two_at_most_after_a_space(run):
+    assert real_tokens(run) == 1 and real_tokens(" " + run) <= 2
+
+
+@pytest.mark.parametrize(("word", "tokens"), sorted(KNOWN_WORDS.items()))
+def test_each_known_word_has_its_o200k_count_and_one_more_at_most_with_a_leading_character(word, tokens):
+    assert real_tokens(word) == tokens
+    for lead in ' _"-.:,[{':
+        assert real_tokens(lead + word) <= tokens + 1
+
+
+def test_every_one_to_three_digit_string_is_one_token():
+    assert all(real_tokens(f"{n:0{width}d}") == 1 for width in (1, 2, 3) for n in range(10**width))
 
 
 def test_values_serialise_cleanly():
@@ -137,3 +166,29 @@ def test_an_object_too_large_without_lists_becomes_an_explicit_notice(size):
     shaped = shape_object({"text": "y" * size})
     assert real_tokens(shaped.text) <= MAX_TOKENS
     assert shaped.truncated == (size > 100)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(sorted(KNOWN_WORDS) + sorted(SINGLE_TOKEN_PUNCTUATION))
+        | st.text(max_size=4)
+        | st.sampled_from([" ", "_", "é", "₹", "日", "😀", "'s", "\n"]),
+        max_size=30,
+    )
+)
+def test_known_words_and_runs_next_to_anything_are_never_undercounted(pieces):
+    text = "".join(pieces)
+    assert estimate_tokens(text) >= real_tokens(text)
+
+
+def test_every_bundled_tool_result_on_the_sample_data_is_estimated_close_and_never_under(workspace):
+    from tests.bench.workload import domain_arguments
+
+    ratios = []
+    for name, arguments in domain_arguments(workspace.cursor(), workspace.registry).items():
+        text = workspace.executor.execute(name, arguments).text
+        real = real_tokens(text)
+        assert real <= estimate_tokens(text) <= 1.6 * real, name
+        ratios.append(estimate_tokens(text) / real)
+    assert sorted(ratios)[len(ratios) // 2] <= 1.3  # the median result

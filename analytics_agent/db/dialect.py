@@ -1,0 +1,137 @@
+"""Work out a CSV file's layout with DuckDB's sniffer, and refuse a sniff that would lose data.
+
+DuckDB's sniffer falls back quietly when a file is ragged: it skips leading lines (the header with them),
+or reads each whole line as one text column. We pin what the first line plainly says instead (its
+delimiter, that it is the header), so the strict read that follows fails on the first ragged record and
+names its line, or, with ``--skip-bad-rows``, sets such records aside.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from analytics_agent.db.load_errors import explain_load_error
+from analytics_agent.db.sources import Dialect, LoadOptions, sniff_sql
+from analytics_agent.errors import LoadError
+
+CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
+_SHOWN = {"\t": "\\t"}
+_UNIT_SEPARATOR = "\x1f"  # never in a header line, so the whole line reads as one value
+_NO_LAYOUT = (
+    "{label}: DuckDB could not work out its layout; give --delimiter (and --no-header if the first line "
+    "is data) and check that every line has the same number of fields"
+)
+
+
+class _SniffFailed(Exception):
+    """DuckDB's sniffer found no consistent layout in its sample."""
+
+
+def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions) -> Dialect:
+    """The layout of one CSV file, checked. Raises LoadError saying which option to use."""
+    try:
+        sniffed = _sniff(conn, path, label, options)
+        pinned = _pin(conn, path, label, options, sniffed)
+    except _SniffFailed:  # a ragged record inside the sample; pin the first line's delimiter
+        delimiter = options.delimiter or likely_delimiter(first_line(conn, path, options))
+        if delimiter is None:
+            raise LoadError(_NO_LAYOUT.format(label=label)) from None
+        pinned = {"delim": delimiter, "header": options.header if options.header is not None else True}
+    if pinned:
+        # ignore_errors: the sniff must not trip over the very records the strict read will report
+        sniffed = _sniff(conn, path, label, options, skip=0, ignore_errors=True, **pinned)
+    elif not sniffed["HasHeader"] and options.header is None and len(sniffed["Columns"]) > 1:
+        line = first_line(conn, path, options)
+        raise LoadError(
+            f"{label}: the first line ({_short(line)}) looks like data, not column names; add --no-header "
+            "to load it as data, or --header to use it as the names"
+        )
+    return Dialect(
+        delimiter=sniffed["Delimiter"],
+        quote=_or(sniffed["Quote"], '"'),
+        escape=_or(sniffed["Escape"], '"'),
+        header=bool(sniffed["HasHeader"]),
+        columns={c["name"]: c["type"] for c in sniffed["Columns"]},
+        date_format=sniffed["DateFormat"],
+        timestamp_format=sniffed["TimestampFormat"],
+    )
+
+
+def _pin(
+    conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions, sniffed: dict[str, Any]
+) -> dict[str, Any]:
+    """What to pin when the sniff fell back (skipped lines, or one column where the first line has
+    delimiters); empty when the sniff can be trusted."""
+    header = options.header if options.header is not None else True
+    if sniffed["SkipRows"]:
+        return {"delim": sniffed["Delimiter"], "header": header}
+    if len(sniffed["Columns"]) != 1:
+        return {}
+    line = first_line(conn, path, options)
+    seen = likely_delimiter(line)
+    if options.delimiter is not None and options.delimiter not in line:
+        hint = f"it looks separated by {_show(seen)}; use --delimiter {_show(seen)}" if seen else ""
+        raise LoadError(
+            f"{label}: --delimiter {_show(options.delimiter)} does not occur in the first line "
+            f"({_short(line)}); {hint or 'leave --delimiter out to detect it'}"
+        )
+    delimiter = options.delimiter or seen
+    if delimiter is None or delimiter not in line:
+        return {}  # really one column
+    return {"delim": delimiter, "header": header}
+
+
+def likely_delimiter(line: str) -> str | None:
+    """The candidate delimiter the line uses most outside quotes, if any. Pure."""
+    counts = {d: _fields(line, d) - 1 for d in CANDIDATE_DELIMITERS}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] > 0 else None
+
+
+def _fields(line: str, delimiter: str) -> int:
+    return len(next(csv.reader([line], delimiter=delimiter), []))
+
+
+def first_line(conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions) -> str:
+    """The file's first line as text, read by DuckDB (so .gz, .zst and --encoding work as in the load)."""
+    params: list[Any] = [str(path), _UNIT_SEPARATOR]
+    encoding = ""
+    if options.encoding:
+        encoding, params = ", encoding = ?", [*params, options.encoding]
+    row = conn.execute(
+        "SELECT line FROM read_csv(?, auto_detect = false, header = false, delim = ?, quote = '', "
+        f"escape = '', columns = {{'line': 'VARCHAR'}}, strict_mode = false{encoding}) LIMIT 1",
+        params,
+    ).fetchone()
+    return (row[0] or "") if row else ""
+
+
+def _sniff(
+    conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions, **pinned: Any
+) -> dict[str, Any]:
+    sql, params = sniff_sql(path, options, **pinned)
+    try:
+        cursor = conn.execute(f"SELECT * FROM {sql}", params)
+        names = [d[0] for d in cursor.description]
+        row = cursor.fetchone()
+    except duckdb.Error as exc:
+        if "Error when sniffing file" in str(exc) and not pinned:
+            raise _SniffFailed from None
+        raise LoadError(explain_load_error(str(exc), [path], label=label)) from None
+    return dict(zip(names, row, strict=True))
+
+
+def _or(value: str | None, default: str) -> str:
+    return default if value in (None, "", "(empty)") else value
+
+
+def _show(delimiter: str | None) -> str:
+    return repr(_SHOWN.get(delimiter or "", delimiter))
+
+
+def _short(line: str, limit: int = 60) -> str:
+    return repr(line if len(line) <= limit else line[: limit - 3] + "...")

@@ -1,0 +1,150 @@
+"""What one question may cost, whatever the model and the endpoint send (issue 17, groups 5, 6, 12).
+
+The real executor runs on the real sample database; the model is a fake provider from test_loop.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from analytics_agent.agent.bounds import (
+    MAX_CALLS_PER_TURN,
+    MAX_ERROR_TOKENS,
+    bounded_error,
+    run_calls,
+    sent_tokens,
+)
+from analytics_agent.agent.events import StepFailed
+from analytics_agent.conversation import AssistantTurn, Conversation, ModelResponse, ToolCall, Usage, UserTurn
+from analytics_agent.tools.executor import ToolOutcome
+from analytics_agent.tools.shaping import estimate_tokens
+from analytics_agent.workspace.workspace import Workspace
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_loop import FakeProvider, answer, calls, last_results, make_agent
+
+PUNE = {"city": "Pune", "day": "2026-10-24"}
+
+
+def test_only_the_first_calls_of_a_turn_run_and_the_rest_are_told_why(workspace: Workspace) -> None:
+    ran: list[str] = []
+    lock = threading.Lock()
+    inner = workspace.executor.execute
+
+    def counting(name, arguments):
+        with lock:
+            ran.append(arguments)
+        return inner(name, arguments)
+
+    workspace.executor.execute = counting  # type: ignore[method-assign]
+    many = [("sales_summary", {**PUNE, "day": f"2026-10-{d:02d}"}) for d in range(1, 31)]
+    provider = FakeProvider(calls(*many), answer("done"))
+    conversation = Conversation()
+    result = make_agent(workspace, provider).ask("q", conversation)
+    results = last_results(conversation).results
+    assert len(ran) == MAX_CALLS_PER_TURN == 16 and len(results) == 30  # every call answered
+    assert all(json.loads(r.content)["city"] == "Pune" for r in results[:16])
+    assert all(r.is_error and "only the first 16 were run" in r.content for r in results[16:])
+    assert [c.skipped for c in result.tool_calls[16:]] == ["over_cap"] * 14
+
+
+def test_an_error_echoing_a_huge_argument_reaches_the_model_bounded(workspace: Workspace) -> None:
+    huge = "x" * 5_000_000
+    provider = FakeProvider(calls(("no_such_tool_" + huge, {"a": huge}), ("sales_summary", {"city": huge})),
+                            answer("done"))  # fmt: skip
+    conversation = Conversation()
+    result = make_agent(workspace, provider).ask("q", conversation)
+    for sent in last_results(conversation).results:
+        assert sent.is_error and estimate_tokens(sent.content) <= MAX_ERROR_TOKENS
+        assert "characters" in sent.content  # says it was cut, or that the value was long
+    assert all(len(record.error) < 10_000 for record in result.tool_calls)
+
+
+def test_bounded_error_keeps_short_errors_and_cuts_long_ones_to_the_budget() -> None:
+    short = "Error: day: Input should be a valid date"
+    assert bounded_error(short) is short
+    long = "Error: " + "é" * 100_000  # 2 UTF-8 bytes each: the estimate counts bytes here
+    cut = bounded_error(long)
+    assert estimate_tokens(cut) <= MAX_ERROR_TOKENS and cut.endswith("(error cut: 100,007 characters in all)")
+
+
+def _fake_usage(tokens: int):
+    """A reply that asks for one more tool call and reports ``tokens`` input tokens, whatever was sent."""
+
+    def reply(conversation: Conversation) -> ModelResponse:
+        n = len(conversation.messages)
+        call = ToolCall(f"c{n}", "sales_summary", json.dumps({**PUNE, "day": f"2026-10-{n % 28 + 1:02d}"}))
+        return ModelResponse(AssistantTurn(tool_calls=(call,)), stop="tool_use", usage=Usage(tokens, 1))
+
+    return reply
+
+
+@pytest.mark.parametrize("reported", [0, 1])
+def test_fake_usage_cannot_keep_a_question_under_the_token_budget(
+    workspace: Workspace, reported: int
+) -> None:
+    provider = FakeProvider(*[_fake_usage(reported)] * 50)
+    result = make_agent(workspace, provider, max_steps=50, max_input_tokens=5_000).ask("q")
+    assert result.stop == "token_budget" and result.steps < 50
+    assert "Counted from what was sent" in result.answer
+    assert result.usage.input_tokens == reported * result.steps  # what the server said is still shown
+
+
+def test_the_floor_never_counts_more_than_a_byte_sixth_of_what_is_sent() -> None:
+    conversation = Conversation(system="s" * 600, messages=[UserTurn("q" * 600)])
+    assert sent_tokens(conversation, 600) == 300  # 1,800 bytes / 6
+
+
+def test_an_honest_server_is_charged_what_it_reports(workspace: Workspace) -> None:
+    provider = FakeProvider(calls(("sales_summary", PUNE), tokens=40_000), answer("done"))
+    result = make_agent(workspace, provider, max_input_tokens=50_000).ask("q")
+    assert result.stop == "answer" and result.usage.input_tokens == 40_100
+
+
+def test_ctrl_c_cancels_the_calls_not_started_and_says_so() -> None:
+    started: list[str] = []
+    release = threading.Event()
+
+    def slow(name: str, arguments: str) -> ToolOutcome:
+        started.append(arguments)
+        release.wait(5)
+        return ToolOutcome(name, "{}", False)
+
+    said: list[tuple[int, int]] = []
+    calls_ = [ToolCall(f"c{i}", "slow", str(i)) for i in range(40)]
+    interrupter = threading.Timer(0.3, lambda: _interrupt_main())
+    interrupter.start()
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run_calls(slow, calls_, range(40), on_interrupt=lambda c, r: said.append((c, r)))
+    waited = time.monotonic() - began
+    release.set()
+    assert waited < 2  # not the 40 / 8 x 5 s the queue would take
+    assert said == [(32, 8)] and len(started) == 8
+
+
+def _interrupt_main() -> None:
+    os.kill(os.getpid(), signal.SIGINT)  # a real Ctrl-C: it wakes the main thread's wait
+
+
+def test_an_interrupt_during_tool_calls_is_reported_as_an_event(workspace: Workspace) -> None:
+    events: list = []
+
+    def boom(name, arguments):
+        raise KeyboardInterrupt
+
+    workspace.executor.execute = boom  # type: ignore[method-assign]
+    provider = FakeProvider(calls(("sales_summary", PUNE)))
+    agent = make_agent(workspace, provider, on_event=events.append)
+    with pytest.raises(KeyboardInterrupt):
+        agent.ask("q")
+    failed = [e for e in events if isinstance(e, StepFailed)]
+    assert failed and failed[0].reason.startswith("interrupted:")
