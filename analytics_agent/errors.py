@@ -8,6 +8,7 @@ stack trace, never shown to the user as one.
     ├── ConfigError                     missing or contradictory settings (no model, bad flag value)
     ├── DatabaseError                   the database file cannot be opened, created or is locked
     ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
+    ├── Interrupted                     Ctrl-C during a write: says whether it committed (exit 130)
     ├── SourceError                     a data source (files in place, PostgreSQL, DuckLake, MotherDuck)
     │                                   is misconfigured or cannot be reached
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
@@ -49,6 +50,12 @@ class LoadError(AnalyticsAgentError):
 
 class SourceError(AnalyticsAgentError):
     pass
+
+
+class Interrupted(AnalyticsAgentError):
+    """Ctrl-C stopped a write; the message says what state it left."""
+
+    exit_code = 130
 
 
 class ToolDefinitionError(AnalyticsAgentError):

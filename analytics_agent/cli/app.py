@@ -83,8 +83,10 @@ def main() -> None:
     except AnalyticsAgentError as exc:
         from analytics_agent.present.safe_text import escape_control  # the error path only
 
-        typer.echo(f"error: {escape_control(str(exc))}", err=True)  # may quote the endpoint
-        sys.exit(1)
+        code = getattr(exc, "exit_code", 1)  # Interrupted: 130, and its message says what state it left
+        text = escape_control(str(exc))  # may quote the endpoint, a CSV value or a tool file
+        typer.echo(f"error: {text}" if code == 1 else text, err=True)
+        sys.exit(code)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
         sys.exit(130)

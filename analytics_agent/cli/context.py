@@ -12,6 +12,8 @@ from typing import Annotated
 
 import typer
 
+from analytics_agent.present.safe_text import escape_control
+
 
 class State:
     db: Path | None = None
@@ -59,7 +61,7 @@ def open_workspace(timezone: str | None = None, *, demo: bool = False):
         say_created(path, sample_data=demo or gets_sample_data(path))
     warn_problems(workspace.problems)
     for problem in workspace.source_problems:
-        typer.echo(f"warning: {problem}", err=True)
+        typer.echo(escape_control(f"warning: {problem}"), err=True)
     return workspace
 
 
@@ -116,4 +118,4 @@ def warn_problems(problems: Sequence[object]) -> None:
 
     for problem in problems:
         what = "definition" if isinstance(problem, SemanticModelError) else "tool"
-        typer.echo(f"warning: {problem} ({what} skipped)", err=True)
+        typer.echo(escape_control(f"warning: {problem} ({what} skipped)"), err=True)

@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from analytics_agent.cli.context import JsonFlag, db_path, gets_sample_data, open_workspace, say_created
+from analytics_agent.present.safe_text import escape_control, escape_json_text
 
 _TYPE_HELP = "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."
 _NULL_HELP = (
@@ -55,9 +56,9 @@ def schema(
             )
         profile = get_profile(ws.cursor(), table_name)
     if as_json:
-        typer.echo(json.dumps(profile, indent=2, ensure_ascii=False))
+        typer.echo(escape_json_text(json.dumps(profile, indent=2, ensure_ascii=False)))
         return
-    typer.echo(f"{table_name}: {plural(profile['rows'], 'row')}")
+    typer.echo(escape_control(f"{table_name}: {plural(profile['rows'], 'row')}"))
     original = profile.get("original_names", {})
     headers = ["column", "type", "nulls", "min", "max", "values"]
     if original:
@@ -114,9 +115,8 @@ def load(
     ] = False,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
-    from analytics_agent.db.loader import load_files
     from analytics_agent.db.sources import LoadOptions
-    from analytics_agent.errors import LoadError
+    from analytics_agent.errors import Interrupted, LoadError
 
     if replace and append:
         raise LoadError("--replace and --append contradict each other; choose one")
@@ -134,17 +134,35 @@ def load(
         skip_bad_rows=skip_bad_rows,
         allow_empty=allow_empty,
     )
+    try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
+        summary = _run_load(paths, options)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted before the load started; the database is unchanged") from None
+    try:
+        _show_load(summary)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted after the load was committed; it is complete") from None
+
+
+def _run_load(paths, options):
+    from analytics_agent.db.loader import load_files
+
     progress = _Progress(paths[0]) if sys.stderr.isatty() else None
     try:
-        summary = load_files(
+        return load_files(
             db_path(), paths, options, on_progress=progress, sample_data=gets_sample_data(db_path())
         )
     finally:
         if progress:
             progress.clear()
+
+
+def _show_load(summary) -> None:
     if summary.created_database:
         say_created(db_path(), sample_data=gets_sample_data(db_path()))
     typer.echo(render_summary(summary))
+    if note := bundled_tools_lost(summary):
+        typer.echo(escape_control(note), err=True)
 
 
 def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")]) -> None:
@@ -152,7 +170,22 @@ def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to re
     from analytics_agent.db.loader import drop_table
 
     rows = drop_table(db_path(), table)
-    typer.echo(f"Dropped {table} ({rows:,} rows).")
+    typer.echo(escape_control(f"Dropped {table} ({rows:,} rows)."))
+
+
+def bundled_tools_lost(summary) -> str | None:
+    """What a ``--replace`` of a sample table costs the bundled tools, or None if they still fit it."""
+    from analytics_agent.tools.bundled import tools_using, unfit_tables
+
+    if summary.mode != "replace":
+        return None
+    reason = unfit_tables({summary.table: {c.name: c.type for c in summary.columns}}).get(summary.table)
+    if reason is None:
+        return None
+    return (
+        f"note: {summary.table} now {reason}; the bundled tools {', '.join(tools_using(summary.table))} "
+        f"need its sample columns and are skipped from now on (load your data under another --table to keep them)"
+    )
 
 
 def parse_type_overrides(items: Sequence[str]) -> dict[str, str]:
@@ -184,7 +217,7 @@ def render_summary(summary) -> str:
         headers.insert(1, "original name")
         for row, c in zip(rows, summary.columns, strict=True):
             row.insert(1, c.original if c.original != c.name else "")
-    lines = [head + ".", table(headers, rows, right=(len(headers) - 1,))]
+    lines = [escape_control(head) + ".", table(headers, rows, right=(len(headers) - 1,))]
     if summary.rejected_lines:
         shown = ", ".join(map(str, summary.rejected_lines[:5])) + (
             " …" if len(summary.rejected_lines) > 5 else ""
@@ -194,7 +227,7 @@ def render_summary(summary) -> str:
             f"(line{'s' if len(summary.rejected_lines) > 1 else ''} {shown}), kept in the table "
             f"{summary.table}_rejects."
         )
-    lines += [f"note: {note}" for note in summary.notes]
+    lines += [escape_control(f"note: {note}") for note in summary.notes]
     return "\n".join(lines)
 
 

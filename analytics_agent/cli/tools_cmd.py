@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from analytics_agent.cli.context import JsonFlag, open_workspace
+from analytics_agent.present.safe_text import escape_control, escape_json_text
 
 tools_app = typer.Typer(help="List, inspect and run the tools a model can call.", no_args_is_help=True)
 
@@ -22,7 +23,7 @@ def tools_list(as_json: JsonFlag = False) -> None:
         return
     width = max(len(n) for n, _ in items)
     for name, description in items:
-        typer.echo(f"{name.ljust(width)}  {first_sentence(description)}")
+        typer.echo(escape_control(f"{name.ljust(width)}  {first_sentence(description)}"))
 
 
 @tools_app.command("spec")
@@ -44,7 +45,7 @@ def tools_spec(
             "mcp": ws.registry.mcp_tools,
         }
         payload = renderings[fmt]()
-    typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    typer.echo(escape_json_text(json.dumps(payload, indent=2, ensure_ascii=False)))
 
 
 @tools_app.command("call")
@@ -59,7 +60,8 @@ def tools_call(
     """Run one tool without a model and print exactly what the model would read."""
     with open_workspace(timezone) as ws:
         outcome = ws.executor.execute(name, arguments)
-    typer.echo(outcome.text)
+    # the model reads it raw; a terminal must not obey it (a result is JSON, an error a sentence)
+    typer.echo(escape_control(outcome.text) if outcome.is_error else escape_json_text(outcome.text))
     if outcome.is_error:
         raise typer.Exit(1)
 

@@ -4,12 +4,20 @@ DuckDB refuses two connections to one file with different configurations in one 
 (first-use seeding, loading) happens on a connection that is closed before the sandbox opens.
 ``read_only=True`` alone still lets SQL read and write local files; the sandbox also turns external
 access off and locks the configuration, so a query cannot ``SET`` its way back out.
+
+External access off still leaves DuckDB's own files on its allow-list (the database, its WAL, its temp
+folder), so ``read_blob('<the database>')`` would return the raw bytes, rows of dropped tables included.
+The sandbox therefore also disables DuckDB's local file system once the database is open: every file
+reader (``read_blob``, ``read_csv``, ``glob``, ``ATTACH``, a ``FROM 'file'`` scan...) then fails, while the
+tables, read through the handle already open, still work. Spilling to disk is off too (no temp folder), so
+a query larger than the memory limit fails instead of writing temp files.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +29,7 @@ from analytics_agent.db.catalog import SEARCH_PATH
 from analytics_agent.errors import DatabaseError
 
 DEFAULT_MEMORY_LIMIT = "1GB"
+_DUCKDB_ERROR_KIND = re.compile(r"^[A-Za-z ]*Error: ")  # "IO Error: ", "Error: "
 DEFAULT_THREADS = 2
 # How long a writer waits for readers to let go of the file. A long-running reader (the MCP server) closes
 # its connection within a couple of seconds of its last call, so a `load` from another terminal gets in.
@@ -37,10 +46,11 @@ def open_sandbox(
 ) -> duckdb.DuckDBPyConnection:
     """A read-only connection that cannot touch files or the network, nor change its own settings.
 
+    Without sources it reads no file at all, its own included (``_close_file_system``).
     ``lock_wait_s``: how long to wait while another process writes the file (0: fail at once).
     ``set_up`` (attaching linked sources) runs while the connection can still reach outside; it must end
-    by locking the connection down itself (``linked.link.lock_down``). Without it, the connection is
-    closed from the first moment.
+    by locking the connection down itself (``linked.link.lock_down``); the sources' folders stay readable
+    to their views, so ``run_sql`` refuses file readers in the statement itself.
     """
     config: dict[str, object] = {
         "enable_external_access": set_up is not None,
@@ -48,17 +58,20 @@ def open_sandbox(
         "autoinstall_known_extensions": False,
         "memory_limit": memory_limit,
         "threads": threads,
-        "lock_configuration": set_up is None,
+        "lock_configuration": False,  # locked below, once the file system is closed or the sources linked
     }
     if set_up is not None:
         config["extension_directory"] = str(extension_dir())
+    else:
+        config["temp_directory"] = ""  # no spill files: nothing on disk but the database itself
     try:
         conn = _connect_waiting(path, lock_wait_s, read_only=True, config=config)
     except duckdb.Error as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
-    if set_up is None:
-        return conn
     try:
+        if set_up is None:
+            _close_file_system(conn, path)
+            return conn
         set_up(conn)
     except BaseException:
         conn.close()
@@ -67,6 +80,24 @@ def open_sandbox(
         conn.close()
         raise DatabaseError("internal: the sandbox was not locked after attaching sources")
     return LinkedConnection(conn)  # type: ignore[return-value]
+
+
+def _close_file_system(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """Disable the local file system, lock the configuration, then prove the database file is unreadable.
+
+    The file system can only be disabled after the database is open (DuckDB refuses it at start-up), and
+    only before the lock. A second sandbox on the same file in this process shares the first one's
+    already-locked instance; the proof covers that case too.
+    """
+    locked = conn.execute("SELECT current_setting('lock_configuration')").fetchone()[0]
+    if not locked:
+        conn.execute("SET disabled_filesystems = 'LocalFileSystem'")
+        conn.execute("SET lock_configuration = true")
+    try:
+        conn.execute("SELECT count(*) FROM glob(?)", [str(path)]).fetchall()
+    except duckdb.PermissionException:
+        return
+    raise DatabaseError(f"cannot open {path} safely: the sandbox could still read files; not continuing")
 
 
 class LinkedConnection:
@@ -120,7 +151,7 @@ def _connect_waiting(path: Path, wait_s: float, **kwargs: object) -> duckdb.Duck
         try:
             return duckdb.connect(str(path), **kwargs)  # type: ignore[arg-type]
         except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() >= deadline:
+            if not is_lock_conflict(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.05)
 
@@ -169,15 +200,26 @@ def ensure_database(path: Path, *, sample_data: bool) -> bool:
                 leftover.unlink()
 
 
+def is_lock_conflict(exc: BaseException) -> bool:
+    """Another process holds the file. Matched on DuckDB's own words: a corrupt *block* also says "lock"."""
+    text = str(exc)
+    return "Could not set lock on file" in text or "Conflicting lock" in text
+
+
 def _explain_open_failure(path: Path, exc: BaseException) -> str:
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if "lock" in text.lower():
+    if is_lock_conflict(exc):
         return (
             f"the database {path} is in use by another analytics-agent process (a load or chat); "
             "wait for it to finish or use another --db"
         )
     if isinstance(exc, OSError):
         return f"cannot open the database {path}: {exc.strerror or text}"
-    if "not a valid DuckDB database" in text or "Corrupt" in text or "invalid" in text.lower():
+    if "corrupt" in text.lower() or "checksum" in text.lower():
+        return (
+            f"the database {path} is corrupt ({_DUCKDB_ERROR_KIND.sub('', text)}); restore it from a backup, or move "
+            "it aside and run again to start over with the sample data (then load your files again)"
+        )
+    if "not a valid DuckDB database" in text or "invalid" in text.lower():
         return f"{path} is not a DuckDB database this version can read; point --db at another file"
     return f"cannot open the database {path}: {text}"

@@ -45,6 +45,12 @@ from analytics_agent.db.sources import (
     parquet_reader_sql,
     resolve_inputs,
 )
+from analytics_agent.db.write_safety import (
+    WriteState,
+    is_interrupt,
+    sigint_deferred,
+    space_given_back_on_failure,
+)
 from analytics_agent.errors import LoadError
 from analytics_agent.suggest import did_you_mean
 
@@ -98,15 +104,44 @@ def load_files(
     on_progress: ProgressCallback | None = None,
     sample_data: bool = False,
 ) -> LoadSummary:
-    """Load the files into one table. Raises LoadError (database unchanged) or DatabaseError.
+    """Load the files into one table. Raises LoadError (database unchanged), DatabaseError, or
+    Interrupted (Ctrl-C; it says whether the load committed).
     ``sample_data``: a database created now gets the sample tables (only the default one does)."""
+    state = WriteState()
+    try:
+        return _load_files(db_path, patterns, options, on_progress, state, sample_data=sample_data)
+    except BaseException as exc:
+        if is_interrupt(exc):
+            raise state.interrupted("load") from None
+        raise
+
+
+def _load_files(
+    db_path: Path,
+    patterns: Sequence[str],
+    options: LoadOptions,
+    on_progress: ProgressCallback | None,
+    state: WriteState,
+    *,
+    sample_data: bool,
+) -> LoadSummary:
     started = time.perf_counter()
     inputs = [_named_member(i) for i in resolve_inputs(patterns)]
     kind = file_kind([i.member or i.path.name for i in inputs])
     options = check_options(options, kind)
     created = ensure_database(db_path, sample_data=sample_data)
     try:
-        return _load(db_path, patterns, inputs, kind, options, on_progress, started=started, created=created)
+        return _load(
+            db_path,
+            patterns,
+            inputs,
+            kind,
+            options,
+            on_progress,
+            started=started,
+            created=created,
+            state=state,
+        )
     except LoadError:
         if created and not sample_data:  # a failed first load leaves no empty database behind
             for leftover in (db_path, db_path.with_name(db_path.name + ".wal")):
@@ -124,6 +159,7 @@ def _load(
     *,
     started: float,
     created: bool,
+    state: WriteState,
 ) -> LoadSummary:
     rejects = Rejects.fresh() if options.skip_bad_rows else None
     with unpacked(inputs) as files, open_writer(db_path) as conn:
@@ -133,7 +169,11 @@ def _load(
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         labels = {str(f): i.label for f, i in zip(files, inputs, strict=True)}
         try:
-            with _progress(conn, on_progress), _transaction(conn):
+            with (
+                space_given_back_on_failure(db_path),
+                _progress(conn, on_progress),
+                _transaction(conn, state),
+            ):
                 loaded = _write(conn, table, plan, options.mode)
                 rejected = rejects.keep(conn, table, labels) if rejects else []
                 _refuse_empty(loaded, rejected, inputs, table, options)
@@ -241,11 +281,28 @@ def drop_table(db_path: Path, table: str) -> int:
                 f"no table {table!r}{did_you_mean(table, names)}; tables: {', '.join(names) or 'none'}"
             )
         rows = conn.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0]
-        with _transaction(conn):
-            conn.execute(f"DROP TABLE {quote_ident(table)}")
-            drop_profile(conn, table)
-            store_relationships(conn, table)
+        state = WriteState()
+        try:
+            with _transaction(conn, state):
+                conn.execute(f"DROP TABLE {quote_ident(table)}")
+                drop_profile(conn, table)
+                store_relationships(conn, table)
+        except duckdb.Error as exc:
+            raise LoadError(_drop_failed(db_path, table, str(exc))) from None
+        except BaseException as exc:
+            if is_interrupt(exc):
+                raise state.interrupted("drop") from None
+            raise
     return int(rows)
+
+
+def _drop_failed(db_path: Path, table: str, message: str) -> str:
+    if "No space left on device" in message:
+        return (
+            f"the disk holding {db_path.parent} is full: dropping {table} needs a little space to record "
+            "itself (a few KB); free some space there and drop again (nothing was changed)"
+        )
+    return f"cannot drop {table}: {message.strip().splitlines()[0]} (nothing was changed)"
 
 
 def _write(conn: duckdb.DuckDBPyConnection, table: str, plan: _Plan, mode: str) -> int:
@@ -269,7 +326,7 @@ def _write(conn: duckdb.DuckDBPyConnection, table: str, plan: _Plan, mode: str) 
 
 
 @contextlib.contextmanager
-def _transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[None]:
+def _transaction(conn: duckdb.DuckDBPyConnection, state: WriteState | None = None) -> Iterator[None]:
     conn.execute("BEGIN TRANSACTION")
     try:
         yield
@@ -277,7 +334,10 @@ def _transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[None]:
         with contextlib.suppress(duckdb.Error):
             conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
+    with sigint_deferred():  # committed or not, never half: the state says which
+        conn.execute("COMMIT")
+        if state is not None:
+            state.committed = True
 
 
 def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> None:

@@ -1,4 +1,4 @@
-"""Text for the terminal: aligned tables. Pure: values in, strings out.
+"""Text for the terminal: aligned tables, control characters escaped. Pure: values in, strings out.
 
 Columns align by display width, not by character count: CJK and most emoji take two terminal cells,
 combining marks none (``unicodedata.east_asian_width``).
@@ -10,6 +10,8 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
+
+from analytics_agent.present.safe_text import escape_control
 
 _YEAR_HEADER = re.compile(r"(^|[^a-z])(year|yr)s?($|[^a-z])", re.IGNORECASE)
 
@@ -25,13 +27,13 @@ def table(
     separators; by default those whose header names a year."""
     plain = [i for i, h in enumerate(headers) if _YEAR_HEADER.search(h)] if plain is None else plain
     cells = [[_cell(v, separators=i not in plain) for i, v in enumerate(row)] for row in rows]
-    widths = [max([width(h)] + [width(r[i]) for r in cells]) for i, h in enumerate(headers)]
+    widths = [max([width(_one_line(h))] + [width(r[i]) for r in cells]) for i, h in enumerate(headers)]
 
     def line(values: Sequence[str]) -> str:
         parts = [_pad(v, w, right=i in right) for i, (v, w) in enumerate(zip(values, widths, strict=True))]
         return "  ".join(parts).rstrip()
 
-    out = [line(list(headers)), line(["-" * w for w in widths])]
+    out = [line([_one_line(h) for h in headers]), line(["-" * w for w in widths])]
     out.extend(line(r) for r in cells)
     return "\n".join(out)
 
@@ -73,5 +75,6 @@ def _cell(value: Any, *, separators: bool = True) -> str:
 
 
 def _one_line(value: Any) -> str:
-    """A cell never breaks the table: line breaks and tabs are shown escaped."""
-    return str(value).replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
+    """A cell never breaks the table nor drives the terminal: line breaks, tabs and every other control
+    character are shown escaped."""
+    return escape_control(str(value), newlines=False)

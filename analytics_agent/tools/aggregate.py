@@ -34,8 +34,9 @@ from analytics_agent.tools.aggregate_sql import (
 )
 from analytics_agent.tools.arguments import Period, ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.fetch import fetch_rows
 from analytics_agent.tools.semantics import Semantics
-from analytics_agent.tools.shaping import MAX_ROWS, Rows
+from analytics_agent.tools.shaping import MAX_ROWS
 
 MAX_TABLE_ENUM = 40
 MAX_IN_VALUES = 50
@@ -151,16 +152,11 @@ class Aggregate(Tool):
         plan = self.plan(args)
         self._check_keys(cursor, plan.joins)
         sql, params = build_query(plan)
-        cursor.execute(sql, params)
-        columns = tuple(d[0] for d in cursor.description)
-        rows = cursor.fetchmany(MAX_ROWS + 1)
-        if _looks_empty(plan, rows) and plan.filters:
-            _explain_no_rows(cursor, plan)
-        total = len(rows)
-        if total > MAX_ROWS:
-            total = cursor.execute(f"SELECT count(*) FROM ({sql})", params).fetchone()[0]
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
-        return ToolValue(Rows(columns=columns, rows=rows, total=total, hint=hint), sql=sql)
+        result = fetch_rows(cursor, sql, params, hint=hint)  # values cut to size before Python holds them
+        if _looks_empty(plan, result.rows) and plan.filters:
+            _explain_no_rows(cursor, plan)
+        return ToolValue(result, sql=sql)
 
     def _check_keys(self, cursor: duckdb.DuckDBPyConnection, joins: Sequence[Join]) -> None:
         """A key of a big table was only sampled when it was loaded: check it in full once, before the

@@ -26,6 +26,7 @@ from analytics_agent.tools.aggregate_sql import (
 from analytics_agent.tools.aggregate_time import TEMPORAL, day_filter, day_range, local
 from analytics_agent.tools.conditions import parse_condition
 from analytics_agent.tools.semantics import Semantics
+from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, refuse_nested
 
 NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
 
@@ -108,6 +109,7 @@ class Planner:
             raise ToolError("time_column needs a time_grain (day, week, month, ... day_of_week)")
         for name in args.group_by:
             ref = refs.resolve(name, "group_by")
+            refuse_nested("group_by", name, ref.type, refs.table, refs.catalog[refs.table])
             keys.append(KeyPlan(name, ref.sql))
             time_ordered = time_ordered or bool(TEMPORAL.match(ref.type))
         return keys, time_ordered
@@ -169,6 +171,8 @@ def build_metric(
             raise ToolError(f"metrics: {fn} needs a column")
         return MetricPlan(fn, None, _conditional(fn, None, conditions), None, conditions, share)
     ref = refs.resolve(column, "metrics")
+    if fn not in COUNT_ONLY_FNS:
+        refuse_nested(f"metrics: {fn}", column, ref.type, refs.table, refs.catalog[refs.table])
     if fn in NUMERIC_FNS and not NUMERIC.match(ref.type):
         numeric = [c for c, t in refs.catalog[refs.table].items() if NUMERIC.match(t)]
         raise ToolError(

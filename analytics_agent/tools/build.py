@@ -12,8 +12,8 @@ from pathlib import Path
 import duckdb
 
 from analytics_agent.errors import ToolDefinitionError
-from analytics_agent.resources import sql_dir
 from analytics_agent.tools.aggregate import Aggregate, read_catalog
+from analytics_agent.tools.bundled import load_bundled_tools
 from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.run_sql import RunSql
@@ -29,7 +29,8 @@ def build_registry(
     timezone: str = "UTC",
     semantic_file: Path | None = None,
 ) -> tuple[Registry, list[ToolDefinitionError]]:
-    """The registry for this database, and the problems found in user tool files (skipped, not fatal).
+    """The registry for this database, and the problems found (skipped, not fatal): user tool files that
+    are broken, bundled tools whose table no longer fits them.
 
     Args:
         tool_dirs: folders of the user's own ``.sql`` tools.
@@ -44,13 +45,13 @@ def build_registry(
     try:
         catalog = read_catalog(cursor)
         tables = sorted(catalog)
-        bundled, _ = load_sql_tools(sql_dir(), cursor, tables=tables, bundled=True)
+        bundled, problems = load_bundled_tools(cursor, catalog)
         semantics, semantic_problems = load_semantics(cursor, catalog, semantic_file)
         aggregate = Aggregate(catalog, semantics=semantics, timezone=timezone)
         registry = Registry([ListTables(), DescribeTable(tables, semantics), *bundled, aggregate])
         if allow_sql:
             registry.add(RunSql())
-        problems: list[ToolDefinitionError] = list(semantic_problems)
+        problems.extend(semantic_problems)
         for folder in tool_dirs:
             if not folder.is_dir():
                 problems.append(ToolDefinitionError("no such folder", path=str(folder)))

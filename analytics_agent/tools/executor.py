@@ -63,7 +63,7 @@ class Executor:
         except ToolError as exc:
             outcome = error_outcome(name, str(exc))
         except Exception:  # the model must get an answer whatever broke; the trace goes to the log
-            log.exception("tool %s failed", name)
+            log.info("tool %s failed", name, exc_info=True)  # shown with -v, never on its own
             outcome = error_outcome(
                 name, f"{name} failed unexpectedly; try different arguments or another tool"
             )
@@ -105,6 +105,11 @@ class Executor:
             ) from None
         except duckdb.OutOfMemoryException:
             raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
+        except duckdb.PermissionException:
+            raise ToolError(
+                f"{tool.name} could not run: the sandbox reads no files and no network, only the tables "
+                "of this database; query them by name"
+            ) from None
         except duckdb.Error as exc:
             log.info("tool %s: query failed: %s", tool.name, exc)
             raise ToolError(f"{tool.name} could not run: {_first_line(exc)}") from None

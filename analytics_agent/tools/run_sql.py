@@ -2,7 +2,8 @@
 
 The statement is checked with DuckDB's own parser (exactly one statement, of type SELECT, which covers
 WITH, FROM-first, DESCRIBE and SUMMARIZE) before it runs, and it runs on the sandboxed connection (read
-only, no file or network access), capped at ``MAX_ROWS`` rows and under the executor's time limit.
+only, no file or network access), capped at ``MAX_ROWS`` rows of values cut to size (``fetch``) and
+under the executor's time limit.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pydantic import Field
 from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
-from analytics_agent.tools.shaping import MAX_ROWS, Rows
+from analytics_agent.tools.fetch import fetch_rows
 
 MAX_QUERY_LENGTH = 4000
 
@@ -35,15 +36,8 @@ class RunSql(Tool):
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         query = check_select(cursor, args.query)  # type: ignore[attr-defined]
-        cursor.execute(query)
-        columns = tuple(d[0] for d in cursor.description)
-        rows = cursor.fetchmany(MAX_ROWS + 1)
-        total = len(rows)
-        if total > MAX_ROWS:  # count only when cut, and only a statement that still parses as one SELECT
-            counting = check_select(cursor, f"SELECT count(*) FROM ({query})")
-            total = cursor.execute(counting).fetchone()[0]
         hint = "aggregate in SQL (GROUP BY) or add a WHERE or LIMIT"
-        return ToolValue(Rows(columns=columns, rows=rows, total=total, hint=hint), sql=query)
+        return ToolValue(fetch_rows(cursor, query, hint=hint), sql=query)
 
 
 def check_select(cursor: duckdb.DuckDBPyConnection, query: str) -> str:

@@ -15,8 +15,9 @@ from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.errors import ToolDefinitionError, ToolError
 from analytics_agent.tools.arguments import ToolArguments, arguments_model
 from analytics_agent.tools.base import Tool, ToolValue
-from analytics_agent.tools.shaping import MAX_ROWS, Rows
+from analytics_agent.tools.fetch import fetch_rows
 from analytics_agent.tools.sqlfile import SqlToolSpec, parse_sql_tool
+from analytics_agent.tools.tool_files import read_tool_file
 
 log = logging.getLogger(__name__)
 MAX_ENUM_VALUES = 200
@@ -50,20 +51,14 @@ class SqlTool(Tool):
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         params = bind_parameters(self.spec, args.model_dump())
-        cursor.execute(self.spec.sql, params)
-        columns = tuple(d[0] for d in cursor.description)
         if self.spec.returns == "object":
-            rows = cursor.fetchmany(2)
-            if not rows:
+            result = fetch_rows(cursor, self.spec.sql, params, max_rows=1)
+            if not result.rows:
                 raise ToolError(_fill(self.spec.empty, params))
-            if len(rows) > 1:
+            if len(result.rows) > 1:
                 raise ToolError(f"{self.name} matched more than one row; this tool expects exactly one")
-            return ToolValue(dict(zip(columns, rows[0], strict=True)), sql=self.spec.sql)
-        rows = cursor.fetchmany(MAX_ROWS + 1)
-        total = len(rows)
-        if total > MAX_ROWS:  # count only when cut: most answers fit
-            total = cursor.execute(f"SELECT count(*) FROM ({self.spec.sql})", params).fetchone()[0]
-        return ToolValue(Rows(columns=columns, rows=rows, total=total), sql=self.spec.sql)
+            return ToolValue(dict(zip(result.columns, result.rows[0], strict=True)), sql=self.spec.sql)
+        return ToolValue(fetch_rows(cursor, self.spec.sql, params), sql=self.spec.sql)
 
 
 def bind_parameters(spec: SqlToolSpec, values: dict[str, Any]) -> dict[str, Any]:
@@ -88,37 +83,28 @@ def load_sql_tools(
     cursor: duckdb.DuckDBPyConnection,
     *,
     tables: Collection[str] | None = None,
-    bundled: bool = False,
 ) -> tuple[list[SqlTool], list[ToolDefinitionError]]:
-    """Every ``*.sql`` in a folder whose tables exist.
+    """Every ``*.sql`` in a user's folder whose tables exist (the bundled tools: ``bundled``).
 
-    A user's files are checked with DuckDB's parser (one SELECT/WITH statement each); a malformed one is
-    returned as a problem and the rest still load. The ``bundled`` tools are ours: the test suite parses
-    and checks every one, so a start-up skips that cost, and a malformed one raises (a bug).
+    Each file is read only if it is a regular file of bounded size (``read_tool_file``) and checked with
+    DuckDB's parser (one SELECT/WITH statement); a bad one is returned as a problem and the rest still load.
     """
     tools: list[SqlTool] = []
     problems: list[ToolDefinitionError] = []
     tables = set(table_names(cursor) if tables is None else tables)
     for path in sorted(folder.glob("*.sql")):
         try:
-            spec = parse_sql_tool(path.read_text(encoding="utf-8"), path=str(path))
+            spec = parse_sql_tool(read_tool_file(path), path=str(path))
             missing = [t for t in spec.tables if t not in tables]
             if missing:
                 log.info("tool %s skipped: table %s not in the database", spec.name, ", ".join(missing))
                 continue
-            problem = None if bundled else check_single_select(spec.sql)
+            problem = check_single_select(spec.sql)
             if problem:
                 raise ToolDefinitionError(problem, path=spec.path)
             tools.append(SqlTool(spec, resolve_choices(spec, cursor)))
         except ToolDefinitionError as exc:
-            if bundled:
-                raise
             problems.append(exc)
-        except (OSError, UnicodeDecodeError) as exc:
-            unreadable = ToolDefinitionError(f"cannot read the file: {exc}", path=str(path))
-            if bundled:
-                raise unreadable from None
-            problems.append(unreadable)
     return tools, problems
 
 

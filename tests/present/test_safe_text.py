@@ -42,3 +42,15 @@ def test_one_line_values_escape_newlines_and_tabs_too() -> None:
 
 def test_a_windows_line_end_is_a_line_end_but_a_lone_carriage_return_is_shown() -> None:
     assert escape_control("a\r\nb\rc") == "a\nb\\rc"
+
+
+def test_table_cells_and_headers_are_escaped_and_stay_aligned():
+    from analytics_agent.present.tables import table
+
+    out = table(["na\x1bme", "n"], [["\x1b[31mred", 1], ["ok", 22]], right=(1,))
+    assert out.splitlines() == [  # widths count the escaped text, 11 characters for "\x1b[31mred"
+        "na\\x1bme      n",
+        "-----------  --",
+        "\\x1b[31mred   1",
+        "ok           22",
+    ]

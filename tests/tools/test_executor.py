@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -113,6 +117,7 @@ def memory_executor():
 
 
 def test_a_bug_in_a_tool_becomes_one_sentence_and_the_trace_goes_to_the_log(memory_executor, caplog):
+    caplog.set_level(logging.INFO)  # what -v shows
     outcome = memory_executor.execute("boom", {})
     assert (
         outcome.is_error
@@ -166,3 +171,24 @@ def _shared_workspace(path):
     if path not in _WS:
         _WS[path] = Workspace.open(path)
     return _WS[path]
+
+
+_BOOM_SCRIPT = """
+import sys
+import duckdb
+sys.path.insert(0, sys.argv[1])
+from test_executor import _Boom
+from analytics_agent.tools.executor import Executor
+from analytics_agent.tools.registry import Registry
+print(Executor(Registry([_Boom()]), duckdb.connect()).execute("boom", {}).text)
+"""
+
+
+def test_a_bug_in_a_tool_prints_no_traceback_in_a_real_process():
+    """Before: with no logging set up, Python's last-resort handler printed the traceback on stderr."""
+    here = str(Path(__file__).parent)
+    result = subprocess.run(
+        [sys.executable, "-c", _BOOM_SCRIPT, here], capture_output=True, text=True, timeout=60
+    )
+    assert result.stdout == "Error: boom failed unexpectedly; try different arguments or another tool\n"
+    assert result.stderr == ""

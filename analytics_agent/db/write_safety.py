@@ -1,0 +1,75 @@
+"""What a write leaves behind when it fails or is interrupted: its disk space given back, and the user
+told whether it committed.
+
+DuckDB writes a large load's blocks into the database file before ``COMMIT`` and, on rollback, forgets
+them without shortening the file: a load that failed on a full disk kept the disk full, so nothing else
+(not even ``drop``) could be written. Nothing DuckDB still counts lies past the file's length before the
+write (no other process can write while DuckDB holds its lock, and nothing was committed), so the file
+is cut back to that length.
+
+Ctrl-C reaches DuckDB as an interrupted query (a ``RuntimeError``) or reaches Python as
+``KeyboardInterrupt``; either way the user needs to know whether the load committed. ``COMMIT`` itself
+runs with Ctrl-C deferred, so the answer is never a guess.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+
+from analytics_agent.errors import Interrupted
+
+
+@contextlib.contextmanager
+def space_given_back_on_failure(path: Path) -> Iterator[None]:
+    """Cut the database file back to its length at entry if the block fails (after its rollback)."""
+    before = path.stat().st_size
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):
+            if path.stat().st_size > before:
+                os.truncate(path, before)
+        raise
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Ctrl-C, as Python or as DuckDB's interrupted query."""
+    if isinstance(exc, KeyboardInterrupt | duckdb.InterruptException):
+        return True
+    return isinstance(exc, RuntimeError) and "interrupted" in str(exc).lower()
+
+
+@contextlib.contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """Hold Ctrl-C until the block ends (it cannot cut a COMMIT in half), then raise it. Only the main
+    thread can hold signals; elsewhere the block runs as is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
+
+
+class WriteState:
+    """Whether the write committed: set right after COMMIT, read when an interrupt arrives."""
+
+    def __init__(self) -> None:
+        self.committed = False
+
+    def interrupted(self, what: str) -> Interrupted:
+        if self.committed:
+            return Interrupted(f"interrupted after the {what} was committed; it is complete")
+        return Interrupted(f"interrupted: the {what} was rolled back; the database is unchanged")

@@ -1,0 +1,166 @@
+"""Fetch a query's first rows with bounded time and memory: values are cut to size in SQL, before Python
+sees them.
+
+A result is at most ``MAX_ROWS`` rows and ``MAX_TOKENS`` tokens, but one value can be any size: ``SELECT
+range(0, 50000000)`` is one row holding a 50-million-item list, and turning it into Python objects took a
+minute and 7 GB before shaping cut it to nothing. So the query runs wrapped: ``LIMIT`` keeps DuckDB from
+producing more rows than can be shown, text is cut to ``MAX_VALUE_CHARS``, a list to its first
+``MAX_LIST_ITEMS``, other nested values (struct, map, union) travel as JSON text of at most
+``MAX_VALUE_CHARS``, a blob as its size. Rows come in small batches and stop at ``MAX_FETCH_CHARS``.
+What is cut says so in the value itself ("… 49999900 more", "…[truncated: 2,000,000 chars]").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.errors import ToolError
+from analytics_agent.tools.shaping import MAX_ROWS, Rows
+
+MAX_VALUE_CHARS = 1000
+"""Longer than any value a 1,000-token result could show."""
+MAX_LIST_ITEMS = 100
+MAX_FETCH_CHARS = 100_000
+"""What the fetched rows may hold in all (a 1,000-token result shows far less); a wide table gets a
+smaller cut per value so that one row stays within it."""
+_BATCH_ROWS = 10
+_MIN_VALUE_CHARS = 20
+_TEXT = frozenset({"varchar", "bit"})
+_LISTS = frozenset({"list", "array"})
+_NESTED = frozenset({"struct", "map", "union", "variant"})
+
+
+def fetch_rows(
+    cursor: duckdb.DuckDBPyConnection,
+    sql: str,
+    params: Sequence[Any] | dict[str, Any] | None = None,
+    *,
+    max_rows: int = MAX_ROWS,
+    hint: str | None = None,
+) -> Rows:
+    """The first ``max_rows + 1`` rows of one SELECT with every value cut to size, and the total when cut.
+
+    ``sql`` must already be known to be one SELECT; ToolError if its wrapped form is not.
+    """
+    relation = cursor.sql(sql, params=params) if params else cursor.sql(sql)
+    names = tuple(relation.columns)
+    kinds = [_kind(t.id) for t in relation.types]
+    value_chars = max(_MIN_VALUE_CHARS, min(MAX_VALUE_CHARS, MAX_FETCH_CHARS // max(1, len(names))))
+    wrapped = f"{_capped_select(kinds, value_chars, _body(sql))} LIMIT {max_rows + 1}"
+    cursor.execute(_one_select(wrapped), params)
+    rows = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
+    total = len(rows)
+    if total > max_rows or (total and _fetched_chars(rows) >= MAX_FETCH_CHARS):
+        counting = _one_select(f"SELECT count(*) FROM ({_body(sql)})")
+        total = cursor.execute(counting, params).fetchone()[0]
+    extra = {"hint": hint} if hint else {}
+    return Rows(columns=names, rows=rows, total=total, **extra)
+
+
+def _kind(type_id: str) -> str:
+    """How a column travels: as is ("plain"), or as a (cut value, full size) pair decoded in Python."""
+    if type_id in _TEXT:
+        return "text"
+    if type_id in _LISTS:
+        return "list"
+    if type_id in _NESTED:
+        return "nested"
+    return "blob" if type_id == "blob" else "plain"
+
+
+def _body(sql: str) -> str:
+    """The query on lines of its own, so a trailing ``-- comment`` cannot swallow the wrapper's ``)``."""
+    return f"\n{sql.strip().rstrip(';')}\n"
+
+
+def _capped_select(kinds: list[str], value_chars: int, body: str) -> str:
+    """``SELECT <cut c0>, <size c0>, ... FROM (<body>) AS _q(c0, ...)``: positional names, so duplicate or
+    odd column names in the query do not matter."""
+    outputs = []
+    for i, kind in enumerate(kinds):
+        outputs += _column_sql(kind, f"_q.{quote_ident(f'c{i}')}", value_chars)
+    aliases = ", ".join(quote_ident(f"c{i}") for i in range(len(kinds)))
+    return f"SELECT {', '.join(outputs)} FROM ({body}) AS _q({aliases})"
+
+
+def _column_sql(kind: str, col: str, value_chars: int) -> list[str]:
+    keep = value_chars + 1  # one more than shown: the decoder knows it was cut
+    if kind == "plain":
+        return [col]
+    if kind == "text":
+        return [f"left(CAST({col} AS VARCHAR), {keep})", f"length(CAST({col} AS VARCHAR))"]
+    if kind == "list":
+        return [f"left(CAST(to_json({col}[1:{MAX_LIST_ITEMS}]) AS VARCHAR), {keep})", f"len({col})"]
+    if kind == "nested":
+        return [f"left(CAST(to_json({col}) AS VARCHAR), {keep})", "NULL"]
+    return ["NULL", f"octet_length({col})"]  # blob: its size is all a model can use
+
+
+def _one_select(sql: str) -> str:
+    try:
+        statements = duckdb.extract_statements(sql)
+    except duckdb.Error as exc:
+        raise ToolError(
+            f"the query cannot be wrapped for a bounded fetch: {str(exc).splitlines()[0]}"
+        ) from None
+    if len(statements) != 1 or statements[0].type != duckdb.StatementType.SELECT:
+        raise ToolError("the query must be exactly one SELECT statement")
+    return sql
+
+
+def _fetch_bounded(
+    cursor: duckdb.DuckDBPyConnection, kinds: list[str], value_chars: int, limit: int
+) -> list[tuple[Any, ...]]:
+    rows: list[tuple[Any, ...]] = []
+    fetched = 0
+    per_batch = max(1, min(_BATCH_ROWS, MAX_FETCH_CHARS // (max(1, len(kinds)) * value_chars)))
+    while len(rows) < limit and fetched < MAX_FETCH_CHARS:
+        batch = cursor.fetchmany(min(per_batch, limit - len(rows)))
+        if not batch:
+            break
+        for raw in batch:
+            row = _decode_row(raw, kinds, value_chars)
+            rows.append(row)
+            fetched += sum(len(str(v)) for v in row)
+    return rows
+
+
+def _fetched_chars(rows: list[tuple[Any, ...]]) -> int:
+    return sum(len(str(v)) for row in rows for v in row)
+
+
+def _decode_row(raw: tuple[Any, ...], kinds: list[str], value_chars: int) -> tuple[Any, ...]:
+    values = iter(raw)
+    row = []
+    for kind in kinds:
+        if kind == "plain":
+            row.append(next(values))
+            continue
+        cut, size = next(values), next(values)
+        row.append(decode_value(kind, cut, size, value_chars))
+    return tuple(row)
+
+
+def decode_value(kind: str, cut: str | None, size: int | None, value_chars: int = MAX_VALUE_CHARS) -> Any:
+    """One cut value back as what a model reads: text, a list, an object, or a blob's size. Pure."""
+    if kind == "blob":
+        return None if size is None else f"<{size} bytes>"
+    if cut is None:
+        return None
+    if len(cut) > value_chars:
+        shown = f"{size:,} chars" if kind == "text" and size is not None else "too long to show"
+        return f"{cut[:value_chars]}…[truncated: {shown}]"
+    if kind == "text":
+        return cut
+    try:
+        value = json.loads(cut)
+    except (ValueError, RecursionError):  # deeper than Python's parser goes: show the text
+        return cut
+    if kind == "list" and size is not None and size > len(value):
+        value.append(f"… {size - len(value)} more")
+    return value

@@ -1,0 +1,140 @@
+"""Tool results are bounded end to end: a huge value is cut in SQL, before Python holds it, and the cut
+says so; ordinary results come back exactly as the query gives them."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+
+import duckdb
+import pytest
+
+from analytics_agent.tools.executor import Executor
+from analytics_agent.tools.fetch import (
+    MAX_FETCH_CHARS,
+    MAX_LIST_ITEMS,
+    MAX_VALUE_CHARS,
+    decode_value,
+    fetch_rows,
+)
+from analytics_agent.tools.registry import Registry
+from analytics_agent.tools.run_sql import RunSql
+
+
+@pytest.fixture
+def run_sql(sample_db):
+    from analytics_agent.db.connect import open_sandbox
+
+    conn = open_sandbox(sample_db)
+    executor = Executor(Registry([RunSql()]), conn)
+    yield lambda query: executor.execute("run_sql", {"query": query})
+    executor.close()
+    conn.close()
+
+
+def _python_peak_mb(call):
+    tracemalloc.start()
+    try:
+        result = call()
+        return result, tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_huge_list_value_is_cut_before_python_holds_it(run_sql):
+    """Before: all three million items became Python ints (well over 100 MB), then shaping showed 0 rows."""
+    items = 3_000_000
+    outcome, peak_mb = _python_peak_mb(lambda: run_sql(f"SELECT range(0, {items}) AS r"))
+    assert not outcome.is_error, outcome.text
+    value = json.loads(outcome.text)["rows"][0][0]
+    assert value[:MAX_LIST_ITEMS] == list(range(MAX_LIST_ITEMS))
+    assert value[MAX_LIST_ITEMS:] == [f"… {items - MAX_LIST_ITEMS} more"]
+    assert peak_mb < 20
+
+
+def test_a_huge_text_value_is_cut_and_says_how_long_it_was(run_sql):
+    outcome, peak_mb = _python_peak_mb(lambda: run_sql("SELECT repeat('ab', 4000000) AS t, 7 AS n"))
+    text, n = json.loads(outcome.text)["rows"][0]
+    assert text == "ab" * (MAX_VALUE_CHARS // 2) + "…[truncated: 8,000,000 chars]"
+    assert n == 7
+    assert peak_mb < 20
+
+
+def test_a_query_ending_in_a_comment_with_more_than_fifty_rows(run_sql):
+    """Before: the row-count wrapper put its ')' inside the trailing comment and the call failed."""
+    outcome = run_sql("SELECT i FROM range(120) t(i) ORDER BY i -- every i")
+    result = json.loads(outcome.text)
+    assert not outcome.is_error
+    assert result["row_count"] == 120 and result["rows"][:3] == [[0], [1], [2]] and result["truncated"]
+
+
+def test_ordered_results_keep_their_order_and_duplicate_names(sample_db):
+    query = "SELECT order_id AS a, amount AS a, day FROM orders ORDER BY amount DESC, order_id LIMIT 60"
+    conn = duckdb.connect(str(sample_db), read_only=True)
+    try:
+        expected = conn.execute(query).fetchmany(51)
+        result = fetch_rows(conn.cursor(), query)
+    finally:
+        conn.close()
+    assert result.columns == ("a", "a", "day")
+    assert result.rows == expected and result.total == 60
+
+
+def test_nested_values_come_back_as_json_values(sample_db):
+    conn = duckdb.connect()
+    try:
+        result = fetch_rows(
+            conn,
+            "SELECT {'k': [1, 2]} AS s, MAP {'x': 1} AS m, 'abc'::BLOB AS b, [1.5, 'NaN'::DOUBLE] AS l, "
+            "NULL::INTEGER[] AS empty, 'plain' AS t",
+        )
+    finally:
+        conn.close()
+    (row,) = result.rows
+    assert row[:3] == ({"k": [1, 2]}, {"x": 1}, "<3 bytes>")
+    assert row[3][0] == 1.5 and row[3][1] != row[3][1]  # NaN travels as NaN; shaping makes it null
+    assert row[4:] == (None, "plain")
+
+
+def test_parameters_are_bound_as_in_the_original_query():
+    conn = duckdb.connect()
+    try:
+        named = fetch_rows(conn, "SELECT $a + 1 AS n, $b AS s", {"a": 41, "b": "x"})
+        positional = fetch_rows(conn, "SELECT ? * 2 AS n", [21])
+    finally:
+        conn.close()
+    assert named.rows == [(42, "x")] and positional.rows == [(42,)]
+
+
+def test_a_very_wide_result_fetches_a_bounded_amount():
+    conn = duckdb.connect()
+    columns = ", ".join(f"repeat('v', 500) AS c{i}" for i in range(2000))
+    try:
+        result, peak_mb = _python_peak_mb(lambda: fetch_rows(conn, f"SELECT {columns} FROM range(200)"))
+    finally:
+        conn.close()
+    fetched = sum(len(str(v)) for row in result.rows for v in row)
+    assert len(result.columns) == 2000 and result.total == 200
+    assert (
+        0 < len(result.rows) < 51 and fetched <= MAX_FETCH_CHARS + 2000 * 80
+    )  # one row past the budget at most
+    assert peak_mb < 50
+
+
+@pytest.mark.parametrize(
+    ("kind", "cut", "size", "expected"),
+    [
+        ("text", "abc", 3, "abc"),
+        ("text", "x" * 11, 500, "x" * 10 + "…[truncated: 500 chars]"),
+        ("list", "[1,2]", 7, [1, 2, "… 5 more"]),
+        ("list", "[1,2]", 2, [1, 2]),
+        ("nested", '{"a":[1]}', None, {"a": [1]}),
+        ("nested", "[" * 11, None, "[" * 10 + "…[truncated: too long to show]"),
+        ("nested", "[" * 5000 + "]" * 5000, None, "[" * 5000 + "]" * 5000),  # too deep for json: as text
+        ("blob", None, 12, "<12 bytes>"),
+        ("text", None, None, None),
+    ],
+)
+def test_decode_value(kind, cut, size, expected):
+    limit = 10 if len(str(cut)) < 20 else 100_000
+    assert decode_value(kind, cut, size, limit) == expected
