@@ -41,7 +41,10 @@ ModelsOpt = Annotated[
 def eval_command(
     file: Annotated[
         Path | None,
-        typer.Argument(help="Questions as .jsonl or .yaml (default: the bundled set on the sample data)."),
+        typer.Argument(
+            help="Questions as .jsonl or .yaml, or a bundled set's name: retail (the default, on the sample "
+            "data) or real_exports (loads its own data)."
+        ),
     ] = None,
     provider: ProviderOpt = None,
     base_url: BaseUrlOpt = None,
@@ -104,10 +107,9 @@ def eval_command(
         compare=compare, prices=parse_prices(price or [], names), quiet=quiet, only=tuple(only or ()),
     )  # fmt: skip
     try:
-        with open_workspace() as workspace:
-            code = evaluate(
-                workspace, request, out=typer.echo, err_raw=_write_stderr, live=sys.stderr.isatty()
-            )
+        code = evaluate(
+            open_workspace, request, out=typer.echo, err_raw=_write_stderr, live=sys.stderr.isatty()
+        )
     finally:
         for contender in contenders:
             close = getattr(contender.provider, "close", None)

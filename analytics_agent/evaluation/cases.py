@@ -15,6 +15,15 @@ A case holds the question and what a right answer contains::
     calls: [{tool: sales_summary, arguments: {city: Pune, day: "2026-10-24"}}]  # reference; never sent
 
 Every key but ``id`` and ``question`` is optional, but a case must say something about the answer.
+
+A YAML file may instead be a mapping that also names its own data, so it runs anywhere without setup::
+
+    load:                                    # loaded into a fresh database before the run
+      - ../tests/data/real/flights.csv       # relative to the question file; table name from the file
+      - {path: exports/a.csv, table: airlines}
+    timezone: America/New_York               # the business zone aggregate buckets timestamps in
+    cases:
+      - id: ...
 """
 
 from __future__ import annotations
@@ -22,8 +31,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError, field_validator
@@ -68,12 +79,79 @@ class Case(BaseModel):
         return bool(self.expect or self.sql or self.expect_any or self.forbid or self.no_answer)
 
 
+class DataFile(BaseModel):
+    """One file of a question file's ``load`` list; ``path`` is relative to the question file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    path: str = Field(min_length=1)
+    table: str | None = None
+
+
+class DataSpec(BaseModel):
+    """What a question file runs on when it names its own data (empty ``load``: the user's database)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    load: list[DataFile] = Field(default_factory=list)
+    timezone: str = "UTC"
+
+    @field_validator("load", mode="before")
+    @classmethod
+    def _paths_or_mappings(cls, value: Any) -> Any:
+        items = [value] if isinstance(value, str) else value
+        return [{"path": v} if isinstance(v, str) else v for v in items] if isinstance(items, list) else items
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r}; use an IANA name like America/New_York") from None
+        return value
+
+
+@dataclass(frozen=True)
+class QuestionFile:
+    path: Path
+    cases: list[Case]
+    data: DataSpec = field(default_factory=DataSpec)
+
+    def data_paths(self) -> list[tuple[Path, str | None]]:
+        """The files to load, resolved against the question file's folder, with their table names."""
+        return [(self.path.parent / f.path, f.table) for f in self.data.load]
+
+
 def bundled_file() -> Path:
     return evals_dir() / BUNDLED_SET
 
 
+def bundled_sets() -> list[str]:
+    """The names of the shipped question sets (``retail``, ``real_exports``)."""
+    return sorted(p.stem for p in evals_dir().glob("*.yaml"))
+
+
+def resolve_question_file(file: Path | None) -> Path:
+    """The file to run: ``file`` itself, the bundled set of that name (``real_exports``, which works
+    from an installed package too), or the default set."""
+    if file is None:
+        return bundled_file()
+    if not file.exists() and not file.suffix and file.name == str(file):
+        bundled = evals_dir() / f"{file.name}.yaml"
+        if bundled.is_file():
+            return bundled
+        known = ", ".join(bundled_sets())
+        hint = did_you_mean(file.name, bundled_sets())
+        raise EvalFileError(f"{file}: no such question file, nor a bundled set ({known}){hint}")
+    return file
+
+
 def load_cases(path: Path) -> list[Case]:
-    """The cases of a ``.jsonl``, ``.yaml`` or ``.yml`` file.
+    """The cases of a ``.jsonl``, ``.yaml`` or ``.yml`` file (see ``read_question_file``)."""
+    return read_question_file(path).cases
+
+
+def read_question_file(path: Path) -> QuestionFile:
+    """The cases of a ``.jsonl``, ``.yaml`` or ``.yml`` file, and the data it names (YAML only).
 
     Raises:
         EvalFileError: naming the file, the line and what to fix (unreadable, bad syntax, an unknown or
@@ -86,17 +164,19 @@ def load_cases(path: Path) -> list[Case]:
     except (OSError, UnicodeDecodeError) as exc:
         raise EvalFileError(f"{path}: cannot be read: {exc}") from None
     suffix = path.suffix.lower()
+    header: dict[str, Any] = {}
     if suffix == ".jsonl":
         items = _jsonl_items(path, text)
     elif suffix in (".yaml", ".yml"):
-        items = _yaml_items(path, text)
+        items, header = _yaml_items(path, text)
     else:
         raise EvalFileError(f"{path}: a question file is .jsonl, .yaml or .yml, not {suffix or 'no suffix'}")
+    data = _data_spec(path, header)
     cases = [_case(path, line, item) for line, item in items]
     if not cases:
         raise EvalFileError(f"{path}: holds no cases")
     _check_unique(path, cases, [line for line, _ in items])
-    return cases
+    return QuestionFile(path, cases, data)
 
 
 def select(cases: list[Case], only: Sequence[str]) -> list[Case]:
@@ -128,8 +208,9 @@ def _jsonl_items(path: Path, text: str) -> list[tuple[int, Any]]:
     return items
 
 
-def _yaml_items(path: Path, text: str) -> list[tuple[int, Any]]:
-    """The list items with the line each starts on (a top-level ``cases:`` key is accepted too)."""
+def _yaml_items(path: Path, text: str) -> tuple[list[tuple[int, Any]], dict[str, Any]]:
+    """The list items with the line each starts on, and the other top-level keys when the cases are
+    under a ``cases:`` key."""
     try:
         data = yaml.safe_load(text)
         root = yaml.compose(text)
@@ -138,15 +219,39 @@ def _yaml_items(path: Path, text: str) -> list[tuple[int, Any]]:
         where = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise EvalFileError(f"{path}{where}: not valid YAML: {problem}") from None
-    if isinstance(data, dict) and set(data) == {"cases"}:
+    header: dict[str, Any] = {}
+    if isinstance(data, dict) and "cases" in data:
+        header = {k: v for k, v in data.items() if k != "cases"}
         data = data["cases"]
         root = next(v for k, v in root.value if k.value == "cases") if root is not None else None
     if data is None:
-        return []
+        return [], header
     if not isinstance(data, list):
-        raise EvalFileError(f"{path}: expected a list of cases (each starting with '- id: ...')")
+        raise EvalFileError(
+            f"{path}: expected a list of cases (each starting with '- id: ...'), or a mapping with "
+            "'cases' (and optionally 'load' and 'timezone')"
+        )
     lines = [node.start_mark.line + 1 for node in root.value] if root is not None else []
-    return list(zip(lines, data, strict=True))
+    return list(zip(lines, data, strict=True)), header
+
+
+def _data_spec(path: Path, header: dict[str, Any]) -> DataSpec:
+    try:
+        return DataSpec.model_validate(header)
+    except ValidationError as exc:
+        errors = exc.errors()
+        error = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+        where = ".".join(str(p) for p in error["loc"]) or "file"
+        if error["type"] == "extra_forbidden" and len(error["loc"]) == 1:
+            hint = did_you_mean(where, ["cases", "load", "timezone"])
+            raise EvalFileError(f"{path}: unknown top-level key {where!r}{hint}") from None
+        if error["type"] == "extra_forbidden":
+            entry = ".".join(str(p) for p in error["loc"][:-1])
+            raise EvalFileError(
+                f"{path}: {entry}: unknown key {error['loc'][-1]!r} (an entry is a path, or path and table)"
+            ) from None
+        message = error["msg"].removeprefix("Value error, ")
+        raise EvalFileError(f"{path}: {where}: {message}") from None
 
 
 def _case(path: Path, line: int, item: Any) -> Case:

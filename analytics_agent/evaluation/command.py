@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from analytics_agent.errors import ConfigError
-from analytics_agent.evaluation.cases import bundled_file, load_cases, select
+from analytics_agent.evaluation.cases import read_question_file, resolve_question_file, select
+from analytics_agent.evaluation.dataset import OpenDefault, workspace_for
 from analytics_agent.evaluation.report import (
     Price,
     compare,
@@ -28,7 +29,6 @@ from analytics_agent.evaluation.report import (
 )
 from analytics_agent.evaluation.runner import Contender, Outcome, prepare, run_all
 from analytics_agent.evaluation.store import load_run, save_run
-from analytics_agent.workspace.workspace import Workspace
 
 Write = Callable[[str], None]
 _LINE = 79  # the live progress line's width: fits an 80-column terminal without wrapping
@@ -50,24 +50,34 @@ class EvalRequest:
     """Case ids or tags to run (all when empty)."""
 
 
-def evaluate(workspace: Workspace, request: EvalRequest, *, out: Write, err_raw: Write, live: bool) -> int:
+def evaluate(
+    open_default: OpenDefault, request: EvalRequest, *, out: Write, err_raw: Write, live: bool
+) -> int:
     """Run the request and print its report (``out`` prints a line; ``err_raw`` writes text as is); the
-    exit code. ``live``: stderr is a terminal, so progress rewrites one line instead of adding one per
-    question.
+    exit code. ``open_default`` opens the user's workspace, used unless the question file names its own
+    data (then a fresh database is built from it). ``live``: stderr is a terminal, so progress rewrites
+    one line instead of adding one per question.
 
     Raises:
-        EvalFileError: the question file or the run to compare with cannot be used.
+        EvalFileError: the question file, the data it names or the run to compare with cannot be used.
     """
     err: Write = lambda line: err_raw(line + "\n")  # noqa: E731
-    path = request.file or bundled_file()
-    cases = select(load_cases(path), request.only)
+    path = resolve_question_file(request.file)
+    question_file = read_question_file(path)
+    cases = select(question_file.cases, request.only)
     previous = load_run(request.compare) if request.compare else None  # fail before any model is asked
-    prepared = prepare(workspace, cases)
     models = [c.label for c in request.contenders]
-    progress = Progress(len(prepared) * len(models) * request.repeat, err_raw, live=live, quiet=request.quiet)
-    outcomes = run_all(
-        workspace, prepared, request.contenders, repeat=request.repeat, jobs=request.jobs, on_done=progress
-    )
+    progress = Progress(len(cases) * len(models) * request.repeat, err_raw, live=live, quiet=request.quiet)
+    with workspace_for(question_file, open_default) as workspace:
+        prepared = prepare(workspace, cases)
+        outcomes = run_all(
+            workspace,
+            prepared,
+            request.contenders,
+            repeat=request.repeat,
+            jobs=request.jobs,
+            on_done=progress,
+        )
     progress.finish()
     summary = summarize(outcomes, models, request.prices)
     report = payload(outcomes, summary)

@@ -19,7 +19,7 @@ from pydantic import Field, WithJsonSchema, create_model
 from analytics_agent.db.catalog import VISIBLE_RELATIONS, get_profile, quote_ident
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.errors import ToolError
-from analytics_agent.suggest import closest
+from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate_plan import Planner
 from analytics_agent.tools.aggregate_sql import (
     GRAINS,
@@ -30,9 +30,10 @@ from analytics_agent.tools.aggregate_sql import (
     QueryPlan,
     build_query,
     from_clause,
+    leaves,
     where_clause,
 )
-from analytics_agent.tools.arguments import Period, ToolArguments
+from analytics_agent.tools.arguments import Baseline, Period, ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.fetch import fetch_rows
 from analytics_agent.tools.semantics import Semantics
@@ -52,9 +53,10 @@ FilterValue = Annotated[
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 
 DESCRIPTION = (
-    'Metrics by group_by (column, relation.column, dimension), time_grain. Metric where "x > 15": own '
-    "condition; pct: % of rows meeting it; share: % of total; per: divided by that output. "
-    "Filter on an output (fn_column) keeps groups. period (+baseline: compare). order_by output, '-' desc."
+    "Metrics by group_by (column, relation.column, date_col.grain, dimension), time_grain. Metric where "
+    '"x > 15": own condition; pct: % of rows meeting it; share: % of total; per: divided by that output. '
+    "Filter on an output (fn_column) keeps groups. period vs baseline or 'previous' bucket. "
+    "order_by output, '-' desc."
 )
 
 Catalog = dict[str, dict[str, str]]
@@ -107,7 +109,7 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         time_column=(str | None, _lean_field(None)),
         time_grain=(Literal[GRAINS] | None, _lean_field(None)),
         period=(Period | None, _lean_field(None)),
-        baseline=(Period | None, _lean_field(None)),
+        baseline=(Baseline | None, _lean_field(None)),
         order_by=(str | None, _lean_field(None)),
         limit=(Annotated[int, Field(strict=True, ge=1, le=MAX_ROWS)] | None, _lean_field(None)),
     )
@@ -151,6 +153,7 @@ class Aggregate(Tool):
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         plan = self.plan(args)
         self._check_keys(cursor, plan.joins)
+        _check_named_values(cursor, plan)
         sql, params = build_query(plan)
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
         result = fetch_rows(cursor, sql, params, hint=hint)  # values cut to size before Python holds them
@@ -193,26 +196,47 @@ def _explain_no_rows(cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> None
     if cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {source}{where})", params.values).fetchone()[0]:
         return
     for f in plan.filters:
-        if f.op not in ("=", "in") or not f.table or not isinstance(f.value, str | list):
-            continue
-        values = f.value if f.op == "in" else [f.value]
-        table, col = quote_ident(f.table), quote_ident(f.source)
-        missing = [
-            v
-            for v in values
-            if isinstance(v, str)
-            and not cursor.execute(
-                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE CAST({col} AS VARCHAR) = ?)", [v]
-            ).fetchone()[0]
-        ]
-        if missing:
-            word = str(missing[0])
-            found = closest(word, _known_values(cursor, f.table, f.source))
-            hint = f"; did you mean {' or '.join(repr(v) for v in found)}?" if found else ""
-            raise ToolError(f"no rows where {f.column} = {word!r}{hint}")
+        if f.op in ("=", "in"):
+            _refuse_missing(cursor, f)
     raise ToolError(
         f"no rows in {plan.table} where {_described(plan.filters)}; check the values with describe_table"
     )
+
+
+_SILENT_OPS = ("in", "not_in", "!=")
+"""Filter operators where a value that is in no row changes the answer without emptying it."""
+
+
+def _check_named_values(cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> None:
+    """A misspelt value in a list (carrier in ['UA', 'XX']), after != or in a metric's condition (sex =
+    'Female') matches nothing yet leaves an answer that looks right: refuse it with the closest real
+    values. (A plain = filter that empties the result is explained after the query, at no cost before.)"""
+    conditions = [f for m in plan.metrics for leaf in leaves(m) if not leaf.defined for f in leaf.where]
+    for f in [*(f for f in plan.filters if f.op in _SILENT_OPS), *conditions]:
+        if f.op in ("=", *_SILENT_OPS):
+            _refuse_missing(cursor, f)
+
+
+def _refuse_missing(cursor: duckdb.DuckDBPyConnection, f: FilterPlan) -> None:
+    """ToolError naming the first text value of ``f`` that no row of its column holds."""
+    if not f.table or not isinstance(f.value, str | list):
+        return
+    values = [v for v in (f.value if isinstance(f.value, list) else [f.value]) if isinstance(v, str)]
+    if not values:
+        return
+    known = _profile_values(cursor, f.table, f.source) or []
+    table, col = quote_ident(f.table), quote_ident(f.source)
+    for v in values:
+        if (
+            v in known
+            or cursor.execute(
+                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE CAST({col} AS VARCHAR) = ?)", [v]
+            ).fetchone()[0]
+        ):
+            continue
+        found = closest(v, _known_values(cursor, f.table, f.source))
+        hint = f"; did you mean {' or '.join(repr(x) for x in found)}?" if found else ""
+        raise ToolError(f"no rows where {f.column} = {clipped(repr(v))}{hint}")
 
 
 def _described(filters: Sequence[FilterPlan]) -> str:
@@ -224,11 +248,19 @@ def _described(filters: Sequence[FilterPlan]) -> str:
     )
 
 
-def _known_values(cursor: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
-    """The stored profile's values, else a bounded DISTINCT read."""
+def _profile_values(cursor: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str] | None:
+    """Every value of a low-cardinality text column, as the profile lists them; None when not listed."""
     for c in get_profile(cursor, table)["columns"]:
         if c["name"] == column and c.get("values") is not None:
             return [str(v) for v in c["values"]]
+    return None
+
+
+def _known_values(cursor: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
+    """The stored profile's values, else a bounded DISTINCT read."""
+    listed = _profile_values(cursor, table, column)
+    if listed is not None:
+        return listed
     col = quote_ident(column)
     rows = cursor.execute(
         f"SELECT DISTINCT CAST({col} AS VARCHAR) FROM {quote_ident(table)} WHERE {col} IS NOT NULL "

@@ -24,6 +24,7 @@ from analytics_agent.tools.aggregate_sql import (
     time_key,
 )
 from analytics_agent.tools.aggregate_time import TEMPORAL, day_filter, day_range, local
+from analytics_agent.tools.arguments import PREVIOUS
 from analytics_agent.tools.conditions import parse_condition
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, refuse_nested
@@ -39,7 +40,11 @@ class Planner:
 
     def resolver(self, table: str) -> Resolver:
         return Resolver(
-            table, self.catalog, self.semantics.relationships, self.semantics.dimensions.get(table, {})
+            table,
+            self.catalog,
+            self.semantics.relationships,
+            self.semantics.dimensions.get(table, {}),
+            self.zone,
         )
 
     def plan(self, args: Any) -> QueryPlan:
@@ -61,7 +66,8 @@ class Planner:
         compare = self._periods(args, refs, filters)
         plan = QueryPlan(
             table=table, metrics=metrics, keys=keys, filters=filters, having=having, joins=refs.joins,
-            compare=compare, limit=args.limit, time_ordered=time_ordered,
+            compare=compare, previous=getattr(args, "baseline", None) == PREVIOUS, limit=args.limit,
+            time_ordered=time_ordered,
         )  # fmt: skip
         order_by, descending = _order_by(args.order_by, output_names(plan))
         return QueryPlan(**{**plan.__dict__, "order_by": order_by, "descending": descending})
@@ -89,11 +95,12 @@ class Planner:
             return MetricPlan("ratio", None, name, share=share, ratio=parts)  # type: ignore[arg-type]
         conditions = " and ".join(c for c in (defn.where, where) if c) or None
         plan = build_metric(defn.fn or "", defn.column, conditions, refs, share=share)
-        return MetricPlan(plan.fn, plan.column, name, plan.sql, plan.where, share)
+        return MetricPlan(plan.fn, plan.column, name, plan.sql, plan.where, share, defined=True)
 
     def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
         ref = refs.resolve(column, where)
         f = _shape(column, op, value, sql=ref.sql, table=ref.table, source=ref.column)
+        refs.check_values(ref, value if isinstance(value, list) else [value] if value is not None else [])
         return day_filter(f, ref.type, self.zone)
 
     def _keys(self, args: Any, refs: Resolver) -> tuple[list[KeyPlan], bool]:
@@ -110,8 +117,9 @@ class Planner:
         for name in args.group_by:
             ref = refs.resolve(name, "group_by")
             refuse_nested("group_by", name, ref.type, refs.table, refs.catalog[refs.table])
-            keys.append(KeyPlan(name, ref.sql))
-            time_ordered = time_ordered or bool(TEMPORAL.match(ref.type))
+            grain, key = ref.part or (None, ref.sql)
+            keys.append(KeyPlan(name, key, grain))
+            time_ordered = time_ordered or bool(grain or TEMPORAL.match(ref.type))
         return keys, time_ordered
 
     def _time_column(self, column: str | None, refs: Resolver) -> str:
@@ -135,14 +143,23 @@ class Planner:
         self, args: Any, refs: Resolver, filters: list[FilterPlan]
     ) -> tuple[FilterPlan, FilterPlan] | None:
         period, baseline = getattr(args, "period", None), getattr(args, "baseline", None)
-        if period is None and baseline is None:
+        if baseline == PREVIOUS:
+            if not args.time_grain:
+                raise ToolError(
+                    "baseline 'previous' compares each time bucket with the one before: add a time_grain"
+                )
+            baseline = None
+        elif period is None and baseline is None:
             return None
-        if period is None:
+        elif period is None:
             raise ToolError("baseline needs a period to compare with it")
-        if baseline is not None and args.time_grain:
+        elif baseline is not None and args.time_grain:
             raise ToolError(
-                "a period comparison is per group, not per time bucket: drop time_grain (or baseline)"
+                "a period comparison is per group, not per time bucket: drop time_grain (or baseline), "
+                "or use baseline 'previous' for each bucket against the one before"
             )
+        if period is None:
+            return None
         column = self._time_column(args.time_column, refs)
         ref = refs.resolve(column, "time_column")
         ranges = [
@@ -160,9 +177,7 @@ def build_metric(
 ) -> MetricPlan:
     """One aggregate over a column of the table (or a related one), with its own condition if any."""
     conditions = tuple(
-        _shape(t.column, t.op, t.value, sql=r.sql, table=r.table, source=r.column)
-        for t in (parse_condition(where, where="metrics.where") if where else [])
-        for r in [refs.resolve(t.column, "metrics.where")]
+        _condition_term(t, refs) for t in (parse_condition(where, where="metrics.where") if where else [])
     )
     if fn == "pct" and not conditions:
         raise ToolError('metrics: pct needs where, the condition to count, e.g. "arr_delay > 15"')
@@ -180,6 +195,12 @@ def build_metric(
             f"numeric columns of {refs.table}: {listing(numeric) or 'none'}"
         )
     return MetricPlan(fn, column, _conditional(fn, column, conditions), ref.sql, conditions, share)
+
+
+def _condition_term(t: Any, refs: Resolver) -> FilterPlan:
+    ref = refs.resolve(t.column, "metrics.where")
+    refs.check_values(ref, t.value if isinstance(t.value, list) else [t.value] if t.value is not None else [])
+    return _shape(t.column, t.op, t.value, sql=ref.sql, table=ref.table, source=ref.column)
 
 
 def _per(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPlan]:
@@ -221,7 +242,7 @@ def _unique(metrics: list[MetricPlan]) -> list[MetricPlan]:
             n += 1
             alias = f"{m.alias}_{n}"
         taken.add(alias)
-        result.append(MetricPlan(m.fn, m.column, alias, m.sql, m.where, m.share, m.ratio))
+        result.append(replace(m, alias=alias))
     return result
 
 

@@ -15,7 +15,8 @@ from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.relationships import Relationship
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
-from analytics_agent.tools.aggregate_sql import Join
+from analytics_agent.tools.aggregate_sql import GRAINS, PART_LABELS, Join, time_key, time_label
+from analytics_agent.tools.aggregate_time import TEMPORAL, local
 
 Catalog = Mapping[str, Mapping[str, str]]
 
@@ -28,6 +29,8 @@ class Ref:
     table: str
     column: str
     type: str
+    part: tuple[str, str] | None = None
+    """A date part: its grain and the key it labels (grouped by the key, so weekdays come in order)."""
 
 
 def link_names(table: str, relationships: Sequence[Relationship]) -> dict[str, Relationship]:
@@ -45,6 +48,8 @@ class Resolver:
     relationships: Sequence[Relationship] = ()
     dimensions: Mapping[str, str] = field(default_factory=dict)
     """Dimension names and synonyms of this table, each mapped to the name it stands for."""
+    zone: str = "UTC"
+    """The business time zone: ``time_hour.day_of_week`` is the local weekday."""
     joins: list[Join] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -60,6 +65,14 @@ class Resolver:
             return Ref(f"t.{quote_ident(name)}", self.table, name, types[name])
         if name in self.dimensions:
             return self.resolve(self.dimensions[name], where)
+        prefix, _, part = name.partition(".")
+        if part and prefix not in self.links and TEMPORAL.match(types.get(prefix, "")):
+            if part not in GRAINS:
+                raise ToolError(
+                    f"{where}: {clipped(repr(part))} is not a date part{did_you_mean(part, GRAINS)}; "
+                    f"use {prefix}.<{'|'.join(GRAINS)}>"
+                )
+            return self._date_part(prefix, part)
         if "." in name:
             return self._related(name, where)
         raise ToolError(
@@ -67,10 +80,31 @@ class Resolver:
             f"columns: {listing(types)}{self._links_hint()}"
         )
 
+    def _date_part(self, column: str, grain: str) -> Ref:
+        """``time_hour.day_of_week``: a bucket or part of a date column, in the business zone, with the
+        same values ``time_grain`` labels its rows with ('Sat', '2013-07', 18), so a filter, a metric's
+        condition or count_distinct can use one ("weekends", "flights per day", "after 18:00")."""
+        zoned = local(f"t.{quote_ident(column)}", self.catalog[self.table][column], self.zone)
+        key = time_key(grain, zoned)
+        kind = "BIGINT" if grain == "hour" else "VARCHAR"
+        return Ref(time_label(grain, key), "", f"{column}.{grain}", kind, (grain, key))
+
+    def check_values(self, ref: Ref, values: Sequence[object]) -> None:
+        """A weekday or month name a date part never holds ('Saturday') would match no row: say the
+        names it does hold."""
+        labels = PART_LABELS.get(ref.part[0]) if ref.part else None
+        bad = [v for v in values if labels and v not in labels]
+        if bad:
+            raise ToolError(
+                f"{ref.column} holds {', '.join(repr(x) for x in labels or ())}, not {clipped(repr(bad[0]))}"
+            )
+
     def _links_hint(self) -> str:
-        if not self.links:
-            return ""
-        return "; related: " + ", ".join(f"{n}.<column of {r.target}>" for n, r in self.links.items())
+        dated = [c for c, t in self.catalog[self.table].items() if TEMPORAL.match(t)]
+        links = ", ".join(f"{n}.<column of {r.target}>" for n, r in self.links.items())
+        return (f"; related: {links}" if links else "") + (
+            f"; date parts: {dated[0]}.<{'|'.join(GRAINS)}>" if dated else ""
+        )
 
     def _related(self, name: str, where: str) -> Ref:
         prefix, column = name.split(".", 1)

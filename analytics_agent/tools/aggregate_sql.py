@@ -37,15 +37,18 @@ COMPARISONS = {"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 TRUNC_GRAINS = ("day", "week", "month", "quarter", "year")
 PART_GRAINS = ("day_of_week", "hour", "month_of_year")
 GRAINS = (*TRUNC_GRAINS, *PART_GRAINS)
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+PART_LABELS = {"day_of_week": WEEKDAYS, "month_of_year": MONTHS}
 _LABELS = {
     "day": "strftime({k}, '%Y-%m-%d')",
     "week": "strftime({k}, '%G-W%V')",
     "month": "strftime({k}, '%Y-%m')",
     "quarter": "strftime({k}, '%Y') || '-Q' || quarter({k})",
     "year": "CAST(year({k}) AS VARCHAR)",
-    "day_of_week": "['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'][{k}]",
+    "day_of_week": "[" + ", ".join(f"'{d}'" for d in WEEKDAYS) + "][{k}]",
     "hour": "{k}",
-    "month_of_year": "['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][{k}]",
+    "month_of_year": "[" + ", ".join(f"'{m}'" for m in MONTHS) + "][{k}]",
 }
 _PARTS = {"day_of_week": "isodow({x})", "hour": "hour({x})", "month_of_year": "month({x})"}
 
@@ -73,6 +76,9 @@ class MetricPlan:
     share: bool = False
     ratio: tuple[MetricPlan, MetricPlan] | None = None
     """A named ratio metric: numerator / denominator, each a metric of its own."""
+    defined: bool = False
+    """From the semantic file: its condition's values are the user's choice (a status that has not occurred
+    yet), so a value no row holds is not refused as a misspelling."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,8 @@ class QueryPlan:
     joins: Sequence[Join] = ()
     compare: tuple[FilterPlan, FilterPlan] | None = None
     """(period, baseline) ranges on the time column: each metric for both, with change and % change."""
+    previous: bool = False
+    """Each time bucket (the first key) against the one before it, per value of the other keys."""
     order_by: str | None = None
     descending: bool = False
     limit: int | None = None
@@ -129,6 +137,11 @@ def time_key(grain: str, local: str) -> str:
     if grain in _PARTS:
         return _PARTS[grain].format(x=local)
     return f"date_trunc('{grain}', {local})"
+
+
+def time_label(grain: str, key: str) -> str:
+    """How a grain's key is shown: compact text ('2013-07', 'Sat'), the hour as a number."""
+    return _LABELS[grain].format(k=key)
 
 
 def condition(f: FilterPlan, params: Params) -> str:
@@ -202,8 +215,9 @@ def build_query(plan: QueryPlan) -> tuple[str, dict[str, Any]]:
     if plan.compare:
         periods = tuple(condition(f, params) for f in plan.compare)  # type: ignore[assignment]
         filters += _either_period(*plan.compare, periods)
+    before = _previous_window(plan.keys) if plan.previous else ""
     for m in metrics:
-        inner_cols, outer_cols = _metric_columns(m, params, periods, grouped=bool(plan.keys))
+        inner_cols, outer_cols = _metric_columns(m, params, periods, grouped=bool(plan.keys), before=before)
         inner += inner_cols
         outer += outer_cols
     where = " AND ".join(f"({f.sql})" if f.op == "or" else f"({condition(f, params)})" for f in filters)
@@ -232,8 +246,8 @@ def _either_period(period: FilterPlan, baseline: FilterPlan, texts: tuple[str, s
     return [hull, FilterPlan("period", "or", sql=f"({texts[0]}) OR ({texts[1]})")]
 
 
-def _leaves(m: MetricPlan) -> list[MetricPlan]:
-    return [leaf for part in m.ratio for leaf in _leaves(part)] if m.ratio else [m]
+def leaves(m: MetricPlan) -> list[MetricPlan]:
+    return [leaf for part in m.ratio for leaf in leaves(part)] if m.ratio else [m]
 
 
 def _without_where(m: MetricPlan) -> MetricPlan:
@@ -245,23 +259,33 @@ def _hoisted(metrics: Sequence[MetricPlan]) -> tuple[list[MetricPlan], tuple[Fil
     """When every metric reads only rows meeting the same condition (revenue and paid orders: not cancelled
     or returned), say it once in WHERE, as a person would: DuckDB then filters once, not per aggregate.
     Not for pct, whose condition picks its numerator only."""
-    leaves = [leaf for m in metrics for leaf in _leaves(m)]
-    first = leaves[0].where
-    if not first or any(leaf.fn == "pct" or leaf.where != first for leaf in leaves):
+    parts = [leaf for m in metrics for leaf in leaves(m)]
+    first = parts[0].where
+    if not first or any(leaf.fn == "pct" or leaf.where != first for leaf in parts):
         return list(metrics), ()
     return [_without_where(m) for m in metrics], first
 
 
 def _label(k: KeyPlan, i: int) -> str:
     inner = quote_ident(f"_k{i}")
-    text = _LABELS[k.grain].format(k=inner) if k.grain else inner
+    text = time_label(k.grain, inner) if k.grain else inner
     return f"{text} AS {quote_ident(k.alias)}"
 
 
+def _previous_window(keys: Sequence[KeyPlan]) -> str:
+    """The window that reads the bucket before: the time key (first) in order, within the other keys."""
+    others = ", ".join(k.sql for k in keys[1:])
+    return (f"PARTITION BY {others} " if others else "") + f"ORDER BY {keys[0].sql}"
+
+
 def _metric_columns(
-    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool
+    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool, before: str = ""
 ) -> tuple[list[str], list[str]]:
     alias = quote_ident(m.alias)
+    if before:  # the bucket before is a bucket of this same query; its metric, read with lag
+        expr = metric_sql(m, params)
+        inner = [f"{expr} AS {alias}", f"lag({expr}) OVER ({before}) AS {quote_ident(f'{m.alias}_baseline')}"]
+        return inner, _changes(m.alias)
     if not periods[0]:
         inner = [f"{metric_sql(m, params)} AS {alias}"]
         outer = [alias]
@@ -276,14 +300,19 @@ def _metric_columns(
         f"{metric_sql(m, params, periods[0])} AS {alias}",
         f"{metric_sql(m, params, periods[1])} AS {base}",
     ]
-    change, pct = quote_ident(f"{m.alias}_change"), quote_ident(f"{m.alias}_change_pct")
-    outer = [
+    return inner, _changes(m.alias)
+
+
+def _changes(name: str) -> list[str]:
+    """A metric, its baseline, the change and the % change, in the outer query."""
+    alias, base = quote_ident(name), quote_ident(f"{name}_baseline")
+    change, pct = quote_ident(f"{name}_change"), quote_ident(f"{name}_change_pct")
+    return [
         alias,
         base,
         f"{alias} - {base} AS {change}",
         f"100.0 * ({alias} - {base}) / nullif({base}, 0) AS {pct}",
     ]
-    return inner, outer
 
 
 def output_names(plan: QueryPlan) -> list[str]:
@@ -291,7 +320,7 @@ def output_names(plan: QueryPlan) -> list[str]:
     names = [k.alias for k in plan.keys]
     for m in plan.metrics:
         names.append(m.alias)
-        if plan.compare:
+        if plan.compare or plan.previous:
             names += [f"{m.alias}_baseline", f"{m.alias}_change", f"{m.alias}_change_pct"]
         elif m.share and plan.keys:
             names.append(f"{m.alias}_share")
@@ -303,7 +332,9 @@ def _order(plan: QueryPlan) -> str:
     keys = [quote_ident(f"_k{i}") for i in range(len(plan.keys))]
     terms: list[str] = []
     if plan.order_by:
-        terms.append(f"{quote_ident(plan.order_by)} {'DESC' if plan.descending else 'ASC'} NULLS LAST")
+        # a time key orders by its value, not its label: Mon before Fri, Jan before Apr
+        by = {k.alias: keys[i] for i, k in enumerate(plan.keys) if k.grain}.get(plan.order_by)
+        terms.append(f"{by or quote_ident(plan.order_by)} {'DESC' if plan.descending else 'ASC'} NULLS LAST")
     elif plan.time_ordered:
         pass  # the keys below, in time order
     elif keys:

@@ -86,6 +86,30 @@ Period = Annotated[
     WithJsonSchema({"type": "string"}),
 ]
 
+PREVIOUS = "previous"
+
+
+def _baseline(value: Any) -> Any:
+    """A period, or ``"previous"``: each time bucket against the one before it."""
+    if value == PREVIOUS:
+        return value
+    try:
+        return _period(value)
+    except PydanticCustomError as exc:
+        raise PydanticCustomError(
+            exc.type, exc.message() + "; or 'previous' (each time_grain bucket against the one before)"
+        ) from None
+
+
+Baseline = Annotated[
+    tuple[dt.date, dt.date] | Literal["previous"],
+    BeforeValidator(_baseline),
+    PlainSerializer(
+        lambda p: p if p == PREVIOUS else f"{p[0].isoformat()}..{p[1].isoformat()}", when_used="json"
+    ),
+    WithJsonSchema({"type": "string"}),
+]
+
 
 class ToolArguments(BaseModel):
     """Base of every tool's arguments: unknown keys are errors, so a misspelt one never passes silently."""

@@ -23,7 +23,7 @@ class ListTablesArguments(ToolArguments):
 
 class ListTables(Tool):
     name = "list_tables"
-    description = "Tables with their row and column counts; then describe_table."
+    description = "Tables with row and column counts; then describe_table."
     arguments = ListTablesArguments
     returns = "rows"
 
@@ -41,9 +41,7 @@ def _optional_int(schema: dict[str, Any]) -> None:
 
 class DescribeTable(Tool):
     name = "describe_table"
-    description = (
-        "Every column (type, nulls, min/max, values), related tables, named metrics. Before aggregate."
-    )
+    description = "Columns (type, nulls, range, values), related tables, named metrics. Before aggregate."
 
     def __init__(self, tables: list[str], semantics: Semantics | None = None) -> None:
         self.semantics = semantics or Semantics()
@@ -51,7 +49,8 @@ class DescribeTable(Tool):
         self.arguments = create_model(
             "DescribeTableArguments",
             __base__=ToolArguments,
-            table=(table_type, Field(description="Table name.")),
+            # the enum says what a table is; a description only where there is none (tokens)
+            table=(table_type, Field(description=None if tables else "Table name.")),
             page=(Annotated[int, Field(strict=True)] | None, Field(None, json_schema_extra=_optional_int)),
         )
 

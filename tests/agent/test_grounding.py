@@ -160,17 +160,33 @@ def test_a_table_pairs_within_a_row_and_within_a_column() -> None:
     table = {"columns": ["city", "orders", "revenue"], "rows": [["Pune", 4, 1000], ["Delhi", 16, 9000]]}
     groups = groups_for(records_of([json.dumps(table)]), "Pune and Delhi", [])
     assert [4.0, 1000.0] in groups and [16.0, 9000.0] in groups  # each row
-    assert [4.0, 16.0] in groups and [1000.0, 9000.0] in groups  # each column, both rows being named
-    assert [4.0, 16.0] not in groups_for(records_of([json.dumps(table)]), "Pune only", [])
+    # each column with its total, both rows being named; the totals together in the table's own record
+    assert [4.0, 16.0, 20.0] in groups and [1000.0, 9000.0, 10000.0] in groups
+    assert [2.0, 20.0, 10000.0] in groups  # row count, total orders, total revenue
+    assert [4.0, 20.0] in groups_for(records_of([json.dumps(table)]), "Pune only", [])
     evidence = Evidence(results=[json.dumps(table)], context=[])
-    assert unverified_numbers(
-        "Pune: ₹250 a order; revenue 10,000 in all; 80% of orders in Delhi.", evidence
-    ) == [
-        "80%"  # 16 / (4 + 16) needs three numbers
-    ]
+    assert (
+        unverified_numbers("Pune: ₹250 a order; revenue 10,000 in all; 80% of orders in Delhi.", evidence)
+        == []
+    )
     assert unverified_numbers(
         "Delhi's ₹9,000 is 9 times Pune's; 1,016 mixes two rows and two columns.", evidence
     ) == ["1,016"]
+
+
+def test_a_column_total_and_a_share_of_it_are_grounded_but_not_a_mix_of_columns() -> None:
+    """A grouped count's total ("1,033 of the 2,909 flights") is a sum of the whole column; a share of
+    it is that column's value over the total. Numbers mixing columns of different rows still flag."""
+    by_origin = {"columns": ["origin", "count"], "rows": [["EWR", 1033], ["JFK", 1008], ["LGA", 868]]}
+    evidence = Evidence(results=[json.dumps(by_origin)], context=[])
+    total = 1033 + 1008 + 868
+    share = f"{100 * 1033 / total:.1f}%"
+    assert unverified_numbers(f"Newark had 1,033 of the {total:,} flights ({share}).", evidence) == []
+    assert unverified_numbers("LGA's share was 35.5%.", evidence) == ["35.5%"]  # EWR's share, named LGA
+    assert unverified_numbers(f"{total + 1:,} flights in all.", evidence) == [f"{total + 1:,}"]
+    delays = {"columns": ["origin", "avg_delay"], "rows": [["EWR", -3.5], ["JFK", 12.0]]}
+    signed = Evidence(results=[json.dumps(delays)], context=[])
+    assert unverified_numbers("Together 8.5 minutes; 15.5 would add the absolute values.", signed) == ["15.5"]
 
 
 def test_numbers_from_the_question_and_the_tool_arguments_are_not_counted() -> None:

@@ -89,6 +89,57 @@ def test_hour_and_day_of_week_are_local(events_db):
     assert days == [["Wed", 1], ["Thu", 3], ["Fri", 1]]  # 2025-12-31 was a Wednesday
 
 
+def test_a_date_part_is_a_name_in_filters_conditions_metrics_and_groups_in_the_local_zone(events_db):
+    """Weekends, "after 5 am", "per day": a date column's part or bucket, e.g. happened.day_of_week, is
+    read in the business zone wherever a column name goes; Kolkata sees events 1, 2, 8 on Thursday 1 Jan."""
+    sum_amount = {"fn": "sum", "column": "amount"}
+    with Workspace.open(events_db, timezone="Asia/Kolkata") as ws:
+        thursday = [{"column": "happened.day_of_week", "op": "=", "value": "Thu"}]
+        assert rows(ws, {"table": "events", "metrics": [sum_amount], "filters": thursday}) == [[11]]
+        late = {**sum_amount, "where": "happened.hour >= 5"}  # 05:29, 23:30, 23:59 local
+        assert rows(ws, {"table": "events", "metrics": [late]}) == [[14]]
+        days = {"fn": "count_distinct", "column": "happened.day"}
+        per_day = {"fn": "count", "per": "count_distinct_happened.day"}
+        assert rows(ws, {"table": "events", "metrics": [per_day, days]}) == [[round(5 / 3, 4), 3]]
+        by_month = rows(
+            ws, {"table": "events", "metrics": [sum_amount], "group_by": ["happened.month_of_year"]}
+        )
+        assert by_month == [["Jan", 27], ["Dec", 4]]
+    with Workspace.open(events_db, timezone="UTC") as ws:  # in UTC only the last two are on Thursday
+        assert rows(ws, {"table": "events", "metrics": [sum_amount], "filters": thursday}) == [[8 + 16]]
+
+
+def test_weekdays_and_months_come_in_calendar_order_not_alphabetical(real):
+    days = rows(real, {"table": "flights", "group_by": ["time_hour.day_of_week"]})
+    assert [d for d, _ in days] == ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    last = {"table": "flights", "time_grain": "month_of_year", "order_by": "-month_of_year", "limit": 2}
+    assert [m for m, _ in rows(real, last)] == ["Dec", "Nov"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "error"),
+    [
+        ("happened.dayofweek", "Thu", "filters: 'dayofweek' is not a date part; did you mean 'day_of_week'"),
+        ("happened.day_of_week", "Thursday", "happened.day_of_week holds 'Mon', 'Tue',"),
+        ("happened.month_of_year", "January", "happened.month_of_year holds 'Jan', 'Feb',"),
+        ("amount.day", 1, "filters: no relationship or table 'amount'"),  # not a date column
+    ],
+)
+def test_a_date_part_that_does_not_exist_or_a_value_it_never_holds_is_named(events_db, name, value, error):
+    with Workspace.open(events_db, timezone="UTC") as ws:
+        out = ws.executor.execute(
+            "aggregate", {"table": "events", "filters": [{"column": name, "op": "=", "value": value}]}
+        )
+    assert out.is_error and "\n" not in out.text
+    assert error in out.text
+
+
+def test_an_unknown_column_lists_the_date_parts_too(events_db):
+    with Workspace.open(events_db, timezone="UTC") as ws:
+        out = ws.executor.execute("aggregate", {"table": "events", "group_by": ["weekday"]})
+    assert "date parts: happened.<day|week|month|quarter|year|day_of_week|hour|month_of_year>" in out.text
+
+
 @pytest.fixture(scope="module")
 def real(tmp_path_factory: pytest.TempPathFactory):
     db = build_real_db(tmp_path_factory.mktemp("forms") / "real.duckdb")
@@ -116,9 +167,40 @@ def test_an_ambiguous_or_missing_relationship_says_which_names_work(real):
 def test_condition_values_are_bound_not_spliced(real):
     args = {
         "table": "flights",
-        "metrics": [{"fn": "count", "where": "carrier = 'UA'' OR ''1''=''1'"}, {"fn": "count"}],
+        "metrics": [{"fn": "count", "where": "carrier like 'UA'' OR ''1''=''1'"}, {"fn": "count"}],
     }
     assert rows(real, args) == [[0, real.cursor().execute("SELECT count(*) FROM flights").fetchone()[0]]]
+    args["metrics"][0]["where"] = "carrier = 'UA'' OR ''1''=''1'"  # one value, which no row holds
+    assert real.executor.execute("aggregate", args).text == "Error: no rows where carrier = \"UA' OR '1'='1\""
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (  # in a list, the other value would have answered alone
+            {"table": "flights", "filters": [{"column": "carrier", "op": "in", "value": ["UA", "XX"]}]},
+            "no rows where carrier = 'XX'",
+        ),
+        (  # a condition's typo would be a plain 0 %
+            {"table": "penguins", "metrics": [{"fn": "pct", "column": "sex", "where": "sex = 'Female'"}]},
+            "no rows where sex = 'Female'; did you mean 'female'?",
+        ),
+        (  # not_in / != a typo would keep every row
+            {
+                "table": "flights",
+                "filters": [{"column": "airlines.name", "op": "not_in", "value": ["United Air Lines"]}],
+            },
+            "no rows where airlines.name = 'United Air Lines'; did you mean 'United Air Lines Inc.'",
+        ),
+        (  # a column too many values to list in the profile is checked in the table itself
+            {"table": "flights", "metrics": [{"fn": "count", "where": "tailnum != 'N0EGMQX'"}]},
+            "no rows where tailnum = 'N0EGMQX'",
+        ),
+    ],
+)
+def test_a_value_no_row_holds_is_refused_where_it_would_change_the_answer_silently(real, args, error):
+    out = real.executor.execute("aggregate", args)
+    assert out.is_error and error in out.text, out.text
 
 
 def test_pct_needs_a_condition_and_a_comparison_needs_a_period(real):
@@ -160,7 +242,8 @@ def test_a_comparison_per_time_bucket_is_refused_with_what_to_drop(real):
     out = real.executor.execute("aggregate", args)
     assert (
         out.text
-        == "Error: a period comparison is per group, not per time bucket: drop time_grain (or baseline)"
+        == "Error: a period comparison is per group, not per time bucket: drop time_grain (or baseline), "
+        "or use baseline 'previous' for each bucket against the one before"
     )
 
 
@@ -196,3 +279,37 @@ def test_per_must_name_another_metric_of_the_same_call(real):
         "Error: metrics: per 'sum_airtime' is not another metric of this call; did you mean 'sum_air_time'"
     )
     assert out.text.endswith("its metrics: sum_distance, sum_air_time")
+
+
+def test_baseline_previous_sets_each_bucket_against_the_one_before_within_each_group(real):
+    got = rows(
+        real,
+        {
+            "table": "flights",
+            "time_grain": "quarter",
+            "group_by": ["origin"],
+            "baseline": "previous",
+            "filters": [{"column": "origin", "op": "in", "value": ["JFK", "LGA"]}],
+        },
+    )
+    counts = dict(
+        ((f"2013-Q{q}", o), n)
+        for q, o, n in real.cursor()
+        .execute("SELECT quarter(make_date(year, month, day)), origin, count(*) FROM flights GROUP BY 1, 2")
+        .fetchall()
+    )
+    assert [r[:2] for r in got] == [[f"2013-Q{q}", o] for q in (1, 2, 3, 4) for o in ("JFK", "LGA")]
+    for quarter, origin, n, before, change, _pct in got:
+        previous = f"2013-Q{int(quarter[-1]) - 1}"
+        assert n == counts[quarter, origin]
+        assert before == counts.get((previous, origin)) and change == (None if before is None else n - before)
+
+
+def test_baseline_previous_needs_a_time_grain_and_a_bad_baseline_names_both_forms(real):
+    out = real.executor.execute("aggregate", {"table": "flights", "baseline": "previous"})
+    assert (
+        out.text
+        == "Error: baseline 'previous' compares each time bucket with the one before: add a time_grain"
+    )
+    out = real.executor.execute("aggregate", {"table": "flights", "time_grain": "month", "baseline": "last"})
+    assert "or 'previous' (each time_grain bucket against the one before)" in out.text

@@ -109,7 +109,8 @@ def test_each_mistake_against_the_catalog_is_reported_on_its_own_line(real_db):
         "columns: year, month, day, dep_time, sched_dep_time, dep_delay, arr_time, sched_arr_time, arr_delay, "
         "carrier, flight, tailnum, origin, dest, air_time, distance, hour, minute, time_hour; related: "
         "airlines.<column of airlines>, dest.<column of airports>, origin.<column of airports>, "
-        "planes.<column of planes>",
+        "planes.<column of planes>; date parts: time_hour.<day|week|month|quarter|year|day_of_week|hour|"
+        "month_of_year>",
         "m.yaml:12: flights.metrics.mean: fn 'average' is not one of count, sum, avg, min, max, count_distinct, "
         "median, stddev, p90, p95, p99, pct; did you mean 'avg'?",
         "m.yaml:13: flights.metrics.per_mile: ratio names 'miles', not a metric of flights",
@@ -214,3 +215,31 @@ def test_the_sample_database_gets_the_bundled_revenue_definition(sample_db):
             .fetchone()[0]
         )
     assert out["rows"] == [[expected]]
+
+
+def test_a_defined_metric_may_name_a_value_not_seen_yet_and_a_dimension_may_be_a_date_part(real_db, tmp_path):
+    """The user's own definition is trusted (a status that has not happened yet), where the same condition
+    sent by a model is refused as a likely misspelling; 'weekday' names a date part."""
+    db = tmp_path / "own.duckdb"
+    shutil.copyfile(real_db, db)
+    (tmp_path / "own.semantic.yaml").write_text(
+        "tables:\n  flights:\n    dimensions:\n      weekday: {column: time_hour.day_of_week}\n"
+        "    metrics:\n      ua_or_zz: {fn: count, where: \"carrier in ('UA', 'ZZ')\"}\n",
+        encoding="utf-8",
+    )
+    with Workspace.open(db, timezone="America/New_York") as ws:
+        assert ws.problems == []
+        call = {"table": "flights", "group_by": ["weekday"], "metrics": [{"metric": "ua_or_zz"}]}
+        got = json.loads(ws.executor.execute("aggregate", json.dumps(call)).text)["rows"]
+        want = (
+            ws.cursor()
+            .execute(
+                "SELECT ['Mon','Tue','Wed','Thu','Fri','Sat','Sun'][isodow(make_date(year, month, day))], "
+                "count(*) FILTER (WHERE carrier = 'UA') FROM flights GROUP BY isodow(make_date(year, month, day)) "
+                "ORDER BY isodow(make_date(year, month, day))"
+            )
+            .fetchall()
+        )
+        assert got == [list(r) for r in want]
+        own = {"table": "flights", "metrics": [{"fn": "count", "where": "carrier in ('UA', 'ZZ')"}]}
+        assert ws.executor.execute("aggregate", json.dumps(own)).text == "Error: no rows where carrier = 'ZZ'"

@@ -1,0 +1,57 @@
+"""The database a question file runs on: the user's, or a fresh one built from the files it names.
+
+A file that names its data (``load``) must give the same expected values on every machine, so it never
+runs on the user's database (which may hold other versions of those tables): its files are loaded, the
+same way ``analytics-agent load`` does, into a new database in a temporary folder that is removed after
+the run.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+from analytics_agent.db.loader import load_files
+from analytics_agent.db.sources import LoadOptions
+from analytics_agent.errors import EvalFileError, LoadError
+from analytics_agent.evaluation.cases import QuestionFile
+from analytics_agent.workspace.workspace import Workspace
+
+OpenDefault = Callable[[], AbstractContextManager[Workspace]]
+"""Opens the user's workspace (``--db`` and the global options), for files that name no data."""
+
+
+@contextmanager
+def workspace_for(question_file: QuestionFile, open_default: OpenDefault) -> Iterator[Workspace]:
+    """The workspace to run ``question_file`` on.
+
+    Raises:
+        EvalFileError: a named file cannot be loaded (naming the question file and the loader's reason).
+    """
+    if not question_file.data.load:
+        with open_default() as workspace:
+            yield workspace
+        return
+    with tempfile.TemporaryDirectory(prefix="analytics-agent-eval-") as folder:
+        db_path = Path(folder) / "eval.duckdb"
+        build_database(question_file, db_path)
+        with Workspace.open(db_path, timezone=question_file.data.timezone) as workspace:
+            yield workspace
+
+
+def build_database(question_file: QuestionFile, db_path: Path) -> list[str]:
+    """Load every file the question file names into ``db_path`` (a new, empty database); the tables.
+
+    Raises:
+        EvalFileError: a file is missing or the loader refuses it (with the loader's reason).
+    """
+    tables = []
+    for path, table in question_file.data_paths():
+        try:
+            summary = load_files(db_path, [str(path)], LoadOptions(table=table))
+        except LoadError as exc:
+            raise EvalFileError(f"{question_file.path}: load: {exc}") from None
+        tables.append(summary.table)
+    return tables
