@@ -17,6 +17,7 @@ read with the standard library's ``tomllib``. Keys (all optional, top level):
     request_deadline = 900.0         # seconds for one model request, retries included
     max_retries = 3                  # retries of transient failures [default: the provider's own]
     tools_dir = ["~/my-tools"]       # folders of extra .sql tools (a string or a list)
+    tool_mode = "auto"               # native | text | auto: how tools are offered (see README)
 
 Environment: ``LLM_BASE_URL`` / ``LLM_API_KEY`` / ``LLM_MODEL`` (this tool's own, checked first), then
 ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``; ``ANALYTICS_AGENT_MODEL`` names the model before ``LLM_MODEL``.
@@ -37,6 +38,9 @@ from analytics_agent.paths import config_dir
 from analytics_agent.suggest import did_you_mean
 
 PROVIDERS = ("openai", "bedrock")
+TOOL_MODES = ("native", "text", "auto")
+"""native: the server's tool calling; text: tools in the prompt, calls in the reply text; auto: native
+until the server says the model has no tool calling, then text (remembered per endpoint and model)."""
 OPENAI_URL = "https://api.openai.com/v1"
 # Hosted endpoints that always want a key: a missing one is a configuration error, not a 401 later.
 _KEY_REQUIRED_HOSTS = ("api.openai.com", "openrouter.ai")
@@ -57,6 +61,7 @@ _KEY_TYPES: dict[str, tuple[type, ...]] = {
     "request_deadline": (int, float),
     "max_retries": (int,),
     "tools_dir": (str, list),
+    "tool_mode": (str,),
 }
 KNOWN_KEYS = tuple(_KEY_TYPES)
 
@@ -70,6 +75,7 @@ _DEFAULTS: dict[str, Any] = {
     "provider": "openai",
     "max_steps": 8,
     "max_tokens_budget": 100_000,
+    "tool_mode": "auto",
 }
 
 
@@ -117,6 +123,7 @@ class Settings:
     """None: the default of ``providers.limits`` (900 s)."""
     max_retries: int | None = None
     tools_dirs: tuple[Path, ...] = ()
+    tool_mode: str = "auto"
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -222,7 +229,15 @@ def _check(values: dict[str, Any]) -> Settings:
         request_deadline=_optional(_positive_float, "request_deadline", values),
         max_retries=_optional(_non_negative_int, "max_retries", values),
         tools_dirs=_tools_dirs(values.get("tools_dir")),
+        tool_mode=_tool_mode(values["tool_mode"]),
     )
+
+
+def _tool_mode(value: Any) -> str:
+    mode = str(value).strip().lower()
+    if mode not in TOOL_MODES:
+        raise ConfigError(f"--tool-mode must be one of {', '.join(TOOL_MODES)}, not {value!r}")
+    return mode
 
 
 def normalise_base_url(url: str) -> str:

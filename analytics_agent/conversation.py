@@ -28,6 +28,9 @@ class ToolCall:
     name: str
     arguments: str
     """The arguments exactly as the model sent them, as JSON text (objects are serialised on arrival)."""
+    error: str = ""
+    """Set when the provider could not read the call (text mode: a malformed ``<tool_call>``); the call is
+    not run, and this is what the model reads as its result. ``arguments`` then holds the raw text."""
 
     @property
     def parsed_arguments(self) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 -- name: get_order
 -- description: One order: city, day, status, amount, items.
 -- tables: orders, order_items, products
--- param order_id: pattern(^[A-Z]-\d{4,}$) | E.g. "A-1042".
+-- param order_id: pattern(^[A-Z]-[0-9]{4,}$) | E.g. "A-1042".
 -- returns: object
 -- empty: no order with id {order_id}
 SELECT

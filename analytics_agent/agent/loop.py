@@ -207,7 +207,7 @@ class Agent:
         calls = turn.tool_calls
         keys = [_call_key(c) for c in calls]
         allowed = range(min(len(calls), MAX_CALLS_PER_TURN))
-        fresh = [i for i in allowed if keys[i] not in run.failures]
+        fresh = [i for i in allowed if keys[i] not in run.failures and not calls[i].error]
 
         def interrupted(cancelled: int, running: int) -> None:
             self._emit(StepFailed(step, _interrupt_sentence(cancelled, running)))
@@ -215,7 +215,10 @@ class Agent:
         outcomes = run_calls(self.executor.execute, calls, fresh, on_interrupt=interrupted)
         results = []
         for i, call in enumerate(calls):
-            if i >= len(allowed):
+            if call.error:  # the provider could not read it: its reason goes back as the result
+                content = f"Error: {call.error}"
+                record = ToolCallRecord(step, call.id, call.name, call.arguments, True, error=content)
+            elif i >= len(allowed):
                 content = over_cap_error(len(calls))
                 record = ToolCallRecord(step, call.id, call.name, call.arguments, True, error=content,
                                         skipped="over_cap")  # fmt: skip

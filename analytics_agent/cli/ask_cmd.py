@@ -88,6 +88,15 @@ ReadOpt = Annotated[
 RetriesOpt = Annotated[
     int | None, typer.Option("--max-retries", help="Retries of transient failures (default: 3).")
 ]
+ToolModeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tool-mode",
+        help="native | text | auto (default): text puts the tools in the prompt for models without tool "
+        "calling; auto switches to it when the server says the model cannot call tools.",
+        show_default=False,
+    ),
+]
 TranscriptOpt = Annotated[
     Path | None,
     typer.Option(
@@ -124,6 +133,7 @@ def ask(
     read_timeout: ReadOpt = None,
     request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
+    tool_mode: ToolModeOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
     quiet: QuietOpt = False,
@@ -161,6 +171,7 @@ def chat(
     read_timeout: ReadOpt = None,
     request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
+    tool_mode: ToolModeOpt = None,
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
     quiet: QuietOpt = False,
@@ -230,6 +241,7 @@ def demo(
 _SETTING_FLAGS = (
     "provider", "base_url", "model", "api_key", "region", "profile", "today", "timezone", "max_steps",
     "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
+    "tool_mode",
 )  # fmt: skip
 
 

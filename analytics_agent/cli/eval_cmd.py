@@ -22,6 +22,7 @@ from analytics_agent.cli.ask_cmd import (
     RetriesOpt,
     StepsOpt,
     TodayOpt,
+    ToolModeOpt,
     ZoneOpt,
 )
 from analytics_agent.cli.context import open_workspace
@@ -59,6 +60,7 @@ def eval_command(
     read_timeout: ReadOpt = None,
     request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
+    tool_mode: ToolModeOpt = None,
     only: Annotated[
         list[str] | None,
         typer.Option("--only", help="Run only this case id or tag (repeatable), e.g. --only relative-date."),
@@ -119,6 +121,7 @@ def eval_command(
 _SETTING_FLAGS = (
     "provider", "base_url", "api_key", "region", "profile", "today", "timezone", "max_steps",
     "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
+    "tool_mode",
 )  # fmt: skip
 
 

@@ -30,6 +30,7 @@ from analytics_agent.errors import (
     ProviderTimeoutError,
 )
 from analytics_agent.providers.limits import read_prefix
+from analytics_agent.providers.refusals import brief_validation, is_request_rejection
 from analytics_agent.providers.reply_json import load_reply_json
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 NEVER_RETRY = frozenset({400, 401, 403, 404, 422})
 QUOTA_CODES = frozenset({"insufficient_quota"})
 SNIPPET_CHARS = 200
+MESSAGE_CHARS = 400
 RETRYABLE_ERRORS: tuple[type[Exception], ...] = (
     httpx.ConnectError,
     httpx.ReadError,
@@ -137,6 +139,8 @@ def decide(
     should = (headers.get("x-should-retry") or "").lower()
     if should == "false" or status in NEVER_RETRY or _is_quota(payload):
         return Decision(False)
+    if status >= 500 and is_request_rejection(status, server_message(payload, "")):
+        return Decision(False)  # e.g. a 500 that is llama-cpp-python refusing the body: resending cannot help
     if should != "true" and status not in (408, 409, 429) and status < 500:
         return Decision(False)
     if retries_done >= policy.max_retries:
@@ -156,20 +160,25 @@ def _later(seconds: float) -> str:
 
 
 def server_message(payload: Any, text: str) -> str:
-    """The server's own words: ``error.message``, a top-level ``message``/``detail``, or a text snippet."""
+    """The server's own words, on one line of at most ``MESSAGE_CHARS``: ``error.message``, a top-level
+    ``message``/``detail``, or a text snippet. (A validation error can list every field of a union.)"""
     if isinstance(payload, dict):
         inner = payload.get("error")
         if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return inner["message"]
+            return _brief(inner["message"])
         if isinstance(inner, str) and inner:
-            return inner
+            return _brief(inner)
         for key in ("message", "detail"):
             if isinstance(payload.get(key), str) and payload[key]:
-                return payload[key]
+                return _brief(payload[key])
     return snippet(text)
 
 
-def snippet(text: str) -> str:
+def _brief(message: str) -> str:
+    return snippet(brief_validation(message), limit=MESSAGE_CHARS)
+
+
+def snippet(text: str, *, limit: int = SNIPPET_CHARS) -> str:
     """A short one-line excerpt of a body; HTML is reduced to its visible text."""
     if "<" in text and re.search(r"<(html|head|body|title|h1|!doctype)", text, re.IGNORECASE):
         text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.IGNORECASE | re.DOTALL)
@@ -177,7 +186,7 @@ def snippet(text: str) -> str:
     text = " ".join(text.split())
     if not text:
         return "(empty body)"
-    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def parse_json(text: str) -> Any:

@@ -2,9 +2,11 @@
 
 No I/O here. Rules (wire-shapes.md part B):
 
-* system text first; each ``AssistantTurn`` goes back verbatim: ``content`` null when empty, its tool
-  calls with ids and JSON-string arguments, and the fields some servers need replayed
-  (``reasoning_content`` for DeepSeek, ``reasoning_details`` for OpenRouter-style signed reasoning);
+* system text first; each ``AssistantTurn`` goes back verbatim: ``content`` ``""`` when empty (null is
+  rejected by llama-cpp-python, LM Studio and some Ollama paths, an omitted one by older llama.cpp:
+  docs/portable-schemas.md), its tool calls with ids and JSON-string arguments, and the fields some
+  servers need replayed (``reasoning_content`` for DeepSeek, ``reasoning_details`` for OpenRouter-style
+  signed reasoning);
 * every call id is answered by exactly one ``role: "tool"`` message with string content;
 * a reply is a tool turn iff it carries tool calls, whatever ``finish_reason`` says; ``length`` means
   truncated (calls may be half-written), ``content_filter`` means filtered;
@@ -118,7 +120,7 @@ def render_messages(conversation: Conversation) -> list[dict[str, Any]]:
 
 def render_assistant(turn: AssistantTurn) -> dict[str, Any]:
     """One assistant message, with its tool calls and replayed extras."""
-    message: dict[str, Any] = {"role": "assistant", "content": turn.text or None}
+    message: dict[str, Any] = {"role": "assistant", "content": turn.text}
     call_extras: dict[str, dict[str, Any]] = {}
     for extra in turn.extras:
         if extra.get("provider") != PROVIDER_TAG:
@@ -140,8 +142,6 @@ def render_assistant(turn: AssistantTurn) -> dict[str, Any]:
             }
             for call in turn.tool_calls
         ]
-    elif message["content"] is None:
-        message["content"] = ""  # an assistant message needs content or tool calls
     return message
 
 

@@ -43,10 +43,12 @@ MAX_TABLE_ENUM = 40
 MAX_IN_VALUES = 50
 _SUGGEST_POOL = 1000
 Scalar = str | int | float
-# Told to the model compactly (JSON "number" covers integers); validated as the precise Python union.
+_SCALAR_SCHEMAS = [{"type": "string"}, {"type": "number"}]
+# Told to the model compactly (JSON "number" covers integers); validated as the precise Python union. An
+# anyOf, not a type list: Ollama and Gemini reject "type": [...] (docs/portable-schemas.md).
 FilterValue = Annotated[
     Scalar | Annotated[list[Scalar], Field(max_length=MAX_IN_VALUES)],
-    WithJsonSchema({"type": ["string", "number", "array"], "items": {"type": ["string", "number"]}}),
+    WithJsonSchema({"anyOf": [*_SCALAR_SCHEMAS, {"type": "array", "items": {"anyOf": _SCALAR_SCHEMAS}}]}),
 ]
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 

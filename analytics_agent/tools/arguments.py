@@ -46,10 +46,14 @@ def _iso_date(value: Any) -> Any:
     raise PydanticCustomError("date_format", "Input should be a valid date in YYYY-MM-DD format")
 
 
+DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+"""What the model is told a date looks like: a pattern, not ``format: date``, which Gemini rejects and
+grammar-constrained servers (llama.cpp, vLLM) then enforce as they decode."""
+
 IsoDate = Annotated[
     dt.date,
     BeforeValidator(_iso_date),
-    WithJsonSchema({"type": "string", "format": "date"}),
+    WithJsonSchema({"type": "string", "pattern": DATE_PATTERN}),
 ]
 
 _PERIOD = re.compile(r"^\s*(\d{4}-\d{2}-\d{2})\s*\.\.\s*(\d{4}-\d{2}-\d{2})\s*$")

@@ -1,8 +1,9 @@
 """Turn a pydantic arguments model into the JSON Schemas providers accept. Pure functions.
 
-Both providers take the same clean schema: root ``type: object``, ``additionalProperties: false``, no
-``title`` noise, no ``$defs``/``$ref`` (inlined: Amazon Nova rejects them). OpenAI's strict mode also
-wants every property required, optional ones nullable, and no ``default``.
+Both providers take the same clean schema: root ``type: object``, no ``additionalProperties`` (Gemini
+rejects it; the validator forbids unknown keys anyway), no ``title`` noise, no ``$defs``/``$ref`` (inlined:
+Amazon Nova rejects them). OpenAI's strict mode also wants every object closed, every property required,
+optional ones nullable, and no ``default``. Every schema stays in the portable subset (``tools.portable``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ def clean_schema(model: type[BaseModel]) -> dict[str, Any]:
     defs = raw.pop("$defs", {})
     schema = _clean(_inline_refs(raw, defs))
     schema.pop("description", None)  # the tool's own description carries it
-    _drop_nested_closed_markers(schema)
+    _drop_closed_markers(schema)
+    _drop_null_defaults(schema)
     schema["type"] = "object"
     schema.setdefault("properties", {})
-    schema["additionalProperties"] = False
     if not schema.get("required"):
         schema.pop("required", None)
     return schema
@@ -37,19 +38,30 @@ def strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return strict
 
 
+_NOT_IN_STRICT = ("default", "minLength", "maxLength")
+"""Rejected by OpenAI strict mode (``default``) or reported rejected (the lengths; wire-shapes.md B.4)."""
+
+
 def _strict_object(node: dict[str, Any]) -> None:
     required = set(node.get("required", []))
     for name, prop in node.get("properties", {}).items():
-        prop.pop("default", None)
         if name not in required and not _is_nullable(prop):
-            node["properties"][name] = {"anyOf": [prop, {"type": "null"}]}
-            if "description" in prop:
-                node["properties"][name]["description"] = prop.pop("description")
-        for branch in node["properties"][name].get("anyOf", []):
-            branch.pop("default", None)
+            node["properties"][name] = _nullable(prop)
+        for part in (node["properties"][name], *node["properties"][name].get("anyOf", [])):
+            for key in _NOT_IN_STRICT:
+                part.pop(key, None)
         _strict_nested(node["properties"][name])
     node["required"] = list(node.get("properties", {}))
     node["additionalProperties"] = False
+
+
+def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    """``prop`` or null, as one flat anyOf (a nested anyOf is outside the portable subset)."""
+    branches = prop.pop("anyOf") if "anyOf" in prop else [prop]
+    nullable: dict[str, Any] = {"anyOf": [*branches, {"type": "null"}]}
+    if "description" in prop:
+        nullable["description"] = prop.pop("description")
+    return nullable
 
 
 def _strict_nested(node: dict[str, Any]) -> None:
@@ -62,14 +74,33 @@ def _strict_nested(node: dict[str, Any]) -> None:
         _strict_nested(branch)
 
 
-def _drop_nested_closed_markers(schema: dict[str, Any]) -> None:
-    """Nested ``additionalProperties: false`` tells a model nothing the validator does not enforce anyway,
-    and costs tokens in every request; the strict variant puts it back where strict mode needs it."""
+def _drop_closed_markers(schema: dict[str, Any]) -> None:
+    """``additionalProperties: false`` tells a model nothing the validator does not enforce anyway, costs
+    tokens in every request, and Gemini rejects it; the strict variant puts it back where strict mode
+    needs it. (Grammar converters treat a missing one as closed too.)"""
+    schema.pop("additionalProperties", None)
     for prop in schema.get("properties", {}).values():
         for node in (prop, prop.get("items"), *prop.get("anyOf", [])):
             if isinstance(node, dict) and node.get("type") == "object":
-                node.pop("additionalProperties", None)
-                _drop_nested_closed_markers(node)
+                _drop_closed_markers(node)
+
+
+def _drop_null_defaults(schema: dict[str, Any]) -> None:
+    """An optional ``X | None = None`` is told as plain ``X``: leaving it out means the default, and the
+    null branch (with a ``default`` beside an ``anyOf``) is outside the portable subset. The strict variant
+    makes it nullable again."""
+    required = set(schema.get("required", []))
+    for name, prop in schema.get("properties", {}).items():
+        if name in required or "default" not in prop or prop["default"] is not None:
+            continue
+        branches = [b for b in prop.get("anyOf", []) if b != {"type": "null"}]
+        if len(branches) == len(prop.get("anyOf", [])):
+            continue
+        del prop["default"], prop["anyOf"]
+        if len(branches) == 1:
+            prop.update(branches[0])
+        else:
+            prop["anyOf"] = branches
 
 
 def _is_nullable(prop: dict[str, Any]) -> bool:

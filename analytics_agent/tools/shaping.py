@@ -68,7 +68,7 @@ KNOWN_WORDS: dict[str, int] = {
 
 
 def estimate_tokens(text: str) -> int:
-    """Over-estimate o200k tokens: 1 per 2 letters, 1 per 3 digits, 1 per 8 blanks (each run rounded up, a longer
+    """Over-estimate o200k tokens: 1 per 2 letters (1 per letter in runs of up to 3), 1 per 3 digits, 1 per 8 blanks (each run rounded up, a longer
     run one more),
     1 per other ASCII character except that a known JSON punctuation run (``":"``, ``},{"``) counts 1,
     1 per UTF-8 byte of anything else (byte-level BPE never needs more).
@@ -93,12 +93,20 @@ def estimate_tokens(text: str) -> int:
 
 
 def _letter_halves(runs: list[str]) -> int:
-    """Twice the letter-run estimate: a known word counts its tokens, any other run (letters + 1) / 2."""
+    """Twice the letter-run estimate: a known word counts its tokens, a short unknown run (up to
+    ``_SHORT_RUN`` letters, e.g. ``Gk``) one per letter (o200k may split it letter by letter), any longer
+    run (letters + 1) / 2."""
     halves = 0
     for run, times in Counter(runs).items():
         known = KNOWN_WORDS.get(run)
-        halves += times * (2 * known if known is not None else len(run) + 1)
+        if known is not None:
+            halves += times * 2 * known
+        else:
+            halves += times * (2 * len(run) if len(run) <= _SHORT_RUN else len(run) + 1)
     return halves
+
+
+_SHORT_RUN = 3
 
 
 def _merged_punctuation(text: str) -> int:

@@ -16,7 +16,7 @@ Pure: text in, ``SqlToolSpec`` out, or a ``ToolDefinitionError`` naming file and
 Parameter types: ``string``, ``string(MAXLEN)``, ``integer[(MIN, MAX)]``, ``number[(MIN, MAX)]``, ``date``,
 ``period`` (a range of days, one argument ``"YYYY-MM-DD..YYYY-MM-DD"``; the SQL reads ``$NAME_start`` and
 ``$NAME_end``), ``enum(a, b, c)``, ``enum(from TABLE.COLUMN)`` (values read from the data),
-``pattern(REGEX)``. ``= DEFAULT``
+``pattern(^REGEX$)`` (anchored, in the portable subset of ``tools.portable``: ``[0-9]``, not ``\\d``). ``= DEFAULT``
 makes a parameter optional (``= null`` for no value). ``returns`` is ``object`` (exactly one row, shown as
 an object; no row is an error built from ``empty``) or ``rows`` (a capped table). Arguments reach DuckDB
 only as bound ``$name`` parameters.
@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from analytics_agent.errors import ToolDefinitionError
+from analytics_agent.tools.portable import pattern_problems
 
 TOOL_NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -203,8 +204,7 @@ def _parse_param(name: str, value: str, *, path: str, line: int) -> ParamSpec:
         elif kind == "pattern":
             if not args:
                 raise ValueError("pattern(REGEX) needs a regular expression")
-            re.compile(args)
-            fields["pattern"] = args
+            fields["pattern"] = _portable_pattern(args)
         elif kind in ("date", "period"):
             if args:
                 raise ValueError(f"{kind} takes no arguments")
@@ -218,6 +218,14 @@ def _parse_param(name: str, value: str, *, path: str, line: int) -> ParamSpec:
     if default_text is not None:
         param = _with_default(param, default_text.strip(), path=path, line=line)
     return param
+
+
+def _portable_pattern(pattern: str) -> str:
+    """The pattern, if every model server can take it (a grammar converter may crash on one it cannot)."""
+    problems = pattern_problems(pattern)
+    if problems:
+        raise ValueError(f"pattern {pattern!r}: {problems[0]}")
+    return pattern
 
 
 def _parse_enum_args(args: str) -> dict[str, Any]:

@@ -5,12 +5,14 @@ Provider modules are imported here, lazily, so ``--help`` never pays for httpx o
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from analytics_agent.config import Settings
 from analytics_agent.errors import ConfigError
+from analytics_agent.paths import data_dir
 from analytics_agent.providers.base import Provider
 from analytics_agent.providers.limits import ReplyLimits
 
@@ -38,10 +40,33 @@ def make_provider(
     if not settings.model:
         raise ConfigError(NO_MODEL_MESSAGE)
     if settings.provider == "openai":
-        return _openai(settings, stream=stream, client=client)
+        provider = _openai(settings, stream=stream, client=client)
+    elif settings.provider == "bedrock":
+        provider = _bedrock(settings, stream=stream)
+    else:
+        raise ConfigError(f"unknown provider {settings.provider!r}; use openai or bedrock")
+    return _with_tool_mode(settings, provider)
+
+
+def _with_tool_mode(settings: Settings, provider: Provider) -> Provider:
+    """The provider offering tools natively, as text, or natively until the model turns out to have no
+    tool calling (``--tool-mode``); the choice is remembered per endpoint and model in the data folder."""
+    from analytics_agent.providers.tool_mode import ToolModeMemory, with_tool_mode
+
+    return with_tool_mode(
+        provider, settings.tool_mode, key=tool_mode_key(settings), memory=ToolModeMemory(tool_modes_path())
+    )
+
+
+def tool_mode_key(settings: Settings) -> str:
+    """Names the endpoint and model a remembered tool mode belongs to."""
     if settings.provider == "bedrock":
-        return _bedrock(settings, stream=stream)
-    raise ConfigError(f"unknown provider {settings.provider!r}; use openai or bedrock")
+        return f"bedrock {settings.region or '(default region)'} {settings.model}"
+    return f"{settings.base_url} {settings.model}"
+
+
+def tool_modes_path() -> Path:
+    return data_dir() / "tool_modes.json"
 
 
 def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None) -> Provider:

@@ -328,7 +328,9 @@ def test_the_factory_builds_a_bedrock_provider_with_the_users_limits_only(fake_e
     from analytics_agent.config import Settings
     from analytics_agent.workspace.provider_factory import make_provider
 
-    settings = Settings(provider="bedrock", model=MODEL, region="eu-west-1", max_retries=1)
+    settings = Settings(
+        provider="bedrock", model=MODEL, region="eu-west-1", max_retries=1, tool_mode="native"
+    )
     provider = make_provider(settings, stream=True)
     config = provider.client.meta.config
     assert isinstance(provider, BedrockProvider) and provider.stream

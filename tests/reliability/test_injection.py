@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from analytics_agent.tools.arguments import DATE_PATTERN
 from analytics_agent.workspace.workspace import Workspace
 
 CORPUS = [
@@ -106,7 +107,7 @@ def _base_arguments(schema: dict[str, Any]) -> dict[str, Any]:
         prop = schema["properties"][name]
         if "enum" in prop:
             found[name] = prop["enum"][0]
-        elif prop.get("format") == "date":
+        elif prop.get("pattern") == DATE_PATTERN:
             found[name] = "2026-10-01"
         elif prop.get("type") == "integer":
             found[name] = int(prop.get("minimum", 1))
@@ -139,7 +140,7 @@ def test_every_string_parameter_of_every_tool_resists_the_corpus(setting):
                 outcome = ws.executor.execute(tool.name, json.dumps(arguments))
                 _assert_clear(outcome, payload)
                 prop = schema["properties"][field]
-                if "enum" in prop or "pattern" in prop or prop.get("format") == "date":
+                if "enum" in prop or "pattern" in prop:
                     assert outcome.is_error and f"{field}:" in outcome.text, (tool.name, field, outcome.text)
                 tried += 1
     assert tried > 100  # the corpus really went through many parameters

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from analytics_agent.tools.arguments import DATE_PATTERN
 from analytics_agent.workspace.workspace import Workspace
 
 _WORKSPACES: dict[Path, Workspace] = {}
@@ -65,7 +66,7 @@ def valid_value(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         return st.lists(items, min_size=schema.get("minItems", 0), max_size=min(schema.get("maxItems", 4), 4))
     if kind == "object":
         return valid_arguments(schema)
-    if schema.get("format") == "date":
+    if schema.get("pattern") == DATE_PATTERN:
         return st.dates(dt.date(2025, 12, 1), dt.date(2026, 11, 30)).map(dt.date.isoformat)
     if _is_period(schema):
         days = st.dates(dt.date(2025, 12, 1), dt.date(2026, 11, 30))
@@ -122,7 +123,7 @@ def invalid_value(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
         choices = [*wrong_types, st.integers(), st.floats(allow_nan=False)]
         if "enum" in schema:
             choices.append(st.text(max_size=30).filter(lambda s: s not in schema["enum"]))
-        if schema.get("format") == "date" or _is_period(schema):
+        if schema.get("pattern") == DATE_PATTERN or _is_period(schema):
             choices += [st.sampled_from(["24 Oct 2026", "2026-02-30", "2026/10/24", "", "yesterday"])]
         if "maxLength" in schema:
             choices.append(st.text(min_size=schema["maxLength"] + 1, max_size=schema["maxLength"] + 50))

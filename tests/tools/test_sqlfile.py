@@ -18,7 +18,7 @@ GOOD = """\
 -- param day: date | Day, e.g. "2026-10-24".
 -- param top: integer(1, 50) = 10 | How many rows.
 -- param status: enum(delivered, cancelled) = null | Only this status.
--- param order_id: pattern(^[A-Z]-\\d{4}$) = A-1042 | An order id.
+-- param order_id: pattern(^[A-Z]-[0-9]{4}$) = A-1042 | An order id.
 -- returns: object
 -- empty: nothing for {city} on {day}
 SELECT count(*) FROM orders
@@ -39,7 +39,7 @@ def test_a_complete_header_parses_into_typed_parameters():
     assert params["day"].type == "date" and params["day"].required
     assert (params["top"].minimum, params["top"].maximum, params["top"].default) == (1, 50, 10)
     assert params["status"].choices == ("delivered", "cancelled") and params["status"].default is None
-    assert params["order_id"].pattern == r"^[A-Z]-\d{4}$" and params["order_id"].default == "A-1042"
+    assert params["order_id"].pattern == "^[A-Z]-[0-9]{4}$" and params["order_id"].default == "A-1042"
     assert spec.sql.endswith("LIMIT $top")  # the trailing semicolon is dropped
 
 

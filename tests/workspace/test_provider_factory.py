@@ -14,7 +14,14 @@ from analytics_agent.workspace.provider_factory import make_provider
 
 def test_openai_settings_reach_the_openai_provider() -> None:
     settings = resolve_settings(
-        {"model": "qwen3", "base_url": "http://localhost:11434/v1", "api_key": "k-123456"}, env={}, file={}
+        {
+            "model": "qwen3",
+            "base_url": "http://localhost:11434/v1",
+            "api_key": "k-123456",
+            "tool_mode": "native",
+        },
+        env={},
+        file={},
     )
     client = httpx.Client(transport=httpx.MockTransport(lambda request: httpx.Response(500)))
     provider = make_provider(settings, stream=True, client=client)
@@ -30,7 +37,7 @@ def test_openai_settings_reach_the_openai_provider() -> None:
 def test_bedrock_gets_model_region_profile_and_retries_as_attempts() -> None:
     settings = resolve_settings(
         {"provider": "bedrock", "model": "amazon.nova-micro-v1:0", "region": "eu-west-1", "profile": "work",
-         "max_retries": 2},
+         "max_retries": 2, "tool_mode": "native"},
         env={}, file={},
     )  # fmt: skip
     provider = make_provider(settings)
@@ -44,7 +51,7 @@ def test_bedrock_gets_model_region_profile_and_retries_as_attempts() -> None:
 
 
 def test_unset_limits_keep_each_providers_own_defaults() -> None:
-    settings = resolve_settings({"provider": "bedrock", "model": "m"}, env={}, file={})
+    settings = resolve_settings({"provider": "bedrock", "model": "m", "tool_mode": "native"}, env={}, file={})
     assert settings.read_timeout is None
     provider = make_provider(settings)
     assert provider._client_settings[0] == 3600  # Bedrock's long read timeout, not OpenAI's 120 s
