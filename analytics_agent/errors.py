@@ -8,6 +8,7 @@ stack trace, never shown to the user as one.
     ├── ConfigError                     missing or contradictory settings (no model, bad flag value)
     ├── DatabaseError                   the database file cannot be opened, created or is locked
     ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
+    ├── ExportError                     a chart or result file cannot be written (bad name, no access)
     ├── Interrupted                     Ctrl-C during a write: says whether it committed (exit 130)
     ├── SourceError                     a data source (files in place, PostgreSQL, DuckLake, MotherDuck)
     │                                   is misconfigured or cannot be reached
@@ -45,6 +46,10 @@ class DatabaseError(AnalyticsAgentError):
 
 
 class LoadError(AnalyticsAgentError):
+    pass
+
+
+class ExportError(AnalyticsAgentError):
     pass
 
 

@@ -30,6 +30,8 @@ class ToolCallRecord:
     truncated: bool = False
     duration_ms: float = 0.0
     sql: str = ""
+    params: Any = None
+    """The values bound to the SQL's parameters, as run."""
     error: str = ""
     skipped: Literal["", "repeated", "cut_off", "over_cap"] = ""
     """Why the call was not run: it already failed with these arguments, or the model's turn was cut off."""
@@ -46,6 +48,7 @@ class ToolCallRecord:
             "rows": self.rows,
             "tokens": self.tokens,
             "duration_ms": round(self.duration_ms, 1),
+            **({"sql": self.sql, "params": self.params} if self.sql else {}),
             **({"error": self.error} if self.error else {}),
             **({"skipped": self.skipped} if self.skipped else {}),
         }

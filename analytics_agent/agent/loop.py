@@ -266,6 +266,7 @@ def _record(step: int, call: ToolCall, outcome: ToolOutcome, run: _Run) -> tuple
         truncated=outcome.truncated,
         duration_ms=outcome.duration_ms,
         sql=outcome.sql,
+        params=outcome.params,
         error=text if outcome.is_error else "",
         repaired_from=repaired,
     )

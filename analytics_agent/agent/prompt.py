@@ -20,7 +20,9 @@ def system_prompt(tables: Sequence[TableInfo], *, today: dt.date, timezone: str)
         f"Tables: {listed}.\n"
         "Use the tools for every number; never guess or invent one. If a tool returns an error, fix what "
         "it names and call again. Independent calls can go in one turn.\n"
-        "Answer briefly with the numbers, and say which tool each came from."
+        "Answer briefly with the numbers, and say which tool each came from.\n"
+        "The app charts your last tool result under the answer: to plot, fetch the series with a tool; "
+        "never draw charts in text."
     )
 
 

@@ -16,6 +16,12 @@ import typer
 
 from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd, mcp_cmd
 from analytics_agent.cli.context import State
+from analytics_agent.cli.global_options import (
+    ALLOW_SQL_HELP,
+    DB_HELP,
+    TOOLS_DIR_HELP,
+    GlobalOptionsGroup,
+)
 from analytics_agent.cli.semantic_cmd import semantic_app
 from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
@@ -27,6 +33,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=GlobalOptionsGroup,
 )
 app.add_typer(tools_app, name="tools")
 app.add_typer(semantic_app, name="semantic")
@@ -43,12 +50,16 @@ app.command("eval")(eval_cmd.eval_command)
 
 DbOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time
-    typer.Option(
-        "--db",
-        help="DuckDB database file (env ANALYTICS_AGENT_DB; default: analytics.duckdb in the user data dir).",
-        show_default=False,
-    ),
+    typer.Option("--db", help=DB_HELP, show_default=False),
 ]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from analytics_agent import __version__
+
+        typer.echo(f"analytics-agent {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -57,10 +68,12 @@ def _root(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False,
     tools_dir: Annotated[
         Optional[list[Path]],  # noqa: UP045 - typer reads the annotation at run time
-        typer.Option("--tools-dir", help="A folder of your own .sql tools (repeatable; config: tools_dir)."),
+        typer.Option("--tools-dir", help=TOOLS_DIR_HELP),
     ] = None,
-    allow_sql: Annotated[
-        bool, typer.Option("--allow-sql", help="Give the model run_sql: one read-only SELECT per call.")
+    allow_sql: Annotated[bool, typer.Option("--allow-sql", help=ALLOW_SQL_HELP)] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
     ] = False,
     no_sources: Annotated[
         bool, typer.Option("--no-sources", help="Leave the configured data sources out (e.g. one is down).")
@@ -79,7 +92,9 @@ def _root(
 def main() -> None:
     """Console entry point: one line per error, never a traceback."""
     try:
-        app()  # typer handles usage errors and exits itself; our errors come through here
+        app(
+            prog_name="analytics-agent"
+        )  # typer handles usage errors and exits itself; our errors come through here
     except AnalyticsAgentError as exc:
         from analytics_agent.present.safe_text import escape_control  # the error path only
 

@@ -6,14 +6,23 @@ configure one; every other failure is an ``AnalyticsAgentError`` for ``app.main`
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from analytics_agent.cli.answer_view import (
+    JSON_HELP,
+    ChartOpt,
+    SaveResultsOpt,
+    ShowSqlOpt,
+    View,
+    print_json_error,
+    show_answer,
+)
 from analytics_agent.cli.context import open_workspace
+from analytics_agent.cli.output import ChartFileOpt
 
 _PANEL = "Model"
 ProviderOpt = Annotated[
@@ -105,9 +114,7 @@ StreamOpt = Annotated[
     ),
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No trace on stderr.")]
-JsonOpt = Annotated[
-    bool, typer.Option("--json", help='Print {"answer", "steps", "tool_calls", "usage"} as JSON.')
-]
+JsonOpt = Annotated[bool, typer.Option("--json", help=JSON_HELP)]
 
 
 def ask(
@@ -131,14 +138,22 @@ def ask(
     stream: StreamOpt = None,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
+    show_sql: ShowSqlOpt = False,
+    chart: ChartOpt = None,
+    chart_file: ChartFileOpt = None,
+    save_results: SaveResultsOpt = None,
 ) -> None:
-    """Answer one question: the trace on stderr, the answer on stdout."""
-    settings = _settings(locals())
+    """Answer one question: the trace on stderr, the answer (and its chart) on stdout."""
+    view = View(quiet, as_json, show_sql, chart, chart_file, save_results)
+    settings = _settings(locals(), as_json=as_json)
     if not question.strip():
         from analytics_agent.errors import ConfigError
 
-        raise ConfigError('the question is empty; e.g. analytics-agent ask "How did Pune do yesterday?"')
-    _answer_one(question, settings, transcript=transcript, stream=stream, quiet=quiet, as_json=as_json)
+        empty = ConfigError('the question is empty; e.g. analytics-agent ask "How did Pune do yesterday?"')
+        if as_json:
+            print_json_error(empty)
+        raise empty
+    _answer_one(question, settings, view, transcript=transcript, stream=stream)
 
 
 def chat(
@@ -160,20 +175,25 @@ def chat(
     transcript: TranscriptOpt = None,
     stream: StreamOpt = None,
     quiet: QuietOpt = False,
+    show_sql: ShowSqlOpt = False,
+    chart: ChartOpt = None,
 ) -> None:
     """Ask questions in a conversation: /tools, /reset, /exit (or Ctrl-D); Ctrl-C stops one answer."""
     from analytics_agent.cli.chat_repl import ChatSession
     from analytics_agent.workspace.provider_factory import make_provider
 
+    view = View(quiet=quiet, show_sql=show_sql, chart=chart)
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
     with open_workspace(settings.timezone) as ws:
         if not _has_tables(ws):
             typer.echo(f"note: {_empty_database(ws)}", err=True)
         model_provider = make_provider(settings, stream=streaming)
-        wiring = _wire(ws, model_provider, settings, transcript=transcript, stream=streaming, quiet=quiet)
+        wiring = _wire(ws, model_provider, settings, view, transcript=transcript, stream=streaming)
         try:
-            ChatSession(wiring, write=typer.echo).run(input)
+            session = ChatSession(wiring, write=typer.echo)
+            session.show = lambda result, question: show_answer(wiring, result, question, view)
+            session.run(input)
         finally:
             wiring.close()
             _close(model_provider)
@@ -184,19 +204,31 @@ def demo(
     stream: StreamOpt = None,
     quiet: QuietOpt = False,
     as_json: JsonOpt = False,
+    show_sql: ShowSqlOpt = False,
 ) -> None:
     """See it work offline: a scripted model drives the real provider, loop and tools on the sample data."""
     from analytics_agent.config import Settings
-    from analytics_agent.workspace.demo import DEMO_BASE_URL, DEMO_MODEL, DEMO_QUESTION, demo_script
+    from analytics_agent.errors import DatabaseError
+    from analytics_agent.workspace.demo import (
+        DEMO_BASE_URL,
+        DEMO_MODEL,
+        DEMO_QUESTION,
+        demo_script,
+        missing_demo_tools,
+    )
 
+    with open_workspace(demo=True) as ws:
+        problem = missing_demo_tools(ws.registry.names, ws.db_path)
+    if problem:
+        raise DatabaseError(problem)
     script = demo_script()
     settings = Settings(model=DEMO_MODEL, base_url=DEMO_BASE_URL, max_retries=0)
     if not quiet and not as_json:
         typer.echo(f"Question: {DEMO_QUESTION}", err=True)
+    view = View(quiet=quiet, as_json=as_json, show_sql=show_sql)
     _answer_one(
-        DEMO_QUESTION, settings, transcript=transcript, stream=stream, quiet=quiet, as_json=as_json,
-        client=script.client(), demo=True,
-    )  # fmt: skip
+        DEMO_QUESTION, settings, view, transcript=transcript, stream=stream, client=script.client(), demo=True
+    )
     try:
         script.assert_all_used()
     except AssertionError as exc:
@@ -213,35 +245,59 @@ _SETTING_FLAGS = (
 )  # fmt: skip
 
 
-def _settings(command_args: dict[str, Any]):
+def _settings(command_args: dict[str, Any], *, as_json: bool = False):
     """Resolved settings from a command's flags; without a model, one line on how to set one, exit 2."""
     from analytics_agent.config import resolve_settings
+    from analytics_agent.errors import ConfigError
     from analytics_agent.workspace.provider_factory import NO_MODEL_MESSAGE
 
-    settings = resolve_settings({name: command_args[name] for name in _SETTING_FLAGS})
+    try:
+        settings = resolve_settings({name: command_args[name] for name in _SETTING_FLAGS})
+    except ConfigError as exc:
+        if as_json:
+            print_json_error(exc)
+        raise
     if not settings.model:
+        if as_json:
+            print_json_error(ConfigError(NO_MODEL_MESSAGE))
         typer.echo(f"error: {NO_MODEL_MESSAGE}", err=True)
         raise typer.Exit(2)
     return settings
 
 
 def _answer_one(
-    question: str, settings: Any, *, transcript: Path | None, stream: bool | None, quiet: bool, as_json: bool,
+    question: str, settings: Any, view: View, *, transcript: Path | None, stream: bool | None,
     client: Any = None, demo: bool = False,
 ) -> None:  # fmt: skip
+    from analytics_agent.errors import AnalyticsAgentError
+
+    try:
+        wiring, result = _run_question(
+            question, settings, view, transcript=transcript, stream=stream, client=client, demo=demo
+        )
+    except AnalyticsAgentError as exc:
+        if view.as_json:
+            print_json_error(exc)
+        raise
+    show_answer(wiring, result, question, view)
+    if result.stop not in ("answer", "filtered"):
+        raise typer.Exit(1)
+
+
+def _run_question(question: str, settings: Any, view: View, *, transcript, stream, client, demo: bool):
     from analytics_agent.errors import AnalyticsAgentError, DatabaseError
     from analytics_agent.workspace.provider_factory import make_provider
 
-    streaming = (sys.stdout.isatty() and not as_json) if stream is None else stream
+    streaming = (sys.stdout.isatty() and not view.as_json) if stream is None else stream
     with open_workspace(settings.timezone, demo=demo) as ws:
         if not _has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
             raise DatabaseError(_empty_database(ws))
         model_provider = make_provider(settings, stream=streaming, client=client)
         wiring = _wire(
-            ws, model_provider, settings, transcript=transcript, stream=streaming and not as_json, quiet=quiet
+            ws, model_provider, settings, view, transcript=transcript, stream=streaming and not view.as_json
         )
         try:
-            result = wiring.agent.ask(question)
+            return wiring, wiring.agent.ask(question)
         except (AnalyticsAgentError, KeyboardInterrupt) as exc:
             if wiring.transcript is not None:
                 wiring.transcript.error(str(exc) or type(exc).__name__)
@@ -249,17 +305,11 @@ def _answer_one(
         finally:
             wiring.close()
             _close(model_provider)
-    if as_json:
-        from analytics_agent.present.safe_text import escape_json_text
-
-        typer.echo(escape_json_text(json.dumps(result.as_dict(), indent=2, ensure_ascii=False)))
-    else:
-        wiring.show(result, typer.echo)
-    if result.stop not in ("answer", "filtered"):
-        raise typer.Exit(1)
 
 
-def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | None, stream: bool, quiet: bool):
+def _wire(ws: Any, model_provider: Any, settings: Any, view: View, *, transcript: Path | None, stream: bool):
+    from analytics_agent.cli.output import stderr_spinner, stdout_color
+    from analytics_agent.present.highlight import BOLD, RESET
     from analytics_agent.present.transcript import Transcript, default_transcript_path
     from analytics_agent.workspace.session import build
 
@@ -272,13 +322,16 @@ def _wire(ws: Any, model_provider: Any, settings: Any, *, transcript: Path | Non
     writer = Transcript(
         path, secrets=secrets, warn=lambda message: typer.echo(f"warning: {message}", err=True)
     )
+    bold, reset = (BOLD, RESET) if stdout_color() else ("", "")
     return build(
         ws,
         model_provider,
         settings,
-        trace=None if quiet else (lambda line: typer.echo(line, err=True)),
+        trace=None if view.quiet else (lambda line: typer.echo(line, err=True)),
         transcript=writer,
-        stream_to=(lambda piece: typer.echo(piece, nl=False)) if stream else None,
+        stream_to=(lambda piece: typer.echo(f"{bold}{piece}{reset}", nl=False)) if stream else None,
+        show_sql=view.show_sql,
+        spinner=None if view.quiet or view.as_json else stderr_spinner(),
     )
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from analytics_agent.agent.events import AgentResult
+from analytics_agent.cli.tools_cmd import first_sentence
 from analytics_agent.errors import AnalyticsAgentError
 from analytics_agent.present.safe_text import escape_control
 from analytics_agent.workspace.session import Wiring
@@ -21,6 +23,8 @@ class ChatSession:
         self.agent = wiring.agent
         self.write = write
         self.conversation = self.agent.new_conversation()
+        self.show: Callable[[AgentResult, str], None] = lambda result, _question: wiring.show(result, write)
+        """Prints an answer; the command line replaces it to add the answer's chart."""
 
     def run(self, read: Callable[[str], str]) -> None:
         """Read lines until /exit or end of input."""
@@ -54,7 +58,7 @@ class ChatSession:
             self._record_error(str(exc))
             self.write(f"error: {escape_control(str(exc))}")
             return True
-        self.wiring.show(result, self.write)
+        self.show(result, text)
         return True
 
     def _command(self, text: str) -> bool:
@@ -66,7 +70,7 @@ class ChatSession:
             self.write("The conversation is cleared.")
         elif command == "/tools":
             for tool in self.agent.registry:
-                self.write(f"{tool.name}: {tool.description.split('. ')[0].rstrip('.')}.")
+                self.write(f"{tool.name}: {first_sentence(tool.description)}")
         elif command == "/help":
             self.write(HELP)
         else:

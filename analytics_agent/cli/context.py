@@ -65,6 +65,26 @@ def open_workspace(timezone: str | None = None, *, demo: bool = False):
     return workspace
 
 
+_warned: set[str] = set()
+
+
+def readable_config() -> dict:
+    """The config file for commands that only read data: a broken file is a warning (once) and is
+    ignored, because the data is still there; only the commands that ask a model refuse it."""
+    from analytics_agent.config import load_config_file
+    from analytics_agent.errors import ConfigError
+
+    try:
+        return load_config_file()
+    except ConfigError as exc:
+        if str(exc) not in _warned:
+            _warned.add(str(exc))
+            typer.echo(
+                f"warning: {exc} (config file ignored; commands that ask a model need it fixed)", err=True
+            )
+        return {}
+
+
 def say_created(path: Path, *, sample_data: bool) -> None:
     if sample_data:
         typer.echo(f"Created {path} with the sample data.", err=True)
@@ -82,9 +102,7 @@ def load_hint(path: Path) -> str:
 
 def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
     """The config file's ``tools_dir`` entries, then the ``--tools-dir`` folders, each once."""
-    from analytics_agent.config import load_config_file
-
-    configured = load_config_file().get("tools_dir") or ()
+    configured = readable_config().get("tools_dir") or ()
     if isinstance(configured, str):
         configured = [configured]
     folders = [Path(str(f)).expanduser() for f in configured] + [Path(f).expanduser() for f in flag_dirs]
@@ -96,11 +114,11 @@ def business_zone(flag: str | None) -> str:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     from analytics_agent.agent.prompt import local_zone_name
-    from analytics_agent.config import check_timezone, load_config_file
+    from analytics_agent.config import check_timezone
 
     if flag:
         check_timezone(flag)  # a zone the user typed is wrong loudly, not replaced quietly
-    for name in (flag, load_config_file().get("timezone"), local_zone_name()):
+    for name in (flag, readable_config().get("timezone"), local_zone_name()):
         if not name:
             continue
         try:

@@ -23,11 +23,14 @@ _SKIP_HELP = "Load the good records and keep the malformed ones in the table <TA
 
 def tables(as_json: JsonFlag = False) -> None:
     """Tables in the database with row and column counts."""
-    from analytics_agent.db.catalog import list_tables
+    from analytics_agent.db.catalog import NO_TABLES, list_tables
     from analytics_agent.present.tables import table
 
     with open_workspace() as ws:
         infos = list_tables(ws.cursor())
+    if not infos and not as_json:
+        typer.echo(NO_TABLES)
+        return
     if as_json:
         typer.echo(
             json.dumps([{"name": t.name, "rows": t.rows, "columns": t.columns} for t in infos], indent=2)
@@ -42,13 +45,15 @@ def schema(
     table_name: Annotated[str, typer.Argument(metavar="TABLE", help="Table name.")], as_json: JsonFlag = False
 ) -> None:
     """Columns of one table: type, nulls, range and common values."""
-    from analytics_agent.db.catalog import get_profile, table_names
+    from analytics_agent.db.catalog import NO_TABLES, get_profile, table_names
     from analytics_agent.errors import DatabaseError
     from analytics_agent.present.tables import is_year, plural, table
     from analytics_agent.suggest import did_you_mean
 
     with open_workspace() as ws:
         names = table_names(ws.cursor())
+        if not names:
+            raise DatabaseError(f"no table {table_name!r}: {NO_TABLES}")
         if table_name not in names:
             raise DatabaseError(
                 f"no table {table_name!r}{did_you_mean(table_name, names)}; "

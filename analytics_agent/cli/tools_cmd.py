@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from analytics_agent.cli.context import JsonFlag, open_workspace
+from analytics_agent.cli.output import ChartFileOpt
 from analytics_agent.present.safe_text import escape_control, escape_json_text
 
 tools_app = typer.Typer(help="List, inspect and run the tools a model can call.", no_args_is_help=True)
@@ -56,16 +59,94 @@ def tools_call(
         Optional[str],  # noqa: UP045 - typer reads the annotation at run time
         typer.Option("--timezone", help="Business time zone for timestamps (default: config, else local)."),
     ] = None,
+    sql: Annotated[
+        bool, typer.Option("--sql", help="Print the SQL the call runs and its bound values.")
+    ] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the result as CSV.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print {name, arguments, result, rows, truncated, sql, params}.")
+    ] = False,
+    chart: Annotated[bool, typer.Option("--chart", help="Draw the result as a chart under it.")] = False,
+    chart_file: ChartFileOpt = None,
 ) -> None:
     """Run one tool without a model and print exactly what the model would read."""
+    from analytics_agent.errors import ConfigError
+
+    if sum((sql, as_csv, as_json)) > 1:
+        raise ConfigError("choose one of --sql, --csv and --json")
+    if chart and (sql or as_csv or as_json):
+        raise ConfigError(
+            "--chart draws on stdout, next to the result; with --sql, --csv or --json use --chart-file"
+        )
     with open_workspace(timezone) as ws:
         outcome = ws.executor.execute(name, arguments)
-    # the model reads it raw; a terminal must not obey it (a result is JSON, an error a sentence)
-    typer.echo(escape_control(outcome.text) if outcome.is_error else escape_json_text(outcome.text))
     if outcome.is_error:
+        typer.echo(escape_control(outcome.text))  # the model reads it raw; a terminal must not obey it
         raise typer.Exit(1)
+    _print_outcome(outcome, sql=sql, as_csv=as_csv, as_json=as_json)
+    if chart or chart_file:
+        _chart(name, outcome.text, draw=chart, path=chart_file)
+
+
+def _print_outcome(outcome, *, sql: bool, as_csv: bool, as_json: bool) -> None:
+    from analytics_agent.present.results import csv_text, result_table
+    from analytics_agent.present.trace import format_sql
+
+    if sql:
+        text = format_sql(outcome.sql, outcome.params, indent="") or f"-- {outcome.name} runs no SQL"
+        typer.echo(escape_control(text))
+    elif as_csv:
+        text = csv_text(*result_table(outcome.text))
+        # CSV has no escape that keeps the data equal: exact into a file, made harmless on a terminal
+        typer.echo(escape_control(text) if sys.stdout.isatty() else text, nl=False)
+    elif as_json:
+        typer.echo(escape_json_text(json.dumps(call_json(outcome), indent=2, ensure_ascii=False)))
+    else:
+        typer.echo(escape_json_text(outcome.text))
+
+
+def call_json(outcome) -> dict:
+    """One call as an export: what was asked, what came back, and the SQL with its bound values."""
+    return {
+        "name": outcome.name,
+        "arguments": outcome.arguments,
+        "result": json.loads(outcome.text),
+        "rows": outcome.rows,
+        "truncated": outcome.truncated,
+        "sql": outcome.sql,
+        "params": outcome.params,
+    }
+
+
+def _chart(name: str, text: str, *, draw: bool, path: Path | None) -> None:
+    from analytics_agent.cli.output import draw_chart, write_chart_file
+    from analytics_agent.present.results import call_chart
+
+    spec = call_chart(name, text)
+    if spec is None:
+        typer.echo(
+            "no chart: it needs two or more rows with a date or category column and a number column", err=True
+        )
+        return
+    if draw:
+        typer.echo()
+        draw_chart(spec)
+    if path is not None:
+        write_chart_file(spec, path)
+
+
+_ABBREVIATIONS = ("excl.", "incl.", "e.g.", "i.e.", "etc.", "vs.", "approx.", "no.")
 
 
 def first_sentence(text: str) -> str:
-    head = text.split(". ")[0].rstrip(".")
-    return head + "."
+    """Up to the first full stop that ends a sentence: not inside parentheses, not an abbreviation
+    ("excl.", "e.g."), and followed by a space or the end."""
+    text = " ".join(text.split())
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch != "." or depth > 0 or (i + 1 < len(text) and text[i + 1] != " "):
+            continue
+        if not text[: i + 1].lower().endswith(_ABBREVIATIONS):
+            return text[: i + 1]
+    return text.rstrip(".") + "."

@@ -17,6 +17,7 @@ import duckdb
 from analytics_agent.db.values import to_jsonable
 
 META_SCHEMA = "_agent"
+NO_TABLES = "no tables yet; load one with `analytics-agent load FILE`"
 MAX_DISTINCT_VALUES = 50
 _TEXT_TYPES = ("VARCHAR",)
 # Types whose min/max mean something to a reader (not lists, structs, maps or blobs).

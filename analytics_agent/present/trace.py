@@ -20,24 +20,32 @@ from analytics_agent.suggest import MAX_LISTED
 MAX_ARGUMENTS_CHARS = 160
 
 
-def format_event(event: Event, *, model: str = "", streamed: bool = False) -> str | None:
+def format_event(
+    event: Event, *, model: str = "", streamed: bool = False, show_sql: bool = False
+) -> str | None:
     """The trace lines for one event, or None for events the trace does not show. ``streamed``: the
-    reply's text was already shown as it arrived, so the trace does not repeat it.
+    reply's text was already shown as it arrived, so the trace does not repeat it. ``show_sql``: each
+    tool call's SQL and bound values follow its line.
 
     Whatever came from the endpoint (text, tool names, arguments, errors quoting them) is shown with
     terminal controls escaped."""
-    text = _format(event, model=model, streamed=streamed)
+    text = _format(event, model=model, streamed=streamed, show_sql=show_sql)
     return escape_control(text) if text is not None else None
 
 
-def _format(event: Event, *, model: str, streamed: bool) -> str | None:
+def _format(event: Event, *, model: str, streamed: bool, show_sql: bool) -> str | None:
     if isinstance(event, RequestSent):
         plural = "s" if event.messages != 1 else ""
         return f"[step {event.step}] asking {model or 'the model'} ({event.messages} message{plural})"
     if isinstance(event, ResponseReceived):
         return _response(event, streamed=streamed)
     if isinstance(event, ToolFinished):
-        return format_tool(event.record)
+        text = format_tool(event.record)
+        return (
+            text + "\n" + format_sql(event.record.sql, event.record.params)
+            if show_sql and event.record.sql
+            else text
+        )
     if isinstance(event, StepFailed):
         return f"[step {event.step}] {event.reason}"
     if isinstance(event, Finished):
@@ -95,6 +103,18 @@ def format_tool(record: ToolCallRecord) -> str:
         change = describe_repair(record.repaired_from, record.arguments)
         if change:
             lines.append(f"      repaired: {change}")
+    return "\n".join(lines)
+
+
+def format_sql(sql: str, params: Any, *, indent: str = "      ") -> str:
+    """The SQL as run, then one comment line with the values bound to its parameters."""
+    lines = [indent + line.rstrip() for line in sql.strip().splitlines() if line.strip()]
+    if isinstance(params, dict) and params:
+        bound = ", ".join(f"${k} = {json.dumps(v, ensure_ascii=False)}" for k, v in params.items())
+        lines.append(f"{indent}-- parameters: {bound}")
+    elif isinstance(params, list) and params:
+        bound = ", ".join(f"?{i} = {json.dumps(v, ensure_ascii=False)}" for i, v in enumerate(params, 1))
+        lines.append(f"{indent}-- parameters: {bound}")
     return "\n".join(lines)
 
 

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
-from analytics_agent.db.catalog import VISIBLE_RELATIONS, get_profile, quote_ident
+from analytics_agent.db.catalog import NO_TABLES, VISIBLE_RELATIONS, get_profile, quote_ident
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
@@ -159,7 +159,7 @@ class Aggregate(Tool):
         result = fetch_rows(cursor, sql, params, hint=hint)  # values cut to size before Python holds them
         if _looks_empty(plan, result.rows) and plan.filters:
             _explain_no_rows(cursor, plan)
-        return ToolValue(result, sql=sql)
+        return ToolValue(result, sql=sql, params=params)
 
     def _check_keys(self, cursor: duckdb.DuckDBPyConnection, joins: Sequence[Join]) -> None:
         """A key of a big table was only sampled when it was loaded: check it in full once, before the
@@ -177,6 +177,8 @@ class Aggregate(Tool):
 
     def plan(self, args: Any) -> QueryPlan:
         """Check every name against the catalog and every value's shape; ToolError names what to fix."""
+        if not self.catalog:
+            raise ToolError(NO_TABLES)
         return self.planner.plan(args)
 
 

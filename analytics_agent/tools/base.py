@@ -17,6 +17,8 @@ class ToolValue:
 
     value: dict[str, Any] | Rows
     sql: str = ""
+    params: dict[str, Any] | list[Any] | None = None
+    """The values bound to the SQL's parameters (``$name`` as a dict, ``?`` as a list), as run."""
 
 
 class Tool:

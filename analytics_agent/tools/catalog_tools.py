@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 import duckdb
 from pydantic import Field, create_model
 
-from analytics_agent.db.catalog import get_profile, list_tables
+from analytics_agent.db.catalog import NO_TABLES, get_profile, list_tables
 from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
@@ -45,6 +45,7 @@ class DescribeTable(Tool):
 
     def __init__(self, tables: list[str], semantics: Semantics | None = None) -> None:
         self.semantics = semantics or Semantics()
+        self._empty = not tables
         table_type = Literal[tuple(tables)] if tables else str  # type: ignore[valid-type]
         self.arguments = create_model(
             "DescribeTableArguments",
@@ -55,6 +56,8 @@ class DescribeTable(Tool):
         )
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+        if self._empty:
+            raise ToolError(NO_TABLES)
         table = args.table  # type: ignore[attr-defined]
         extra = semantic_summary(table, self.semantics)
         try:

@@ -13,6 +13,7 @@ from typing import Any
 
 import duckdb
 
+from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
 from analytics_agent.tools.arguments import parse_arguments
 from analytics_agent.tools.base import ToolValue
@@ -35,6 +36,8 @@ class ToolOutcome:
     truncated: bool = False
     tokens: int = 0
     sql: str = ""
+    params: Any = None
+    """The SQL's bound values, JSON-ready (dates as ISO text)."""
     duration_ms: float = 0.0
     arguments: dict[str, Any] = field(default_factory=dict)
 
@@ -91,6 +94,7 @@ class Executor:
             truncated=shaped.truncated,
             tokens=shaped.tokens,
             sql=value.sql,
+            params=to_jsonable(value.params),
             arguments=args.model_dump(mode="json"),
         )
 

@@ -57,8 +57,10 @@ class SqlTool(Tool):
                 raise ToolError(_fill(self.spec.empty, params))
             if len(result.rows) > 1:
                 raise ToolError(f"{self.name} matched more than one row; this tool expects exactly one")
-            return ToolValue(dict(zip(result.columns, result.rows[0], strict=True)), sql=self.spec.sql)
-        return ToolValue(fetch_rows(cursor, self.spec.sql, params), sql=self.spec.sql)
+            return ToolValue(
+                dict(zip(result.columns, result.rows[0], strict=True)), sql=self.spec.sql, params=params
+            )
+        return ToolValue(fetch_rows(cursor, self.spec.sql, params), sql=self.spec.sql, params=params)
 
 
 def bind_parameters(spec: SqlToolSpec, values: dict[str, Any]) -> dict[str, Any]:

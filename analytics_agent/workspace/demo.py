@@ -26,6 +26,19 @@ DEMO_BASE_URL = "http://scripted-model.invalid/v1"
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+DEMO_TOOLS = ("sales_summary", "get_order")
+
+
+def missing_demo_tools(tool_names: list[str], db_path: object) -> str | None:
+    """Why the demo cannot run on this database (its sample tables are gone), or None."""
+    if all(name in tool_names for name in DEMO_TOOLS):
+        return None
+    return (
+        f"the demo needs the sample tables (orders, order_items, products) and {db_path} does not have "
+        f"them any more; delete {db_path} and run analytics-agent demo again to have it recreated"
+    )
+
+
 def demo_script() -> ScriptedModel:
     """The three-step script (call ids are ``call_<request>_<index>``)."""
     return ScriptedModel(

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from analytics_agent.agent.events import AgentResult, Event
+from analytics_agent.agent.events import (
+    AgentResult,
+    Event,
+    Finished,
+    RequestSent,
+    ResponseReceived,
+    StepFailed,
+)
 from analytics_agent.agent.loop import Agent
 from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.config import Settings
 from analytics_agent.db.catalog import list_tables
+from analytics_agent.present.progress import Spinner
+from analytics_agent.present.results import ResultLog
 from analytics_agent.present.safe_text import escape_control
 from analytics_agent.present.stream import StreamEcho
 from analytics_agent.present.trace import format_event, format_unverified
@@ -27,6 +36,9 @@ class Wiring:
     agent: Agent
     transcript: Transcript | None
     echo: StreamEcho | None
+    results: ResultLog = field(default_factory=ResultLog)
+    """The current question's successful tool calls: its chart and its exports come from them."""
+    spinner: Spinner | None = None
     note: Write | None = None
     """Where the line on unverified numbers goes, under the answer (the trace's stream)."""
 
@@ -40,6 +52,8 @@ class Wiring:
             self.note(escape_control(warning))  # it quotes numbers as the model wrote them
 
     def close(self) -> None:
+        if self.spinner is not None:
+            self.spinner.close()
         if self.transcript is not None:
             self.transcript.close()
 
@@ -52,19 +66,28 @@ def build(
     trace: Write | None,
     transcript: Transcript | None,
     stream_to: Write | None,
+    show_sql: bool = False,
+    spinner: Spinner | None = None,
 ) -> Wiring:
-    """The agent for one command: system prompt from the tables and today's date, events fanned out."""
+    """The agent for one command: system prompt from the tables and today's date, events fanned out.
+    ``spinner`` turns while the model is thinking; everything else written clears it first."""
     today, zone = resolve_today(timezone=settings.timezone, today=settings.today)
     system = system_prompt(list_tables(workspace.cursor()), today=today, timezone=zone)
+    model = f"{provider.name}:{provider.model}"
+    if spinner is not None:
+        trace = _pausing(spinner, trace)
+        stream_to = _pausing(spinner, stream_to)
     echo = StreamEcho(stream_to) if stream_to else None
-    sinks: list[Callable[[Event], None]] = []
+    results = ResultLog()
+    sinks: list[Callable[[Event], None]] = [results]
     if echo:
         sinks.append(echo.on_event)
     if trace:
-        model = f"{provider.name}:{provider.model}"
-        sinks.append(lambda event: _trace(trace, event, model, streamed=echo is not None))
+        sinks.append(lambda event: _trace(trace, event, model, streamed=echo is not None, show_sql=show_sql))
     if transcript:
         sinks.append(transcript)
+    if spinner is not None:  # last: it starts after the trace has said what is being waited for
+        sinks.append(lambda event: _spin(spinner, event, model))
 
     def on_event(event: Event) -> None:
         for sink in sinks:
@@ -80,10 +103,29 @@ def build(
         on_event=on_event,
         on_text=echo.on_text if echo else None,
     )
-    return Wiring(agent, transcript, echo, note=trace)
+    return Wiring(agent, transcript, echo, results, spinner, note=trace)
 
 
-def _trace(write: Write, event: Event, model: str, *, streamed: bool) -> None:
-    text = format_event(event, model=model, streamed=streamed)
+def _trace(write: Write, event: Event, model: str, *, streamed: bool, show_sql: bool) -> None:
+    text = format_event(event, model=model, streamed=streamed, show_sql=show_sql)
     if text is not None:
         write(text)
+
+
+def _spin(spinner: Spinner, event: Event, model: str) -> None:
+    if isinstance(event, RequestSent):
+        spinner.start(f"waiting for {model}")
+    elif isinstance(event, ResponseReceived | StepFailed | Finished):
+        spinner.stop()
+
+
+def _pausing(spinner: Spinner, write: Write | None) -> Write | None:
+    """``write`` that first clears the spinner's line, so output never lands in the middle of it."""
+    if write is None:
+        return None
+
+    def paused(text: str) -> None:
+        spinner.stop()
+        write(text)
+
+    return paused

@@ -173,6 +173,27 @@ def _shared_workspace(path):
     return _WS[path]
 
 
+def test_the_outcome_carries_the_sql_and_the_values_bound_to_it(workspace):
+    outcome = workspace.executor.execute(
+        "revenue_trend", {"period": "2026-01-01..2026-03-31", "grain": "week"}
+    )
+    assert "$period_start" in outcome.sql
+    assert outcome.params == {"period_start": "2026-01-01", "period_end": "2026-03-31", "grain": "week"}
+    assert all(f"${name}" in outcome.sql for name in outcome.params)  # every value has its place
+
+
+def test_aggregate_reports_the_values_bound_to_its_filters(workspace):
+    args = {
+        "table": "orders",
+        "metrics": [{"fn": "count"}],
+        "filters": [{"column": "city", "op": "=", "value": "Pune"}],
+    }
+    outcome = workspace.executor.execute("aggregate", args)
+    assert not outcome.is_error, outcome.text
+    assert list(outcome.params.values()) == ["Pune"]
+    assert all(f"${name}" in outcome.sql for name in outcome.params)
+
+
 _BOOM_SCRIPT = """
 import sys
 import duckdb

@@ -1,0 +1,118 @@
+"""What a chart shows, independent of where it is drawn, and the number formats every renderer shares. Pure."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Literal
+
+ChartKind = Literal["line", "bar"]
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    values: tuple[float | None, ...]
+    """One value per label; None where the result has no value (drawn as a gap, never as zero)."""
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """A line over time or bars over categories, with everything a renderer needs to label it."""
+
+    kind: ChartKind
+    title: str
+    x_label: str
+    y_label: str
+    labels: tuple[str, ...]
+    """The x values as text, in drawing order (dates ascending for a line)."""
+    series: tuple[Series, ...]
+    unit: str = ""
+    """"%" for shares and rates; empty when the data does not say."""
+    note: str = ""
+    """What the chart leaves out (top 20 of 48, rows without a date), shown with it."""
+
+    @property
+    def y_title(self) -> str:
+        return f"{self.y_label} ({self.unit})" if self.unit else self.y_label
+
+    def values(self) -> list[float]:
+        return [v for s in self.series for v in s.values if v is not None]
+
+
+def format_number(value: float, *, compact: bool = True) -> str:
+    """12345678 -> 12.3M, 0.125 -> 0.125, -4500 -> -4.5k; exact with thousands separators when not compact."""
+    if not compact:
+        if float(value).is_integer():
+            return f"{int(value):,}"
+        return f"{value:,.2f}" if abs(value) >= 100 else f"{value:.4g}"
+    magnitude = abs(value)
+    for limit, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if magnitude >= limit:
+            return f"{_trim(value / limit, 3)}{suffix}"
+    return _trim(value, 4)
+
+
+def _trim(value: float, digits: int) -> str:
+    if value == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(value))))
+    text = f"{value:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def nice_ticks(low: float, high: float, *, count: int = 5) -> list[float]:
+    """Round tick values covering [low, high] (steps of 1, 2, 2.5 or 5 times a power of ten)."""
+    if high < low:
+        low, high = high, low
+    if high == low:
+        pad = abs(high) * 0.1 or 1.0
+        low, high = low - pad, high + pad
+    raw = (high - low) / max(1, count - 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first = math.floor(low / step + 1e-9)
+    last = math.ceil(high / step - 1e-9)
+    return [round(i * step, 12) for i in range(first, last + 1)]
+
+
+def tick_labels(ticks: list[float]) -> list[str]:
+    """Labels that tell every tick apart: the compact form, with more digits only if two would read alike."""
+    for digits in (3, 4, 6, 9):
+        labels = [_compact(t, digits) for t in ticks]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [repr(t) for t in ticks]
+
+
+def _compact(value: float, digits: int) -> str:
+    magnitude = abs(value)
+    for limit, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if magnitude >= limit:
+            return f"{_trim(value / limit, digits)}{suffix}"
+    return _trim(value, digits)
+
+
+def short_dates(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """Month starts shown as 2026-01, year starts as 2026; other labels unchanged."""
+    if labels and all(len(x) == 10 and x.endswith("-01-01") for x in labels):
+        return tuple(x[:4] for x in labels)
+    if labels and all(len(x) == 10 and x[4] == "-" and x.endswith("-01") for x in labels):
+        return tuple(x[:7] for x in labels)
+    return labels
+
+
+def spaced_labels(spans: list[tuple[float, float]], gap: float) -> list[int]:
+    """Which labels to draw: every k-th one for the smallest k at which none comes closer than ``gap`` to
+    the next, and the last one too (in place of the one before it if they would touch)."""
+    count = len(spans)
+    for step in range(1, count + 1):
+        chosen = list(range(0, count, step))
+        if chosen[-1] != count - 1:
+            chosen.append(count - 1)
+            if len(chosen) > 2 and spans[chosen[-2]][1] + gap > spans[-1][0]:
+                del chosen[-2]
+        if all(spans[a][1] + gap <= spans[b][0] for a, b in itertools.pairwise(chosen)):
+            return chosen
+    return [0]
