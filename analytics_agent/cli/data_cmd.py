@@ -172,7 +172,7 @@ def _show_load(summary) -> None:
 
 def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")]) -> None:
     """Remove one table and its stored profile."""
-    from analytics_agent.db.loader import drop_table
+    from analytics_agent.db.drop import drop_table
 
     rows = drop_table(db_path(), table)
     typer.echo(escape_control(f"Dropped {table} ({rows:,} rows)."))

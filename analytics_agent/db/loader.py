@@ -22,7 +22,6 @@ import duckdb
 from analytics_agent.db.archives import is_archive, member_name, unpacked
 from analytics_agent.db.catalog import (
     column_types,
-    drop_profile,
     get_profile,
     quote_ident,
     store_profile,
@@ -48,11 +47,10 @@ from analytics_agent.db.sources import (
 from analytics_agent.db.write_safety import (
     WriteState,
     is_interrupt,
-    sigint_deferred,
     space_given_back_on_failure,
+    transaction,
 )
 from analytics_agent.errors import LoadError
-from analytics_agent.suggest import did_you_mean
 
 ProgressCallback = Callable[[float], None]
 _POLL_S = 0.2
@@ -172,7 +170,7 @@ def _load(
             with (
                 space_given_back_on_failure(db_path),
                 _progress(conn, on_progress),
-                _transaction(conn, state),
+                transaction(conn, state),
             ):
                 loaded = _write(conn, table, plan, options.mode)
                 rejected = rejects.keep(conn, table, labels) if rejects else []
@@ -270,41 +268,6 @@ def _refuse_empty(
     )
 
 
-def drop_table(db_path: Path, table: str) -> int:
-    """Drop one table and its profile in one transaction. Returns how many rows it held."""
-    if not db_path.exists():
-        raise LoadError(f"no database at {db_path}; nothing to drop")
-    with open_writer(db_path) as conn:
-        names = table_names(conn)
-        if table not in names:
-            raise LoadError(
-                f"no table {table!r}{did_you_mean(table, names)}; tables: {', '.join(names) or 'none'}"
-            )
-        rows = conn.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0]
-        state = WriteState()
-        try:
-            with _transaction(conn, state):
-                conn.execute(f"DROP TABLE {quote_ident(table)}")
-                drop_profile(conn, table)
-                store_relationships(conn, table)
-        except duckdb.Error as exc:
-            raise LoadError(_drop_failed(db_path, table, str(exc))) from None
-        except BaseException as exc:
-            if is_interrupt(exc):
-                raise state.interrupted("drop") from None
-            raise
-    return int(rows)
-
-
-def _drop_failed(db_path: Path, table: str, message: str) -> str:
-    if "No space left on device" in message:
-        return (
-            f"the disk holding {db_path.parent} is full: dropping {table} needs a little space to record "
-            "itself (a few KB); free some space there and drop again (nothing was changed)"
-        )
-    return f"cannot drop {table}: {message.strip().splitlines()[0]} (nothing was changed)"
-
-
 def _write(conn: duckdb.DuckDBPyConnection, table: str, plan: _Plan, mode: str) -> int:
     """Write the rows (inside the caller's transaction). Returns the rows written."""
     exists = table in table_names(conn)
@@ -323,21 +286,6 @@ def _write(conn: duckdb.DuckDBPyConnection, table: str, plan: _Plan, mode: str) 
         conn.execute(f"ALTER TABLE {temporary} RENAME TO {target}")
         return int(loaded)
     return int(conn.execute(f"CREATE TABLE {target} AS {plan.query}", plan.params).fetchone()[0])
-
-
-@contextlib.contextmanager
-def _transaction(conn: duckdb.DuckDBPyConnection, state: WriteState | None = None) -> Iterator[None]:
-    conn.execute("BEGIN TRANSACTION")
-    try:
-        yield
-    except BaseException:  # Ctrl-C included: nothing of this load may stay
-        with contextlib.suppress(duckdb.Error):
-            conn.execute("ROLLBACK")
-        raise
-    with sigint_deferred():  # committed or not, never half: the state says which
-        conn.execute("COMMIT")
-        if state is not None:
-            state.committed = True
 
 
 def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> None:

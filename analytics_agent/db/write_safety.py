@@ -73,3 +73,20 @@ class WriteState:
         if self.committed:
             return Interrupted(f"interrupted after the {what} was committed; it is complete")
         return Interrupted(f"interrupted: the {what} was rolled back; the database is unchanged")
+
+
+@contextlib.contextmanager
+def transaction(conn: duckdb.DuckDBPyConnection, state: WriteState | None = None) -> Iterator[None]:
+    """One write transaction: rolled back on any failure (Ctrl-C included), committed whole or not at all;
+    ``state`` records that the COMMIT happened."""
+    conn.execute("BEGIN TRANSACTION")
+    try:
+        yield
+    except BaseException:  # Ctrl-C included: nothing of this load may stay
+        with contextlib.suppress(duckdb.Error):
+            conn.execute("ROLLBACK")
+        raise
+    with sigint_deferred():  # committed or not, never half: the state says which
+        conn.execute("COMMIT")
+        if state is not None:
+            state.committed = True

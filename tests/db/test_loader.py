@@ -15,7 +15,8 @@ import duckdb
 import pytest
 
 from analytics_agent.db.catalog import get_profile
-from analytics_agent.db.loader import drop_table, load_files
+from analytics_agent.db.drop import drop_table
+from analytics_agent.db.loader import load_files
 from analytics_agent.db.sources import LoadOptions
 from analytics_agent.errors import LoadError
 from analytics_agent.workspace.workspace import Workspace

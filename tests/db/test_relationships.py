@@ -9,7 +9,8 @@ import duckdb
 import pytest
 from real_data import REAL, build_real_db
 
-from analytics_agent.db.loader import drop_table, load_files
+from analytics_agent.db.drop import drop_table
+from analytics_agent.db.loader import load_files
 from analytics_agent.db.relationships import Relationship, infer_relationships, read_relationships
 from analytics_agent.db.sources import LoadOptions
 
