@@ -42,17 +42,23 @@ def fetch_rows(
     *,
     max_rows: int = MAX_ROWS,
     hint: str | None = None,
+    plans: dict[Any, FetchPlan] | None = None,
 ) -> Rows:
     """The first ``max_rows + 1`` rows of one SELECT with every value cut to size, and the total when cut.
 
-    ``sql`` must already be known to be one SELECT; ToolError if its wrapped form is not.
+    ``sql`` must already be known to be one SELECT; ToolError if its wrapped form is not. ``plans``: a
+    cache owned by a tool whose SQL never changes (a ``.sql`` tool), so the query is bound for its column
+    types once per kind of arguments instead of on every call; the tool is rebuilt when the database
+    changes, and its cache with it.
     """
-    relation = cursor.sql(sql, params=params) if params else cursor.sql(sql)
-    names = tuple(relation.columns)
-    kinds = [_kind(t.id) for t in relation.types]
-    value_chars = max(_MIN_VALUE_CHARS, min(MAX_VALUE_CHARS, MAX_FETCH_CHARS // max(1, len(names))))
-    wrapped = f"{_capped_select(kinds, value_chars, _body(sql))} LIMIT {max_rows + 1}"
-    cursor.execute(_one_select(wrapped), params)
+    key = (max_rows, _signature(params))
+    plan = plans.get(key) if plans is not None else None
+    if plan is None:
+        plan = _plan(cursor, sql, params, max_rows)
+        if plans is not None:
+            plans[key] = plan
+    names, kinds, value_chars, wrapped = plan
+    cursor.execute(wrapped, params)
     rows = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
     total = len(rows)
     if total > max_rows or (total and _fetched_chars(rows) >= MAX_FETCH_CHARS):
@@ -60,6 +66,28 @@ def fetch_rows(
         total = cursor.execute(counting, params).fetchone()[0]
     extra = {"hint": hint} if hint else {}
     return Rows(columns=names, rows=rows, total=total, **extra)
+
+
+FetchPlan = tuple[tuple[str, ...], list[str], int, str]
+"""Column names, how each travels, the cut per value, and the wrapped query."""
+
+
+def _plan(cursor: duckdb.DuckDBPyConnection, sql: str, params: Any, max_rows: int) -> FetchPlan:
+    relation = cursor.sql(sql, params=params) if params else cursor.sql(sql)
+    names = tuple(relation.columns)
+    kinds = [_kind(t.id) for t in relation.types]
+    value_chars = max(_MIN_VALUE_CHARS, min(MAX_VALUE_CHARS, MAX_FETCH_CHARS // max(1, len(names))))
+    wrapped = f"{_capped_select(kinds, value_chars, _body(sql))} LIMIT {max_rows + 1}"
+    return names, kinds, value_chars, _one_select(wrapped)
+
+
+def _signature(params: Sequence[Any] | dict[str, Any] | None) -> tuple[Any, ...]:
+    """What a query's column types can depend on besides its text: each argument's Python type."""
+    if params is None:
+        return ()
+    if isinstance(params, dict):
+        return tuple(sorted((name, type(value).__name__) for name, value in params.items()))
+    return tuple(type(value).__name__ for value in params)
 
 
 def _kind(type_id: str) -> str:

@@ -43,6 +43,7 @@ class SqlTool(Tool):
         self.description = spec.description
         self.returns = spec.returns
         self._choices = choices
+        self._plans: dict = {}  # fetch plans per kind of arguments (fetch_rows)
 
     @cached_property
     def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
@@ -52,7 +53,7 @@ class SqlTool(Tool):
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         params = bind_parameters(self.spec, args.model_dump())
         if self.spec.returns == "object":
-            result = fetch_rows(cursor, self.spec.sql, params, max_rows=1)
+            result = fetch_rows(cursor, self.spec.sql, params, max_rows=1, plans=self._plans)
             if not result.rows:
                 raise ToolError(_fill(self.spec.empty, params))
             if len(result.rows) > 1:
@@ -60,7 +61,8 @@ class SqlTool(Tool):
             return ToolValue(
                 dict(zip(result.columns, result.rows[0], strict=True)), sql=self.spec.sql, params=params
             )
-        return ToolValue(fetch_rows(cursor, self.spec.sql, params), sql=self.spec.sql, params=params)
+        rows = fetch_rows(cursor, self.spec.sql, params, plans=self._plans)
+        return ToolValue(rows, sql=self.spec.sql, params=params)
 
 
 def bind_parameters(spec: SqlToolSpec, values: dict[str, Any]) -> dict[str, Any]:

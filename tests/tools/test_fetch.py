@@ -138,3 +138,41 @@ def test_a_very_wide_result_fetches_a_bounded_amount():
 def test_decode_value(kind, cut, size, expected):
     limit = 10 if len(str(cut)) < 20 else 100_000
     assert decode_value(kind, cut, size, limit) == expected
+
+
+def test_a_sql_tool_binds_its_query_once_per_kind_of_arguments(sample_db, monkeypatch):
+    from analytics_agent.tools import fetch
+    from analytics_agent.workspace.workspace import Workspace
+
+    planned: list[tuple] = []
+    real = fetch._plan
+
+    def counting(cursor, sql, params, max_rows):
+        planned.append(fetch._signature(params))
+        return real(cursor, sql, params, max_rows)
+
+    monkeypatch.setattr(fetch, "_plan", counting)
+    with Workspace.open(sample_db) as ws:
+        pune = json.loads(ws.executor.execute("sales_summary", {"city": "Pune", "day": "2026-10-24"}).text)
+        again = json.loads(ws.executor.execute("sales_summary", {"city": "Pune", "day": "2026-10-24"}).text)
+        delhi = json.loads(ws.executor.execute("sales_summary", {"city": "Delhi", "day": "2026-10-18"}).text)
+        direct = (
+            ws.cursor()
+            .execute("SELECT count(*) FROM orders WHERE city = 'Delhi' AND day = DATE '2026-10-18'")
+            .fetchone()[0]
+        )
+    assert pune == again and pune["orders"] == 3
+    assert delhi["orders"] == direct  # a cached plan binds the new values, not the old ones
+    assert len(planned) == 1  # the same kinds of arguments reuse the plan
+
+
+def test_arguments_of_another_type_get_their_own_plan():
+    from analytics_agent.tools.fetch import fetch_rows
+
+    conn = duckdb.connect()
+    plans: dict = {}
+    text = fetch_rows(conn, "SELECT $v AS v", {"v": "x" * 5000}, plans=plans)
+    number = fetch_rows(conn, "SELECT $v AS v", {"v": 7}, plans=plans)
+    assert len(plans) == 2
+    assert len(text.rows[0][0]) < 5000  # text is cut: its plan knows the column is text
+    assert number.rows == [(7,)]
