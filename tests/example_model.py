@@ -3,11 +3,14 @@
 Stateless: each reply depends only on the request. A question about Pune calls ``sales_summary`` for
 2026-10-24; a question about carriers or flights calls ``aggregate`` on ``flights``; any other question
 calls ``list_tables``. Once the results are in, it answers from them, writing only numbers a tool returned.
+A request without ``tools`` (``--tool-mode text``) gets the text protocol: ``<tool_call>`` blocks out,
+``<tool_result>`` blocks back.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from eval_models import question_of
@@ -28,8 +31,10 @@ def _calls(question: str) -> list[ScriptedCall]:
     return [ScriptedCall("list_tables", {})]
 
 
-def _answer(body: dict[str, Any]) -> str:
-    _, name, content = tool_messages(body)[-1]
+TEXT_RESULT = re.compile(r'<tool_result name="([^"]+)"[^>]*>\s*(.*?)\s*</tool_result>', re.S)
+
+
+def _answer(name: str, content: str) -> str:
     if content.startswith("Error"):
         return "The tools could not answer that."
     value = json.loads(content)
@@ -43,8 +48,16 @@ def _answer(body: dict[str, Any]) -> str:
 
 
 def _reply(body: dict[str, Any]) -> Step:
-    if tool_messages(body):
-        return Step(text=_answer(body))
+    if "tools" not in body:  # the text protocol
+        last = str(body["messages"][-1].get("content", ""))
+        if found := TEXT_RESULT.findall(last):
+            return Step(text=_answer(*found[-1]))
+        call = _calls(question_of(body))[0]
+        block = json.dumps({"name": call.name, "arguments": call.arguments})
+        return Step(text=f"<tool_call>\n{block}\n</tool_call>")
+    if results := tool_messages(body):
+        _, name, content = results[-1]
+        return Step(text=_answer(name, content))
     return Step(tool_calls=_calls(question_of(body)))
 
 
