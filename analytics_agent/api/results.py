@@ -206,9 +206,16 @@ def _h(value: Any) -> str:
     return html.escape(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
 
+def _td(value: Any) -> str:
+    """A cell; numbers right-aligned, as in a spreadsheet."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f'<td style="text-align:right">{_h(value)}</td>'
+    return f"<td>{_h(value)}</td>"
+
+
 def _html_block(name: str, result: Result) -> str:
     head = "".join(f"<th>{_h(c)}</th>" for c in result.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_h(v)}</td>" for v in row) + "</tr>" for row in result.rows)
+    body = "".join("<tr>" + "".join(_td(v) for v in row) + "</tr>" for row in result.rows)
     cut = "<p><i>cut: the tool returned the first rows only</i></p>" if result.truncated else ""
     svg = result.svg() or ""
     return (

@@ -48,7 +48,7 @@ def test_the_notebook_runs_and_renders(tmp_path: Path, monkeypatch: pytest.Monke
 
     html = _output(called, "text/html")
     assert html.count("<svg") == 1 and "<title>aggregate: count by carrier</title>" in html
-    assert "<tr><td>UA</td><td>535</td></tr>" in html
+    assert '<tr><td>UA</td><td style="text-align:right">535</td></tr>' in html
     assert _output(called, "text/plain").startswith("<Result aggregate: 3 rows x 2 columns>")
     assert "GROUP BY" in _output(sql, "stream")
 

@@ -70,7 +70,7 @@ NOT_RUN: list[tuple[str, str]] = [
 ]
 # A block that sets one of these up: the commands after it in the same block use it, so they are only parsed.
 NEEDS_SERVER = ("AWS credentials", "OpenRouter", "PostgreSQL server")
-SHELL = {"printf", "mkdir", "cat", "echo", "cp", "ls", "cd"}
+SHELL = {"printf", "mkdir", "cat", "echo", "cp", "ls"}
 
 
 @dataclass
