@@ -58,13 +58,12 @@ NOT_RUN: list[tuple[str, str]] = [
     (r"^pip |^pytest\b|^mkdocs ", "installs packages or runs the test suite itself"),
     (r"^(ollama|vllm|llama-server) ", "starts a model server: another program"),
     (r"^(claude|npx|rsvg-convert|which) ", "another program (an MCP client, a converter)"),
-    (r"^python -m tests\.bench", "a benchmark, minutes long; tests/bench runs it"),
+    (r"^python -m tests\.bench", "a benchmark, minutes long: its options are checked against its --help"),
     (r"--provider bedrock", "needs AWS credentials and Bedrock model access"),
     (r"openrouter\.ai", "needs an OpenRouter key and the internet"),
     (r"--type (postgres|ducklake|motherduck)|s3://", "needs a PostgreSQL server, S3 or MotherDuck"),
     (r"sources add trips", "reads a folder of the reader's (/data/trips/)"),
     (r"^analytics-agent (\S+ )*mcp\b", "serves MCP until stopped; tests/mcp_server runs the server"),
-    (r"^analytics-agent (\S+ )*chat\b", "reads questions from the terminal until Ctrl-D"),
     (r"^analytics-agent (\S+ )*eval\b.*--model", "scores a real model; tests/evaluation runs eval"),
     (r"--base-url http://127\.0\.0\.1:\d+/v1 --model reference", "the eval report of tests/eval_models.py"),
 ]
@@ -236,6 +235,24 @@ def parse_only(args: list[str]) -> None:
         ctx = command.make_context(name, rest, parent=ctx)
 
 
+_bench_help: list[str] = []
+
+
+def bench_help() -> str:
+    """``python -m tests.bench --help`` (run once): the benchmark's own list of options."""
+    if not _bench_help:
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.bench", "--help"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        _bench_help.append(done.stdout)
+    return _bench_help[0]
+
+
 def run_cli(args: list[str], env: dict[str, str], *, stdout_to: Path | None = None) -> tuple[int, str]:
     """The real entry point in this process: (exit code, stdout and stderr); stdout into a file if given."""
     runner = CliRunner()
@@ -287,6 +304,10 @@ class PageRun:
             code, printed = run_cli(tokens[1:], self.env, stdout_to=self.folder / target if target else None)
             expect_error = any(line.startswith(("Error:", "error:")) for line in example.shown)
             assert code == (1 if expect_error else 0), f"{example}\nexit {code}:\n{printed}"
+        elif tokens[:3] == ["python", "-m", "tests.bench"]:
+            unknown = [t for t in tokens[3:] if t.startswith("--") and t not in bench_help()]
+            assert not unknown, f"{example}: tests.bench has no option {unknown}"
+            return reason
         elif reason:
             return reason
         else:
