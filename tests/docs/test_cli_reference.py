@@ -33,3 +33,19 @@ def test_global_options_are_listed_once_and_markup_is_escaped() -> None:
 
 def test_the_page_keeps_the_place_the_hook_fills() -> None:
     assert "<!-- cli-reference -->" in (DOCS / "cli.md").read_text(encoding="utf-8")
+
+
+def test_asking_page_lists_each_settings_variables_in_the_order_they_are_read() -> None:
+    """docs/asking.md's table, `ask --help` and the settings resolver name the variables in one order."""
+    import re
+
+    from analytics_agent.cli.reference import render_markdown
+    from analytics_agent.config import _ENV
+
+    page = (DOCS / "asking.md").read_text(encoding="utf-8")
+    reference = render_markdown()
+    for setting, flag in (("base_url", "--base-url"), ("model", "--model"), ("api_key", "--api-key")):
+        row = re.search(rf"^\| `{flag}` \| (.+) \|$", page, re.M)
+        assert row is not None, flag
+        assert re.findall(r"`(\w+)`", row.group(1)) == list(_ENV[setting])
+        assert ", ".join(_ENV[setting]) in reference.split(f"`{flag}`")[1].split("\n")[0]
