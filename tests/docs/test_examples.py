@@ -253,10 +253,10 @@ def bench_help() -> str:
     return _bench_help[0]
 
 
-def run_cli(args: list[str], env: dict[str, str], *, stdout_to: Path | None = None) -> tuple[int, str]:
+def run_cli(args: list[str], *, stdout_to: Path | None = None) -> tuple[int, str]:
     """The real entry point in this process: (exit code, stdout and stderr); stdout into a file if given."""
     runner = CliRunner()
-    with runner.isolation(env=env) as streams:
+    with runner.isolation() as streams:
         saved = sys.argv
         sys.argv = ["analytics-agent", *args]
         try:
@@ -278,7 +278,6 @@ class PageRun:
     def __init__(self, folder: Path, model_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
         self.folder = folder
         self.model_url = model_url
-        self.env: dict[str, str] = {}
         self.monkeypatch = monkeypatch
 
     def shell(self, example: Example, inherited: str | None = None) -> str | None:
@@ -301,7 +300,7 @@ class PageRun:
                 parse_only(tokens[1:])
                 return reason
             tokens = [LOCAL_SERVER.sub(self.model_url, t) for t in tokens]
-            code, printed = run_cli(tokens[1:], self.env, stdout_to=self.folder / target if target else None)
+            code, printed = run_cli(tokens[1:], stdout_to=self.folder / target if target else None)
             expect_error = any(line.startswith(("Error:", "error:")) for line in example.shown)
             assert code == (1 if expect_error else 0), f"{example}\nexit {code}:\n{printed}"
         elif tokens[:3] == ["python", "-m", "tests.bench"]:
