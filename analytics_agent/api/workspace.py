@@ -10,13 +10,15 @@ from __future__ import annotations
 import builtins
 import json
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from analytics_agent.api.results import Answer, Loaded, Result
 from analytics_agent.errors import ConfigError, DatabaseError, LoadError, ToolError
 from analytics_agent.workspace.live import LiveWorkspace
+from analytics_agent.workspace.workspace import Workspace as CoreWorkspace
 
 NO_MODEL = (
     "no model configured: pass model= (and base_url= for a local server, e.g. "
@@ -99,7 +101,7 @@ class Workspace:
     def tools(self) -> list[str]:
         """The names of the tools a model can call on this database."""
         with self._using() as ws:
-            return list(ws.registry.names())
+            return list(ws.registry.names)
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> Result:
         """Run one tool with no model, as ``analytics-agent tools call``: the same validation, sandbox and
@@ -267,24 +269,14 @@ class Workspace:
     def __repr__(self) -> str:
         return f"<analytics_agent.Workspace {self.path}>"
 
-    def _using(self) -> _Use:
-        return _Use(self._live)
-
-
-class _Use:
-    """The open workspace for one operation; the file is let go when it ends."""
-
-    def __init__(self, live: LiveWorkspace) -> None:
-        self._live = live
-        self._context: Any = None
-
-    def __enter__(self) -> Any:
-        self._context = self._live.use()
-        return self._context.__enter__()
-
-    def __exit__(self, *exc: Any) -> None:
-        self._context.__exit__(*exc)
-        self._live.close()
+    @contextmanager
+    def _using(self) -> Iterator[CoreWorkspace]:
+        """The open workspace for one operation; the file is let go when it ends."""
+        try:
+            with self._live.use() as ws:
+                yield ws
+        finally:
+            self._live.close()
 
 
 def business_zone(flag: str | None) -> str:

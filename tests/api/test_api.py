@@ -56,6 +56,12 @@ def test_load_refuses_what_the_cli_refuses(tmp_path: Path) -> None:
         ws.load(REAL / "penguins.csv", replace=True, append=True)
 
 
+def test_tools_lists_what_a_model_can_call(sample_db: Path) -> None:
+    names = aa.open(sample_db).tools()
+    assert "sales_summary" in names and "aggregate" in names and "run_sql" not in names
+    assert "run_sql" in aa.open(sample_db, allow_sql=True).tools()
+
+
 def test_a_failing_call_raises_the_models_message(sample_db: Path) -> None:
     ws = aa.open(sample_db)
     with pytest.raises(ToolError) as caught:
