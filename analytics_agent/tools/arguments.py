@@ -181,9 +181,17 @@ def parse_arguments(model: type[BaseModel], raw: str | dict[str, Any] | None) ->
         else:
             try:
                 data = json.loads(raw)
-            except ValueError as exc:
+            except json.JSONDecodeError as exc:
                 raise ArgumentError(
                     f"arguments are not valid JSON ({exc.msg} at character {exc.pos}); send one JSON object"
+                ) from None
+            except ValueError:  # an integer past Python's digit limit (4,300 by default)
+                raise ArgumentError(
+                    "arguments are not valid JSON (a number is too long to read); send one JSON object"
+                ) from None
+            except RecursionError:
+                raise ArgumentError(
+                    "arguments are not valid JSON (nested too deeply to read); send one flat JSON object"
                 ) from None
     else:
         data = raw
