@@ -22,10 +22,12 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from analytics_agent.db.catalog import SEARCH_PATH
+from analytics_agent.db.rows import first_row
 from analytics_agent.errors import DatabaseError
 
 DEFAULT_MEMORY_LIMIT = "1GB"
@@ -89,7 +91,7 @@ def _close_file_system(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
     only before the lock. A second sandbox on the same file in this process shares the first one's
     already-locked instance; the proof covers that case too.
     """
-    locked = conn.execute("SELECT current_setting('lock_configuration')").fetchone()[0]
+    locked = first_row(conn.execute("SELECT current_setting('lock_configuration')"))[0]
     if not locked:
         conn.execute("SET disabled_filesystems = 'LocalFileSystem'")
         conn.execute("SET lock_configuration = true")
@@ -113,7 +115,7 @@ class LinkedConnection:
         cur.execute(f"SET search_path = '{SEARCH_PATH}'")
         return cur
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._conn, name)
 
 
