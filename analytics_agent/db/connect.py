@@ -81,7 +81,7 @@ def open_sandbox(
     if not _locked(conn):  # never hand out an open connection, whatever set_up did
         conn.close()
         raise DatabaseError("internal: the sandbox was not locked after attaching sources")
-    return LinkedConnection(conn)  # type: ignore[return-value]
+    return LinkedConnection(conn)  # type: ignore[return-value]  # a proxy: the connection plus search path
 
 
 def _close_file_system(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
@@ -146,12 +146,12 @@ def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         conn.close()
 
 
-def _connect_waiting(path: Path, wait_s: float, **kwargs: object) -> duckdb.DuckDBPyConnection:
+def _connect_waiting(path: Path, wait_s: float, **kwargs: Any) -> duckdb.DuckDBPyConnection:
     """``duckdb.connect``, retried while another process holds a conflicting lock, for up to ``wait_s``."""
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            return duckdb.connect(str(path), **kwargs)  # type: ignore[arg-type]
+            return duckdb.connect(str(path), **kwargs)
         except duckdb.IOException as exc:
             if not is_lock_conflict(exc) or time.monotonic() >= deadline:
                 raise

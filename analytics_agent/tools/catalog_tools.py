@@ -58,7 +58,7 @@ class DescribeTable(Tool):
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:
             raise ToolError(NO_TABLES)
-        table = args.table  # type: ignore[attr-defined]
+        table = args.table  # type: ignore[attr-defined]  # a field of the model built in __init__
         extra = semantic_summary(table, self.semantics)
         try:
             # pages count from 1; any lower number means the first (no minimum in the schema: tokens)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import cast
 
 import duckdb
 from pydantic import Field
@@ -37,7 +38,7 @@ class RunSql(Tool):
     returns = "rows"
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
-        query = check_select(cursor, args.query)  # type: ignore[attr-defined]
+        query = check_select(cursor, cast(RunSqlArguments, args).query)  # the executor validated with it
         hint = "aggregate in SQL (GROUP BY) or add a WHERE or LIMIT"
         return ToolValue(fetch_rows(cursor, query, hint=hint), sql=query)
 

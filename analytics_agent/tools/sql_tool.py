@@ -46,7 +46,7 @@ class SqlTool(Tool):
         self._plans: dict[Any, FetchPlan] = {}  # fetch plans per kind of arguments (fetch_rows)
 
     @cached_property
-    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
+    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]  # lazy stand-in for the attribute
         # Built on first use: a one-tool command (tools call) need not build every model.
         return arguments_model(self.spec.name, self.spec.params, self._choices)
 
