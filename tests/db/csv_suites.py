@@ -1,0 +1,144 @@
+"""Run one vendored CSV suite file through the real loader and describe what happened.
+
+Shared by ``test_csv_suites.py`` (which checks each file against ``tests/data/csv_suites/manifest.json``)
+and ``python -m tests.db.csv_suites`` (which prints the tallies, for the issue's before/after table).
+The suites are in ``tests/data/csv_suites/<suite>/`` with their licences and a README naming the commit.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from analytics_agent.db.loader import load_files
+from analytics_agent.db.sources import LoadOptions
+from analytics_agent.errors import AnalyticsAgentError
+
+SUITES = Path(__file__).resolve().parents[1] / "data" / "csv_suites"
+MANIFEST = SUITES / "manifest.json"
+_FLAGS = {
+    "delimiter": "--delimiter",
+    "header": "--header",
+    "date_format": "--date-format",
+    "types": "--type",
+    "thousands": "--thousands",
+    "decimal": "--decimal",
+    "encoding": "--encoding",
+    "null_tokens": "--null",
+    "skip_bad_rows": "--skip-bad-rows",
+    "allow_empty": "--allow-empty",
+    "comment": "--comment",
+    "skip": "--skip",
+    "quote": "--quote",
+    "escape": "--escape",
+}
+
+
+@dataclass
+class Outcome:
+    status: str  # loaded | refused | internal
+    rows: int = 0
+    types: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    message: str = ""
+    silent: list[str] = field(default_factory=list)
+    """Changes the loader made without a note: text that became NULL, rows that vanished."""
+    leftover_db: bool = False
+
+
+def options_from(raw: Mapping[str, Any]) -> LoadOptions:
+    values = dict(raw)
+    if "null_tokens" in values:
+        values["null_tokens"] = tuple(values["null_tokens"])
+    return LoadOptions(table="t", **values)
+
+
+def attempt(path: Path, raw_options: Mapping[str, Any], folder: Path, tag: str) -> Outcome:
+    """Load ``path`` into a fresh database in ``folder``; never raises."""
+    db = folder / f"{tag}.duckdb"
+    try:
+        summary = load_files(db, [str(path)], options_from(raw_options))
+    except AnalyticsAgentError as exc:
+        return Outcome("refused", message=str(exc), leftover_db=db.exists())
+    except Exception:
+        return Outcome("internal", message=traceback.format_exc(limit=3))
+    outcome = Outcome(
+        "loaded",
+        rows=summary.rows_loaded,
+        types=[c.type for c in summary.columns],
+        names=[c.name for c in summary.columns],
+        notes=list(summary.notes),
+    )
+    outcome.silent = _silent_changes(db, path, summary.notes, raw_options)
+    db.unlink(missing_ok=True)
+    return outcome
+
+
+def _silent_changes(db: Path, path: Path, notes: list[str], raw: Mapping[str, Any]) -> list[str]:
+    """Text columns holding more NULLs than the file has empty fields, with no note naming them.
+
+    The reference is DuckDB's own reading of the file as all text with only the empty field missing;
+    a column it names differently (another dialect) is not judged."""
+    if raw.get("null_tokens") is not None:
+        return []  # the user chose the tokens
+    with duckdb.connect(str(db), read_only=True) as conn:
+        profile = conn.execute(
+            "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 't'"
+        ).fetchall()
+        text = [c for c, t in profile if t == "VARCHAR"]
+        if not text:
+            return []
+        ours = conn.execute(
+            "SELECT " + ", ".join(f'count(*) - count("{c}")' for c in text) + " FROM t"
+        ).fetchone()
+    try:
+        with duckdb.connect() as ref:
+            cols = [
+                d[0]
+                for d in ref.execute(
+                    "SELECT * FROM read_csv(?, all_varchar = true) LIMIT 0", [str(path)]
+                ).description
+            ]
+            by_safe = {_simple(c): c for c in cols}
+            pairs = [(c, by_safe[_simple(c)]) for c in text if _simple(c) in by_safe]
+            if not pairs:
+                return []
+            theirs = ref.execute(
+                "SELECT "
+                + ", ".join(f'count(*) - count("{r}")' for _, r in pairs)
+                + " FROM read_csv(?, all_varchar = true)",
+                [str(path)],
+            ).fetchone()
+    except duckdb.Error:
+        return []
+    said = " ".join(notes)
+    found = []
+    mine = dict(zip(text, ours, strict=True))
+    for (column, _), their_nulls in zip(pairs, theirs, strict=True):
+        if mine[column] > their_nulls and column not in said:
+            found.append(f"{column}: {mine[column] - their_nulls} values became NULL unsaid")
+    return found
+
+
+def _simple(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+def load_manifest() -> list[dict[str, Any]]:
+    return json.loads(MANIFEST.read_text(encoding="utf-8"))
+
+
+def suite_files() -> list[Path]:
+    files = []
+    for suite in ("duckdb", "csv_spectrum", "papaparse"):
+        root = SUITES / suite
+        sub = root / ("csvs" if suite == "csv_spectrum" else "files")
+        files += sorted(p for p in sub.rglob("*") if p.is_file())
+    return files
