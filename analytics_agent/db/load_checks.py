@@ -299,17 +299,23 @@ def _ambiguous_date_notes(conn: duckdb.DuckDBPyConnection, table: str, formats: 
 
 
 def data_lines(conn: duckdb.DuckDBPyConnection, path: Path, options: Any) -> int:
-    """Non-blank lines below the first one (the header), read as plain lines."""
+    """The rows DuckDB's own detection reads from the file (all text, bad lines ignored)."""
     from analytics_agent.db.sources import duckdb_path
 
-    encoding = ", encoding = ?" if options.encoding else ""
-    params: list[Any] = [duckdb_path(path), "\x1f", *([options.encoding] if options.encoding else [])]
-    row = conn.execute(
-        "SELECT count(*) FILTER (WHERE trim(line) <> '') FROM read_csv(?, auto_detect = false, header = false, "
-        "delim = ?, quote = '', escape = '', columns = {'line': 'VARCHAR'}, strict_mode = false, "
-        f"skip = {int((options.skip or 0) + 1)}{encoding})",
-        params,
-    ).fetchone()
+    named = "".join(
+        f", {k} = ?" for k, v in (("encoding", options.encoding), ("comment", options.comment)) if v
+    )
+    params: list[Any] = [duckdb_path(path), *(v for v in (options.encoding, options.comment) if v)]
+    try:
+        row = (
+            conn.cursor()
+            .execute(
+                f"SELECT count(*) FROM read_csv(?, all_varchar = true, ignore_errors = true{named})", params
+            )
+            .fetchone()
+        )
+    except duckdb.Error:
+        return 0
     return int(row[0]) if row else 0
 
 

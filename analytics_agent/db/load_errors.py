@@ -73,7 +73,7 @@ def explain_load_error(
 
 def _null_hint(value: str) -> str:
     """``--null VALUE`` when the value could be a missing-value marker (short, no digits)."""
-    if 0 < len(value) <= 12 and not any(c.isdigit() for c in value):
+    if 0 < len(value) <= 12 and not any(c.isdigit() or c in ',;\t|"\\' for c in value):
         shown = value if value.isalnum() else repr(value)
         return f"add --null {shown} if it means missing, or "
     return ""

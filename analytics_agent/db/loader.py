@@ -315,8 +315,9 @@ def _refuse_empty(
         lines = sum(data_lines(conn, f, options) for f in files)
         if lines:
             raise LoadError(
-                f"{names} has {plural_lines(lines)} below the header but none read as a row; check --delimiter, "
-                "--quote and --header (--allow-empty only creates a table from a file with no data lines)"
+                f"{names} has {plural_lines(lines)} of data by DuckDB's own reading but none read as a row here; "
+                "check --delimiter, --quote and --header (--allow-empty only creates a table from a file with "
+                "no data lines)"
             )
         return
     if rejected:

@@ -38,8 +38,13 @@ def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | No
             f"{label} is not a text CSV file (it holds binary bytes); check that it is the file you meant, "
             "or export it as CSV"
         )
+    if guessed == "windows-1252" and encoding is None:
+        raise LoadError(
+            f"{label} is neither UTF-8 nor latin-1 (its bytes suggest Windows-1252 or Shift-JIS, which DuckDB "
+            "cannot read): convert it to UTF-8 first (e.g. iconv -f cp1252 -t utf-8), then load it"
+        )
     chosen = (encoding or guessed or "utf-8").lower().replace("_", "-")
-    if guessed and guessed != "utf-8" and encoding is None:
+    if guessed and encoding is None:
         raise LoadError(
             f"{label} is not UTF-8; it looks like {guessed}: add --encoding {guessed} "
             "(DuckDB reads utf-8, utf-16 and latin-1)"
@@ -89,7 +94,8 @@ def guess_encoding(head: bytes) -> str | None:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
         if exc.start < len(head) - 4:  # not just a character cut at the end of the block
-            return "latin-1"
+            # C1 bytes (0x80-0x9f) are Windows-1252 punctuation, which DuckDB's latin-1 refuses
+            return "windows-1252" if any(0x80 <= b <= 0x9F for b in head) else "latin-1"
     return None
 
 

@@ -8,6 +8,7 @@ The suites are in ``tests/data/csv_suites/<suite>/`` with their licences and a R
 from __future__ import annotations
 
 import json
+import re
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -142,3 +143,75 @@ def suite_files() -> list[Path]:
         sub = root / ("csvs" if suite == "csv_spectrum" else "files")
         files += sorted(p for p in sub.rglob("*") if p.is_file())
     return files
+
+
+_SUGGESTED = re.compile(
+    r"(--encoding|--comment|--skip-bad-rows|--skip|--no-header|--header|--delimiter|--null|--type|"
+    r"--date-format|--allow-empty|--quote|--escape|--thousands|--decimal)(?:\s+('[^']*'|\"[^\"]*\"|\S+))?"
+)
+
+
+def suggested_options(message: str) -> dict[str, Any] | None:
+    """The options the first flag a refusal names stands for (``--encoding latin-1`` -> encoding)."""
+    added = re.search(r"\badd (--\S+(?: ('[^']*'|\"[^\"]*\"|\S+))?)", message)
+    match = _SUGGESTED.search(added[1]) if added else _SUGGESTED.search(message)
+    if not match:
+        return None
+    flag, raw = match[1], (match[2] or "").rstrip(";,)")
+    value = raw[1:-1] if raw[:1] in "'\"" and raw[-1:] == raw[:1] and len(raw) > 1 else raw
+    if flag in ("--skip-bad-rows", "--allow-empty", "--no-header", "--header"):
+        key = {"--no-header": "header", "--header": "header"}.get(flag, flag[2:].replace("-", "_"))
+        return {key: flag != "--no-header"}
+    if flag == "--type":
+        column, _, type_name = value.partition("=")
+        return {"types": {column: type_name}}
+    if flag == "--null":
+        return {"null_tokens": [value]}
+    if flag == "--skip":
+        return {"skip": 1}
+    return {flag[2:].replace("-", "_"): value}
+
+
+def follow_advice(path: Path, message: str, folder: Path, tag: str) -> tuple[dict[str, Any], Outcome]:
+    """Do what each refusal says, as a user would, up to three times: the options gathered and the end."""
+    options: dict[str, Any] = {}
+    got = Outcome("refused", message=message)
+    for step in range(3):
+        advice = suggested_options(got.message)
+        if advice is None or all(options.get(k) == v for k, v in advice.items()):
+            break
+        options |= advice
+        got = attempt(path, options, folder, f"{tag}_{step}")
+        if got.status != "refused":
+            break
+    return options, got
+
+
+def draft(folder: Path) -> dict[str, Any]:
+    """What the loader does with each file now, refusals retried with the option they name."""
+    entries = {}
+    for n, path in enumerate(suite_files()):
+        rel = str(path.relative_to(SUITES))
+        got = attempt(path, {}, folder, f"f{n}")
+        entry: dict[str, Any] = {"status": got.status}
+        if got.status == "loaded":
+            entry |= {"rows": got.rows, "types": got.types, "notes": got.notes, "silent": got.silent}
+        else:
+            entry["message"] = got.message
+            then, retried = follow_advice(path, got.message, folder, f"g{n}")
+            entry["then"] = then
+            if then:
+                entry["then_status"] = retried.status
+                entry["then_rows"] = retried.rows
+                entry["then_message"] = retried.message
+        entries[rel] = entry
+    return entries
+
+
+if __name__ == "__main__":
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        result = draft(Path(tmp))
+    Path(sys.argv[1]).write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
