@@ -164,6 +164,7 @@ def _text_dates(
     conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str], decided: dict[str, str]
 ) -> tuple[list[str], list[str]]:
     """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS``: converted to DATE."""
+    text = _date_candidates(conn, table, text)
     if not text:
         return [], []
     selects = []
@@ -208,6 +209,26 @@ def _text_dates(
             f"add --type {name}=VARCHAR to keep them as text"
         )
     return converted, notes
+
+
+def _date_candidates(conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]) -> list[str]:
+    """The text columns whose first values fit some date format: the full check runs on these only
+    (``TRY_STRPTIME`` on every format for every sampled value is the costliest step of a load)."""
+    if not text:
+        return []
+    wanted = ", ".join(quote_ident(name) for name in text)
+    probe = conn.execute(f"SELECT {wanted} FROM {quote_ident(table)} LIMIT 50").fetchall()
+    keep = []
+    for i, name in enumerate(text):
+        values = [row[i] for row in probe if row[i] is not None]
+        if values and all(_date_like(v) for v in values):
+            keep.append(name)
+    return keep
+
+
+def _date_like(value: str) -> bool:
+    """A short value with digits and at most a month name: could be a written date. Pure."""
+    return 6 <= len(value) <= 20 and any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) <= 9
 
 
 def _year_shape(col: str, fmt: str) -> str:

@@ -64,7 +64,8 @@ def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | No
     widest = _widest(first_data)
     if widest > MAX_COLUMNS:
         raise LoadError(
-            f"{label} has {widest:,} columns on its first line; at most {MAX_COLUMNS:,} can load "
+            f"{label} has {'over ' if len(lines) <= (skip or 0) + 1 else ''}{widest:,} columns on its first "
+            f"line; at most {MAX_COLUMNS:,} can load "
             "(split the file, or transpose it so the columns become rows)"
         )
     return Peek(guessed, found_comment)
