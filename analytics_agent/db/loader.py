@@ -30,10 +30,11 @@ from analytics_agent.db.catalog import (
 from analytics_agent.db.connect import ensure_database, open_writer
 from analytics_agent.db.dialect import sniff_dialect
 from analytics_agent.db.load_checks import Rejects, data_lines, plural_lines, settle_columns
-from analytics_agent.db.load_errors import explain_load_error
+from analytics_agent.db.load_errors import explain_load_error, renumber_lines
 from analytics_agent.db.names import rename_reason, safe_column_names, safe_identifier, table_name_from_path
 from analytics_agent.db.relationships import store_relationships
 from analytics_agent.db.sources import (
+    Dialect,
     Input,
     Kind,
     LoadOptions,
@@ -101,6 +102,7 @@ class _Plan:
     """Stored date column -> the day/month format DuckDB guessed, when it was not given."""
     fixed: list[str] = field(default_factory=list)
     """Stored columns typed by --type: left as the user said."""
+    dialect: Dialect | None = None
 
 
 def load_files(
@@ -203,7 +205,10 @@ def _load(
         except duckdb.Error as exc:
             stored = dict(zip(plan.originals, plan.safe, strict=True))
             label = inputs[0].label if len(inputs) == 1 else None
-            raise LoadError(explain_load_error(str(exc), files, stored_names=stored, label=label)) from None
+            message = str(exc)
+            if len(files) == 1 and plan.dialect is not None:
+                message = renumber_lines(message, lambda n: physical_line(files[0], n, plan.dialect))
+            raise LoadError(explain_load_error(message, files, stored_names=stored, label=label)) from None
         profile = get_profile(conn, table)
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
     return LoadSummary(
@@ -218,6 +223,31 @@ def _load(
         rejected_lines=rejected,
         notes=[r for r in reasons if r] + notes,
     )
+
+
+def physical_line(path: Path, record_line: int, dialect: Dialect) -> int:
+    """The line of the file where DuckDB's ``record_line`` (header = 1) starts, counting the extra lines of
+    multi-line quoted values before it. Read only on the error path; compressed files keep DuckDB's number."""
+    if (
+        path.suffix.lower() in (".gz", ".zst", ".zstd")
+        or not dialect.quote
+        or dialect.skip
+        or dialect.comment
+    ):
+        return record_line
+    import csv
+
+    try:
+        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+            reader = csv.reader(handle, delimiter=dialect.delimiter, quotechar=dialect.quote)
+            previous_end = 0
+            for number, _ in enumerate(reader, start=1):
+                if number == record_line:
+                    return previous_end + 1
+                previous_end = reader.line_num
+    except (OSError, csv.Error):
+        pass
+    return record_line
 
 
 def _named_member(item: Input) -> Input:
@@ -282,7 +312,16 @@ def _plan(
     select = ", ".join(f"{quote_ident(o)} AS {quote_ident(s)}" for o, s in zip(originals, safe, strict=True))
     fixed = [s for o, s in zip(originals, safe, strict=True) if o in overrides]
     return _Plan(
-        f"SELECT {select} FROM {source}", params, originals, safe, text, stored_flags, recount, formats, fixed
+        f"SELECT {select} FROM {source}",
+        params,
+        originals,
+        safe,
+        text,
+        stored_flags,
+        recount,
+        formats,
+        fixed,
+        dialects[0] if kind == "csv" else None,
     )
 
 

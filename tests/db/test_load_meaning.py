@@ -109,3 +109,18 @@ def test_a_hundred_thousand_columns_is_refused_at_once(tmp_path: Path) -> None:
 
 def test_a_file_named_with_brackets_loads_by_its_literal_name(tmp_path: Path) -> None:
     assert _load(tmp_path, "[avalon] daily.csv", "a,b\n1,2\n").rows_loaded == 1
+
+
+def test_a_record_after_a_multi_line_value_is_named_by_its_own_line(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="line 5 has 3 fields where the header has 2"):
+        _load(tmp_path, "m.csv", 'a,b\n1,"x\ny\nz"\n2,3,4\n')
+
+
+def test_field_counts_are_the_real_ones(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="line 2 has 5 fields where the header has 3"):
+        _load(tmp_path, "f.csv", "a,b,c\n1,2,3,,x\n4,5,6\n")
+
+
+def test_a_short_record_is_reported_as_one_not_as_a_conversion(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="line 3 has 2 fields where the header has 3"):
+        _load(tmp_path, "s.csv", "a,b,c\n1,2,3\nfoo,bar\n")
