@@ -36,12 +36,12 @@ def fields_in_record(message: str) -> int | None:
     original = _ORIGINAL.search(message)
     settings = {m[1]: m[2] for m in _SETTING.finditer(message)}
     delimiter = settings.get("delimiter", "")
-    if not original or len(delimiter) != 1:
+    if not original or not original[1].strip() or len(delimiter) != 1:
         return None
     quote = settings.get("quote", "")
     quote = quote if len(quote) == 1 else None
     row = next(csv.reader([original[1]], delimiter=delimiter, quotechar=quote or "\x00"), [])
-    return len(row)
+    return len(row) or None
 
 
 def renumber_lines(message: str, physical: Callable[[int], int]) -> str:
