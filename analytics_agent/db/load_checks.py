@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
+from analytics_agent.db.rows import first_row
 
 SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
 _MOSTLY = 0.9
@@ -38,7 +39,7 @@ class Rejects:
         target = quote_ident(f"{table}_rejects")
         if f"{table}_rejects" in table_names(conn):
             conn.execute(f"DROP TABLE {target}")
-        count = conn.execute(f"SELECT count(*) FROM {quote_ident(self.errors)}").fetchone()[0]
+        count = first_row(conn.execute(f"SELECT count(*) FROM {quote_ident(self.errors)}"))[0]
         if count:
             conn.execute(
                 f"CREATE TABLE {target} AS SELECT coalesce(MAP(?::VARCHAR[], ?::VARCHAR[])[s.file_path], "
@@ -65,9 +66,11 @@ def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: S
         col = quote_ident(name)
         selects += [f"count({col})", f"count(TRY_CAST({col} AS DOUBLE))", f"count(TRY_CAST({col} AS DATE))"]
     wanted = ", ".join(quote_ident(name) for name in text_columns)
-    counts = conn.execute(
-        f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
-    ).fetchone()
+    counts = first_row(
+        conn.execute(
+            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
+        )
+    )
     notes = []
     for i, name in enumerate(text_columns):
         present, numbers, dates = counts[3 * i : 3 * i + 3]
@@ -79,10 +82,12 @@ def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: S
 
 def _odd_note(conn: duckdb.DuckDBPyConnection, table: str, name: str, kind: str) -> str:
     col = quote_ident(name)
-    total, odd = conn.execute(
-        f"WITH odd AS (SELECT {col} AS v, count(*) AS n FROM {quote_ident(table)} WHERE {col} IS NOT NULL "
-        f"AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1) SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM odd"
-    ).fetchone()
+    total, odd = first_row(
+        conn.execute(
+            f"WITH odd AS (SELECT {col} AS v, count(*) AS n FROM {quote_ident(table)} WHERE {col} IS NOT NULL "
+            f"AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1) SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM odd"
+        )
+    )
     values = "value" if total == 1 else "values"
     return f"{name} stayed text because of {total:,} {values} like {', '.join(map(repr, odd))}; {odd_value_fix(odd)}"
 
@@ -151,9 +156,12 @@ def settle_columns(
 
 def _become_boolean(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
     col, target = quote_ident(column), quote_ident(table)
-    other, present = conn.execute(
-        f"SELECT count({col}) FILTER (WHERE lower(trim({col})) NOT IN ('true', 'false')), count({col}) FROM {target}"
-    ).fetchone()
+    other, present = first_row(
+        conn.execute(
+            f"SELECT count({col}) FILTER (WHERE lower(trim({col})) NOT IN ('true', 'false')), count({col}) "
+            f"FROM {target}"
+        )
+    )
     if other or not present:
         return False
     conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE BOOLEAN USING lower(trim({col}))::BOOLEAN")
@@ -176,9 +184,11 @@ def _text_dates(
             for f in TEXT_DATE_FORMATS
         ]
     wanted = ", ".join(quote_ident(name) for name in text)
-    counts = conn.execute(
-        f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
-    ).fetchone()
+    counts = first_row(
+        conn.execute(
+            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
+        )
+    )
     width = len(TEXT_DATE_FORMATS) + 1
     converted: list[str] = []
     notes: list[str] = []
@@ -190,18 +200,20 @@ def _text_dates(
             continue
         chosen, why = _choose_format(full, others)
         col, target = quote_ident(name), quote_ident(table)
-        bad, example = conn.execute(
-            f"SELECT count(*), any_value({col}) FROM {target} WHERE {col} IS NOT NULL "
-            f"AND (TRY_STRPTIME({col}, ?) IS NULL OR NOT {_year_shape(col, chosen)})",
-            [chosen],
-        ).fetchone()
+        bad, example = first_row(
+            conn.execute(
+                f"SELECT count(*), any_value({col}) FROM {target} WHERE {col} IS NOT NULL "
+                f"AND (TRY_STRPTIME({col}, ?) IS NULL OR NOT {_year_shape(col, chosen)})",
+                [chosen],
+            )
+        )
         if bad:
             notes.append(
                 f"{name} looks like dates ({chosen}) but {bad:,} values such as {example!r} do not fit; "
                 f"it stayed text (fix them, or add --null {example!r} if they mean missing)"
             )
             continue
-        sample = conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1").fetchone()[0]
+        sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
         conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE DATE USING strptime({col}, '{chosen}')::DATE")
         converted.append(name)
         notes.append(
@@ -263,9 +275,11 @@ def _token_notes(
     real = [t for t in tokens if t]
     if not text or recount is None or not real:
         return []
-    nulls = conn.execute(
-        f"SELECT {', '.join(f'count(*) - count({quote_ident(c)})' for c in text)} FROM {quote_ident(table)}"
-    ).fetchone()
+    nulls = first_row(
+        conn.execute(
+            f"SELECT {', '.join(f'count(*) - count({quote_ident(c)})' for c in text)} FROM {quote_ident(table)}"
+        )
+    )
     suspects = [c for c, n in zip(text, nulls, strict=True) if n]
     if not suspects:
         return []
@@ -278,10 +292,10 @@ def _token_notes(
             f"list(DISTINCT {col}) FILTER (WHERE {col} IN ({', '.join('?' * len(real))}))",
         ]
     try:  # on a cursor of its own: a failure here must not abort the load's transaction
-        counts = (
-            conn.cursor()
-            .execute(f"SELECT {', '.join(parts)} FROM {source}", [*(real * 2 * len(suspects)), *params])
-            .fetchone()
+        counts = first_row(
+            conn.cursor().execute(
+                f"SELECT {', '.join(parts)} FROM {source}", [*(real * 2 * len(suspects)), *params]
+            )
         )
     except duckdb.Error:
         return [f"{', '.join(suspects)}: values such as NA may have become NULL; add --null '' to keep them"]
@@ -304,9 +318,9 @@ def _ambiguous_date_notes(conn: duckdb.DuckDBPyConnection, table: str, formats: 
         col = quote_ident(name)
         first = "day" if fmt.index("%d") < fmt.index("%m") else "month"
         swapped = fmt.replace("%d", "\0").replace("%m", "%d").replace("\0", "%m")
-        deciding = conn.execute(
-            f"SELECT count(*) FILTER (WHERE day({col}) > 12) FROM {quote_ident(table)}"
-        ).fetchone()[0]
+        deciding = first_row(
+            conn.execute(f"SELECT count(*) FILTER (WHERE day({col}) > 12) FROM {quote_ident(table)}")
+        )[0]
         if deciding:
             notes.append(
                 f"{name}: dates read {first}-first ({fmt}); {deciding:,} values only fit that reading"
@@ -328,16 +342,14 @@ def data_lines(conn: duckdb.DuckDBPyConnection, path: Path, options: Any) -> int
     )
     params: list[Any] = [duckdb_path(path), *(v for v in (options.encoding, options.comment) if v)]
     try:
-        row = (
-            conn.cursor()
-            .execute(
+        row = first_row(
+            conn.cursor().execute(
                 f"SELECT count(*) FROM read_csv(?, all_varchar = true, ignore_errors = true{named})", params
             )
-            .fetchone()
         )
     except duckdb.Error:
         return 0
-    return int(row[0]) if row else 0
+    return int(row[0])
 
 
 def plural_lines(n: int) -> str:
