@@ -207,8 +207,9 @@ def _load(
             stored = dict(zip(plan.originals, plan.safe, strict=True))
             label = inputs[0].label if len(inputs) == 1 else None
             message = str(exc)
-            if len(files) == 1 and plan.dialect is not None:
-                message = renumber_lines(message, lambda n: physical_line(files[0], n, plan.dialect))
+            dialect = plan.dialect
+            if len(files) == 1 and dialect is not None:
+                message = renumber_lines(message, lambda n: physical_line(files[0], n, dialect))
             raise LoadError(explain_load_error(message, files, stored_names=stored, label=label)) from None
         profile = get_profile(conn, table)
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
