@@ -16,7 +16,7 @@ import duckdb
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
 from analytics_agent.tools.arguments import parse_arguments
-from analytics_agent.tools.base import ToolValue
+from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.shaping import Shaped, estimate_tokens, shape_object, shape_rows
 from analytics_agent.tools.watchdog import Watchdog
@@ -72,6 +72,16 @@ class Executor:
             )
         elapsed = (time.perf_counter() - started) * 1000
         return replace(outcome, duration_ms=elapsed)
+
+    def run_value(self, tool: Tool, arguments: dict[str, Any]) -> ToolValue:
+        """Run ``tool`` (which need not be registered) under the same checks and time limit as a model's
+        call, and return its unshaped value. Raises ToolError (the one-line reason) when it fails."""
+        args = parse_arguments(tool.arguments, arguments)
+        cursor = self.connection.cursor()
+        try:
+            return self._run_with_timeout(tool, cursor, args)
+        finally:
+            cursor.close()
 
     def _execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         tool = self.registry.get(name)
