@@ -31,7 +31,10 @@ def _db(path: Path) -> Path:
     ("sql", "refusal"),
     [
         ("SELECT content FROM read_blob('{db}')", "may not call read_blob"),
-        ("SELECT * FROM postgres_query('src', 'SELECT pg_read_file(''/etc/passwd'')')", "postgres_query"),
+        (
+            "SELECT * FROM postgres_query('src', 'SELECT pg_read_file(''/etc/passwd'')')",
+            "may not call postgres_query",
+        ),
         ("SELECT * FROM '{csv}'", "reads tables, not files"),
         ("SELECT 1; SELECT 2", "exactly one statement"),
     ],
