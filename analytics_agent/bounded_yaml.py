@@ -41,8 +41,9 @@ def check_yaml_bounds(
         for event in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(event, yaml.CollectionStartEvent):
                 if len(sizes) >= max_depth:
+                    mark = event.start_mark
                     raise YamlTooLarge(
-                        f"collections nest deeper than {max_depth} levels", event.start_mark.line + 1
+                        f"collections nest deeper than {max_depth} levels", mark.line + 1 if mark else None
                     )
                 sizes.append(1)
                 anchors.append(event.anchor)

@@ -9,10 +9,13 @@ under the executor's time limit.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any, cast
 
 import duckdb
 from pydantic import Field
 
+from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
@@ -35,7 +38,7 @@ class RunSql(Tool):
     returns = "rows"
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
-        query = check_select(cursor, args.query)  # type: ignore[attr-defined]
+        query = check_select(cursor, cast(RunSqlArguments, args).query)  # the executor validated with it
         hint = "aggregate in SQL (GROUP BY) or add a WHERE or LIMIT"
         return ToolValue(fetch_rows(cursor, query, hint=hint), sql=query)
 
@@ -72,7 +75,7 @@ def _refuse_outside_reads(cursor: duckdb.DuckDBPyConnection, query: str) -> None
     import json
 
     try:
-        tree = json.loads(cursor.execute("SELECT json_serialize_sql(?)", [query]).fetchone()[0])
+        tree = json.loads(first_row(cursor.execute("SELECT json_serialize_sql(?)", [query]))[0])
     except duckdb.Error:
         raise ToolError(
             "run_sql: the query could not be checked; write a plain SELECT over the tables"
@@ -160,7 +163,7 @@ def _items(name: str, values: list[object]) -> float | None:
             step = values[2] if len(values) > 2 else 1
             if start is None or stop is None or step is None:
                 return None
-            return abs((stop - start) / step)  # type: ignore[operator]
+            return float(abs((stop - start) / step))  # type: ignore[operator]  # numbers or times
         count = values[_SIZED[name]]  # type: ignore[index]
         return None if count is None else float(count)  # type: ignore[arg-type]
     except (TypeError, ValueError, ZeroDivisionError, IndexError, OverflowError):
@@ -194,7 +197,7 @@ def _has(tree: object, kind: str) -> bool:
     return any(node.get("class") == kind or node.get("type") == kind for node in _nodes(tree))
 
 
-def _nodes(tree: object):
+def _nodes(tree: object) -> Iterator[dict[str, Any]]:
     """Every mapping in a parse tree, by a loop (a hostile query can nest deeper than Python's stack)."""
     stack = [tree]
     while stack:
@@ -206,7 +209,7 @@ def _nodes(tree: object):
             stack.extend(node)
 
 
-def _references(tree: object):
+def _references(tree: object) -> Iterator[tuple[str, str]]:
     """(kind, name) of every table function and table named in a parse tree. A loop, not recursion: a
     hostile query can nest deeper than Python's stack."""
     stack = [tree]
