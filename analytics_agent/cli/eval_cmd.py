@@ -66,7 +66,9 @@ def eval_command(
         typer.Option("--only", help="Run only this case id or tag (repeatable), e.g. --only relative-date."),
     ] = None,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Ask each question N times.")] = 1,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Questions asked at once.")] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=1, max=32, help="Questions asked at once (at most 32).")
+    ] = 1,
     fail_under: Annotated[
         float | None,
         typer.Option(

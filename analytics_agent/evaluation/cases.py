@@ -39,6 +39,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError, field_validator
 
+from analytics_agent.bounded_yaml import YamlTooLarge, check_yaml_bounds, read_bounded
 from analytics_agent.errors import EvalFileError
 from analytics_agent.resources import evals_dir
 from analytics_agent.suggest import did_you_mean
@@ -117,8 +118,32 @@ class QuestionFile:
     data: DataSpec = field(default_factory=DataSpec)
 
     def data_paths(self) -> list[tuple[Path, str | None]]:
-        """The files to load, resolved against the question file's folder, with their table names."""
-        return [(self.path.parent / f.path, f.table) for f in self.data.load]
+        """The files to load, resolved against the question file's folder, with their table names.
+
+        A question file may come from anyone, so what it loads stays inside its own folder, symlinks
+        resolved (an absolute path, ``..`` or a link out of it would hand any file the user can read to
+        the model and the stored run). The bundled sets' folder is the package's data folder.
+
+        Raises:
+            EvalFileError: a path leads outside that folder.
+        """
+        root = _data_root(self.path)
+        paths = []
+        for entry in self.data.load:
+            target = (self.path.parent / entry.path).resolve()
+            if not target.is_relative_to(root):
+                raise EvalFileError(
+                    f"{self.path}: load: {entry.path!r} is outside the question file's folder {root}; "
+                    "copy the file beside the question file and name it relative to it"
+                )
+            paths.append((target, entry.table))
+        return paths
+
+
+def _data_root(path: Path) -> Path:
+    folder = path.parent.resolve()
+    bundled = evals_dir().resolve()
+    return bundled.parent if folder == bundled else folder
 
 
 def bundled_file() -> Path:
@@ -158,7 +183,9 @@ def read_question_file(path: Path) -> QuestionFile:
             wrong key, a duplicate id, a case that says nothing about the answer, no cases at all).
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path)
+    except YamlTooLarge as exc:
+        raise EvalFileError(f"{path}: not loaded: {exc}") from None
     except FileNotFoundError:
         raise EvalFileError(f"{path}: no such question file") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -205,12 +232,19 @@ def _jsonl_items(path: Path, text: str) -> list[tuple[int, Any]]:
             items.append((number, json.loads(line)))
         except ValueError as exc:
             raise EvalFileError(f"{path}:{number}: not a JSON object: {exc}") from None
+        except RecursionError:  # json's decoder recurses once per bracket
+            raise EvalFileError(f"{path}:{number}: nests deeper than a question needs; not loaded") from None
     return items
 
 
 def _yaml_items(path: Path, text: str) -> tuple[list[tuple[int, Any]], dict[str, Any]]:
     """The list items with the line each starts on, and the other top-level keys when the cases are
     under a ``cases:`` key."""
+    try:
+        check_yaml_bounds(text)
+    except YamlTooLarge as exc:
+        where = f":{exc.line}" if exc.line else ""
+        raise EvalFileError(f"{path}{where}: not loaded: {exc}") from None
     try:
         data = yaml.safe_load(text)
         root = yaml.compose(text)

@@ -49,9 +49,24 @@ def build_database(question_file: QuestionFile, db_path: Path) -> list[str]:
     """
     tables = []
     for path, table in question_file.data_paths():
+        if _is_duckdb_file(path):
+            raise EvalFileError(
+                f"{question_file.path}: load: {path.name} is a DuckDB database, not a data file; a question "
+                "file loads CSV or Parquet files (run it on a database with --db and no load: instead)"
+            )
         try:
             summary = load_files(db_path, [str(path)], LoadOptions(table=table))
         except LoadError as exc:
             raise EvalFileError(f"{question_file.path}: load: {exc}") from None
         tables.append(summary.table)
     return tables
+
+
+def _is_duckdb_file(path: Path) -> bool:
+    """DuckDB's files carry ``DUCK`` at byte 8: loading one (perhaps the user's own database, open
+    elsewhere) as a CSV is never meant."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False  # the loader says why it cannot read it

@@ -19,10 +19,15 @@ import duckdb
 
 from analytics_agent.agent.events import AgentResult
 from analytics_agent.config import Settings
-from analytics_agent.errors import AnalyticsAgentError, EvalFileError
+from analytics_agent.errors import AnalyticsAgentError, EvalFileError, ToolError
 from analytics_agent.evaluation.cases import Case, Value
 from analytics_agent.evaluation.scoring import expected_values, judge
 from analytics_agent.providers.base import Provider
+from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.fetch import fetch_rows
+from analytics_agent.tools.run_sql import RunSqlArguments, check_select
+from analytics_agent.tools.shaping import Rows
 from analytics_agent.workspace.session import build
 from analytics_agent.workspace.workspace import Workspace
 
@@ -89,22 +94,67 @@ OnDone = Callable[[Outcome], None]
 
 
 def prepare(workspace: Workspace, cases: Sequence[Case]) -> list[Prepared]:
-    """Run every case's SQL on the sandboxed database.
+    """Run every case's SQL on the sandboxed database, held to ``run_sql``'s rules: one SELECT that
+    passes its parse-tree check (no file readers, no remote queries, no source outside its tables), under
+    the tool time limit, fetched bounded (a question file may come from anyone).
 
     Raises:
-        EvalFileError: a case's SQL fails (naming the case and DuckDB's message).
+        EvalFileError: a case's SQL is refused, fails, runs too long or returns more than an answer
+            can state (naming the case and the reason).
     """
     prepared = []
     for case in cases:
         rows: list[tuple[Any, ...]] = []
         if case.sql:
             try:
-                rows = workspace.cursor().execute(case.sql).fetchall()
-            except duckdb.Error as exc:
-                first = str(exc).strip().splitlines()[0]
-                raise EvalFileError(f"case {case.id!r}: its sql failed: {first}") from None
+                rows = reference_rows(workspace, case.sql)
+            except ToolError as exc:
+                raise EvalFileError(f"case {case.id!r}: its sql failed: {exc}") from None
         prepared.append(Prepared(case, expected_values(case, rows)))
     return prepared
+
+
+MAX_JOBS = 32
+"""Questions asked at once: each holds a thread, a DuckDB cursor and an open request; 5,000 exhausted the
+machine before the first answer."""
+MAX_REFERENCE_ROWS = 200
+"""More values than any answer states; a reference SQL returning more is a mistake (or an attack)."""
+
+
+class _ReferenceSql(Tool):
+    name = "the reference sql"
+    description = "A question file's sql, run like run_sql."
+    arguments = RunSqlArguments
+
+    def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+        query = check_select(cursor, args.query)  # type: ignore[attr-defined]
+        return ToolValue(fetch_rows(cursor, query, max_rows=MAX_REFERENCE_ROWS), sql=query)
+
+
+def reference_rows(workspace: Workspace, sql: str) -> list[tuple[Any, ...]]:
+    """Every row of a case's SQL, run as ``run_sql`` runs a model's; ToolError when it is refused,
+    fails, or returns more rows or longer values than an answer can state (never a cut result)."""
+    value = workspace.executor.run_value(_ReferenceSql(), {"query": sql})
+    rows = value.value
+    assert isinstance(rows, Rows)
+    if (rows.total is not None and rows.total > MAX_REFERENCE_ROWS) or len(rows.rows) > MAX_REFERENCE_ROWS:
+        raise ToolError(
+            f"it returns more than {MAX_REFERENCE_ROWS} rows; a reference result holds the values a right "
+            "answer states (aggregate it)"
+        )
+    if any(_was_cut(v) for row in rows.rows for v in row):
+        raise ToolError("it returns a value too long to check; a reference result holds short values")
+    return rows.rows
+
+
+def _was_cut(value: Any) -> bool:
+    """Did the bounded fetch shorten this value (its marks: "…[truncated: …]", a last "… N more")?"""
+    if isinstance(value, str):
+        return "…[truncated: " in value
+    if isinstance(value, list) and value:
+        last = value[-1]
+        return isinstance(last, str) and last.startswith("… ") and last.endswith(" more")
+    return False
 
 
 def run_all(
@@ -123,7 +173,7 @@ def run_all(
     plan = [(p, c, r) for r in range(1, repeat + 1) for p in prepared for c in contenders]
     order = {(p.case.id, c.label, r): i for i, (p, c, r) in enumerate(plan)}
     outcomes: list[Outcome] = []
-    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="eval") as pool:
+    with ThreadPoolExecutor(max_workers=min(max(1, jobs), MAX_JOBS), thread_name_prefix="eval") as pool:
         pending: set[Future[Outcome]] = {pool.submit(run_one, workspace, p, c, r) for p, c, r in plan}
         try:
             while pending:

@@ -133,9 +133,19 @@ def _parse_bare(text: str, known_names: Collection[str]) -> ParsedReply:
     calls: list[ParsedCall] = []
     decoder = json.JSONDecoder()
     i = 0
-    while (i := _next_json_start(text, i)) >= 0:
+    failed = 0
+    while failed < _MAX_FAILED_STARTS and (i := _next_json_start(text, i)) >= 0:
         try:
             value, end = decoder.raw_decode(text, i)
+        except RecursionError:  # nested past Python's stack: nothing after this is a call we can read
+            break
+        except json.JSONDecodeError as exc:
+            # A failed attempt costs up to the whole reply (the error counts lines from its start), so
+            # only so many are tried, and the next starts where this one failed: retrying every '{' of
+            # 2 MB of '{' was quadratic and ran past 300 s.
+            failed += 1
+            i = max(i + 1, exc.pos)
+            continue
         except ValueError:
             i += 1
             continue
@@ -194,14 +204,21 @@ def _json_values(text: str) -> tuple[list[Any], str]:
             return values, text[i:]
         try:
             value, i = decoder.raw_decode(text, i)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's stack
             return values, text[i:]
         values.append(value)
 
 
 def _next_json_start(text: str, start: int) -> int:
-    positions = [p for p in (text.find("{", start), text.find("[", start)) if p >= 0]
-    return min(positions) if positions else -1
+    """The next '{' or '['; one search, so its cost is the distance to it (two ``find`` calls scanned
+    to the end for the bracket that is absent, on every step)."""
+    match = _JSON_START.search(text, start)
+    return match.start() if match else -1
+
+
+# Where JSON can start: '{' before a key or '}', '[' before a value or ']' ("{{{" starts nothing).
+_JSON_START = re.compile(r'\{\s*["}]|\[\s*[-0-9"\[{\]tfn]')
+_MAX_FAILED_STARTS = 64
 
 
 def _with_fence(text: str, start: int, end: int) -> tuple[int, int]:

@@ -205,11 +205,13 @@ def parse_arguments(model: type[_Model], raw: str | dict[str, Any] | None) -> _M
         data = raw
     if not isinstance(data, dict):
         raise ArgumentError(f"arguments must be a JSON object, not {type(data).__name__}")
-    data = _drop_nulls_for_defaults(model, data)
     try:
+        data = _drop_nulls_for_defaults(model, data)
         return model.model_validate(data)
     except ValidationError as exc:
         raise ArgumentError(format_validation_error(exc)) from None
+    except RecursionError:  # a value nested past Python's stack (a dict from a native tool call)
+        raise ArgumentError("arguments nest too deeply; send one flat JSON object") from None
 
 
 def _drop_nulls_for_defaults(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:

@@ -73,6 +73,16 @@ class Executor:
         elapsed = (time.perf_counter() - started) * 1000
         return replace(outcome, duration_ms=elapsed)
 
+    def run_value(self, tool: Tool, arguments: dict[str, Any]) -> ToolValue:
+        """Run ``tool`` (which need not be registered) under the same checks and time limit as a model's
+        call, and return its unshaped value. Raises ToolError (the one-line reason) when it fails."""
+        args = parse_arguments(tool.arguments, arguments)
+        cursor = self.connection.cursor()
+        try:
+            return self._run_with_timeout(tool, cursor, args)
+        finally:
+            cursor.close()
+
     def _execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         tool = self.registry.get(name)
         if tool is None:

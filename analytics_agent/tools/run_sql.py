@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 import duckdb
 from pydantic import Field
@@ -82,6 +82,8 @@ def _refuse_outside_reads(cursor: duckdb.DuckDBPyConnection, query: str) -> None
         ) from None
     if tree.get("error"):
         raise ToolError(f"run_sql: the query could not be checked: {tree.get('error_message', '')}")
+    _refuse_other_catalogs(cursor, tree)
+    _refuse_huge_values(cursor, tree)
     for kind, name in _references(tree):
         if kind == "TABLE_FUNCTION" and name.lower() not in _TABLE_FUNCTIONS:
             raise ToolError(
@@ -92,6 +94,119 @@ def _refuse_outside_reads(cursor: duckdb.DuckDBPyConnection, query: str) -> None
             raise ToolError(
                 f"run_sql reads tables, not files: {name!r} is not a table (list_tables names them)"
             )
+
+
+# Catalogs a query may name: the database's own and the linked sources' views. An attached source database
+# (``src_shop``), its DuckLake metadata or a MotherDuck database holds more than the source's ``tables``
+# list lets through; a three-part name (``src_shop.private.payroll``) would reach all of it.
+_OPEN_CATALOGS = frozenset({"linked", "system", "temp"})
+
+
+def _refuse_other_catalogs(cursor: duckdb.DuckDBPyConnection, tree: object) -> None:
+    qualifiers = {
+        name.lower()
+        for node in _nodes(tree)
+        if node.get("type") == "BASE_TABLE"
+        for name in (str(node.get("catalog_name") or ""), str(node.get("schema_name") or ""))
+        if name
+    }
+    if not qualifiers:
+        return
+    own = str(cursor.execute("SELECT current_database()").fetchone()[0]).lower()  # type: ignore[index]
+    attached = {
+        str(r[0]).lower() for r in cursor.execute("SELECT database_name FROM duckdb_databases()").fetchall()
+    }
+    closed = sorted((attached - _OPEN_CATALOGS - {own}) & qualifiers)
+    if closed:
+        raise ToolError(
+            f"run_sql reads the tables list_tables names, not the attached database {closed[0]!r}; query "
+            "those tables by their plain names"
+        )
+
+
+MAX_VALUE_ITEMS = 5_000_000
+"""Items one value may be built of: a list from range(), a string from repeat() or lpad(). DuckDB builds
+such a value whole, outside its memory limit and between interrupt checks (``SELECT range(0, 50000000)``
+took 31 s and 2 GB against the 15 s and 1 GB limits), so its size is checked before it runs."""
+_SIZED = {"range": None, "generate_series": None, "repeat": 1, "list_resize": 1, "array_resize": 1,
+          "lpad": 1, "rpad": 1}  # fmt: skip  # name -> the argument holding the count (None: a range)
+
+
+def _refuse_huge_values(cursor: duckdb.DuckDBPyConnection, tree: object) -> None:
+    nodes = list(_nodes(tree))
+    # FROM range(n) streams its rows, interruptibly: only the scalar form builds one value
+    streamed = {id(n["function"]) for n in nodes if n.get("type") == "TABLE_FUNCTION" and "function" in n}
+    for node in nodes:
+        name = str(node.get("function_name", "")).lower()
+        if node.get("class") != "FUNCTION" or name not in _SIZED or id(node) in streamed:
+            continue
+        args = [a.get("expression", a) if isinstance(a, dict) else a for a in node.get("children") or []]
+        args = args or [a.get("expression") for a in node.get("arguments") or [] if isinstance(a, dict)]
+        if any(_has(arg, "SUBQUERY") for arg in args):
+            raise ToolError(f"run_sql: {name}() takes plain values here, not a subquery")
+        values = [_constant(cursor, arg) for arg in args]
+        items = _items(name, values)
+        if items is not None and items > MAX_VALUE_ITEMS:
+            raise ToolError(
+                f"run_sql: {name}() would build one value of {items:,.0f} items (at most "
+                f"{MAX_VALUE_ITEMS:,}); aggregate over FROM range(...) rows instead"
+            )
+
+
+def _items(name: str, values: list[object]) -> float | None:
+    """How many items the call builds, when its arguments are known constants; None when not known."""
+    try:
+        if _SIZED[name] is None:
+            if len(values) == 1:
+                return float(values[0])  # type: ignore[arg-type]
+            start, stop = values[0], values[1]
+            step = values[2] if len(values) > 2 else 1
+            if start is None or stop is None or step is None:
+                return None
+            return float(abs((stop - start) / step))  # type: ignore[operator]  # numbers or times
+        count = values[_SIZED[name]]  # type: ignore[index]
+        return None if count is None else float(count)  # type: ignore[arg-type]
+    except (TypeError, ValueError, ZeroDivisionError, IndexError, OverflowError):
+        return None
+
+
+_UNKNOWN = None
+
+
+def _constant(cursor: duckdb.DuckDBPyConnection, expression: object) -> object:
+    """The value of an argument made only of constants (``50000000 + 1``), or None when it depends on
+    the rows or cannot be computed cheaply."""
+    if not isinstance(expression, dict) or any(
+        _has(expression, kind) for kind in ("COLUMN_REF", "SUBQUERY", "TABLE_FUNCTION")
+    ):
+        return _UNKNOWN
+    if any(str(n.get("function_name", "")).lower() in _SIZED for n in _nodes(expression)):
+        return _UNKNOWN  # an inner builder is checked on its own
+    import json
+
+    shell = json.loads(cursor.execute("SELECT json_serialize_sql('SELECT 1')").fetchone()[0])  # type: ignore[index]
+    shell["statements"][0]["node"]["select_list"] = [expression]
+    try:
+        sql = cursor.execute("SELECT json_deserialize_sql(?)", [json.dumps(shell)]).fetchone()[0]  # type: ignore[index]
+        return cursor.execute(sql).fetchone()[0]  # type: ignore[index]
+    except duckdb.Error:
+        return _UNKNOWN
+
+
+def _has(tree: object, kind: str) -> bool:
+    return any(node.get("class") == kind or node.get("type") == kind for node in _nodes(tree))
+
+
+def _nodes(tree: object) -> Iterator[dict[str, Any]]:
+    """Every mapping in a parse tree, by a loop (a hostile query can nest deeper than Python's stack)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            yield node
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def _references(tree: object) -> Iterator[tuple[str, str]]:

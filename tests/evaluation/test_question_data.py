@@ -43,9 +43,9 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 @pytest.fixture
 def own_data_file(tmp_path: Path) -> Path:
-    """A question file in one folder naming a CSV in another, loaded under a table name of its own."""
-    write(tmp_path / "exports", "visits-2026.csv", VISITS)
-    header = "load:\n  - {path: ../exports/visits-2026.csv, table: site_visits}\ntimezone: Asia/Kolkata\n"
+    """A question file naming a CSV in a folder below its own, loaded under a table name of its own."""
+    write(tmp_path / "questions" / "exports", "visits-2026.csv", VISITS)
+    header = "load:\n  - {path: exports/visits-2026.csv, table: site_visits}\ntimezone: Asia/Kolkata\n"
     return write(tmp_path / "questions", "visits.yaml", header + CASES)
 
 
@@ -53,7 +53,7 @@ def test_load_paths_resolve_against_the_question_file_and_keep_their_table_names
     question_file = read_question_file(own_data_file)
     assert question_file.data.timezone == "Asia/Kolkata"
     assert question_file.data_paths() == [
-        (own_data_file.parent / "../exports/visits-2026.csv", "site_visits")
+        ((own_data_file.parent / "exports/visits-2026.csv").resolve(), "site_visits")
     ]
     assert [c.id for c in question_file.cases] == ["north"]
 

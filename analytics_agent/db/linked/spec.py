@@ -143,25 +143,84 @@ def _check_values(name: str, kind: str, options: dict[str, Any]) -> None:
     for key in ("password_env", "token_env"):
         if key in options and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", options[key]):
             raise SourceError(f"source {name}: {key} names an environment variable, e.g. SHOP_PASSWORD")
-    if kind == "postgres" and _dsn_password(options["dsn"]):
-        raise SourceError(
-            f"source {name}: the dsn holds a password; remove it and set password_env to the name of an "
-            "environment variable that holds it"
+    for key, value in options.items():
+        what = credential_in(value, key_value=key in ("dsn", "catalog")) if isinstance(value, str) else None
+        if what is None:
+            continue
+        fix = (
+            "set password_env to the name of an environment variable that holds it"
+            if kind in ("postgres", "ducklake") and "password" in what
+            else "set token_env to the name of an environment variable that holds it"
+            if kind == "motherduck"
+            else "object storage credentials come from the environment or an AWS profile, never the file"
         )
+        raise SourceError(f"source {name}: {key} holds {what}; remove it ({fix})")
 
 
 def parse_sources(document: Mapping[str, Any]) -> list[Source]:
     return [parse_source(name, raw) for name, raw in document.items()]
 
 
-_URI_PASSWORD = re.compile(r"(://[^:/@\s]+:)([^@\s]+)(@)")
+_URI_PASSWORD = re.compile(r"(://[^:/@\s]*:)([^@\s/]+)(@)")
 _KV_PASSWORD = re.compile(r"(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+_URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s]*)([^?#\s]*)(?:\?([^#\s]*))?")
+_KV_KEY = re.compile(r"(?:^|[\s:])([A-Za-z_][A-Za-z0-9_]*)\s*=")
+_SECRET_WORDS = ("password", "passwd", "secret", "token", "signature", "credential", "apikey")
+_SECRET_KEYS = frozenset({"pwd", "pass", "key", "sig", "accesskey", "accesskeyid", "keyid", "auth"})
+
+
+def credential_in(value: str, *, key_value: bool = False) -> str | None:
+    """What credential ``value`` holds, in words that never repeat it, or None. Pure.
+
+    Every form a connection string or URL can carry one in: a password in the user part of any URL
+    (``scheme://user:PW@``, ``://:PW@`` with the user given elsewhere), any user part of an object-storage
+    URL (``s3://key:secret@``), a secret-looking query parameter, percent-encoded names included
+    (``?%70assword=PW``), and, for libpq key-value strings (``key_value``), ``password=``.
+    """
+    from urllib.parse import unquote
+
+    found = [(m.group(0), m.group(1), m.group(3)) for m in _URI.finditer(value)]
+    if not found and "?" in value:  # md:analytics?motherduck_token=…: a query without a URL
+        found = [("", "", value.split("?", 1)[1])]
+    for whole, authority, query in found:
+        if "@" in authority:
+            userinfo = authority.rsplit("@", 1)[0]
+            scheme = whole.split("://", 1)[0].lower()
+            if ":" in userinfo:
+                return "a password in the URL's user part"
+            if not scheme.startswith("postgres"):
+                return "a user name or key in the URL"
+        for pair in (query or "").replace(";", "&").split("&"):
+            name = unquote(pair.split("=", 1)[0])
+            if _secret_name(name):
+                return f"a secret in the URL's query ({_shown_name(name)})"
+    if key_value:
+        for match in _KV_KEY.finditer(value):
+            if _secret_name(match.group(1)):
+                return f"a secret ({_shown_name(match.group(1))}=)"
+    return None
+
+
+def _secret_name(name: str) -> bool:
+    flat = re.sub(r"[^a-z0-9]", "", name.lower())
+    return flat in _SECRET_KEYS or any(word in flat for word in _SECRET_WORDS)
+
+
+def _shown_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "?", name)[:30]
 
 
 def _dsn_password(dsn: str) -> bool:
-    return bool(_URI_PASSWORD.search(dsn) or _KV_PASSWORD.search(dsn))
+    return credential_in(dsn, key_value=True) is not None
 
 
 def redact_dsn(dsn: str) -> str:
-    """A connection string with any password in it replaced by ***."""
-    return _KV_PASSWORD.sub(r"\1***", _URI_PASSWORD.sub(r"\1***\3", dsn))
+    """A connection string with any password in it replaced by ***; one that holds a credential in any
+    other form (a query parameter, an encoded name) is shown as its scheme and host only."""
+    redacted = _KV_PASSWORD.sub(r"\1***", _URI_PASSWORD.sub(r"\1***\3", dsn))
+    rest = _KV_PASSWORD.sub("", _URI_PASSWORD.sub(lambda m: m.group(1)[:-1] + m.group(3), dsn))
+    if credential_in(rest, key_value=True) is None:
+        return redacted
+    match = _URI.search(redacted)
+    host = match.group(1).rsplit("@", 1)[-1] if match else ""
+    return f"{redacted.split('://', 1)[0]}://{host}/*** (holds a credential; hidden)" if match else "***"

@@ -118,6 +118,12 @@ def parse_semantic(text: str, *, path: str = "semantic.yaml") -> SemanticFile:
     Raises:
         SemanticModelError: the text is not YAML at all (with the line where it stops being YAML).
     """
+    from analytics_agent.bounded_yaml import YamlTooLarge, check_yaml_bounds
+
+    try:
+        check_yaml_bounds(text)
+    except YamlTooLarge as exc:
+        raise SemanticModelError(f"not loaded: {exc}", path=path, line=exc.line) from None
     try:
         data = yaml.load(text, Loader=_Loader)  # a SafeLoader subclass: safe_load semantics
     except yaml.YAMLError as exc:
@@ -141,8 +147,12 @@ def parse_semantic(text: str, *, path: str = "semantic.yaml") -> SemanticFile:
 
 
 def read_semantic(path: Path) -> SemanticFile:
+    from analytics_agent.bounded_yaml import YamlTooLarge, read_bounded
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path)
+    except YamlTooLarge as exc:
+        raise SemanticModelError(f"not loaded: {exc}", path=str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SemanticModelError(f"cannot read it: {exc}", path=str(path)) from None
     return parse_semantic(text, path=str(path))

@@ -1,0 +1,112 @@
+"""``run_sql`` against a hostile model: a source's ``tables`` list is the boundary (three-part names
+included), and one value cannot be built past the time and memory limits (issue 24, vulnerabilities 4
+and 6). An attached DuckDB file stands in for an attached PostgreSQL or DuckLake catalog: the names
+resolve the same way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from bounded_run import GIB, run_capped
+
+from analytics_agent.db.catalog import LINKED, SEARCH_PATH
+from analytics_agent.db.connect import open_sandbox
+from analytics_agent.db.linked.link import Linked, lock_down
+from analytics_agent.errors import ToolError
+from analytics_agent.tools.run_sql import check_select
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path):
+    """A sandbox where source ``other`` (attached as ``src_other``) lists only its table ``open_t``."""
+    other = tmp_path / "other.duckdb"
+    with duckdb.connect(str(other)) as conn:
+        conn.execute("CREATE TABLE open_t AS SELECT 1 AS x")
+        conn.execute("CREATE SCHEMA private")
+        conn.execute("CREATE TABLE private.payroll AS SELECT 'alice' AS name, 250000 AS salary")
+        conn.execute("CREATE TABLE hidden AS SELECT 42 AS y")
+    own = tmp_path / "shop.duckdb"
+    with duckdb.connect(str(own)) as conn:
+        conn.execute("CREATE TABLE orders AS SELECT 7 AS amount")
+
+    def set_up(conn: duckdb.DuckDBPyConnection) -> None:
+        conn.execute(f"ATTACH '{other}' AS src_other (READ_ONLY)")
+        conn.execute(f"ATTACH ':memory:' AS {LINKED} (READ_WRITE)")
+        conn.execute(f"SET search_path = '{SEARCH_PATH}'")
+        conn.execute(f"CREATE VIEW {LINKED}.main.open_t AS SELECT * FROM src_other.main.open_t")
+        lock_down(conn, Linked(allowed_paths=[str(other)]))
+
+    conn = open_sandbox(own, set_up=set_up)
+    yield conn.cursor()
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * FROM src_other.private.payroll",
+        "SELECT * FROM src_other.hidden",
+        'SELECT * FROM "SRC_OTHER"."main"."hidden"',
+        "SELECT name FROM (SELECT * FROM src_other.private.payroll) p",
+        "WITH p AS (SELECT * FROM src_other.private.payroll) SELECT * FROM p",
+        "SELECT (SELECT max(salary) FROM src_other.private.payroll)",
+    ],
+)
+def test_three_part_names_cannot_reach_past_the_sources_tables(sandbox, query: str) -> None:
+    with pytest.raises(ToolError, match="not the attached database 'src_other'"):
+        check_select(sandbox, query)
+
+
+def test_listed_tables_and_the_databases_own_still_answer(sandbox) -> None:
+    assert sandbox.execute(check_select(sandbox, "SELECT x FROM open_t")).fetchall() == [(1,)]
+    assert sandbox.execute(check_select(sandbox, "SELECT amount FROM shop.main.orders")).fetchall() == [(7,)]
+    assert sandbox.execute(check_select(sandbox, "SELECT x FROM linked.main.open_t")).fetchall() == [(1,)]
+
+
+@pytest.mark.parametrize(
+    ("query", "refusal"),
+    [
+        ("SELECT range(0, 50000000)", "range() would build one value of 50,000,000 items"),
+        ("SELECT len(range(0, 50000000 + 1, 1))", "range() would build one value of 50,000,001 items"),
+        ("SELECT repeat('x', 2000000000)", "repeat() would build one value"),
+        (
+            "SELECT generate_series(TIMESTAMP '1000-01-01', TIMESTAMP '3000-01-01', INTERVAL 1 MINUTE)",
+            "generate_series()",
+        ),
+        ("SELECT range(0, (SELECT 50000000))", "not a subquery"),
+    ],
+)
+def test_one_huge_value_is_refused_before_it_is_built(tmp_path: Path, query: str, refusal: str) -> None:
+    """``SELECT range(0, 50000000)`` took 31 s and 2 GB against 15 s and 1 GB. Run through the real
+    executor in a child held to 1.5 GB: refused in one line before DuckDB builds it."""
+    db = tmp_path / "shop.duckdb"
+    duckdb.connect(str(db)).close()
+    result = run_capped(
+        f"""
+        from pathlib import Path
+        from analytics_agent.db.connect import open_sandbox
+        from analytics_agent.tools.executor import Executor
+        from analytics_agent.tools.registry import Registry
+        from analytics_agent.tools.run_sql import RunSql
+        conn = open_sandbox(Path({str(db)!r}))
+        outcome = Executor(Registry([RunSql()]), conn).execute("run_sql", {{"query": {query!r}}})
+        print(outcome.text)
+        """,
+        memory_bytes=3 * GIB // 2,
+    )
+    assert result.stdout.startswith("Error: run_sql: "), result.stderr[-2000:]
+    assert refusal in result.stdout
+
+
+def test_small_ranges_and_rows_from_range_still_run(tmp_path: Path) -> None:
+    db = tmp_path / "shop.duckdb"
+    duckdb.connect(str(db)).close()
+    conn = open_sandbox(db)
+    cur = conn.cursor()
+    assert cur.execute(check_select(cur, "SELECT len(range(10))")).fetchone() == (10,)
+    assert cur.execute(check_select(cur, "SELECT count(*) FROM range(2000000)")).fetchone() == (2000000,)
+    days = "SELECT len(generate_series(DATE '2026-01-01', DATE '2026-12-31', INTERVAL 1 DAY))"
+    assert cur.execute(check_select(cur, days)).fetchone() == (365,)
+    conn.close()
