@@ -37,7 +37,12 @@ def to_jsonable(value: Any) -> Any:
 def _round(value: float) -> float | int:
     if value.is_integer() and abs(value) < 2**53:
         return int(value)
-    # Enough digits to be exact for the answer, few enough to stay cheap in tokens.
-    if abs(value) < 1:
-        return float(f"{value:.6g}")
-    return round(value, 4) if abs(value) < 1000 else round(value, 2)
+    # Seven significant digits, and at least two decimals: cheap in tokens, enough for any rounding a
+    # question asks. A shown value ending in 5 that is not exact would round the wrong way a second time
+    # (23.714999 shown as 23.715 reads as 23.72): such a value is given in full instead.
+    whole = len(str(int(abs(value)))) if abs(value) >= 1 else 0
+    text = f"{value:.{max(7, whole + 2)}g}"
+    shown = float(text)
+    if shown != value and text.rstrip("0").rstrip(".").endswith("5"):
+        return value
+    return shown
