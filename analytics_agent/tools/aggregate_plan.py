@@ -26,6 +26,7 @@ from analytics_agent.tools.aggregate_sql import (
 from analytics_agent.tools.aggregate_time import TEMPORAL, day_filter, day_range, local
 from analytics_agent.tools.arguments import PREVIOUS
 from analytics_agent.tools.conditions import parse_condition
+from analytics_agent.tools.date_parts import PartsDate
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, refuse_nested
 
@@ -125,6 +126,10 @@ class Planner:
     def _time_column(self, column: str | None, refs: Resolver) -> str:
         types = self.catalog[refs.table]
         dated = [c for c, t in types.items() if TEMPORAL.match(t)]
+        if refs.parts and (not dated or column in refs.parts.columns):
+            dated.append(refs.parts.name)
+            if column in refs.parts.columns:  # time_column "year": the date its parts make
+                column = refs.parts.name
         column = (
             column or self.semantics.time_columns.get(refs.table) or (dated[0] if len(dated) == 1 else None)
         )
@@ -162,6 +167,8 @@ class Planner:
             return None
         column = self._time_column(args.time_column, refs)
         ref = refs.resolve(column, "time_column")
+        if refs.parts and column == refs.parts.name:
+            _whole_parts(refs.parts, [p for p in (period, baseline) if p is not None])
         ranges = [
             FilterPlan(column, "range", day_range(p[0], p[1], ref.type, self.zone), sql=ref.sql)
             for p in (period, baseline) if p is not None
@@ -170,6 +177,28 @@ class Planner:
             filters.append(ranges[0])
             return None
         return ranges[0], ranges[1]
+
+
+def _whole_parts(parts: PartsDate, periods: Sequence[tuple[Any, Any]]) -> None:
+    """A date made of years (or months) cannot take part of one: 2015-01-15..2015-03-31 would count all
+    of January. Refused, with the whole ones to ask for."""
+    import datetime as dt
+
+    for first, last in periods:
+        after = last + dt.timedelta(days=1)
+        whole = {
+            "year": first.month == first.day == 1 and after.month == after.day == 1,
+            "month": first.day == 1 and after.day == 1,
+        }.get(parts.grain, True)
+        if not whole:
+            unit = "years" if parts.grain == "year" else "months"
+            raise ToolError(
+                f"period: {parts.name} comes from {', '.join(parts.columns)}, so a period holds whole {unit} "
+                f"(e.g. {first.year}-01-01..{last.year}-12-31)"
+                if parts.grain == "year"
+                else f"period: {parts.name} comes from {', '.join(parts.columns)}, so a period holds whole {unit} "
+                f"(e.g. {first:%Y-%m}-01..{last:%Y-%m}-<last day>)"
+            )
 
 
 def build_metric(
