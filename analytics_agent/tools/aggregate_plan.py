@@ -55,7 +55,9 @@ class Planner:
                 f"no table {clipped(repr(table))}{did_you_mean(table, self.catalog)}; tables: {listing(self.catalog)}"
             )
         refs = self.resolver(table)
-        metrics = _per(_unique([self.metric(m, refs) for m in args.metrics]), args.metrics)
+        metrics = _per(
+            _unique(_named_outputs([self.metric(m, refs) for m in args.metrics], args, refs)), args.metrics
+        )
         keys, time_ordered = self._keys(args, refs)
         outputs_so_far = {m.alias for m in metrics}
         filters, having = [], []
@@ -75,6 +77,10 @@ class Planner:
 
     def metric(self, m: Any, refs: Resolver) -> MetricPlan:
         share = bool(getattr(m, "share", None))
+        if getattr(m, "expr", None):
+            if m.fn or m.column or getattr(m, "metric", None):
+                raise ToolError("metrics: expr is the whole metric; give it without fn, column or metric")
+            return build_expression(m.expr, getattr(m, "where", None), refs, share=share)
         if getattr(m, "metric", None):
             if m.fn or m.column:
                 raise ToolError(f"metrics: {m.metric} is a named metric; give it alone, without fn or column")
@@ -214,6 +220,12 @@ def build_metric(
         if fn not in ("count", "pct"):
             raise ToolError(f"metrics: {fn} needs a column")
         return MetricPlan(fn, None, _conditional(fn, None, conditions), None, conditions, share)
+    if column not in refs.column_names and _EXPRESSION_MARK.search(column):  # "a - b", "name, year"
+        if fn == "pct":
+            raise ToolError("metrics: pct counts rows meeting where; give it a plain column or none")
+        plan = build_expression(f"{fn}({column})", where, refs, share=share)
+        leaf = plan.parts[0]
+        return replace(leaf, alias=_conditional(fn, column, leaf.where), share=share)
     ref = refs.resolve(column, "metrics")
     if fn not in COUNT_ONLY_FNS:
         refuse_nested(f"metrics: {fn}", column, ref.type, refs.table, refs.catalog[refs.table])
@@ -224,6 +236,118 @@ def build_metric(
             f"numeric columns of {refs.table}: {listing(numeric) or 'none'}"
         )
     return MetricPlan(fn, column, _conditional(fn, column, conditions), ref.sql, conditions, share)
+
+
+_EXPRESSION_MARK = re.compile(r"[-+*/(),]")
+_OUTPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+
+
+def build_expression(text: str, where: str | None, refs: Resolver, *, share: bool = False) -> MetricPlan:
+    """A metric from arithmetic over aggregates (``sum(a * b) / sum(b)``): each aggregate becomes a part
+    computed like any metric (with the metric's own condition), the arithmetic joins them."""
+    from analytics_agent.tools.aggregate_sql import AGGREGATES
+    from analytics_agent.tools.expressions import Col, columns, parse_expression, render
+
+    tree = parse_expression(text, tuple(AGGREGATES), where="metrics.expr")
+    parts: list[MetricPlan] = []
+
+    def part(node: Any) -> str:
+        if isinstance(node, Col):
+            raise ToolError(
+                f"metrics.expr: {node.name} must sit inside an aggregate, e.g. sum({node.name}) or avg({node.name})"
+            )
+        parts.append(_aggregate_part(node, where, refs))
+        return "{" + str(len(parts) - 1) + "}"
+
+    template = render(tree, part)
+    if not parts:
+        raise ToolError("metrics.expr: no aggregate in it; e.g. sum(price * quantity) / sum(quantity)")
+    for name in columns(tree):
+        refs.resolve(name, "metrics.expr")
+    return MetricPlan(
+        "expr", text, "expr", share=share, parts=tuple(parts), template=template.replace("{{", "{")
+    )
+
+
+def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
+    """One aggregate of an expression: over a column (checked like any metric's), over arithmetic of
+    numeric columns, or count_distinct over several columns (a storm is a name within a year)."""
+    from analytics_agent.tools.expressions import Agg, Col, columns, render
+
+    if not isinstance(node, Agg):
+        raise ToolError("metrics.expr: only aggregates, columns inside them, numbers and + - * /")
+    if any(isinstance(a, Agg) or _has_agg(a) for a in node.args):
+        raise ToolError(f"metrics.expr: {node.fn}(...) cannot hold another aggregate")
+    if not node.args:
+        if node.fn != "count":
+            raise ToolError(f"metrics.expr: {node.fn} needs a column, e.g. {node.fn}(amount)")
+        return build_metric("count", None, where, refs)
+    if len(node.args) == 1 and isinstance(node.args[0], Col):
+        return build_metric(node.fn, node.args[0].name, where, refs)
+    conditions = tuple(
+        _condition_term(t, refs) for t in (parse_condition(where, where="metrics.where") if where else [])
+    )
+    label = ", ".join(_text(a) for a in node.args)
+    if len(node.args) > 1:
+        if node.fn != "count_distinct" or not all(isinstance(a, Col) for a in node.args):
+            raise ToolError(
+                "metrics: several columns go only in count_distinct(a, b): the distinct combinations"
+            )
+        cols = [refs.resolve(a.name, "metrics").sql for a in node.args]
+        present = " AND ".join(f"{c} IS NOT NULL" for c in cols)
+        sql = f"CASE WHEN {present} THEN row({', '.join(cols)}) END"
+        return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions)
+    for name in columns(node.args[0]):
+        ref = refs.resolve(name, "metrics")
+        if not NUMERIC.match(ref.type):
+            raise ToolError(f"metrics: arithmetic needs numeric columns; {name} is {ref.type}")
+    sql = render(node.args[0], lambda leaf: refs.resolve(leaf.name, "metrics").sql)  # type: ignore[attr-defined]
+    return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions)
+
+
+def _has_agg(node: Any) -> bool:
+    from analytics_agent.tools.expressions import Agg, Bin, Neg
+
+    if isinstance(node, Agg):
+        return True
+    if isinstance(node, Neg):
+        return _has_agg(node.arg)
+    if isinstance(node, Bin):
+        return _has_agg(node.left) or _has_agg(node.right)
+    return False
+
+
+def _text(node: Any) -> str:
+    """An expression written back compactly, for a default output name."""
+    from analytics_agent.tools.expressions import Bin, Col, Neg, Num
+
+    if isinstance(node, Col):
+        return node.name
+    if isinstance(node, Num):
+        return str(node.value)
+    if isinstance(node, Neg):
+        return f"-{_text(node.arg)}"
+    if isinstance(node, Bin):
+        return f"{_text(node.left)} {node.op} {_text(node.right)}"
+    return node.fn
+
+
+def _named_outputs(metrics: list[MetricPlan], args: Any, refs: Resolver) -> list[MetricPlan]:
+    """Each metric's ``as``: a plain name, unique, not a column of the table (a filter on it must mean
+    the output)."""
+    result, taken = [], {*args.group_by}
+    for m, asked in zip(metrics, args.metrics, strict=True):
+        name = getattr(asked, "as_", None)
+        if not name or getattr(asked, "per", None):
+            result.append(m)
+            continue
+        if not _OUTPUT_NAME.match(name):
+            raise ToolError(f"metrics: as {clipped(repr(name))} must be a plain name (letters, digits, _)")
+        if name in taken or name in refs.column_names:
+            raise ToolError(f"metrics: as {name!r} is already a column or output name; choose another")
+        taken.add(name)
+        result.append(replace(m, alias=name))
+    return result
 
 
 def _condition_term(t: Any, refs: Resolver) -> FilterPlan:
@@ -249,9 +373,8 @@ def _per(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPlan]:
             )
         denominator = metrics[names.index(other)]
         numerator = replace(m, share=False)
-        result.append(
-            MetricPlan("ratio", None, f"{m.alias}_per_{other}", share=m.share, ratio=(numerator, denominator))
-        )
+        alias = getattr(a, "as_", None) or f"{m.alias}_per_{other}"
+        result.append(MetricPlan("ratio", None, alias, share=m.share, ratio=(numerator, denominator)))
     return result
 
 

@@ -64,6 +64,11 @@ class Resolver:
         return self.parts.type if self.parts and name == self.parts.name else None
 
     @property
+    def column_names(self) -> list[str]:
+        """Columns of the table, the date its parts make, and dimension names."""
+        return self.names
+
+    @property
     def names(self) -> list[str]:
         return [*self.catalog[self.table], *([self.parts.name] if self.parts else []), *self.dimensions]
 

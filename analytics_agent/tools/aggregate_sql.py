@@ -76,6 +76,9 @@ class MetricPlan:
     share: bool = False
     ratio: tuple[MetricPlan, MetricPlan] | None = None
     """A named ratio metric: numerator / denominator, each a metric of its own."""
+    parts: tuple[MetricPlan, ...] = ()
+    template: str = ""
+    """An expression metric: ``template`` is its arithmetic with ``{0}``, ``{1}`` ... for each part."""
     defined: bool = False
     """From the semantic file: its condition's values are the user's choice (a status that has not occurred
     yet), so a value no row holds is not refused as a misspelling."""
@@ -129,7 +132,12 @@ class Params:
 
 
 def metric_alias(fn: str, column: str | None) -> str:
-    return fn if column is None else f"{fn}_{column}"
+    """``fn_column``; an expression's operators and blanks become ``_`` (avg of "a - b": avg_a_b)."""
+    if column is None:
+        return fn
+    import re
+
+    return f"{fn}_{re.sub(r'[^0-9A-Za-z_.]+', '_', column).strip('_')}"
 
 
 def time_key(grain: str, local: str) -> str:
@@ -192,6 +200,8 @@ def metric_sql(m: MetricPlan, params: Params, extra: str = "") -> str:
     if m.ratio:
         num, den = (metric_sql(part, params, extra) for part in m.ratio)
         return f"CAST({num} AS DOUBLE) / nullif({den}, 0)"
+    if m.parts:
+        return m.template.format(*(metric_sql(part, params, extra) for part in m.parts))
     own = conjunction(m.where, params)
     col = m.sql or "*"
     if m.fn == "pct":  # share of the rows (with a value in column, if given) where the condition holds
@@ -261,7 +271,7 @@ def _with_previous(grouped: str, keys: Sequence[KeyPlan], metrics: Sequence[Metr
     cols = []
     for m in metrics:
         b = f"b.{quote_ident(m.alias)}"
-        value = f"coalesce({b}, 0)" if not m.ratio and m.fn in _ZERO_WHEN_EMPTY else b
+        value = f"coalesce({b}, 0)" if not m.ratio and not m.parts and m.fn in _ZERO_WHEN_EMPTY else b
         cols.append(f"CASE WHEN {known} THEN {value} END AS {quote_ident(f'{m.alias}_baseline')}")
     return f"WITH cur AS ({grouped}) SELECT g.*, {', '.join(cols)} FROM cur AS g LEFT JOIN cur AS b ON {on}"
 
@@ -286,12 +296,14 @@ def _either_period(period: FilterPlan, baseline: FilterPlan, texts: tuple[str, s
 
 
 def leaves(m: MetricPlan) -> list[MetricPlan]:
-    return [leaf for part in m.ratio for leaf in leaves(part)] if m.ratio else [m]
+    parts = m.ratio or m.parts
+    return [leaf for part in parts for leaf in leaves(part)] if parts else [m]
 
 
 def _without_where(m: MetricPlan) -> MetricPlan:
     ratio = tuple(_without_where(p) for p in m.ratio) if m.ratio else None
-    return replace(m, where=(), ratio=ratio)  # type: ignore[arg-type]
+    parts = tuple(_without_where(p) for p in m.parts)
+    return replace(m, where=(), ratio=ratio, parts=parts)  # type: ignore[arg-type]
 
 
 def _hoisted(metrics: Sequence[MetricPlan]) -> tuple[list[MetricPlan], tuple[FilterPlan, ...]]:

@@ -113,3 +113,81 @@ def test_an_unknown_zone_in_the_semantic_file_is_a_problem_with_its_line(zoned_d
     zoned_db.with_name("zoned.semantic.yaml").write_text("timezone: Mars/Olympus\n", encoding="utf-8")
     with Workspace.open(zoned_db, timezone="UTC") as ws:
         assert any("Mars/Olympus" in str(p) and ":1" in str(p) for p in ws.problems)
+
+
+@pytest.fixture
+def world_db(tmp_path: Path) -> Path:
+    path = tmp_path / "world.duckdb"
+    with duckdb.connect(str(path)) as conn:
+        conn.execute(
+            "CREATE TABLE gap AS SELECT * FROM (VALUES ('Asia', 'China', 72.9, 1318.0), "
+            "('Asia', 'India', 64.7, 1110.0), ('Europe', 'France', 80.7, 61.0), ('Europe', 'Spain', 80.9, 40.0)) "
+            "t(continent, country, life_exp, pop)"
+        )
+        conn.execute(
+            "CREATE TABLE storms AS SELECT * FROM (VALUES ('Amy', 1975, 1, 2.0), ('Amy', 1975, 2, 3.0), "
+            "('Amy', 1980, 1, 1.0), ('Bob', 1980, 1, NULL), (NULL, 1980, 1, 5.0)) t(name, yr, k, dep)"
+        )
+    return path
+
+
+def test_a_weighted_average_named_with_as_and_ordered_by_that_name(world_db):
+    with Workspace.open(world_db) as ws:
+        got = call(ws, "aggregate", {"table": "gap", "group_by": ["continent"], "order_by": "-weighted",
+                                     "metrics": [{"expr": "sum(life_exp * pop) / sum(pop)", "as": "weighted"}]})  # fmt: skip
+        expected = (
+            ws.cursor()
+            .execute("SELECT continent, sum(life_exp * pop) / sum(pop) FROM gap GROUP BY 1 ORDER BY 2 DESC")
+            .fetchall()
+        )
+    assert got["columns"] == ["continent", "weighted"]
+    assert got["rows"] == [[c, pytest.approx(v, rel=1e-6)] for c, v in expected]
+
+
+def test_an_average_of_a_difference_and_a_division_by_zero_is_null(world_db):
+    with Workspace.open(world_db) as ws:
+        diff = call(ws, "aggregate", {"table": "gap", "metrics": [{"fn": "avg", "column": "life_exp - 60"}]})
+        zero = call(ws, "aggregate", {"table": "storms", "metrics": [{"expr": "sum(dep) / sum(k - k)"}]})
+        scaled = call(
+            ws, "aggregate", {"table": "storms", "metrics": [{"expr": "count() * 2.5 - 1", "where": "k = 1"}]}
+        )
+    assert diff == {"columns": ["avg_life_exp_60"], "rows": [[14.8]], "row_count": 1}
+    assert zero["rows"] == [[None]] and zero["columns"] == ["expr"]
+    assert scaled["rows"] == [[9]]  # four rows with k = 1
+
+
+def test_count_distinct_over_two_columns_counts_combinations_with_both_present(world_db):
+    with Workspace.open(world_db) as ws:
+        got = call(
+            ws,
+            "aggregate",
+            {"table": "storms", "metrics": [{"fn": "count_distinct", "column": "name, yr", "as": "storms"}]},
+        )
+    assert got["rows"] == [[3]]  # Amy 1975, Amy 1980, Bob 1980; the unnamed one is not a storm
+
+
+def test_a_filter_on_a_named_output_keeps_groups(world_db):
+    with Workspace.open(world_db) as ws:
+        got = call(ws, "aggregate", {"table": "storms", "group_by": ["yr"], "metrics": [{"fn": "count", "as": "n"}],
+                                     "filters": [{"column": "n", "op": ">", "value": 2}]})  # fmt: skip
+    assert got["rows"] == [[1980, 3]]
+
+
+@pytest.mark.parametrize(
+    ("metric", "message"),
+    [
+        ({"expr": "sum(dep) / k"}, "k must sit inside an aggregate"),
+        ({"expr": "sum(dep); drop table storms"}, "cannot read '; drop table storms'"),
+        ({"expr": "sum(nme)"}, "did you mean 'name'"),
+        ({"expr": "sum(sum(dep))"}, "cannot hold another aggregate"),
+        ({"expr": "version()"}, "'version' is not a function here"),
+        ({"fn": "sum", "column": "name - yr"}, "arithmetic needs numeric columns; name is VARCHAR"),
+        ({"fn": "count", "as": "yr"}, "'yr' is already a column"),
+        ({"fn": "count", "as": "a b"}, "must be a plain name"),
+        ({"fn": "sum", "column": "dep, k"}, "several columns go only in count_distinct"),
+    ],
+)
+def test_expressions_are_our_grammar_with_names_checked(world_db, metric, message):
+    with Workspace.open(world_db) as ws:
+        assert message in refused(ws, {"table": "storms", "metrics": [metric]})
+        assert ws.cursor().execute("SELECT count(*) FROM storms").fetchone()[0] == 5
