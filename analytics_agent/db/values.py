@@ -39,10 +39,11 @@ def _round(value: float) -> float | int:
         return int(value)
     # Seven significant digits, and at least two decimals: cheap in tokens, enough for any rounding a
     # question asks. A shown value ending in 5 that is not exact would round the wrong way a second time
-    # (23.714999 shown as 23.715 reads as 23.72): such a value is given in full instead.
+    # (23.724999 shown as 23.725 reads as 23.73): such a value is given in full instead.
     whole = len(str(int(abs(value)))) if abs(value) >= 1 else 0
     text = f"{value:.{max(7, whole + 2)}g}"
     shown = float(text)
-    if shown != value and text.rstrip("0").rstrip(".").endswith("5"):
+    noise = abs(shown - value) <= 1e-12 * abs(value)  # 113.49999999999997 is a sum's float error for 113.5
+    if not noise and text.rstrip("0").rstrip(".").endswith("5"):
         return value
     return shown

@@ -4,6 +4,7 @@ the semantic model), every value's shape checked. A ``ToolError`` names what to 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -15,6 +16,7 @@ from analytics_agent.tools.aggregate_refs import Catalog, Resolver
 from analytics_agent.tools.aggregate_sql import (
     NUMERIC_FNS,
     PART_GRAINS,
+    TRUNC_GRAINS,
     FilterPlan,
     KeyPlan,
     MetricPlan,
@@ -66,10 +68,12 @@ class Planner:
                 having.append(_shape(f.column, f.op, f.value, sql=""))
             else:
                 filters.append(self.filter(f.column, f.op, f.value, refs, "filters"))
-        compare = self._periods(args, refs, filters)
+        keep_from: list[dt.datetime] = []
+        compare = self._periods(args, refs, filters, keep_from)
         plan = QueryPlan(
             table=table, metrics=metrics, keys=keys, filters=filters, having=having, joins=refs.joins,
             compare=compare, previous=getattr(args, "baseline", None) == PREVIOUS, limit=args.limit,
+            keep_from=keep_from[0] if keep_from else None,
             time_ordered=time_ordered,
         )  # fmt: skip
         order_by, descending = _order_by(args.order_by, output_names(plan))
@@ -151,7 +155,7 @@ class Planner:
         return column
 
     def _periods(
-        self, args: Any, refs: Resolver, filters: list[FilterPlan]
+        self, args: Any, refs: Resolver, filters: list[FilterPlan], keep_from: list[dt.datetime]
     ) -> tuple[FilterPlan, FilterPlan] | None:
         period, baseline = getattr(args, "period", None), getattr(args, "baseline", None)
         if baseline == PREVIOUS:
@@ -175,6 +179,12 @@ class Planner:
         ref = refs.resolve(column, "time_column")
         if refs.parts and column == refs.parts.name:
             _whole_parts(refs.parts, [p for p in (period, baseline) if p is not None])
+        if getattr(args, "baseline", None) == PREVIOUS and args.time_grain in TRUNC_GRAINS:
+            # the first bucket of the period is compared with the one before it, which lies outside the
+            # period: read one bucket more, and show only the period's own
+            first = bucket_start(period[0], args.time_grain)
+            period = (bucket_start(first - dt.timedelta(days=1), args.time_grain), period[1])
+            keep_from.append(dt.datetime.combine(first, dt.time()))
         ranges = [
             FilterPlan(column, "range", day_range(p[0], p[1], ref.type, self.zone), sql=ref.sql)
             for p in (period, baseline) if p is not None
@@ -185,11 +195,22 @@ class Planner:
         return ranges[0], ranges[1]
 
 
+def bucket_start(day: dt.date, grain: str) -> dt.date:
+    """The first day of the bucket of ``grain`` holding ``day`` (ISO weeks start on Monday)."""
+    if grain == "week":
+        return day - dt.timedelta(days=day.weekday())
+    if grain == "month":
+        return day.replace(day=1)
+    if grain == "quarter":
+        return day.replace(month=(day.month - 1) // 3 * 3 + 1, day=1)
+    if grain == "year":
+        return day.replace(month=1, day=1)
+    return day
+
+
 def _whole_parts(parts: PartsDate, periods: Sequence[tuple[Any, Any]]) -> None:
     """A date made of years (or months) cannot take part of one: 2015-01-15..2015-03-31 would count all
     of January. Refused, with the whole ones to ask for."""
-    import datetime as dt
-
     for first, last in periods:
         after = last + dt.timedelta(days=1)
         whole = {

@@ -113,6 +113,8 @@ class QueryPlan:
     """(period, baseline) ranges on the time column: each metric for both, with change and % change."""
     previous: bool = False
     """Each time bucket (the first key) against the one before it, per value of the other keys."""
+    keep_from: Any = None
+    """With ``previous`` and a period: the first bucket shown (the one before it was read for its baseline)."""
     order_by: str | None = None
     descending: bool = False
     limit: int | None = None
@@ -240,6 +242,8 @@ def build_query(plan: QueryPlan) -> tuple[str, dict[str, Any]]:
         sql += " GROUP BY " + ", ".join(str(i) for i in range(1, len(plan.keys) + 1))
     if plan.previous:
         sql = _with_previous(sql, plan.keys, metrics)
+        if plan.keep_from is not None:
+            sql += f" WHERE g.{quote_ident('_k0')} >= {params.add(plan.keep_from)}"
     having = conjunction(
         [FilterPlan(h.column, h.op, h.value, sql=quote_ident(h.column)) for h in plan.having], params
     )
