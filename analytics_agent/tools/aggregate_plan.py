@@ -76,6 +76,11 @@ class Planner:
             keep_from=keep_from[0] if keep_from else None,
             time_ordered=time_ordered,
         )  # fmt: skip
+        if not keys and any(m.share for m in metrics):
+            raise ToolError(
+                "metrics: share is each group's % of the total, so it needs group_by (or time_grain); "
+                "for the % of rows meeting a condition use fn pct with where"
+            )
         order_by, descending = _order_by(args.order_by, output_names(plan))
         return QueryPlan(**{**plan.__dict__, "order_by": order_by, "descending": descending})
 

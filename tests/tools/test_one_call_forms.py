@@ -191,3 +191,18 @@ def test_expressions_are_our_grammar_with_names_checked(world_db, metric, messag
     with Workspace.open(world_db) as ws:
         assert message in refused(ws, {"table": "storms", "metrics": [metric]})
         assert ws.cursor().execute("SELECT count(*) FROM storms").fetchone()[0] == 5
+
+
+def test_share_without_groups_is_refused_not_ignored(world_db):
+    with Workspace.open(world_db) as ws:
+        assert "needs group_by" in refused(
+            ws, {"table": "gap", "metrics": [{"fn": "sum", "column": "pop", "share": True}]}
+        )
+
+
+def test_did_you_mean_offers_only_close_names():
+    from analytics_agent.suggest import did_you_mean
+
+    assert did_you_mean("damage", ["name", "year", "wind"]) == ""
+    assert did_you_mean("nme", ["name", "year"]) == "; did you mean 'name'?"
+    assert "carrier" in did_you_mean("carier", ["carrier", "origin"])
