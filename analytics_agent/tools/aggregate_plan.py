@@ -319,7 +319,7 @@ def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
             raise ToolError(
                 "metrics: several columns go only in count_distinct(a, b): the distinct combinations"
             )
-        cols = [refs.resolve(a.name, "metrics").sql for a in node.args]
+        cols = [refs.resolve(a.name, "metrics").sql for a in node.args if isinstance(a, Col)]
         present = " AND ".join(f"{c} IS NOT NULL" for c in cols)
         sql = f"CASE WHEN {present} THEN row({', '.join(cols)}) END"
         return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions)
@@ -327,7 +327,13 @@ def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
         ref = refs.resolve(name, "metrics")
         if not NUMERIC.match(ref.type):
             raise ToolError(f"metrics: arithmetic needs numeric columns; {name} is {ref.type}")
-    sql = render(node.args[0], lambda leaf: refs.resolve(leaf.name, "metrics").sql)  # type: ignore[attr-defined]
+
+    def column_sql(leaf: Any) -> str:
+        if not isinstance(leaf, Col):  # an aggregate inside was refused above
+            raise ToolError("metrics: only columns, numbers and + - * / inside an aggregate")
+        return refs.resolve(leaf.name, "metrics").sql
+
+    sql = render(node.args[0], column_sql)
     return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions)
 
 
@@ -355,7 +361,7 @@ def _text(node: Any) -> str:
         return f"-{_text(node.arg)}"
     if isinstance(node, Bin):
         return f"{_text(node.left)} {node.op} {_text(node.right)}"
-    return node.fn
+    return str(node.fn)
 
 
 def _named_outputs(metrics: list[MetricPlan], args: Any, refs: Resolver) -> list[MetricPlan]:

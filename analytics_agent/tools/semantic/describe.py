@@ -64,10 +64,12 @@ def row_key(
     if not candidates:
         return None
     col, t = quote_ident(candidates[0]), quote_ident(table)
-    rows = cursor.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+    counted = cursor.execute(f"SELECT count(*) FROM {t}").fetchone()
+    rows = counted[0] if counted else 0
     if not rows or rows > _KEY_CHECK_ROWS:
         return None
-    distinct, present = cursor.execute(f"SELECT count(DISTINCT {col}), count({col}) FROM {t}").fetchone()
+    found = cursor.execute(f"SELECT count(DISTINCT {col}), count({col}) FROM {t}").fetchone()
+    distinct, present = found if found else (0, 0)
     return candidates[0] if distinct == present == rows else None
 
 
