@@ -39,11 +39,13 @@ def _round(value: float) -> float | int:
         return int(value)
     # Seven significant digits, and at least two decimals: cheap in tokens, enough for any rounding a
     # question asks. A shown value ending in 5 that is not exact would round the wrong way a second time
-    # (23.724999 shown as 23.725 reads as 23.73): such a value is given in full instead.
+    # (23.724999 shown as 23.725 reads as 23.73): it gets more digits until it ends in another digit.
     whole = len(str(int(abs(value)))) if abs(value) >= 1 else 0
-    text = f"{value:.{max(7, whole + 2)}g}"
-    shown = float(text)
-    noise = abs(shown - value) <= 1e-12 * abs(value)  # 113.49999999999997 is a sum's float error for 113.5
-    if not noise and text.rstrip("0").rstrip(".").endswith("5"):
-        return value
-    return shown
+    digits = max(7, whole + 2)
+    while True:
+        text = f"{value:.{digits}g}"
+        shown = float(text)
+        noise = abs(shown - value) <= 1e-12 * abs(value)  # 113.49999999999997 is float error for 113.5
+        if noise or digits >= 17 or not text.rstrip("0").rstrip(".").endswith("5"):
+            return shown
+        digits += 1
