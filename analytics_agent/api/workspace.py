@@ -1,0 +1,328 @@
+"""``aa.open()``: one database, its tools and a model, driven from Python.
+
+The database file is opened (sandboxed, read-only) for each call and let go after it, as the MCP server
+does (``workspace.live``), so ``load`` here or ``analytics-agent load`` in a terminal can write between
+calls, and the tools are rebuilt when the file changed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from analytics_agent.api.results import Answer, Loaded, Result
+from analytics_agent.errors import ConfigError, DatabaseError, LoadError, ToolError
+from analytics_agent.workspace.live import LiveWorkspace
+from analytics_agent.workspace.workspace import Workspace as CoreWorkspace
+
+NO_MODEL = (
+    "no model configured: pass model= (and base_url= for a local server, e.g. "
+    "model='qwen3:8b', base_url='http://localhost:11434/v1') or set ANALYTICS_AGENT_MODEL and "
+    "OPENAI_BASE_URL/OPENAI_API_KEY"
+)
+
+
+def open(
+    path: str | Path | None = None,
+    *,
+    timezone: str | None = None,
+    tools_dir: str | Path | Iterable[str | Path] = (),
+    allow_sql: bool = False,
+    sources: bool = True,
+) -> Workspace:
+    """Open a database as the command line's ``--db`` does (created on first use).
+
+    Args:
+        path: the DuckDB file; None means the default database (``ANALYTICS_AGENT_DB``, else the one in
+            the data folder, which holds the sample data).
+        timezone: the business time zone ``aggregate`` buckets timestamps in (default: the config file's
+            ``timezone``, else the machine's).
+        tools_dir: folders of your own ``.sql`` tools, as ``--tools-dir``.
+        allow_sql: give ``run_sql`` (one read-only SELECT), as ``--allow-sql``.
+        sources: include the data sources configured in ``sources.toml`` (``--no-sources`` is False).
+
+    Raises:
+        DatabaseError: the file cannot be opened or created.
+        ConfigError: the time zone is not an IANA name.
+    """
+    return Workspace(path, timezone=timezone, tools_dir=tools_dir, allow_sql=allow_sql, sources=sources)
+
+
+class Workspace:
+    """One database with its tools; see ``analytics_agent.open``."""
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        *,
+        timezone: str | None = None,
+        tools_dir: str | Path | Iterable[str | Path] = (),
+        allow_sql: bool = False,
+        sources: bool = True,
+    ) -> None:
+        from analytics_agent.db.linked.store import read_sources
+        from analytics_agent.paths import builtin_db_path, default_db_path
+
+        self.path = Path(path).expanduser() if path is not None else default_db_path()
+        if self.path.is_dir():
+            raise DatabaseError(f"{self.path} is a folder; open() takes a database file path")
+        self._sample = self.path.absolute() == builtin_db_path().absolute()
+        self.timezone = business_zone(timezone)
+        folders = [tools_dir] if isinstance(tools_dir, str | Path) else list(tools_dir)
+        self._live = LiveWorkspace(
+            self.path,
+            tool_dirs=tuple(Path(f).expanduser() for f in folders),
+            allow_sql=allow_sql,
+            sources=read_sources() if sources else (),
+            sample_data=self._sample,
+            timezone=self.timezone,
+        )
+        self.created = self._live.created
+        """True when this call created the database file."""
+        self._live.close()  # hold the file only while working: a terminal may load into it meanwhile
+        for problem in self._live.problems:
+            warnings.warn(str(problem), stacklevel=2)
+
+    # --- data ---------------------------------------------------------------------------------------
+
+    def tables(self) -> Result:
+        """The tables, with their row and column counts (the ``list_tables`` tool)."""
+        return self.call("list_tables", {})
+
+    def describe(self, table: str) -> Result:
+        """One table's columns: type, nulls, range and common values (the ``describe_table`` tool)."""
+        return self.call("describe_table", {"table": table})
+
+    def tools(self) -> list[str]:
+        """The names of the tools a model can call on this database."""
+        with self._using() as ws:
+            return list(ws.registry.names)
+
+    def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> Result:
+        """Run one tool with no model, as ``analytics-agent tools call``: the same validation, sandbox and
+        limits. Raises ToolError with the message a model would read when the call fails."""
+        args: Any = dict(arguments) if isinstance(arguments, Mapping) else arguments
+        with self._using() as ws:
+            outcome = ws.executor.execute(name, args)
+        if outcome.is_error:  # the model reads "Error: ..."; an exception's message needs no label
+            raise ToolError(outcome.text.removeprefix("Error: "))
+        return Result.from_text(
+            name,
+            outcome.arguments,
+            outcome.text,
+            sql=outcome.sql,
+            params=outcome.params,
+            truncated=outcome.truncated,
+        )
+
+    def load(
+        self,
+        *paths: str | Path,
+        table: str | None = None,
+        replace: bool = False,
+        append: bool = False,
+        delimiter: str | None = None,
+        header: bool | None = None,
+        date_format: str | None = None,
+        types: Mapping[str, str] | None = None,
+        thousands: str | None = None,
+        decimal: str | None = None,
+        encoding: str | None = None,
+        null: Iterable[str] | None = None,
+        skip_bad_rows: bool = False,
+        allow_empty: bool = False,
+    ) -> Loaded:
+        """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same
+        options, named as the flags). Returns what was stored: the table, its rows and columns, and the
+        notes the command line prints (odd values, renamed columns, skipped records).
+
+        Raises:
+            LoadError: the file cannot be loaded as it is (the database is unchanged); the message says
+                which option reads it.
+        """
+        from analytics_agent.db.loader import load_files
+        from analytics_agent.db.sources import LoadOptions
+
+        if not paths:
+            raise LoadError("load() needs at least one file path")
+        if replace and append:
+            raise LoadError("replace and append contradict each other; choose one")
+        options = LoadOptions(
+            table=table,
+            mode="replace" if replace else "append" if append else "create",
+            delimiter=delimiter,
+            header=header,
+            date_format=date_format,
+            types=dict(types or {}),
+            thousands=thousands,
+            decimal=decimal,
+            encoding=encoding,
+            null_tokens=tuple(null) if null is not None else None,
+            skip_bad_rows=skip_bad_rows,
+            allow_empty=allow_empty,
+        )
+        self._live.close()  # a write needs the file to itself
+        summary = load_files(self.path, [str(p) for p in paths], options, sample_data=self._sample)
+        return Loaded.of(summary)
+
+    # --- asking -------------------------------------------------------------------------------------
+
+    def ask(
+        self,
+        question: str,
+        *,
+        model: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        provider: str | None = None,
+        region: str | None = None,
+        profile: str | None = None,
+        today: str | None = None,
+        max_steps: int | None = None,
+        max_tokens_budget: int | None = None,
+        read_timeout: float | None = None,
+        request_deadline: float | None = None,
+        max_retries: int | None = None,
+        tool_mode: str | None = None,
+        transcript: str | Path | None = None,
+    ) -> Answer:
+        """Ask one question, as ``analytics-agent ask``: the same settings (arguments win over the
+        environment, which wins over the config file), loop, limits and number check.
+
+        ``transcript``: a JSON Lines file to record the question in (none by default).
+
+        Raises:
+            ConfigError: no model configured, or a setting is wrong.
+            ProviderError: the endpoint failed (its subclasses say how).
+            DatabaseError: the database has no table to answer from.
+        """
+        from analytics_agent.config import resolve_settings
+        from analytics_agent.present.results import ResultLog
+        from analytics_agent.workspace.provider_factory import make_provider
+        from analytics_agent.workspace.session import build
+
+        flags = {
+            "model": model,
+            "base_url": base_url,
+            "api_key": api_key,
+            "provider": provider,
+            "region": region,
+            "profile": profile,
+            "timezone": self.timezone,
+            "today": today,
+            "max_steps": max_steps,
+            "max_tokens_budget": max_tokens_budget,
+            "read_timeout": read_timeout,
+            "request_deadline": request_deadline,
+            "max_retries": max_retries,
+            "tool_mode": tool_mode,
+        }
+        settings = resolve_settings(flags)
+        if not settings.model:
+            raise ConfigError(NO_MODEL)
+        with self._using() as ws:
+            if not self._live.tables:
+                raise DatabaseError(f"{self.path} has no tables yet; load one first: ws.load('FILE.csv')")
+            model_provider = make_provider(settings, stream=False)
+            writer = _transcript(transcript, settings, model_provider)
+            wiring = build(ws, model_provider, settings, trace=None, transcript=writer, stream_to=None)
+            log: ResultLog = wiring.results
+            try:
+                result = wiring.agent.ask(question)
+            finally:
+                wiring.close()
+                close = getattr(model_provider, "close", None)
+                if callable(close):
+                    close()
+        calls = [
+            Result.from_text(
+                c.name, _arguments(c.arguments), c.content, sql=c.sql, params=c.params, truncated=c.truncated
+            )
+            for c in log.calls
+        ]
+        return Answer(
+            text=result.answer,
+            calls=calls,
+            unverified_numbers=list(result.unverified_numbers),
+            usage=result.usage.as_dict(),
+            steps=result.steps,
+            stop=result.stop,
+            errors=[r.error for r in result.tool_calls if r.is_error and r.error],
+        )
+
+    # --- lifetime -----------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self._live.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<analytics_agent.Workspace {self.path}>"
+
+    @contextmanager
+    def _using(self) -> Iterator[CoreWorkspace]:
+        """The open workspace for one operation; the file is let go when it ends."""
+        try:
+            with self._live.use() as ws:
+                yield ws
+        finally:
+            self._live.close()
+
+
+def business_zone(flag: str | None) -> str:
+    """The argument, the config file's ``timezone``, else the machine's zone, else UTC (as the CLI)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from analytics_agent.agent.prompt import local_zone_name
+    from analytics_agent.config import check_timezone, load_config_file
+
+    if flag:
+        check_timezone(flag)
+        return flag
+    try:
+        configured = load_config_file().get("timezone")
+    except ConfigError as exc:
+        warnings.warn(f"{exc} (config file ignored)", stacklevel=3)
+        configured = None
+    for name in (configured, local_zone_name()):
+        if not name:
+            continue
+        try:
+            ZoneInfo(str(name))
+            return str(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+    return "UTC"
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _transcript(path: str | Path | None, settings: Any, model_provider: Any) -> Any:
+    if path is None:
+        return None
+    from analytics_agent.present.transcript import Transcript
+
+    provider_secrets = getattr(model_provider, "secrets", None) or tuple
+
+    def secrets() -> builtins.tuple[str, ...]:
+        return (*settings.secrets, *provider_secrets())
+
+    return Transcript(
+        Path(path).expanduser(), secrets=secrets, warn=lambda message: warnings.warn(message, stacklevel=4)
+    )
