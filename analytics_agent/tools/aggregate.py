@@ -55,8 +55,9 @@ OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_n
 
 DESCRIPTION = (
     "Metrics by group_by (column, relation.column, date_col.grain, dimension), time_grain. Metric where "
-    '"x > 15": own condition; pct: % of rows meeting it; share: % of total; per: divided by that output. '
-    "Filter on an output (fn_column) keeps groups. period vs baseline or 'previous' bucket. "
+    '"x > 15": own condition; pct: % of rows meeting it; share: % of total; per: divided by that output; '
+    'column "a - b" or "a, b"; expr "sum(a*b)/sum(b)". Output name: as, else fn_column (count_if_x/pct_x '
+    "with where; _2 if repeated). Filter on an output keeps groups. period vs baseline or 'previous'. "
     "order_by output, '-' desc."
 )
 
@@ -89,9 +90,11 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         fn=(one_of(METRIC_FNS) | None, _lean_field(None)),
         column=(str | None, _lean_field(None)),
         **named,
+        expr=(str | None, _lean_field(None, max_length=300)),
         where=(str | None, _lean_field(None, max_length=500)),
         share=(bool | None, _lean_field(None)),
         per=(str | None, _lean_field(None)),
+        as_=(str | None, _lean_field(None, alias="as", max_length=40)),
     )
     condition: Any = create_model(
         "Filter",

@@ -47,8 +47,10 @@ def build_registry(
         tables = sorted(catalog)
         bundled, problems = load_bundled_tools(cursor, catalog)
         semantics, semantic_problems = load_semantics(cursor, catalog, semantic_file)
-        aggregate = Aggregate(catalog, semantics=semantics, timezone=timezone)
-        registry = Registry([ListTables(), DescribeTable(tables, semantics), *bundled, aggregate])
+        zone = semantics.timezone or timezone  # the database's own zone, when its semantic file sets one
+        aggregate = Aggregate(catalog, semantics=semantics, timezone=zone)
+        describe = DescribeTable(tables, semantics, catalog=catalog, timezone=zone)
+        registry = Registry([ListTables(), describe, *bundled, aggregate])
         if allow_sql:
             registry.add(RunSql())
         problems.extend(semantic_problems)

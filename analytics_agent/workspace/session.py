@@ -24,6 +24,7 @@ from analytics_agent.present.stream import StreamEcho
 from analytics_agent.present.trace import format_event, format_unverified
 from analytics_agent.present.transcript import Transcript
 from analytics_agent.providers.base import Provider
+from analytics_agent.tools.schema_text import schema_lines
 from analytics_agent.workspace.workspace import Workspace
 
 Write = Callable[[str], None]
@@ -72,7 +73,14 @@ def build(
     """The agent for one command: system prompt from the tables and today's date, events fanned out.
     ``spinner`` turns while the model is thinking; everything else written clears it first."""
     today, zone = resolve_today(timezone=settings.timezone, today=settings.today)
-    system = system_prompt(list_tables(workspace.cursor()), today=today, timezone=zone)
+    schema, business_zone = schema_lines(workspace.registry)
+    system = system_prompt(
+        list_tables(workspace.cursor()),
+        today=today,
+        timezone=zone,
+        schema=schema,
+        business_zone=business_zone,
+    )
     model = f"{provider.name}:{provider.model}"
     if spinner is not None:
         trace = _pausing(spinner, trace)
