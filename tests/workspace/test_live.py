@@ -90,7 +90,7 @@ def test_a_call_while_another_process_writes_is_an_error_result_not_an_exception
         assert writer.stdout.readline().strip() == "ready"
         outcome = live.execute("sales_summary", PUNE)
     finally:
-        writer.communicate("", timeout=30)
+        writer.communicate("", timeout=120)
         live.close()
     assert outcome.is_error
     assert outcome.text.startswith("Error: the database") and "in use by another" in outcome.text
