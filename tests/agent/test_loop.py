@@ -142,7 +142,7 @@ class BarrierTool(Tool):
 
 
 def test_independent_calls_of_one_turn_run_concurrently(workspace: Workspace) -> None:
-    barrier = threading.Barrier(2, timeout=120)
+    barrier = threading.Barrier(2, timeout=600)
     registry = Registry([BarrierTool("left", barrier), BarrierTool("right", barrier)])
     executor = Executor(registry, workspace.connection)
     provider = FakeProvider(calls(("left", {}), ("right", {})), answer("ok"))

@@ -22,7 +22,7 @@ from analytics_agent.providers.scripted import ScriptedModel, Step
 CLI = [sys.executable, "-m", "analytics_agent"]
 
 
-def run(args: list[str], cwd: Path, *, timeout: float = 60) -> subprocess.CompletedProcess:
+def run(args: list[str], cwd: Path, *, timeout: float = 600.0) -> subprocess.CompletedProcess:
     return subprocess.run(
         [*CLI, *args], cwd=cwd, env=dict(os.environ), capture_output=True, text=True, timeout=timeout
     )
@@ -184,7 +184,7 @@ def test_a_tools_folder_reads_regular_files_only_and_of_bounded_size(sample_db, 
         "-- name: order_count\n-- description: How many orders there are.\n-- tables: orders\n"
         "-- returns: object\nSELECT count(*) AS orders FROM orders\n"
     )
-    result = run(["--db", str(sample_db), "--tools-dir", str(tools), "tools", "list"], tmp_path, timeout=120)
+    result = run(["--db", str(sample_db), "--tools-dir", str(tools), "tools", "list"], tmp_path, timeout=600)
     assert result.returncode == 0 and "order_count" in result.stdout
     warnings = sorted(result.stderr.splitlines())
     assert len(warnings) == 4
@@ -252,7 +252,7 @@ def test_on_a_full_disk_a_failed_load_gives_the_space_back_and_drop_works(sample
     _write_csv(csv, 600_000)
     harness = subprocess.run(
         ["unshare", "--mount", "--map-root-user", sys.executable, "-c", _FULL_DISK, str(tmp_path), str(sample_db), str(csv)],
-        capture_output=True, text=True, timeout=120, env=dict(os.environ),
+        capture_output=True, text=True, timeout=600, env=dict(os.environ),
     )  # fmt: skip
     if harness.returncode != 0:
         pytest.skip(f"no private tmpfs here ({harness.returncode}: {harness.stderr.strip()[:100]})")
@@ -288,7 +288,7 @@ def test_ctrl_c_during_a_load_says_what_state_it_left(sample_db, tmp_path, after
         time.sleep(0.01)
     time.sleep(after_s)
     load.send_signal(signal.SIGINT)
-    out, err = load.communicate(timeout=60)
+    out, err = load.communicate(timeout=600)
     conn = duckdb.connect(str(sample_db), read_only=True)
     try:
         exists = conn.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'big'").fetchone()[0]

@@ -39,7 +39,7 @@ def _ask(
         args += ["--provider", "bedrock", "--model", MODEL]
     else:
         env.update(LLM_BASE_URL=server.url + "/v1", LLM_MODEL="m")
-    return run_cli([*args, *extra], env, timeout=120), transcript
+    return run_cli([*args, *extra], env, timeout=600), transcript
 
 
 def _assert_stopped_with_one_line(run: Run, transcript: Path, *, words: str) -> None:
