@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.load_errors import explain_load_error
+from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import Dialect, LoadOptions, sniff_sql
 from analytics_agent.errors import LoadError
 
@@ -117,7 +118,7 @@ def _sniff(
     try:
         cursor = conn.execute(f"SELECT * FROM {sql}", params)
         names = [d[0] for d in cursor.description]
-        row = cursor.fetchone()
+        row = first_row(cursor)
     except duckdb.Error as exc:
         if "Error when sniffing file" in str(exc) and not pinned:
             raise _SniffFailed from None

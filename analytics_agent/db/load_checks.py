@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
+from analytics_agent.db.rows import first_row
 
 SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
 _MOSTLY = 0.9
@@ -36,7 +37,7 @@ class Rejects:
         target = quote_ident(f"{table}_rejects")
         if f"{table}_rejects" in table_names(conn):
             conn.execute(f"DROP TABLE {target}")
-        count = conn.execute(f"SELECT count(*) FROM {quote_ident(self.errors)}").fetchone()[0]
+        count = first_row(conn.execute(f"SELECT count(*) FROM {quote_ident(self.errors)}"))[0]
         if count:
             conn.execute(
                 f"CREATE TABLE {target} AS SELECT coalesce(MAP(?::VARCHAR[], ?::VARCHAR[])[s.file_path], "
@@ -62,9 +63,11 @@ def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: S
         col = quote_ident(name)
         selects += [f"count({col})", f"count(TRY_CAST({col} AS DOUBLE))", f"count(TRY_CAST({col} AS DATE))"]
     wanted = ", ".join(quote_ident(name) for name in text_columns)
-    counts = conn.execute(
-        f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
-    ).fetchone()
+    counts = first_row(
+        conn.execute(
+            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
+        )
+    )
     notes = []
     for i, name in enumerate(text_columns):
         present, numbers, dates = counts[3 * i : 3 * i + 3]
@@ -76,10 +79,12 @@ def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: S
 
 def _odd_note(conn: duckdb.DuckDBPyConnection, table: str, name: str, kind: str) -> str:
     col = quote_ident(name)
-    total, odd = conn.execute(
-        f"WITH odd AS (SELECT {col} AS v, count(*) AS n FROM {quote_ident(table)} WHERE {col} IS NOT NULL "
-        f"AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1) SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM odd"
-    ).fetchone()
+    total, odd = first_row(
+        conn.execute(
+            f"WITH odd AS (SELECT {col} AS v, count(*) AS n FROM {quote_ident(table)} WHERE {col} IS NOT NULL "
+            f"AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1) SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM odd"
+        )
+    )
     values = "value" if total == 1 else "values"
     return f"{name} stayed text because of {total:,} {values} like {', '.join(map(repr, odd))}; {odd_value_fix(odd)}"
 

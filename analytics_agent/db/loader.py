@@ -33,6 +33,7 @@ from analytics_agent.db.load_checks import Rejects, odd_value_notes
 from analytics_agent.db.load_errors import explain_load_error
 from analytics_agent.db.names import rename_reason, safe_column_names, safe_identifier, table_name_from_path
 from analytics_agent.db.relationships import store_relationships
+from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import (
     Input,
     Kind,
@@ -278,14 +279,14 @@ def _write(conn: duckdb.DuckDBPyConnection, table: str, plan: _Plan, mode: str) 
         )
     if exists and mode == "append":
         _check_same_columns(conn, table, plan.safe)
-        return int(conn.execute(f"INSERT INTO {target} BY NAME {plan.query}", plan.params).fetchone()[0])
+        return int(first_row(conn.execute(f"INSERT INTO {target} BY NAME {plan.query}", plan.params))[0])
     if exists:  # replace: build beside the old table, then swap, all before COMMIT
         temporary = quote_ident(f"_loading_{uuid.uuid4().hex[:12]}")
-        loaded = conn.execute(f"CREATE TABLE {temporary} AS {plan.query}", plan.params).fetchone()[0]
+        loaded = first_row(conn.execute(f"CREATE TABLE {temporary} AS {plan.query}", plan.params))[0]
         conn.execute(f"DROP TABLE {target}")
         conn.execute(f"ALTER TABLE {temporary} RENAME TO {target}")
         return int(loaded)
-    return int(conn.execute(f"CREATE TABLE {target} AS {plan.query}", plan.params).fetchone()[0])
+    return int(first_row(conn.execute(f"CREATE TABLE {target} AS {plan.query}", plan.params))[0])
 
 
 def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> None:

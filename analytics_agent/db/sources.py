@@ -115,10 +115,10 @@ def _expand(pattern: str) -> list[Path]:
 
 def file_kind(names: Sequence[str]) -> Kind:
     """CSV or Parquet, from the names of the files DuckDB will read (members for archives)."""
-    kinds = {"parquet" if n.lower().endswith(_PARQUET_SUFFIXES) else "csv" for n in names}
+    kinds: set[Kind] = {"parquet" if n.lower().endswith(_PARQUET_SUFFIXES) else "csv" for n in names}
     if len(kinds) > 1:
         raise LoadError("CSV and Parquet files cannot load into one table at once; load them separately")
-    return kinds.pop()  # type: ignore[return-value]
+    return kinds.pop()
 
 
 def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
