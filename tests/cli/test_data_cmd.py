@@ -35,7 +35,7 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
         env=dict(os.environ),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
 
 

@@ -12,7 +12,7 @@ import duckdb
 def run(args, cwd, **env):
     return subprocess.run(
         [sys.executable, "-m", "analytics_agent", *args],
-        cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=60,
+        cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 
 

@@ -21,7 +21,7 @@ def run(
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
 
 

@@ -35,7 +35,7 @@ from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.registry import Registry
 
-RECORDED = Path("/work/shared/reference/recorded/openai-chat")
+RECORDED = Path(__file__).parent / "recorded_openai"
 KEY = "sk-test-SECRET-0123456789abcdef"
 TEXT_REPLY = {
     "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "42"}}]

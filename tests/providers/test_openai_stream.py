@@ -13,7 +13,7 @@ from analytics_agent.errors import ProviderConnectionError, ProviderError, Provi
 from analytics_agent.providers.openai_stream import StreamAssembler
 from analytics_agent.providers.sse import iter_events
 
-RECORDED = Path("/work/shared/reference/recorded/openai-chat")
+RECORDED = Path(__file__).parent / "recorded_openai"
 
 
 def wire(events: list[dict[str, Any]]) -> str:

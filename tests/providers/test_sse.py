@@ -7,7 +7,7 @@ from pathlib import Path
 
 from analytics_agent.providers.sse import Event, iter_events
 
-RECORDED = Path("/work/shared/reference/recorded/openai-chat")
+RECORDED = Path(__file__).parent / "recorded_openai"
 
 
 def lines(text: str) -> list[str]:
