@@ -89,13 +89,14 @@ def tools_call(
 
 
 def _print_outcome(outcome, *, sql: bool, as_csv: bool, as_json: bool) -> None:
-    from analytics_agent.present.results import csv_text, result_table
-    from analytics_agent.present.trace import format_sql
-
     if sql:
+        from analytics_agent.present.trace import format_sql
+
         text = format_sql(outcome.sql, outcome.params, indent="") or f"-- {outcome.name} runs no SQL"
         typer.echo(escape_control(text))
     elif as_csv:
+        from analytics_agent.present.results import csv_text, result_table
+
         text = csv_text(*result_table(outcome.text))
         # CSV has no escape that keeps the data equal: exact into a file, made harmless on a terminal
         typer.echo(escape_control(text) if sys.stdout.isatty() else text, nl=False)

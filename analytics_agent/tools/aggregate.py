@@ -16,7 +16,10 @@ from typing import Annotated, Any, Literal
 import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
-from analytics_agent.db.catalog import NO_TABLES, VISIBLE_RELATIONS, get_profile, quote_ident
+from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident
+from analytics_agent.db.catalog import (
+    read_catalog as read_catalog,  # its old home; callers may import it here
+)
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
@@ -60,17 +63,6 @@ DESCRIPTION = (
 )
 
 Catalog = dict[str, dict[str, str]]
-
-
-def read_catalog(cursor: duckdb.DuckDBPyConnection) -> Catalog:
-    """Every table's columns and types, in one catalog query, as the registry is built."""
-    catalog: Catalog = {}
-    for table, column, kind in cursor.execute(
-        f"SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE {VISIBLE_RELATIONS} "
-        "ORDER BY table_name, column_index"
-    ).fetchall():
-        catalog.setdefault(table, {})[column] = kind
-    return catalog
 
 
 def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[ToolArguments]:

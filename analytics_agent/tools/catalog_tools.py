@@ -12,7 +12,6 @@ from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.profile_view import fit_profile
-from analytics_agent.tools.semantic.describe import semantic_summary
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 
@@ -58,6 +57,8 @@ class DescribeTable(Tool):
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:
             raise ToolError(NO_TABLES)
+        from analytics_agent.tools.semantic.describe import semantic_summary  # the planner's names: heavy
+
         table = args.table  # type: ignore[attr-defined]
         extra = semantic_summary(table, self.semantics)
         try:
