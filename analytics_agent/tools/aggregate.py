@@ -23,6 +23,7 @@ from analytics_agent.db.catalog import (
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
+from analytics_agent.tools.aggregate_doc import DESCRIPTION
 from analytics_agent.tools.aggregate_plan import Planner
 from analytics_agent.tools.aggregate_sql import (
     GRAINS,
@@ -55,12 +56,6 @@ FilterValue = Annotated[
 ]
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 
-DESCRIPTION = (
-    "Metrics by group_by (column, relation.column, date_col.grain, dimension), time_grain. Metric where "
-    '"x > 15": own condition; pct: % of rows meeting it; share: % of total; per: divided by that output. '
-    "Filter on an output (fn_column) keeps groups. period vs baseline or 'previous' bucket. "
-    "order_by output, '-' desc."
-)
 
 Catalog = dict[str, dict[str, str]]
 

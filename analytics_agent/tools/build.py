@@ -14,9 +14,10 @@ import duckdb
 
 from analytics_agent.db.catalog import read_catalog
 from analytics_agent.errors import ToolDefinitionError
+from analytics_agent.tools.aggregate_doc import DESCRIPTION
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.bundled import load_bundled_tools
-from analytics_agent.tools.catalog_tools import ListTables
+from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
 from analytics_agent.tools.deferred import DeferredTool
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.semantics import Semantics
@@ -106,11 +107,9 @@ def _on_first_use(
 
 def _describe_table(tables: list[str], semantics: Callable[[], Semantics]) -> Tool:
     def build() -> Tool:
-        from analytics_agent.tools.catalog_tools import DescribeTable
-
         return DescribeTable(tables, semantics())
 
-    return DeferredTool("describe_table", build)
+    return DeferredTool(DescribeTable.name, DescribeTable.description, build)
 
 
 def _aggregate(catalog: dict[str, dict[str, str]], semantics: Callable[[], Semantics], timezone: str) -> Tool:
@@ -119,4 +118,4 @@ def _aggregate(catalog: dict[str, dict[str, str]], semantics: Callable[[], Seman
 
         return Aggregate(catalog, semantics=semantics(), timezone=timezone)
 
-    return DeferredTool("aggregate", build)
+    return DeferredTool("aggregate", DESCRIPTION, build)

@@ -1,8 +1,8 @@
 """A tool built on first use: ``aggregate`` and ``describe_table`` need the semantic model and the
 planner, which a command that runs one curated tool (``tools call sales_summary``) never touches.
 
-The registry holds the proxy under the tool's name; the first read of anything but ``name`` builds the
-real tool once (under a lock: parallel calls may race to it) and every later read goes to it.
+The registry holds the proxy under the tool's name and description; the first read of anything else
+builds the real tool once (under a lock: parallel calls may race to it) and every later read goes to it.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from analytics_agent.tools.base import Tool
 
 
 class DeferredTool(Tool):
-    def __init__(self, name: str, build: Callable[[], Tool]) -> None:
+    def __init__(self, name: str, description: str, build: Callable[[], Tool]) -> None:
         self.name = name
+        self.description = description
         self._build: Callable[[], Tool] | None = build
         self._tool: Tool | None = None
         self._lock = threading.Lock()
@@ -31,8 +32,9 @@ class DeferredTool(Tool):
                 if self._tool is None:
                     assert self._build is not None
                     tool = self._build()
-                    if tool.name != self.name:  # a wiring mistake, not the user's: fail loudly
-                        raise RuntimeError(f"deferred tool {self.name!r} built {tool.name!r}")
+                    if (tool.name, tool.description) != (self.name, self.description):
+                        # a wiring mistake, not the user's: what was listed must be what runs
+                        raise RuntimeError(f"deferred tool {self.name!r} built a different tool")
                     self._tool, self._build = tool, None
         return self._tool
 
@@ -44,4 +46,6 @@ class DeferredTool(Tool):
         return getattr(object.__getattribute__(self, "resolve")(), attr)
 
 
-_OWN = frozenset({"name", "built", "resolve", "_build", "_tool", "_lock", "__class__", "__dict__"})
+_OWN = frozenset(
+    {"name", "description", "built", "resolve", "_build", "_tool", "_lock", "__class__", "__dict__"}
+)

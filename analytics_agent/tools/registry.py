@@ -40,7 +40,7 @@ class Registry:
                 f"two tools are named {tool.name!r}; rename one",
                 path=getattr(getattr(tool, "spec", None), "path", None),
             )
-        if not isinstance(tool, DeferredTool) and not tool.description.strip():  # a deferred one: when built
+        if not tool.description.strip():
             raise ToolDefinitionError(f"tool {tool.name!r} needs a description")
         self._tools[tool.name] = tool
 
