@@ -7,7 +7,6 @@ to install it. Everything the server prints goes to stderr: on stdio, stdout is 
 from __future__ import annotations
 
 import logging
-import socket
 import sys
 from typing import Annotated
 
@@ -86,6 +85,8 @@ def _import_mcp_server():
 
 def _check_port_free(host: str, port: int) -> None:
     """Fail with one line before start-up rather than with uvicorn's log lines after it."""
+    import socket  # the HTTP transport only; every other command (and --help) goes without
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

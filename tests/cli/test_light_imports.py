@@ -32,7 +32,14 @@ def _top(modules: set[str]) -> set[str]:
 
 def test_help_imports_neither_duckdb_nor_pydantic_nor_any_tool(tmp_path: Path) -> None:
     found = _top(imported_by(["--help"], cwd=tmp_path).modules)
-    heavy = {"duckdb", "pydantic", "analytics_agent.tools", "analytics_agent.db", "analytics_agent.workspace"}
+    heavy = {
+        "duckdb",
+        "pydantic",
+        "analytics_agent.tools",
+        "analytics_agent.db",
+        "analytics_agent.workspace",
+        "socket",
+    }
     assert found & (heavy | NETWORK_AND_SERVERS | PLANNER | ASKING | DRAWING | LOADING) == set()
 
 
