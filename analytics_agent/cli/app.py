@@ -5,8 +5,8 @@ them and registers their functions, so no command module imports the app. Heavy 
 pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import copy
 import logging
 import sys

@@ -4,8 +4,8 @@ The SDK is an optional extra (it brings starlette, uvicorn and more); without it
 to install it. Everything the server prints goes to stderr: on stdio, stdout is the protocol.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import logging
 import sys
 from typing import Annotated

@@ -1,7 +1,7 @@
 """``tools list | spec | call``: the tools a model can call, inspected and run without a model."""
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import json
 import sys
 from pathlib import Path
