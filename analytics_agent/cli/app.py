@@ -5,8 +5,9 @@ them and registers their functions, so no command module imports the app. Heavy 
 pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+import copy
 import logging
 import sys
 from pathlib import Path
@@ -89,12 +90,46 @@ def _root(
         )
 
 
+_TAKES_VALUE = frozenset({"--db", "--tools-dir"})
+_FLAGS = frozenset({"-v", "--verbose", "--allow-sql", "--no-sources"})
+
+
+def command_name(args: list[str]) -> str | None:
+    """The command ``args`` run when only global options stand before it; None for anything else
+    (``--help``, ``--version``, no command, an unknown option): those get the whole app."""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _TAKES_VALUE:
+            i += 2
+        elif arg in _FLAGS or arg.split("=", 1)[0] in _TAKES_VALUE:
+            i += 1
+        elif arg.startswith("-"):
+            return None
+        else:
+            return arg
+    return None
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app with only the command ``args`` run: typer builds every registered command's parameters
+    before it parses, so one command's run skips the other eighteen. The root's own help, a mistyped
+    command and ``--version`` get the whole app."""
+    name = command_name(args)
+    commands = [c for c in app.registered_commands if c.name == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    trimmed = copy.copy(app)
+    trimmed.registered_commands, trimmed.registered_groups = commands, groups
+    return trimmed
+
+
 def main() -> None:
     """Console entry point: one line per error, never a traceback."""
     try:
-        app(
-            prog_name="analytics-agent"
-        )  # typer handles usage errors and exits itself; our errors come through here
+        # typer handles usage errors and exits itself; our errors come through here
+        app_for(sys.argv[1:])(prog_name="analytics-agent")
     except AnalyticsAgentError as exc:
         from analytics_agent.present.safe_text import escape_control  # the error path only
 

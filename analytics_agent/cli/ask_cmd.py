@@ -4,8 +4,8 @@ The trace goes to stderr, the answer to stdout. A missing model is exit 2 with o
 configure one; every other failure is an ``AnalyticsAgentError`` for ``app.main`` to print.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import sys
 from pathlib import Path
 from typing import Annotated, Any

@@ -4,10 +4,9 @@ The SDK is an optional extra (it brings starlette, uvicorn and more); without it
 to install it. Everything the server prints goes to stderr: on stdio, stdout is the protocol.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import logging
-import socket
 import sys
 from typing import Annotated
 
@@ -86,6 +85,8 @@ def _import_mcp_server():
 
 def _check_port_free(host: str, port: int) -> None:
     """Fail with one line before start-up rather than with uvicorn's log lines after it."""
+    import socket  # the HTTP transport only; every other command (and --help) goes without
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -1,7 +1,8 @@
 """``semantic init`` and ``semantic check``: the database's semantic file (registered by ``app.py``)."""
-# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
 from pathlib import Path
 from typing import Annotated, Optional

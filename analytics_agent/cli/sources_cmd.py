@@ -1,7 +1,8 @@
 """``sources add | list | test | remove | refresh``: data that stays where it lives, read in place."""
-# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
 import json
 from typing import Annotated, Any, Optional

@@ -16,11 +16,15 @@ from typing import Annotated, Any
 import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
-from analytics_agent.db.catalog import NO_TABLES, VISIBLE_RELATIONS, get_profile, quote_ident
+from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident
+from analytics_agent.db.catalog import (
+    read_catalog as read_catalog,  # its old home; callers may import it here
+)
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
+from analytics_agent.tools.aggregate_doc import DESCRIPTION
 from analytics_agent.tools.aggregate_plan import Planner
 from analytics_agent.tools.aggregate_sql import (
     GRAINS,
@@ -53,26 +57,8 @@ FilterValue = Annotated[
 ]
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 
-DESCRIPTION = (
-    "Metrics by group_by (column, relation.column, date_col.grain, dimension), time_grain. Metric where "
-    '"x > 15": own condition; pct: % of rows meeting it; share: % of total; per: divided by that output; '
-    'column "a - b" or "a, b"; expr "sum(a*b)/sum(b)". Output name: as, else fn_column (count_if_x/pct_x '
-    "with where; _2 if repeated). Filter on an output keeps groups. period vs baseline or 'previous'. "
-    "order_by output, '-' desc."
-)
 
 Catalog = dict[str, dict[str, str]]
-
-
-def read_catalog(cursor: duckdb.DuckDBPyConnection) -> Catalog:
-    """Every table's columns and types, in one catalog query, as the registry is built."""
-    catalog: Catalog = {}
-    for table, column, kind in cursor.execute(
-        f"SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE {VISIBLE_RELATIONS} "
-        "ORDER BY table_name, column_index"
-    ).fetchall():
-        catalog.setdefault(table, {})[column] = kind
-    return catalog
 
 
 def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[ToolArguments]:

@@ -13,7 +13,6 @@ from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments, one_of
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.profile_view import fit_profile
-from analytics_agent.tools.semantic.describe import semantic_summary, table_summary
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 
@@ -68,6 +67,9 @@ class DescribeTable(Tool):
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:
             raise ToolError(NO_TABLES)
+        # the planner's names: heavy, so imported when describe_table first runs
+        from analytics_agent.tools.semantic.describe import semantic_summary, table_summary
+
         table = args.table  # type: ignore[attr-defined]  # a field of the model built in __init__
         extra = semantic_summary(table, self.semantics)
         extra = {

@@ -161,6 +161,7 @@ class LiveWorkspace:
             timezone=self._timezone,
             semantic_file=semantic_path_for(self.db_path),
         )
+        registry.build_deferred()  # this connection closes when idle; the registry stays
         cursor = connection.cursor()
         try:
             tables = table_names(cursor)
