@@ -44,25 +44,34 @@ def open_workspace(timezone: str | None = None, *, demo: bool = False):
     ``timezone`` (``--timezone``) is the business zone ``aggregate`` buckets timestamps in; without it, the
     config file's ``timezone``, else the machine's zone. ``demo``: without --db, the demo's own database;
     a new one gets the sample data either way."""
-    from analytics_agent.db.linked.store import read_sources
     from analytics_agent.paths import demo_db_path
     from analytics_agent.workspace.workspace import Workspace
 
     path = (State.db or demo_db_path()).expanduser() if demo else db_path()
+    sources, unreadable = linked_sources(path)
     workspace = Workspace.open(
         path,
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
         sample_data=demo or gets_sample_data(path),
         timezone=business_zone(timezone),
-        sources=read_sources() if State.use_sources else (),
+        sources=sources,
     )
     if workspace.created:
         say_created(path, sample_data=demo or gets_sample_data(path))
     warn_problems(workspace.problems)
-    for problem in workspace.source_problems:
+    for problem in (*unreadable, *workspace.source_problems):
         typer.echo(escape_control(f"warning: {problem}"), err=True)
     return workspace
+
+
+def linked_sources(path: Path) -> tuple[list, list[str]]:
+    """The sources a command on ``path`` links (none with --no-sources), and why the file was left out."""
+    if not State.use_sources:
+        return [], []
+    from analytics_agent.db.linked.store import sources_for
+
+    return sources_for(path)
 
 
 _warned: set[str] = set()
