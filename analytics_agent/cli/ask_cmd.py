@@ -193,7 +193,14 @@ def chat(
         try:
             session = ChatSession(wiring, write=typer.echo)
             session.show = lambda result, question: show_answer(wiring, result, question, view)
-            session.run(input)
+            if sys.stdin.isatty():
+                from analytics_agent.cli.terminal_input import TerminalReader, keep_typed_ahead
+
+                fd = sys.stdin.fileno()
+                with keep_typed_ahead(fd):
+                    session.run(TerminalReader(fd, write=lambda text: typer.echo(text, nl=False)))
+            else:
+                session.run(input)
         finally:
             wiring.close()
             _close(model_provider)
