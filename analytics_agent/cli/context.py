@@ -48,6 +48,11 @@ def open_workspace(timezone: str | None = None, *, demo: bool = False):
     from analytics_agent.workspace.workspace import Workspace
 
     path = (State.db or demo_db_path()).expanduser() if demo else db_path()
+    if not demo and not path.exists() and not gets_sample_data(path):
+        # only `load` creates a database: a mistyped --db must not become a new empty file
+        from analytics_agent.errors import DatabaseError
+
+        raise DatabaseError(missing_database_message(path))
     sources, unreadable = linked_sources(path)
     workspace = Workspace.open(
         path,
@@ -92,6 +97,19 @@ def readable_config() -> dict:
                 f"warning: {exc} (config file ignored; commands that ask a model need it fixed)", err=True
             )
         return {}
+
+
+def missing_database_message(path: Path) -> str:
+    """A --db that names no file, for commands that only read: what exists nearby, and how to make one."""
+    from analytics_agent.suggest import did_you_mean
+
+    if not path.parent.is_dir():
+        return f"no folder {path.parent} for the database {path.name}; create the folder first or fix --db"
+    nearby = [p.name for p in path.parent.glob("*.duckdb")]
+    hint = did_you_mean(path.name, nearby)
+    return (
+        f"no database at {path}{hint}; fix --db, or create it with analytics-agent --db {path} load FILE.csv"
+    )
 
 
 def say_created(path: Path, *, sample_data: bool) -> None:

@@ -47,6 +47,12 @@ def mcp(
         logging.basicConfig(
             level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
         )
+    if not db_path().exists() and not gets_sample_data(db_path()):
+        # a mistyped path in a client's config must not become a new empty database every question fails on
+        from analytics_agent.cli.context import missing_database_message
+        from analytics_agent.errors import DatabaseError
+
+        raise DatabaseError(missing_database_message(db_path()))
     sources, unreadable = linked_sources(db_path())
     for problem in unreadable:
         typer.echo(f"warning: {problem}", err=True)
