@@ -118,6 +118,21 @@ def load(
     allow_empty: Annotated[
         bool, typer.Option("--allow-empty", help="Create the table even if the file has no data rows.")
     ] = False,
+    comment: Annotated[
+        Optional[str], typer.Option("--comment", help="Skip lines starting with this character, e.g. '#'.")
+    ] = None,
+    skip: Annotated[
+        Optional[int], typer.Option("--skip", help="Lines to skip before the header (a preamble).")
+    ] = None,
+    quote: Annotated[
+        Optional[str], typer.Option("--quote", help="Quote character, or '' for none. Default: detect.")
+    ] = None,
+    escape: Annotated[
+        Optional[str],
+        typer.Option(
+            "--escape", help="Character escaping a quote inside quotes, e.g. '\\'. Default: detect."
+        ),
+    ] = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
     from analytics_agent.db.sources import LoadOptions
@@ -138,6 +153,10 @@ def load(
         null_tokens=tuple(null) if null else None,
         skip_bad_rows=skip_bad_rows,
         allow_empty=allow_empty,
+        comment=comment,
+        skip=skip,
+        quote=quote,
+        escape=escape,
     )
     try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
         summary = _run_load(paths, options)
@@ -228,7 +247,7 @@ def render_summary(summary) -> str:
             " …" if len(summary.rejected_lines) > 5 else ""
         )
         lines.append(
-            f"Skipped {plural(len(summary.rejected_lines), 'bad record')} "
+            f"Skipped {plural(len(summary.rejected_lines), 'bad record')} "  # records, not errors
             f"(line{'s' if len(summary.rejected_lines) > 1 else ''} {shown}), kept in the table "
             f"{summary.table}_rejects."
         )

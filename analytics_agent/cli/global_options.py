@@ -42,7 +42,7 @@ def add_global_options(command: Any) -> None:
         return
     taken = {name for p in command.params for name in getattr(p, "opts", ())}
     command.params.extend(o for o in _options() if not taken & set(o.opts))
-    command._global_options = True  # type: ignore[attr-defined]
+    command._global_options = True
 
 
 def _options() -> list[TyperOption]:

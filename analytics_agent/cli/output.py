@@ -41,8 +41,13 @@ def stderr_spinner():
     from analytics_agent.present.progress import Spinner
 
     encoding = (getattr(sys.stderr, "encoding", None) or "").lower().replace("-", "")
+
+    def write(text: str) -> None:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
     return Spinner(
-        lambda text: (sys.stderr.write(text), sys.stderr.flush()),
+        write,
         enabled=sys.stderr.isatty(),
         ascii=encoding != "utf8",
     )

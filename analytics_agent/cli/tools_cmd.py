@@ -89,6 +89,7 @@ def tools_call(
 
 
 def _print_outcome(outcome, *, sql: bool, as_csv: bool, as_json: bool) -> None:
+    from analytics_agent.errors import ExportError
     from analytics_agent.present.results import csv_text, result_table
     from analytics_agent.present.trace import format_sql
 
@@ -96,7 +97,10 @@ def _print_outcome(outcome, *, sql: bool, as_csv: bool, as_json: bool) -> None:
         text = format_sql(outcome.sql, outcome.params, indent="") or f"-- {outcome.name} runs no SQL"
         typer.echo(escape_control(text))
     elif as_csv:
-        text = csv_text(*result_table(outcome.text))
+        table = result_table(outcome.text)
+        if table is None:
+            raise ExportError(f"{outcome.name}'s result is not a table to write as CSV; use --json")
+        text = csv_text(*table)
         # CSV has no escape that keeps the data equal: exact into a file, made harmless on a terminal
         typer.echo(escape_control(text) if sys.stdout.isatty() else text, nl=False)
     elif as_json:

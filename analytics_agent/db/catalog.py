@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 
+from analytics_agent.db.rows import first_row
 from analytics_agent.db.values import to_jsonable
 
 META_SCHEMA = "_agent"
@@ -91,7 +92,7 @@ def compute_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any
             selects += [f"min({col})", f"max({col})"]
         if kind in _TEXT_TYPES:
             selects.append(f"approx_count_distinct({col})")
-    stats = iter(cur.execute(f"SELECT {', '.join(selects)} FROM {quote_ident(table)}").fetchone())
+    stats = iter(first_row(cur.execute(f"SELECT {', '.join(selects)} FROM {quote_ident(table)}")))
     row_count = next(stats)
     columns = []
     for name, kind in types.items():
@@ -152,14 +153,14 @@ def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
             f"SELECT profile FROM {META_SCHEMA}.profiles WHERE table_name = ?", [table]
         ).fetchone()
         if row:
-            return json.loads(row[0])
+            return cast("dict[str, Any]", json.loads(row[0]))
     if _has_profiles_table(cur, database=LINKED):
         row = cur.execute(
             f"SELECT profile FROM {LINKED}.{META_SCHEMA}.profiles WHERE table_name = ?", [table]
         ).fetchone()
         if row:
-            return json.loads(row[0])
-    return to_jsonable(compute_profile(cur, table))
+            return cast("dict[str, Any]", json.loads(row[0]))
+    return cast("dict[str, Any]", to_jsonable(compute_profile(cur, table)))
 
 
 def _has_profiles_table(cur: duckdb.DuckDBPyConnection, *, database: str | None = None) -> bool:

@@ -22,10 +22,12 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from analytics_agent.db.catalog import SEARCH_PATH
+from analytics_agent.db.rows import first_row
 from analytics_agent.errors import DatabaseError
 
 DEFAULT_MEMORY_LIMIT = "1GB"
@@ -84,7 +86,7 @@ def open_sandbox(
     if not _locked(conn):  # never hand out an open connection, whatever set_up did
         conn.close()
         raise DatabaseError("internal: the sandbox was not locked after attaching sources")
-    return LinkedConnection(conn)  # type: ignore[return-value]
+    return LinkedConnection(conn)  # type: ignore[return-value]  # a proxy: the connection plus search path
 
 
 def _close_file_system(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
@@ -94,7 +96,7 @@ def _close_file_system(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
     only before the lock. A second sandbox on the same file in this process shares the first one's
     already-locked instance; the proof covers that case too.
     """
-    locked = conn.execute("SELECT current_setting('lock_configuration')").fetchone()[0]
+    locked = first_row(conn.execute("SELECT current_setting('lock_configuration')"))[0]
     if not locked:
         conn.execute("SET disabled_filesystems = 'LocalFileSystem'")
         conn.execute("SET lock_configuration = true")
@@ -118,7 +120,7 @@ class LinkedConnection:
         cur.execute(f"SET search_path = '{SEARCH_PATH}'")
         return cur
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._conn, name)
 
 
@@ -151,12 +153,12 @@ def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
         conn.close()
 
 
-def _connect_waiting(path: Path, wait_s: float, **kwargs: object) -> duckdb.DuckDBPyConnection:
+def _connect_waiting(path: Path, wait_s: float, **kwargs: Any) -> duckdb.DuckDBPyConnection:
     """``duckdb.connect``, retried while another process holds a conflicting lock, for up to ``wait_s``."""
     deadline = time.monotonic() + wait_s
     while True:
         try:
-            return duckdb.connect(str(path), **kwargs)  # type: ignore[arg-type]
+            return duckdb.connect(str(path), **kwargs)
         except duckdb.IOException as exc:
             if not is_lock_conflict(exc) or time.monotonic() >= deadline:
                 raise

@@ -9,13 +9,16 @@ names its line, or, with ``--skip-bad-rows``, sets such records aside.
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from analytics_agent.db.load_errors import explain_load_error
-from analytics_agent.db.sources import Dialect, LoadOptions, sniff_sql
+from analytics_agent.db.peek import peek_file
+from analytics_agent.db.rows import first_row
+from analytics_agent.db.sources import Dialect, LoadOptions, duckdb_path, sniff_sql
 from analytics_agent.errors import LoadError
 
 CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
@@ -33,6 +36,7 @@ class _SniffFailed(Exception):
 
 def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions) -> Dialect:
     """The layout of one CSV file, checked. Raises LoadError saying which option to use."""
+    peek_file(path, label, encoding=options.encoding, comment=options.comment, skip=options.skip)
     try:
         sniffed = _sniff(conn, path, label, options)
         pinned = _pin(conn, path, label, options, sniffed)
@@ -43,22 +47,59 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         pinned = {"delim": delimiter, "header": options.header if options.header is not None else True}
     if pinned:
         # ignore_errors: the sniff must not trip over the very records the strict read will report
-        sniffed = _sniff(conn, path, label, options, skip=0, ignore_errors=True, **pinned)
+        sniffed = _sniff(conn, path, label, options, skip=options.skip or 0, ignore_errors=True, **pinned)
     elif not sniffed["HasHeader"] and options.header is None and len(sniffed["Columns"]) > 1:
         line = first_line(conn, path, options)
         raise LoadError(
             f"{label}: the first line ({_short(line)}) looks like data, not column names; add --no-header "
             "to load it as data, or --header to use it as the names"
         )
+    header = bool(sniffed["HasHeader"])
+    columns = {c["name"]: c["type"] for c in sniffed["Columns"]}
+    quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
+    escape = options.escape if options.escape is not None else _or(sniffed["Escape"], "")
+    if header and options.null_tokens is None:
+        columns = _token_names(conn, path, options, sniffed["Delimiter"], quote, columns)
     return Dialect(
         delimiter=sniffed["Delimiter"],
-        quote=_or(sniffed["Quote"], '"'),
-        escape=_or(sniffed["Escape"], '"'),
-        header=bool(sniffed["HasHeader"]),
-        columns={c["name"]: c["type"] for c in sniffed["Columns"]},
+        quote=quote,  # as DuckDB detected it: forcing '"' on a file it read without quotes loses rows
+        escape=escape,
+        header=header,
+        columns=columns,
         date_format=sniffed["DateFormat"],
         timestamp_format=sniffed["TimestampFormat"],
+        comment=options.comment or "",
+        skip=options.skip or 0,
     )
+
+
+def _token_names(
+    conn: duckdb.DuckDBPyConnection,
+    path: Path,
+    options: LoadOptions,
+    delimiter: str,
+    quote: str,
+    columns: dict[str, str],
+) -> dict[str, str]:
+    """A header cell that is a missing-value token (``NA``, ``null``) is a name all the same: DuckDB calls
+    such a column ``column2``; give it back its own name."""
+    generic = [n for n in columns if re.fullmatch(r"column\d+", n)]
+    if not generic:
+        return columns
+    try:
+        line = first_line(conn, path, options)
+    except LoadError:
+        return columns
+    cells = next(csv.reader([line], delimiter=delimiter, quotechar=quote or "\x00"), [])
+    if len(cells) != len(columns):
+        return columns
+    tokens = set(options.nulls()) - {""}
+    renamed = {}
+    for cell, (name, type_name) in zip(cells, columns.items(), strict=True):
+        cell = cell.strip()
+        keep = name in generic and cell in tokens and cell not in columns and cell not in renamed
+        renamed[cell if keep else name] = type_name
+    return renamed
 
 
 def _pin(
@@ -98,15 +139,21 @@ def _fields(line: str, delimiter: str) -> int:
 
 def first_line(conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions) -> str:
     """The file's first line as text, read by DuckDB (so .gz, .zst and --encoding work as in the load)."""
-    params: list[Any] = [str(path), _UNIT_SEPARATOR]
+    params: list[Any] = [duckdb_path(path), _UNIT_SEPARATOR]
     encoding = ""
     if options.encoding:
         encoding, params = ", encoding = ?", [*params, options.encoding]
-    row = conn.execute(
-        "SELECT line FROM read_csv(?, auto_detect = false, header = false, delim = ?, quote = '', "
-        f"escape = '', columns = {{'line': 'VARCHAR'}}, strict_mode = false{encoding}) LIMIT 1",
-        params,
-    ).fetchone()
+    skip = f", skip = {int(options.skip or 0)}"
+    if options.comment:
+        encoding, params = f"{encoding}, comment = ?", [*params, options.comment]
+    try:
+        row = conn.execute(
+            "SELECT line FROM read_csv(?, auto_detect = false, header = false, delim = ?, quote = '', "
+            f"escape = '', columns = {{'line': 'VARCHAR'}}, strict_mode = false{encoding}{skip}) LIMIT 1",
+            params,
+        ).fetchone()
+    except duckdb.Error as exc:  # not UTF-8 past the peeked block, or unreadable: said in one line
+        raise LoadError(explain_load_error(str(exc), [path], label=path.name)) from None
     return (row[0] or "") if row else ""
 
 
@@ -117,7 +164,7 @@ def _sniff(
     try:
         cursor = conn.execute(f"SELECT * FROM {sql}", params)
         names = [d[0] for d in cursor.description]
-        row = cursor.fetchone()
+        row = first_row(cursor)
     except duckdb.Error as exc:
         if "Error when sniffing file" in str(exc) and not pinned:
             raise _SniffFailed from None

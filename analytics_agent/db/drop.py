@@ -9,6 +9,7 @@ import duckdb
 from analytics_agent.db.catalog import drop_profile, quote_ident, table_names
 from analytics_agent.db.connect import open_writer
 from analytics_agent.db.relationships import store_relationships
+from analytics_agent.db.rows import first_row
 from analytics_agent.db.write_safety import WriteState, is_interrupt, transaction
 from analytics_agent.errors import LoadError
 from analytics_agent.suggest import did_you_mean
@@ -24,7 +25,7 @@ def drop_table(db_path: Path, table: str) -> int:
             raise LoadError(
                 f"no table {table!r}{did_you_mean(table, names)}; tables: {', '.join(names) or 'none'}"
             )
-        rows = conn.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0]
+        rows = first_row(conn.execute(f"SELECT count(*) FROM {quote_ident(table)}"))[0]
         state = WriteState()
         try:
             with transaction(conn, state):

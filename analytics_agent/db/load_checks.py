@@ -8,10 +8,13 @@ import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
+from analytics_agent.db.rows import first_row
 
 SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
 _MOSTLY = 0.9
@@ -36,7 +39,7 @@ class Rejects:
         target = quote_ident(f"{table}_rejects")
         if f"{table}_rejects" in table_names(conn):
             conn.execute(f"DROP TABLE {target}")
-        count = conn.execute(f"SELECT count(*) FROM {quote_ident(self.errors)}").fetchone()[0]
+        count = first_row(conn.execute(f"SELECT count(*) FROM {quote_ident(self.errors)}"))[0]
         if count:
             conn.execute(
                 f"CREATE TABLE {target} AS SELECT coalesce(MAP(?::VARCHAR[], ?::VARCHAR[])[s.file_path], "
@@ -46,7 +49,8 @@ class Rejects:
                 "ORDER BY file, line",
                 [list(labels), list(labels.values())],
             )
-        lines = conn.execute(f"SELECT line FROM {quote_ident(self.errors)} ORDER BY line").fetchall()
+        # one record can hold several errors: count records, not errors
+        lines = conn.execute(f"SELECT DISTINCT line FROM {quote_ident(self.errors)} ORDER BY line").fetchall()
         conn.execute(f"DROP TABLE IF EXISTS {quote_ident(self.errors)}")
         conn.execute(f"DROP TABLE IF EXISTS {quote_ident(self.scans)}")
         return [int(r[0]) for r in lines]
@@ -62,9 +66,11 @@ def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: S
         col = quote_ident(name)
         selects += [f"count({col})", f"count(TRY_CAST({col} AS DOUBLE))", f"count(TRY_CAST({col} AS DATE))"]
     wanted = ", ".join(quote_ident(name) for name in text_columns)
-    counts = conn.execute(
-        f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
-    ).fetchone()
+    counts = first_row(
+        conn.execute(
+            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
+        )
+    )
     notes = []
     for i, name in enumerate(text_columns):
         present, numbers, dates = counts[3 * i : 3 * i + 3]
@@ -76,10 +82,12 @@ def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: S
 
 def _odd_note(conn: duckdb.DuckDBPyConnection, table: str, name: str, kind: str) -> str:
     col = quote_ident(name)
-    total, odd = conn.execute(
-        f"WITH odd AS (SELECT {col} AS v, count(*) AS n FROM {quote_ident(table)} WHERE {col} IS NOT NULL "
-        f"AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1) SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM odd"
-    ).fetchone()
+    total, odd = first_row(
+        conn.execute(
+            f"WITH odd AS (SELECT {col} AS v, count(*) AS n FROM {quote_ident(table)} WHERE {col} IS NOT NULL "
+            f"AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1) SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM odd"
+        )
+    )
     values = "value" if total == 1 else "values"
     return f"{name} stayed text because of {total:,} {values} like {', '.join(map(repr, odd))}; {odd_value_fix(odd)}"
 
@@ -93,3 +101,256 @@ def odd_value_fix(odd: Sequence[str]) -> str:
         flags = " ".join(f"--null {v!r}" for v in odd)
         return f"add {flags} if {'they mean' if len(odd) > 1 else 'it means'} missing"
     return "fix them, or keep the column as text"
+
+
+# Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.
+TEXT_DATE_FORMATS = (
+    "%b %d %Y",
+    "%b %d, %Y",
+    "%d %b %Y",
+    "%d-%b-%Y",
+    "%d-%b-%y",
+    "%B %d %Y",
+    "%B %d, %Y",
+    "%d %B %Y",
+    "%Y/%m/%d",
+    "%d.%m.%Y",
+    "%m.%d.%Y",
+    "%d/%m/%Y",
+    "%m/%d/%Y",
+    "%d-%m-%Y",
+    "%m-%d-%Y",
+)
+_DAY_FIRST = {"%m.%d.%Y": "%d.%m.%Y", "%m/%d/%Y": "%d/%m/%Y", "%m-%d-%Y": "%d-%m-%Y"}
+
+
+def settle_columns(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    *,
+    text: Sequence[str],
+    flags: Sequence[str],
+    fixed: Sequence[str],
+    recount: tuple[str, list[Any]] | None,
+    stored_to_original: dict[str, str],
+    tokens: Sequence[str],
+    date_formats: dict[str, str],
+) -> list[str]:
+    """Decide what the text columns of a freshly written table are, and say every change made to values.
+
+    ``flags``: columns DuckDB guessed BOOLEAN, read as text; BOOLEAN only if every value is true/false.
+    Text columns holding dates in a common written form become DATE (said). Missing-value tokens that
+    became NULL in a text column are counted from the file (``recount``) and said with the option that
+    keeps them. ``fixed``: columns the user typed with --type (left alone)."""
+    notes: list[str] = []
+    text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
+    free = [c for c in text if c not in fixed]
+    dated, date_notes = _text_dates(conn, table, free, date_formats)
+    notes += date_notes
+    text = [c for c in text if c not in dated]
+    notes += _token_notes(conn, table, text, recount, stored_to_original, tokens)
+    notes += odd_value_notes(conn, table, [c for c in text if c not in fixed])
+    notes += _ambiguous_date_notes(conn, table, date_formats)
+    return notes
+
+
+def _become_boolean(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    col, target = quote_ident(column), quote_ident(table)
+    other, present = first_row(
+        conn.execute(
+            f"SELECT count({col}) FILTER (WHERE lower(trim({col})) NOT IN ('true', 'false')), count({col}) "
+            f"FROM {target}"
+        )
+    )
+    if other or not present:
+        return False
+    conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE BOOLEAN USING lower(trim({col}))::BOOLEAN")
+    return True
+
+
+def _text_dates(
+    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str], decided: dict[str, str]
+) -> tuple[list[str], list[str]]:
+    """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS``: converted to DATE."""
+    text = _date_candidates(conn, table, text)
+    if not text:
+        return [], []
+    selects = []
+    for name in text:
+        col = quote_ident(name)
+        selects.append(f"count({col})")
+        selects += [
+            f"count(*) FILTER (WHERE TRY_STRPTIME({col}, '{f}') IS NOT NULL AND {_year_shape(col, f)})"
+            for f in TEXT_DATE_FORMATS
+        ]
+    wanted = ", ".join(quote_ident(name) for name in text)
+    counts = first_row(
+        conn.execute(
+            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
+        )
+    )
+    width = len(TEXT_DATE_FORMATS) + 1
+    converted: list[str] = []
+    notes: list[str] = []
+    others = set(decided.values())
+    for i, name in enumerate(text):
+        present, *fits = counts[width * i : width * (i + 1)]
+        full = [f for f, n in zip(TEXT_DATE_FORMATS, fits, strict=True) if present and n == present]
+        if not full:
+            continue
+        chosen, why = _choose_format(full, others)
+        col, target = quote_ident(name), quote_ident(table)
+        bad, example = first_row(
+            conn.execute(
+                f"SELECT count(*), any_value({col}) FROM {target} WHERE {col} IS NOT NULL "
+                f"AND (TRY_STRPTIME({col}, ?) IS NULL OR NOT {_year_shape(col, chosen)})",
+                [chosen],
+            )
+        )
+        if bad:
+            notes.append(
+                f"{name} looks like dates ({chosen}) but {bad:,} values such as {example!r} do not fit; "
+                f"it stayed text (fix them, or add --null {example!r} if they mean missing)"
+            )
+            continue
+        sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
+        conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE DATE USING strptime({col}, '{chosen}')::DATE")
+        converted.append(name)
+        notes.append(
+            f"{name}: text dates like {sample!r} stored as DATE (format {chosen}{why}); "
+            f"add --type {name}=VARCHAR to keep them as text"
+        )
+    return converted, notes
+
+
+def _date_candidates(conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]) -> list[str]:
+    """The text columns whose first values fit some date format: the full check runs on these only
+    (``TRY_STRPTIME`` on every format for every sampled value is the costliest step of a load)."""
+    if not text:
+        return []
+    wanted = ", ".join(quote_ident(name) for name in text)
+    probe = conn.execute(f"SELECT {wanted} FROM {quote_ident(table)} LIMIT 50").fetchall()
+    keep = []
+    for i, name in enumerate(text):
+        values = [row[i] for row in probe if row[i] is not None]
+        if values and all(_date_like(v) for v in values):
+            keep.append(name)
+    return keep
+
+
+def _date_like(value: str) -> bool:
+    """A short value with digits and at most a month name: could be a written date. Pure."""
+    return 6 <= len(value) <= 20 and any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) <= 9
+
+
+def _year_shape(col: str, fmt: str) -> str:
+    """SQL: the value writes its year in full (``2.2.2`` is a version, not 2 Feb of year 2)."""
+    return f"regexp_matches({col}, '\\d{{4}}')" if "%Y" in fmt else "true"
+
+
+def _choose_format(full: Sequence[str], others: set[str]) -> tuple[str, str]:
+    """One format among those every value fits: day-first unless the file's other dates are month-first."""
+    if len(full) == 1:
+        return full[0], ""
+    month_first = [f for f in full if f in _DAY_FIRST and _DAY_FIRST[f] in full]
+    if month_first:
+        day_first = _DAY_FIRST[month_first[0]]
+        if month_first[0] in others:
+            return month_first[0], "; every value fits day-first too, month-first as the file's other dates"
+        return day_first, (
+            f"; every value fits month-first too: if months come first, add --date-format {month_first[0]}"
+        )
+    return full[0], ""
+
+
+def _token_notes(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text: Sequence[str],
+    recount: tuple[str, list[Any]] | None,
+    stored_to_original: dict[str, str],
+    tokens: Sequence[str],
+) -> list[str]:
+    """Name each text column where values such as ``NA`` became NULL, with the count."""
+    real = [t for t in tokens if t]
+    if not text or recount is None or not real:
+        return []
+    nulls = first_row(
+        conn.execute(
+            f"SELECT {', '.join(f'count(*) - count({quote_ident(c)})' for c in text)} FROM {quote_ident(table)}"
+        )
+    )
+    suspects = [c for c, n in zip(text, nulls, strict=True) if n]
+    if not suspects:
+        return []
+    source, params = recount
+    parts = []
+    for name in suspects:
+        col = quote_ident(stored_to_original[name])
+        parts += [
+            f"count(*) FILTER (WHERE {col} IN ({', '.join('?' * len(real))}))",
+            f"list(DISTINCT {col}) FILTER (WHERE {col} IN ({', '.join('?' * len(real))}))",
+        ]
+    try:  # on a cursor of its own: a failure here must not abort the load's transaction
+        counts = first_row(
+            conn.cursor().execute(
+                f"SELECT {', '.join(parts)} FROM {source}", [*(real * 2 * len(suspects)), *params]
+            )
+        )
+    except duckdb.Error:
+        return [f"{', '.join(suspects)}: values such as NA may have become NULL; add --null '' to keep them"]
+    notes = []
+    for i, name in enumerate(suspects):
+        count, seen = counts[2 * i], counts[2 * i + 1]
+        if count:
+            shown = ", ".join(repr(v) for v in sorted(seen)[:3])
+            values = "value" if count == 1 else "values"
+            notes.append(
+                f"{name}: {count:,} {values} {shown} read as missing (NULL); add --null '' to keep them as text"
+            )
+    return notes
+
+
+def _ambiguous_date_notes(conn: duckdb.DuckDBPyConnection, table: str, formats: dict[str, str]) -> list[str]:
+    """Say which reading of day/month dates was chosen, and whether the values decided it."""
+    notes = []
+    for name, fmt in formats.items():
+        col = quote_ident(name)
+        first = "day" if fmt.index("%d") < fmt.index("%m") else "month"
+        swapped = fmt.replace("%d", "\0").replace("%m", "%d").replace("\0", "%m")
+        deciding = first_row(
+            conn.execute(f"SELECT count(*) FILTER (WHERE day({col}) > 12) FROM {quote_ident(table)}")
+        )[0]
+        if deciding:
+            notes.append(
+                f"{name}: dates read {first}-first ({fmt}); {deciding:,} values only fit that reading"
+            )
+        else:
+            notes.append(
+                f"{name}: dates read {first}-first ({fmt}) but every value fits {swapped} too; "
+                f"if that is meant, load again with --date-format {swapped}"
+            )
+    return notes
+
+
+def data_lines(conn: duckdb.DuckDBPyConnection, path: Path, options: Any) -> int:
+    """The rows DuckDB's own detection reads from the file (all text, bad lines ignored)."""
+    from analytics_agent.db.sources import duckdb_path
+
+    named = "".join(
+        f", {k} = ?" for k, v in (("encoding", options.encoding), ("comment", options.comment)) if v
+    )
+    params: list[Any] = [duckdb_path(path), *(v for v in (options.encoding, options.comment) if v)]
+    try:
+        row = first_row(
+            conn.cursor().execute(
+                f"SELECT count(*) FROM read_csv(?, all_varchar = true, ignore_errors = true{named})", params
+            )
+        )
+    except duckdb.Error:
+        return 0
+    return int(row[0])
+
+
+def plural_lines(n: int) -> str:
+    return f"{n:,} line" + ("" if n == 1 else "s")

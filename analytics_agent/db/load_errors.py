@@ -7,8 +7,9 @@ we keep both and say them in our own flags (``--type amount=VARCHAR``).
 
 from __future__ import annotations
 
+import csv
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 _LINE = re.compile(r"CSV Error on Line: (\d+)")
@@ -23,6 +24,30 @@ _PARSE_DATE = re.compile(
 )
 _COLUMNS = re.compile(r"Expected Number of Columns: (\d+) Found: (\d+)")
 _UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
+_ORIGINAL = re.compile(r"^Original Line: (.*)$", re.MULTILINE)
+_SETTING = re.compile(
+    r"^\s*(delimiter|quote|escape) = (.*?) \((?:Auto-Detected|Set By User)\)\s*$", re.MULTILINE
+)
+
+
+def fields_in_record(message: str) -> int | None:
+    """The real number of fields of the record a DuckDB reader error quotes (DuckDB stops counting one
+    past the header), split with the reader's own delimiter and quote. Pure."""
+    original = _ORIGINAL.search(message)
+    settings = {m[1]: m[2] for m in _SETTING.finditer(message)}
+    delimiter = settings.get("delimiter", "")
+    if not original or not original[1].strip() or len(delimiter) != 1:
+        return None
+    quote = settings.get("quote", "")
+    quote = quote if len(quote) == 1 else None
+    row = next(csv.reader([original[1]], delimiter=delimiter, quotechar=quote or "\x00"), [])
+    return len(row) or None
+
+
+def renumber_lines(message: str, physical: Callable[[int], int]) -> str:
+    """DuckDB numbers records; a record after a multi-line quoted value starts on a later line. Pure given
+    ``physical`` (record line -> the file's own line)."""
+    return _LINE.sub(lambda m: f"CSV Error on Line: {physical(int(m[1]))}", message, count=1)
 
 
 def explain_load_error(
@@ -37,6 +62,11 @@ def explain_load_error(
     archive member is read from a temporary copy)."""
     stored_names = stored_names or {}
     where = _where(message, files, label)
+    fields = fields_in_record(message)
+    columns = _COLUMNS.search(message)
+    expected = int(columns[1]) if columns else len(stored_names) or None
+    if fields is not None and expected and fields != expected:
+        return _field_count(where, fields, expected)
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
         return (
@@ -50,10 +80,7 @@ def explain_load_error(
             f"{match['format']}; give the right --date-format or load it as text with --type {column}=VARCHAR"
         )
     if match := _COLUMNS.search(message):
-        return (
-            f"{where} has {match[2]} fields where the header has {match[1]}; fix that line (or its "
-            "quoting, or --delimiter), or add --skip-bad-rows to load the other lines"
-        )
+        return _field_count(where, int(match[2]), int(match[1]))
     if "Error when sniffing file" in message:
         return (
             f"{where or 'the file'}: DuckDB could not work out its layout; give --delimiter (and --no-header if "
@@ -71,9 +98,21 @@ def explain_load_error(
     return f"{where}: {first}" if where else first
 
 
+def _field_count(where: str, fields: int, expected: int) -> str:
+    extra = (
+        " (empty fields at the end of a record are dropped; this one has values there)"
+        if fields > expected
+        else ""
+    )
+    return (
+        f"{where} has {fields} fields where the header has {expected}{extra}; fix that line (or its quoting, "
+        "or --delimiter), or add --skip-bad-rows to load the other lines"
+    )
+
+
 def _null_hint(value: str) -> str:
     """``--null VALUE`` when the value could be a missing-value marker (short, no digits)."""
-    if 0 < len(value) <= 12 and not any(c.isdigit() for c in value):
+    if 0 < len(value) <= 12 and not any(c.isdigit() or c in ',;\t|"\\' for c in value):
         shown = value if value.isalnum() else repr(value)
         return f"add --null {shown} if it means missing, or "
     return ""

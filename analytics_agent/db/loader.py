@@ -13,7 +13,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +29,13 @@ from analytics_agent.db.catalog import (
 )
 from analytics_agent.db.connect import ensure_database, open_writer
 from analytics_agent.db.dialect import sniff_dialect
-from analytics_agent.db.load_checks import Rejects, odd_value_notes
-from analytics_agent.db.load_errors import explain_load_error
+from analytics_agent.db.load_checks import Rejects, data_lines, plural_lines, settle_columns
+from analytics_agent.db.load_errors import explain_load_error, renumber_lines
 from analytics_agent.db.names import rename_reason, safe_column_names, safe_identifier, table_name_from_path
 from analytics_agent.db.relationships import store_relationships
+from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import (
+    Dialect,
     Input,
     Kind,
     LoadOptions,
@@ -92,6 +94,16 @@ class _Plan:
     originals: list[str]
     safe: list[str]
     text_columns: list[str]
+    flags: list[str] = field(default_factory=list)
+    """Columns DuckDB guessed BOOLEAN, read as text: they become BOOLEAN only if every value is true/false
+    (``NO`` is Norway in a country column, not false)."""
+    recount: tuple[str, list[Any]] | None = None
+    """The file read again as text with only the empty field missing, to count missing-value tokens."""
+    date_formats: dict[str, str] = field(default_factory=dict)
+    """Stored date column -> the day/month format DuckDB guessed, when it was not given."""
+    fixed: list[str] = field(default_factory=list)
+    """Stored columns typed by --type: left as the user said."""
+    dialect: Dialect | None = None
 
 
 def load_files(
@@ -174,8 +186,18 @@ def _load(
             ):
                 loaded = _write(conn, table, plan, options.mode)
                 rejected = rejects.keep(conn, table, labels) if rejects else []
-                _refuse_empty(loaded, rejected, inputs, table, options)
-                notes = odd_value_notes(conn, table, plan.text_columns)
+                _refuse_empty(conn, loaded, rejected, files, inputs, table, options)
+                notes = settle_columns(
+                    conn,
+                    table,
+                    text=plan.text_columns,
+                    flags=plan.flags,
+                    fixed=plan.fixed,
+                    recount=plan.recount,
+                    stored_to_original=dict(zip(plan.safe, plan.originals, strict=True)),
+                    tokens=options.nulls(),
+                    date_formats=plan.date_formats,
+                )
                 original_names = renamed
                 if options.mode == "append":
                     original_names = {**get_profile(conn, table).get("original_names", {}), **renamed}
@@ -184,7 +206,11 @@ def _load(
         except duckdb.Error as exc:
             stored = dict(zip(plan.originals, plan.safe, strict=True))
             label = inputs[0].label if len(inputs) == 1 else None
-            raise LoadError(explain_load_error(str(exc), files, stored_names=stored, label=label)) from None
+            message = str(exc)
+            dialect = plan.dialect
+            if len(files) == 1 and dialect is not None:
+                message = renumber_lines(message, lambda n: physical_line(files[0], n, dialect))
+            raise LoadError(explain_load_error(message, files, stored_names=stored, label=label)) from None
         profile = get_profile(conn, table)
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
     return LoadSummary(
@@ -199,6 +225,31 @@ def _load(
         rejected_lines=rejected,
         notes=[r for r in reasons if r] + notes,
     )
+
+
+def physical_line(path: Path, record_line: int, dialect: Dialect) -> int:
+    """The line of the file where DuckDB's ``record_line`` (header = 1) starts, counting the extra lines of
+    multi-line quoted values before it. Read only on the error path; compressed files keep DuckDB's number."""
+    if (
+        path.suffix.lower() in (".gz", ".zst", ".zstd")
+        or not dialect.quote
+        or dialect.skip
+        or dialect.comment
+    ):
+        return record_line
+    import csv
+
+    try:
+        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+            reader = csv.reader(handle, delimiter=dialect.delimiter, quotechar=dialect.quote)
+            previous_end = 0
+            for number, _ in enumerate(reader, start=1):
+                if number == record_line:
+                    return previous_end + 1
+                previous_end = reader.line_num
+    except (OSError, csv.Error):
+        pass
+    return record_line
 
 
 def _named_member(item: Input) -> Input:
@@ -222,6 +273,12 @@ def _plan(
     else:
         dialects = [sniff_dialect(conn, f, i.label, options) for f, i in zip(files, inputs, strict=True)]
         sniffed = dialects[0].columns
+        if len(files) > 1 and any(
+            d.quote != dialects[0].quote or d.escape != dialects[0].escape for d in dialects
+        ):
+            # one reader for all files: a quote DuckDB saw in any of them applies to all
+            quoted = next(d for d in dialects if d.quote)
+            dialects[0] = replace(dialects[0], quote=quoted.quote, escape=quoted.escape)
         if len(files) > 1:  # their union, by name
             source, params = csv_reader_sql(files, options, dialects[0])
             sniffed = _describe(conn, source, params, files)
@@ -229,14 +286,45 @@ def _plan(
     safe = safe_column_names(originals, reserved=reserved)
     # DuckDB guesses BIGNUM for thousands-separated integers; BIGINT is what every tool expects
     bignums = {o: "BIGINT" for o, t in sniffed.items() if t == "BIGNUM" and kind == "csv"}
-    types = bignums | map_type_overrides(options.types, originals, safe)
+    overrides = map_type_overrides(options.types, originals, safe)
+    flags = {
+        o: "VARCHAR" for o, t in sniffed.items() if t == "BOOLEAN" and kind == "csv" and o not in overrides
+    }
+    types = bignums | flags | overrides
+    recount = None
+    formats: dict[str, str] = {}
     if kind == "csv":
         rejected = (rejects.errors, rejects.scans) if rejects else None
         source, params = csv_reader_sql(files, options, dialects[0], types=types, rejects=rejected)
+        if options.null_tokens is None or set(options.nulls()) - {""}:
+            as_text = {o: "VARCHAR" for o in originals}
+            recount = csv_reader_sql(
+                files, replace(options, null_tokens=()), dialects[0], types=as_text, lenient=True
+            )
+        guessed = options.date_format is None and dialects[0].date_format
+        if guessed and "%d" in guessed and "%m" in guessed and not guessed.startswith("%Y"):
+            formats = {
+                s: guessed
+                for o, s in zip(originals, safe, strict=True)
+                if sniffed[o] == "DATE" and o not in overrides
+            }
     final = {o: types.get(o, t) for o, t in sniffed.items()}
     text = [s for o, s in zip(originals, safe, strict=True) if final[o] == "VARCHAR"]
+    stored_flags = [s for o, s in zip(originals, safe, strict=True) if o in flags]
     select = ", ".join(f"{quote_ident(o)} AS {quote_ident(s)}" for o, s in zip(originals, safe, strict=True))
-    return _Plan(f"SELECT {select} FROM {source}", params, originals, safe, text)
+    fixed = [s for o, s in zip(originals, safe, strict=True) if o in overrides]
+    return _Plan(
+        f"SELECT {select} FROM {source}",
+        params,
+        originals,
+        safe,
+        text,
+        stored_flags,
+        recount,
+        formats,
+        fixed,
+        dialects[0] if kind == "csv" else None,
+    )
 
 
 def _describe(
@@ -251,12 +339,28 @@ def _describe(
 
 
 def _refuse_empty(
-    loaded: int, rejected: list[int], inputs: list[Input], table: str, options: LoadOptions
+    conn: duckdb.DuckDBPyConnection,
+    loaded: int,
+    rejected: list[int],
+    files: list[Path],
+    inputs: list[Input],
+    table: str,
+    options: LoadOptions,
 ) -> None:
-    """Zero rows is refused (the transaction rolls back) unless --allow-empty asked for it."""
-    if loaded or options.allow_empty:
+    """Zero rows is refused (the transaction rolls back) unless --allow-empty asked for it, and even then
+    when the file has lines below the header: an empty table from a file with data is a silent loss."""
+    if loaded:
         return
     names = ", ".join(i.label for i in inputs)
+    if options.allow_empty:
+        lines = sum(data_lines(conn, f, options) for f in files)
+        if lines:
+            raise LoadError(
+                f"{names} has {plural_lines(lines)} of data by DuckDB's own reading but none read as a row here; "
+                "check --delimiter, --quote and --header (--allow-empty only creates a table from a file with "
+                "no data lines)"
+            )
+        return
     if rejected:
         raise LoadError(
             f"every record of {names} was rejected ({len(rejected):,}, first at line {rejected[0]}); "
@@ -278,14 +382,14 @@ def _write(conn: duckdb.DuckDBPyConnection, table: str, plan: _Plan, mode: str) 
         )
     if exists and mode == "append":
         _check_same_columns(conn, table, plan.safe)
-        return int(conn.execute(f"INSERT INTO {target} BY NAME {plan.query}", plan.params).fetchone()[0])
+        return int(first_row(conn.execute(f"INSERT INTO {target} BY NAME {plan.query}", plan.params))[0])
     if exists:  # replace: build beside the old table, then swap, all before COMMIT
         temporary = quote_ident(f"_loading_{uuid.uuid4().hex[:12]}")
-        loaded = conn.execute(f"CREATE TABLE {temporary} AS {plan.query}", plan.params).fetchone()[0]
+        loaded = first_row(conn.execute(f"CREATE TABLE {temporary} AS {plan.query}", plan.params))[0]
         conn.execute(f"DROP TABLE {target}")
         conn.execute(f"ALTER TABLE {temporary} RENAME TO {target}")
         return int(loaded)
-    return int(conn.execute(f"CREATE TABLE {target} AS {plan.query}", plan.params).fetchone()[0])
+    return int(first_row(conn.execute(f"CREATE TABLE {target} AS {plan.query}", plan.params))[0])
 
 
 def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> None:

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 
 from analytics_agent.db.catalog import META_SCHEMA, get_profile, quote_ident, table_names
+from analytics_agent.db.rows import first_row
 
 MIN_COVERAGE = 0.5
 MIN_VALUE_COVERAGE = 0.9
@@ -77,7 +79,7 @@ def duplicate_keys(cur: duckdb.DuckDBPyConnection, table: str, key: str, *, rows
     sample = _sample(rows) if rows is not None else ""
     col = quote_ident(key)
     return int(
-        cur.execute(f"SELECT count(*) - count(DISTINCT {col}) FROM {quote_ident(table)}{sample}").fetchone()[
+        first_row(cur.execute(f"SELECT count(*) - count(DISTINCT {col}) FROM {quote_ident(table)}{sample}"))[
             0
         ]
     )
@@ -95,10 +97,12 @@ def coverage(
     or 90 % needs no exact count."""
     col, k = quote_ident(column), quote_ident(key)
     sample = _sample(_row_count(cur, table) if rows is None else rows)
-    found, total = cur.execute(
-        f"SELECT count(t.{k}), count(*) FROM (SELECT DISTINCT {col} AS v FROM {quote_ident(table)}{sample}) s "
-        f"LEFT JOIN {quote_ident(target)} t ON s.v = t.{k} WHERE s.v IS NOT NULL"
-    ).fetchone()
+    found, total = first_row(
+        cur.execute(
+            f"SELECT count(t.{k}), count(*) FROM (SELECT DISTINCT {col} AS v FROM {quote_ident(table)}{sample}) s "
+            f"LEFT JOIN {quote_ident(target)} t ON s.v = t.{k} WHERE s.v IS NOT NULL"
+        )
+    )
     return found / total if total else 0.0
 
 
@@ -150,7 +154,7 @@ def infer_relationships(cur: duckdb.DuckDBPyConnection, *, touching: str | None 
 
 
 def _codes_fit(
-    cur: duckdb.DuckDBPyConnection, source: dict, target: str, key: str, key_profile: dict
+    cur: duckdb.DuckDBPyConnection, source: dict[str, Any], target: str, key: str, key_profile: dict[str, Any]
 ) -> bool:
     """A quick look before reading values: codes of a lookup table lie within its key's range, and the
     smallest or largest of them is one of its keys (customers.city is not in products.name)."""
@@ -159,14 +163,14 @@ def _codes_fit(
         return False
     col = quote_ident(key)
     return bool(
-        cur.execute(
-            f"SELECT count(*) FROM {quote_ident(target)} WHERE {col} IN (?, ?)", [low, high]
-        ).fetchone()[0]
+        first_row(
+            cur.execute(f"SELECT count(*) FROM {quote_ident(target)} WHERE {col} IN (?, ?)", [low, high])
+        )[0]
     )
 
 
 def _row_count(cur: duckdb.DuckDBPyConnection, table: str) -> int:
-    return int(cur.execute(f"SELECT count(*) FROM {quote_ident(table)}").fetchone()[0])
+    return int(first_row(cur.execute(f"SELECT count(*) FROM {quote_ident(table)}"))[0])
 
 
 def store_relationships(conn: duckdb.DuckDBPyConnection, changed: str | None = None) -> list[Relationship]:
@@ -211,7 +215,7 @@ def read_relationships(cur: duckdb.DuckDBPyConnection) -> list[Relationship]:
     rows = cur.execute(f"SELECT * FROM {META_SCHEMA}.relationships ORDER BY 1, 2, 3").fetchall()
     # rows of an earlier layout have no "verified": their keys were checked in full
     return [
-        Relationship(*row[:5], verified=row[5] if len(row) > 5 else True)
+        Relationship(row[0], row[1], row[2], row[3], row[4], verified=row[5] if len(row) > 5 else True)
         for row in rows
         if row[0] in tables and row[2] in tables
     ]

@@ -45,6 +45,14 @@ class LoadOptions:
     """Values read as missing; None: ``DEFAULT_NULL_TOKENS``. The empty value is always missing."""
     skip_bad_rows: bool = False
     allow_empty: bool = False
+    comment: str | None = None
+    """Lines starting with this character are skipped (``#``)."""
+    skip: int | None = None
+    """Lines skipped before the header (a preamble)."""
+    quote: str | None = None
+    """The quote character; ``""`` for none. None: DuckDB detects it."""
+    escape: str | None = None
+    """The character that escapes a quote inside a quoted value. None: DuckDB detects it."""
 
     def csv_only_options(self) -> list[str]:
         used = {
@@ -56,6 +64,10 @@ class LoadOptions:
             "--encoding": self.encoding is not None,
             "--null": self.null_tokens is not None,
             "--skip-bad-rows": self.skip_bad_rows,
+            "--comment": self.comment is not None,
+            "--skip": self.skip is not None,
+            "--quote": self.quote is not None,
+            "--escape": self.escape is not None,
         }
         return [flag for flag, on in used.items() if on]
 
@@ -101,7 +113,7 @@ def resolve_inputs(patterns: Sequence[str]) -> list[Input]:
 
 def _expand(pattern: str) -> list[Path]:
     expanded = Path(pattern).expanduser()
-    if _GLOB.search(pattern):
+    if _GLOB.search(pattern) and not expanded.is_file():  # a file named "[a] b.csv" is itself
         matches = sorted(Path(m) for m in glob.glob(str(expanded)) if Path(m).is_file())
         if not matches:
             raise LoadError(f"no files match {pattern}")
@@ -115,10 +127,10 @@ def _expand(pattern: str) -> list[Path]:
 
 def file_kind(names: Sequence[str]) -> Kind:
     """CSV or Parquet, from the names of the files DuckDB will read (members for archives)."""
-    kinds = {"parquet" if n.lower().endswith(_PARQUET_SUFFIXES) else "csv" for n in names}
+    kinds: set[Kind] = {"parquet" if n.lower().endswith(_PARQUET_SUFFIXES) else "csv" for n in names}
     if len(kinds) > 1:
         raise LoadError("CSV and Parquet files cannot load into one table at once; load them separately")
-    return kinds.pop()  # type: ignore[return-value]
+    return kinds.pop()
 
 
 def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
@@ -136,6 +148,19 @@ def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
         delimiter = _DELIMITER_ALIASES.get(delimiter, delimiter)
         if not delimiter or len(delimiter) > 4 or "\n" in delimiter or "\r" in delimiter:
             raise LoadError("--delimiter takes one character, e.g. ';' or '\\t'")
+    for flag, value in (
+        ("--comment", options.comment),
+        ("--quote", options.quote),
+        ("--escape", options.escape),
+    ):
+        if value is not None and len(value) > 1:
+            raise LoadError(
+                f"{flag} takes one character, e.g. {flag} '#'"
+                if flag == "--comment"
+                else f"{flag} takes one character (or '' for none), e.g. {flag} '\"'"
+            )
+    if options.skip is not None and options.skip < 0:
+        raise LoadError("--skip takes the number of lines to skip before the header, e.g. --skip 2")
     if options.mode not in ("create", "replace", "append"):
         raise LoadError(f"unknown load mode {options.mode!r}")
     return replace(options, delimiter=delimiter)
@@ -153,6 +178,14 @@ class Dialect:
     """The file's own column names and their types, in order."""
     date_format: str | None = None
     timestamp_format: str | None = None
+    comment: str = ""
+    skip: int = 0
+
+
+def duckdb_path(path: Path) -> str:
+    """The path as DuckDB's reader takes it: DuckDB globs ``[``, ``*`` and ``?`` itself, so a file whose
+    name holds them is named through one-character classes (``[[]a].csv`` reads ``[a].csv``). Pure."""
+    return re.sub(r"([\[*?])", r"[\1]", str(path))
 
 
 def csv_reader_sql(
@@ -162,6 +195,7 @@ def csv_reader_sql(
     *,
     types: Mapping[str, str] | None = None,
     rejects: tuple[str, str] | None = None,
+    lenient: bool = False,
 ) -> tuple[str, list[Any]]:
     """``read_csv(…)`` with the layout pinned: no second guess, and a record whose field count differs
     from the header fails (or, with ``rejects`` = (errors table, scans table), is set aside there).
@@ -175,7 +209,8 @@ def csv_reader_sql(
         ("quote", dialect.quote),
         ("escape", dialect.escape),
         ("header", dialect.header),
-        ("skip", 0),
+        ("skip", dialect.skip),
+        ("comment", dialect.comment),
         ("columns", {**dialect.columns, **(types or {})} if single else None),
         ("types", dict(types) if types and not single else None),
         ("nullstr", options.nulls()),
@@ -188,14 +223,16 @@ def csv_reader_sql(
         ("null_padding", False),
         ("union_by_name", None if single else True),
     ]
+    if lenient:  # a second look at a file already loaded: never fail on what the load set aside
+        named += [("ignore_errors", True)]
     if rejects is not None:
         named += [("store_rejects", True), ("rejects_table", rejects[0]), ("rejects_scan", rejects[1])]
-    return _call("read_csv", [[str(f) for f in files]], named)
+    return _call("read_csv", [[duckdb_path(f) for f in files]], named)
 
 
 def parquet_reader_sql(files: Sequence[Path]) -> tuple[str, list[Any]]:
     extra = ", union_by_name = true" if len(files) > 1 else ""
-    return f"read_parquet(?{extra})", [[str(f) for f in files]]
+    return f"read_parquet(?{extra})", [[duckdb_path(f) for f in files]]
 
 
 def sniff_sql(path: Path, options: LoadOptions, **pinned: Any) -> tuple[str, list[Any]]:
@@ -209,9 +246,14 @@ def sniff_sql(path: Path, options: LoadOptions, **pinned: Any) -> tuple[str, lis
         ("thousands", options.thousands),
         ("decimal_separator", options.decimal),
         ("encoding", options.encoding),
+        ("comment", options.comment),
+        ("skip", options.skip),
+        ("quote", options.quote),
+        ("escape", options.escape),
         *pinned.items(),
     ]
-    return _call("sniff_csv", [str(path)], named)
+    named = list({key: value for key, value in named}.items())  # a pinned value replaces the user's
+    return _call("sniff_csv", [duckdb_path(path)], named)
 
 
 def _call(function: str, first: list[Any], named: list[tuple[str, Any]]) -> tuple[str, list[Any]]:

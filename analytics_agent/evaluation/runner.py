@@ -144,7 +144,12 @@ def run_one(workspace: Workspace, prepared: Prepared, contender: Contender, repe
     """Ask one question through the real loop and judge the answer. Never raises for a failing model."""
     case = prepared.case
     settings = replace(contender.settings, today=case.today or contender.settings.today)
-    base = {"id": case.id, "model": contender.label, "expected": prepared.expected, "repeat": repeat}
+    base: dict[str, Any] = {
+        "id": case.id,
+        "model": contender.label,
+        "expected": prepared.expected,
+        "repeat": repeat,
+    }
     started = time.perf_counter()
     try:
         wiring = build(workspace, contender.provider, settings, trace=None, transcript=None, stream_to=None)

@@ -81,6 +81,8 @@ def appears(value: Value, answer: str, *, tolerance: float | None) -> bool:
 def _as_number(value: Value) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return float(value)
+    if not isinstance(value, str):
+        return None
     mentions = extract_numbers(value)
     if len(mentions) == 1 and mentions[0].text == value.strip():
         return mentions[0].value

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from typing import Any
+from typing import Any, Literal, cast
 
 from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError
@@ -32,6 +32,7 @@ from analytics_agent.providers.reply_json import clean_reply, reading_reply, too
 log = logging.getLogger(__name__)
 
 RETRY_MODES = ("standard", "adaptive", "legacy")
+RetryMode = Literal["standard", "adaptive", "legacy"]  # botocore's, as its stubs spell them
 WHERE = "Bedrock"
 
 
@@ -192,8 +193,9 @@ class BedrockProvider:
         from botocore.exceptions import BotoCoreError
 
         read_timeout, connect_timeout, max_attempts, retry_mode = self._client_settings
+        mode = cast(RetryMode, retry_mode)  # one of RETRY_MODES: checked in __init__
         config = Config(
-            retries={"mode": retry_mode, "total_max_attempts": max_attempts},
+            retries={"mode": mode, "total_max_attempts": max_attempts},
             connect_timeout=connect_timeout,
             read_timeout=read_timeout,  # each attempt's is clamped to the deadline by the guard
             user_agent_extra="analytics-agent",
@@ -207,7 +209,7 @@ class BedrockProvider:
             self._credentials = session.get_credentials()
         except BotoCoreError as exc:
             raise map_error(exc, model=self.model, region=self.region) from None
-        self._guard = ReplyGuard(client, self.limits, read_timeout=config.read_timeout)
+        self._guard = ReplyGuard(client, self.limits, read_timeout=read_timeout)
         return client
 
 

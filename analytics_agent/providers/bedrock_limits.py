@@ -43,8 +43,8 @@ class ReplyGuard:
         self.limits = limits
         self._read_timeout = read_timeout
         self._deadline: Deadline | None = None
-        endpoint = getattr(client, "_endpoint", None)
-        self._session = getattr(endpoint, "http_session", None)
+        endpoint: Any = getattr(client, "_endpoint", None)
+        self._session: Any = getattr(endpoint, "http_session", None)
         if self._session is None or not hasattr(self._session, "send"):
             log.info("botocore has no http_session to guard; Bedrock replies keep botocore's own limits")
             return
@@ -68,10 +68,8 @@ class ReplyGuard:
         streaming = request.stream_output
         request.stream_output = True  # the body is read below, in bounded chunks, never preloaded
         response = self._session.send(request)
-        raw = BoundedBody(response.raw, self.limits, deadline)
-        if not streaming:
-            raw = _Loaded(raw.read_all(request.url))
-        response.raw = raw
+        body = BoundedBody(response.raw, self.limits, deadline)
+        response.raw = body if streaming else _Loaded(body.read_all(request.url))
         return response
 
 

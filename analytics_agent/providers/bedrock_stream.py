@@ -123,7 +123,7 @@ class StreamAssembler:
             if handler is None:
                 log.info("ignored a ConverseStream event we do not use: %s", key)
                 continue
-            text = handler(payload)
+            text: str = handler(payload)
             if text:
                 return text
         return ""

@@ -69,7 +69,7 @@ class Decision:
 
 def backoff_delay(retry_number: int, policy: RetryPolicy, rand: float) -> float:
     """Exponential backoff for the ``retry_number``-th retry (0-based), reduced by up to ``jitter``."""
-    delay = min(policy.base_delay * 2**retry_number, policy.max_delay)
+    delay: float = min(policy.base_delay * 2**retry_number, policy.max_delay)
     return delay * (1 - policy.jitter * rand)
 
 
@@ -113,7 +113,7 @@ def error_code(payload: Any) -> str | None:
 def _is_quota(payload: Any) -> bool:
     if not isinstance(payload, dict):
         return False
-    source = payload.get("error") if isinstance(payload.get("error"), dict) else payload
+    source = error if isinstance(error := payload.get("error"), dict) else payload
     return any(source.get(key) in QUOTA_CODES for key in ("code", "type"))
 
 

@@ -13,7 +13,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -94,7 +94,7 @@ class OpenAIProvider:
         max_retries: int = 3,
         max_retry_wait: float = 60.0,
         sleep: Callable[[float], None] = time.sleep,
-        extra_headers: dict | None = None,
+        extra_headers: Mapping[str, object] | None = None,
         options: RequestOptions | None = None,
         limits: ReplyLimits | None = None,
         on_stream_refused: Callable[[str], str] | None = None,

@@ -174,12 +174,12 @@ class StreamAssembler:
         return text
 
     def _fragment(self, fragment: dict[str, Any]) -> None:
-        index = fragment.get("index") if isinstance(fragment.get("index"), int) else None
-        new_id = fragment.get("id") if isinstance(fragment.get("id"), str) else ""
+        index = index_ if isinstance(index_ := fragment.get("index"), int) else None
+        new_id = id_ if isinstance(id_ := fragment.get("id"), str) else ""
         call = self._call_for(index, new_id)
         if new_id and not call.id:
             call.id = new_id
-        function = fragment.get("function") if isinstance(fragment.get("function"), dict) else {}
+        function = given if isinstance(given := fragment.get("function"), dict) else {}
         name = function.get("name")
         if isinstance(name, str) and name and not call.name:
             call.name = name

@@ -201,11 +201,13 @@ def parse_response(body: Any, *, taken_ids: Collection[str] = (), where: str = "
         extras=tuple(extras) + call_extras,
         finish_reason=choice.get("finish_reason"),
         usage=parse_usage(body.get("usage")),
-        refusal=message.get("refusal") if isinstance(message.get("refusal"), str) else "",
+        refusal=refusal if isinstance(refusal := message.get("refusal"), str) else "",
     )
 
 
-def _parse_calls(raw_calls: list[Any], taken_ids: Collection[str]) -> tuple[list[ToolCall], tuple[dict, ...]]:
+def _parse_calls(
+    raw_calls: list[Any], taken_ids: Collection[str]
+) -> tuple[list[ToolCall], tuple[dict[str, Any], ...]]:
     ids = IdMaker(taken_ids)
     calls: list[ToolCall] = []
     extras: list[dict[str, Any]] = []
@@ -216,7 +218,7 @@ def _parse_calls(raw_calls: list[Any], taken_ids: Collection[str]) -> tuple[list
             raise ProviderResponseError(
                 f"server returned a tool call of type {raw.get('type')!r}; only functions are supported"
             )
-        function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+        function = given if isinstance(given := raw.get("function"), dict) else {}
         call = ToolCall(
             id=ids.take(raw.get("id")),
             name=str(function.get("name") or ""),

@@ -119,7 +119,7 @@ class ScriptedModel:
         """Answer one HTTP request: (status, headers, body bytes)."""
         with self._lock:
             try:
-                body = json.loads(content.decode("utf-8")) if content else None
+                body: Any = json.loads(content.decode("utf-8")) if content else None  # _next_step checks it
             except ValueError:
                 body = content.decode("utf-8", "replace")
             lowered = {k.lower(): v for k, v in headers.items()}

@@ -20,6 +20,7 @@ from analytics_agent.conversation import (
     AssistantTurn,
     Conversation,
     ModelResponse,
+    StopKind,
     ToolCall,
     UserTurn,
 )
@@ -89,7 +90,7 @@ class TextToolsProvider:
         turn = AssistantTurn(
             text=parsed.text, tool_calls=calls, extras=response.turn.extras, truncated=response.turn.truncated
         )
-        stop = "truncated" if response.stop == "truncated" else "tool_use"
+        stop: StopKind = "truncated" if response.stop == "truncated" else "tool_use"
         return ModelResponse(turn=turn, stop=stop, usage=response.usage, notice=response.notice)
 
     def close(self) -> None:

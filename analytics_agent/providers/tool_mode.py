@@ -16,7 +16,7 @@ import os
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError
@@ -61,7 +61,7 @@ class ToolModeMemory:
         if entries.pop(key, None) is not None:
             self._save(entries)
 
-    def _load(self) -> dict:
+    def _load(self) -> dict[str, Any]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -71,7 +71,7 @@ class ToolModeMemory:
             return {}
         return data if isinstance(data, dict) else {}
 
-    def _save(self, entries: dict) -> None:
+    def _save(self, entries: dict[str, Any]) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tool_modes.", suffix=".tmp")

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
 from analytics_agent.db.catalog import NO_TABLES, VISIBLE_RELATIONS, get_profile, quote_ident
 from analytics_agent.db.relationships import duplicate_keys
+from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate_plan import Planner
@@ -33,7 +34,7 @@ from analytics_agent.tools.aggregate_sql import (
     leaves,
     where_clause,
 )
-from analytics_agent.tools.arguments import Baseline, Period, ToolArguments
+from analytics_agent.tools.arguments import Baseline, Period, ToolArguments, one_of
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.fetch import fetch_rows
 from analytics_agent.tools.semantics import Semantics
@@ -78,25 +79,25 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
     enum of every column would cost its tokens in every request: each name is checked against the chosen
     table at run time, with "did you mean" (describe_table lists them)."""
     tables = sorted(catalog)
-    table_t: Any = Literal[tuple(tables)] if 0 < len(tables) <= MAX_TABLE_ENUM else str
+    table_t: Any = one_of(tuple(tables)) if 0 < len(tables) <= MAX_TABLE_ENUM else str
     named: dict[str, Any] = {}
     if metric_names:
-        named["metric"] = (Literal[metric_names] | None, _lean_field(None))
-    metric = create_model(
+        named["metric"] = (one_of(metric_names) | None, _lean_field(None))
+    metric: Any = create_model(
         "Metric",
         __base__=ToolArguments,
-        fn=(Literal[METRIC_FNS] | None, _lean_field(None)),
+        fn=(one_of(METRIC_FNS) | None, _lean_field(None)),
         column=(str | None, _lean_field(None)),
         **named,
         where=(str | None, _lean_field(None, max_length=500)),
         share=(bool | None, _lean_field(None)),
         per=(str | None, _lean_field(None)),
     )
-    condition = create_model(
+    condition: Any = create_model(
         "Filter",
         __base__=ToolArguments,
         column=(str, ...),
-        op=(Literal[OPS], ...),
+        op=(one_of(OPS), ...),
         value=(FilterValue | None, _lean_field(None)),
     )
     return create_model(
@@ -107,7 +108,7 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         group_by=(list[str], _lean_field(list, max_length=4)),
         filters=(list[condition], _lean_field(list, max_length=8)),
         time_column=(str | None, _lean_field(None)),
-        time_grain=(Literal[GRAINS] | None, _lean_field(None)),
+        time_grain=(one_of(GRAINS) | None, _lean_field(None)),
         period=(Period | None, _lean_field(None)),
         baseline=(Baseline | None, _lean_field(None)),
         order_by=(str | None, _lean_field(None)),
@@ -195,7 +196,7 @@ def _explain_no_rows(cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> None
     params = Params()
     where = where_clause(plan.filters, params)
     source = from_clause(plan)
-    if cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {source}{where})", params.values).fetchone()[0]:
+    if first_row(cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {source}{where})", params.values))[0]:
         return
     for f in plan.filters:
         if f.op in ("=", "in"):
@@ -231,9 +232,9 @@ def _refuse_missing(cursor: duckdb.DuckDBPyConnection, f: FilterPlan) -> None:
     for v in values:
         if (
             v in known
-            or cursor.execute(
-                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE CAST({col} AS VARCHAR) = ?)", [v]
-            ).fetchone()[0]
+            or first_row(
+                cursor.execute(f"SELECT EXISTS (SELECT 1 FROM {table} WHERE CAST({col} AS VARCHAR) = ?)", [v])
+            )[0]
         ):
             continue
         found = closest(v, _known_values(cursor, f.table, f.source))

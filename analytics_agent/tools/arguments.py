@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -23,7 +23,7 @@ from pydantic import (
     WithJsonSchema,
     create_model,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 from analytics_agent.errors import ArgumentError
 from analytics_agent.suggest import clipped
@@ -111,6 +111,9 @@ Baseline = Annotated[
 ]
 
 
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
 class ToolArguments(BaseModel):
     """Base of every tool's arguments: unknown keys are errors, so a misspelt one never passes silently."""
 
@@ -125,7 +128,7 @@ def field_type(param: ParamSpec, choices: tuple[str, ...] = ()) -> Any:
         return Period
     if param.type == "enum":
         values = choices or param.choices
-        return Literal[values]  # type: ignore[valid-type]
+        return one_of(values)
     if param.type == "integer":
         return Annotated[int, Field(strict=True, ge=_num(param.minimum), le=_num(param.maximum))]
     if param.type == "number":
@@ -135,6 +138,11 @@ def field_type(param: ParamSpec, choices: tuple[str, ...] = ()) -> Any:
     if param.max_length:
         return Annotated[str, Field(max_length=param.max_length)]
     return Annotated[str, _BOUNDED]
+
+
+def one_of(values: tuple[str, ...]) -> Any:
+    """``Literal[values]`` built at run time: a type to pydantic, a value mypy cannot check as a type."""
+    return Literal[values]
 
 
 def _at_most_default_length(value: str) -> str:
@@ -171,7 +179,7 @@ def arguments_model(
     return create_model(model_name, __base__=ToolArguments, **fields)
 
 
-def parse_arguments(model: type[BaseModel], raw: str | dict[str, Any] | None) -> BaseModel:
+def parse_arguments(model: type[_Model], raw: str | dict[str, Any] | None) -> _Model:
     """Validate what the model sent. Raises ArgumentError, one line per problem."""
     if raw is None:
         data: Any = {}
@@ -181,9 +189,17 @@ def parse_arguments(model: type[BaseModel], raw: str | dict[str, Any] | None) ->
         else:
             try:
                 data = json.loads(raw)
-            except ValueError as exc:
+            except json.JSONDecodeError as exc:
                 raise ArgumentError(
                     f"arguments are not valid JSON ({exc.msg} at character {exc.pos}); send one JSON object"
+                ) from None
+            except ValueError:  # an integer past Python's digit limit (4,300 by default)
+                raise ArgumentError(
+                    "arguments are not valid JSON (a number is too long to read); send one JSON object"
+                ) from None
+            except RecursionError:
+                raise ArgumentError(
+                    "arguments are not valid JSON (nested too deeply to read); send one flat JSON object"
                 ) from None
     else:
         data = raw
@@ -226,7 +242,7 @@ def _field_name(part: str | int) -> str:
     return text if text and text.strip() == text and text.isprintable() else repr(text)
 
 
-def _short_literal_message(error: dict[str, Any]) -> str:
+def _short_literal_message(error: ErrorDetails) -> str:
     expected = error.get("ctx", {}).get("expected", "")
     return (
         f"Input should be one of {clipped(str(expected), limit=300)}; got {clipped(repr(error.get('input')))}"

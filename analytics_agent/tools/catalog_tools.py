@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import duckdb
 from pydantic import Field, create_model
 
 from analytics_agent.db.catalog import NO_TABLES, get_profile, list_tables
 from analytics_agent.errors import ToolError
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.arguments import ToolArguments, one_of
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.profile_view import fit_profile
 from analytics_agent.tools.semantic.describe import semantic_summary
@@ -46,7 +46,7 @@ class DescribeTable(Tool):
     def __init__(self, tables: list[str], semantics: Semantics | None = None) -> None:
         self.semantics = semantics or Semantics()
         self._empty = not tables
-        table_type = Literal[tuple(tables)] if tables else str  # type: ignore[valid-type]
+        table_type = one_of(tuple(tables)) if tables else str
         self.arguments = create_model(
             "DescribeTableArguments",
             __base__=ToolArguments,
@@ -58,7 +58,7 @@ class DescribeTable(Tool):
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:
             raise ToolError(NO_TABLES)
-        table = args.table  # type: ignore[attr-defined]
+        table = args.table  # type: ignore[attr-defined]  # a field of the model built in __init__
         extra = semantic_summary(table, self.semantics)
         try:
             # pages count from 1; any lower number means the first (no minimum in the schema: tokens)

@@ -15,8 +15,8 @@ import duckdb
 
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
-from analytics_agent.tools.arguments import parse_arguments
-from analytics_agent.tools.base import ToolValue
+from analytics_agent.tools.arguments import ToolArguments, parse_arguments
+from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.shaping import Shaped, estimate_tokens, shape_object, shape_rows
 from analytics_agent.tools.watchdog import Watchdog
@@ -98,7 +98,9 @@ class Executor:
             arguments=args.model_dump(mode="json"),
         )
 
-    def _run_with_timeout(self, tool, cursor, args) -> ToolValue:
+    def _run_with_timeout(
+        self, tool: Tool, cursor: duckdb.DuckDBPyConnection, args: ToolArguments
+    ) -> ToolValue:
         try:
             with self._watchdog.guard(self.timeout_s, cursor.interrupt):
                 return tool.run(cursor, args)

@@ -19,6 +19,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.tools.shaping import MAX_ROWS, Rows
 
@@ -63,7 +64,7 @@ def fetch_rows(
     total = len(rows)
     if total > max_rows or (total and _fetched_chars(rows) >= MAX_FETCH_CHARS):
         counting = _one_select(f"SELECT count(*) FROM ({_body(sql)})")
-        total = cursor.execute(counting, params).fetchone()[0]
+        total = first_row(cursor.execute(counting, params))[0]
     extra = {"hint": hint} if hint else {}
     return Rows(columns=names, rows=rows, total=total, **extra)
 

@@ -9,10 +9,13 @@ under the executor's time limit.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import cast
 
 import duckdb
 from pydantic import Field
 
+from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
@@ -35,7 +38,7 @@ class RunSql(Tool):
     returns = "rows"
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
-        query = check_select(cursor, args.query)  # type: ignore[attr-defined]
+        query = check_select(cursor, cast(RunSqlArguments, args).query)  # the executor validated with it
         hint = "aggregate in SQL (GROUP BY) or add a WHERE or LIMIT"
         return ToolValue(fetch_rows(cursor, query, hint=hint), sql=query)
 
@@ -72,7 +75,7 @@ def _refuse_outside_reads(cursor: duckdb.DuckDBPyConnection, query: str) -> None
     import json
 
     try:
-        tree = json.loads(cursor.execute("SELECT json_serialize_sql(?)", [query]).fetchone()[0])
+        tree = json.loads(first_row(cursor.execute("SELECT json_serialize_sql(?)", [query]))[0])
     except duckdb.Error:
         raise ToolError(
             "run_sql: the query could not be checked; write a plain SELECT over the tables"
@@ -91,7 +94,7 @@ def _refuse_outside_reads(cursor: duckdb.DuckDBPyConnection, query: str) -> None
             )
 
 
-def _references(tree: object):
+def _references(tree: object) -> Iterator[tuple[str, str]]:
     """(kind, name) of every table function and table named in a parse tree. A loop, not recursion: a
     hostile query can nest deeper than Python's stack."""
     stack = [tree]

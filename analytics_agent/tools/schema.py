@@ -19,7 +19,7 @@ _DROP_KEYS = {"title", "$schema", "$id"}
 def clean_schema(model: type[BaseModel]) -> dict[str, Any]:
     raw = model.model_json_schema(mode="validation")
     defs = raw.pop("$defs", {})
-    schema = _clean(_inline_refs(raw, defs))
+    schema: dict[str, Any] = _clean(_inline_refs(raw, defs))
     schema.pop("description", None)  # the tool's own description carries it
     _drop_closed_markers(schema)
     _drop_null_defaults(schema)

@@ -15,7 +15,7 @@ from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.errors import ToolDefinitionError, ToolError
 from analytics_agent.tools.arguments import ToolArguments, arguments_model
 from analytics_agent.tools.base import Tool, ToolValue
-from analytics_agent.tools.fetch import fetch_rows
+from analytics_agent.tools.fetch import FetchPlan, fetch_rows
 from analytics_agent.tools.sqlfile import SqlToolSpec, parse_sql_tool
 from analytics_agent.tools.tool_files import read_tool_file
 
@@ -43,10 +43,10 @@ class SqlTool(Tool):
         self.description = spec.description
         self.returns = spec.returns
         self._choices = choices
-        self._plans: dict = {}  # fetch plans per kind of arguments (fetch_rows)
+        self._plans: dict[Any, FetchPlan] = {}  # fetch plans per kind of arguments (fetch_rows)
 
     @cached_property
-    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
+    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]  # lazy stand-in for the attribute
         # Built on first use: a one-tool command (tools call) need not build every model.
         return arguments_model(self.spec.name, self.spec.params, self._choices)
 

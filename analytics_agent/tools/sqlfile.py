@@ -169,7 +169,7 @@ def _build_spec(
         description=header["description"],
         sql=sql,
         params=tuple(params),
-        returns=returns,  # type: ignore[arg-type]
+        returns=returns,  # type: ignore[arg-type]  # checked against the Literal above
         empty=header.get("empty", "no rows match these arguments"),
         tables=tables,
         path=path,
@@ -214,7 +214,7 @@ def _parse_param(name: str, value: str, *, path: str, line: int) -> ParamSpec:
             )
     except (ValueError, re.error) as exc:
         raise ToolDefinitionError(f"parameter {name!r}: {exc}", path=path, line=line) from None
-    param = ParamSpec(name=name, type=kind, description=description.strip(), **fields)  # type: ignore[arg-type]
+    param = ParamSpec(name=name, type=kind, description=description.strip(), **fields)  # type: ignore[arg-type]  # kind checked above
     if default_text is not None:
         param = _with_default(param, default_text.strip(), path=path, line=line)
     return param

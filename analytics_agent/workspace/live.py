@@ -156,8 +156,8 @@ class LiveWorkspace:
         except BaseException:
             connection.close()
             raise
-        executor = Executor(self._registry, connection, timeout_s=self._timeout_s)
-        self._open = Workspace(self.db_path, connection, self._registry, executor)
+        executor = Executor(self.registry, connection, timeout_s=self._timeout_s)
+        self._open = Workspace(self.db_path, connection, self.registry, executor)
         return self._open
 
     def _rebuild(self, connection: duckdb.DuckDBPyConnection) -> None:

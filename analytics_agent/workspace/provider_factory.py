@@ -106,7 +106,7 @@ def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None, ke
 def _bedrock(settings: Settings, *, stream: bool) -> Provider:
     # Seam for the Bedrock provider: it lands as providers/bedrock.py with this constructor.
     try:
-        from analytics_agent.providers.bedrock import BedrockProvider  # type: ignore[import-not-found]
+        from analytics_agent.providers.bedrock import BedrockProvider
     except ModuleNotFoundError as exc:
         if exc.name != "analytics_agent.providers.bedrock":
             raise

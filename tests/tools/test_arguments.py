@@ -63,6 +63,16 @@ def test_arguments_that_are_not_a_json_object_are_refused_clearly(raw):
     assert "JSON" in line
 
 
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [('{"top": ' + "9" * 5000 + "}", "a number is too long to read"), ("[" * 100_000, "nested too deeply")],
+)
+def test_json_that_python_cannot_read_is_refused_as_bad_json_not_a_crash(raw, reason):
+    (line,) = errors_for(raw)
+    assert line.startswith("arguments are not valid JSON (")
+    assert reason in line
+
+
 def test_null_for_an_optional_parameter_means_its_default():
     args = parse_arguments(MODEL, {"city": "Pune", "day": "2026-10-24", "top": None})
     assert args.top == 10

@@ -63,7 +63,7 @@ def render_html(spec: ChartSpec) -> str:
         "<tr><td>"
         + escape(label)
         + "".join(
-            f'<td class="num">{"" if s.values[i] is None else escape(format_number(s.values[i], compact=False))}</td>'
+            f'<td class="num">{"" if (v := s.values[i]) is None else escape(format_number(v, compact=False))}</td>'
             for s in spec.series
         )
         + "</tr>"

@@ -152,8 +152,9 @@ def _primary(measures: list[str], rows) -> str:
 
 
 def _sorted_by(measure: str, rows) -> bool:
-    values = [_number(r[measure]) for r in rows]
-    if any(v is None for v in values) or len(set(values)) < 2:
+    numbers = [_number(r[measure]) for r in rows]
+    values = [v for v in numbers if v is not None]
+    if len(values) < len(numbers) or len(set(values)) < 2:
         return False
     return values == sorted(values, reverse=True)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -103,7 +104,7 @@ def short_dates(labels: tuple[str, ...]) -> tuple[str, ...]:
     return labels
 
 
-def spaced_labels(spans: list[tuple[float, float]], gap: float) -> list[int]:
+def spaced_labels(spans: Sequence[tuple[float, float]], gap: float) -> list[int]:
     """Which labels to draw: every k-th one for the smallest k at which none comes closer than ``gap`` to
     the next, and the last one too (in place of the one before it if they would touch)."""
     count = len(spans)

@@ -98,8 +98,8 @@ def _line(spec: ChartSpec) -> tuple[list[str], int]:
 
 def _x_positions(labels: tuple[str, ...], left: float, right: float) -> list[float]:
     """Evenly spaced, or placed by date when every label is a date (so gaps in time look like gaps)."""
-    days = [_ordinal(x) for x in labels]
-    if all(d is not None for d in days) and days[-1] > days[0]:
+    days = [d for x in labels if (d := _ordinal(x)) is not None]
+    if len(days) == len(labels) and days[-1] > days[0]:
         return [left + (d - days[0]) / (days[-1] - days[0]) * (right - left) for d in days]
     step = (right - left) / max(1, len(labels) - 1)
     return [left + i * step for i in range(len(labels))]

@@ -7,20 +7,23 @@ anything else would fan out and double-count.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.relationships import SAMPLE_ROWS, Relationship, duplicate_keys
+from analytics_agent.db.rows import first_row
 from analytics_agent.errors import SemanticModelError, ToolError
 from analytics_agent.suggest import did_you_mean
 from analytics_agent.tools.aggregate_plan import Planner, build_metric
 from analytics_agent.tools.aggregate_refs import Catalog
 from analytics_agent.tools.aggregate_sql import METRIC_FNS
 from analytics_agent.tools.aggregate_time import TEMPORAL
-from analytics_agent.tools.semantic.model import MetricDef, RelationshipDef, SemanticFile
-from analytics_agent.tools.semantics import Semantics
+from analytics_agent.tools.semantic.model import RelationshipDef, SemanticFile
+from analytics_agent.tools.semantics import MetricDef, Semantics
+
+_Problem = Callable[[int, str], None]  # report one mistake: its line and message
 
 
 def check_semantic(
@@ -60,7 +63,7 @@ def check_semantic(
     return Semantics(relationships, metrics, dimensions, time_columns), problems
 
 
-def _table_known(name: str, line: int, catalog: Catalog, problem) -> bool:
+def _table_known(name: str, line: int, catalog: Catalog, problem: _Problem) -> bool:
     if name in catalog:
         return True
     problem(
@@ -84,7 +87,11 @@ def _plain(exc: ToolError, column: str | None, table: str, catalog: Catalog) -> 
 
 
 def _relationships(
-    declared: Sequence[RelationshipDef], inferred: Sequence[Relationship], catalog: Catalog, cur, problem
+    declared: Sequence[RelationshipDef],
+    inferred: Sequence[Relationship],
+    catalog: Catalog,
+    cur: duckdb.DuckDBPyConnection,
+    problem: _Problem,
 ) -> list[Relationship]:
     """Inferred links, with the declared ones replacing (or, as null, removing) those of the same column."""
     result = {(r.table, r.column): r for r in inferred}
@@ -102,7 +109,7 @@ def _relationships(
             pool = catalog.get(target, catalog)
             problem(d.line, f"{where}: {bad} is not in the database{did_you_mean(bad.split('.')[-1], pool)}")
             continue
-        rows = cur.execute(f"SELECT count(*) FROM {quote_ident(target)}").fetchone()[0]
+        rows = first_row(cur.execute(f"SELECT count(*) FROM {quote_ident(target)}"))[0]
         dupes = duplicate_keys(cur, target, key, rows=rows)  # sampled on a big table; in full at first use
         if dupes:
             problem(
@@ -117,7 +124,9 @@ def _relationships(
     return sorted(result.values(), key=lambda r: (r.table, r.column))
 
 
-def _metrics(defs: Sequence[MetricDef], planner: Planner, problem, catalog: Catalog) -> dict[str, MetricDef]:
+def _metrics(
+    defs: Sequence[MetricDef], planner: Planner, problem: _Problem, catalog: Catalog
+) -> dict[str, MetricDef]:
     by_name: dict[str, MetricDef] = {}
     for m in defs:
         if m.name in by_name:

@@ -80,7 +80,7 @@ class SemanticFile:
         self.problems.append(SemanticModelError(message, path=self.path, line=line))
 
 
-class _Mapping(dict):
+class _Mapping(dict[Any, Any]):
     """A YAML mapping that remembers its own line and each key's."""
 
     line = 0
@@ -252,7 +252,7 @@ def _metric(result: SemanticFile, table: str, name: str, body: Any, line: int) -
             fn=body.get("fn"),
             column=body.get("column"),
             where=body.get("where"),
-            ratio=tuple(ratio) if ratio else None,  # type: ignore[arg-type]
+            ratio=tuple(ratio) if ratio else None,
             description=_text(body.get("description")),
             synonyms=synonyms,
         )

@@ -1,0 +1,125 @@
+"""A first look at a CSV file's bytes before DuckDB reads it: is it text at all, in which encoding, does a
+comment or preamble sit above the header, and how wide is its first line. Pure apart from reading the
+first block of the file (``.gz`` unpacked on the fly; other compressions are left to DuckDB).
+
+Each answer becomes a one-line error naming the option that reads the file, instead of a sniffer failure
+several lines later (or a traceback on bytes that are not UTF-8).
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass
+from pathlib import Path
+
+from analytics_agent.errors import LoadError
+
+PEEK_BYTES = 1 << 16
+MAX_COLUMNS = 10_000
+"""A wider file is refused before DuckDB sniffs it: sniffing 100,000 columns takes minutes and gigabytes."""
+
+
+@dataclass(frozen=True)
+class Peek:
+    encoding: str | None
+    """The encoding the bytes say (``utf-16`` for a BOM or NUL-interleaved text), or None for UTF-8."""
+    comment: str | None
+    """The mark of comment lines above the header (``#``), if the file starts with one."""
+
+
+def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | None, skip: int | None) -> Peek:
+    """Refuse what DuckDB cannot read as asked, in one line; otherwise say what the bytes show."""
+    head = _head(path)
+    if not head:
+        return Peek(None, None)
+    guessed = guess_encoding(head)
+    if guessed == "binary":
+        raise LoadError(
+            f"{label} is not a text CSV file (it holds binary bytes); check that it is the file you meant, "
+            "or export it as CSV"
+        )
+    if guessed == "windows-1252" and encoding is None:
+        raise LoadError(
+            f"{label} is neither UTF-8 nor latin-1 (its bytes suggest Windows-1252 or Shift-JIS, which DuckDB "
+            "cannot read): convert it to UTF-8 first (e.g. iconv -f cp1252 -t utf-8), then load it"
+        )
+    chosen = (encoding or guessed or "utf-8").lower().replace("_", "-")
+    if guessed and encoding is None:
+        raise LoadError(
+            f"{label} is not UTF-8; it looks like {guessed}: add --encoding {guessed} "
+            "(DuckDB reads utf-8, utf-16 and latin-1)"
+        )
+    text = _decode(head, chosen)
+    lines = text.splitlines()
+    found_comment = None
+    if comment is None and skip is None and len(lines) > 1 and lines[0].lstrip().startswith("#"):
+        following = next((line for line in lines[1:] if not line.lstrip().startswith("#")), "")
+        if _widest(lines[0]) != _widest(following):  # "#id,name" above rows of as many fields is a header
+            found_comment = "#"
+            raise LoadError(
+                f"{label}: the first line ({_short(lines[0])}) is a comment, not the header; add --comment "
+                "'#' to skip such lines, or --skip N to skip the first N lines"
+            )
+    first_data = lines[skip or 0] if len(lines) > (skip or 0) else ""
+    widest = _widest(first_data)
+    if widest > MAX_COLUMNS:
+        raise LoadError(
+            f"{label} has {'over ' if len(lines) <= (skip or 0) + 1 else ''}{widest:,} columns on its first "
+            f"line; at most {MAX_COLUMNS:,} can load "
+            "(split the file, or transpose it so the columns become rows)"
+        )
+    return Peek(guessed, found_comment)
+
+
+def _widest(line: str) -> int:
+    return max(line.count(d) for d in (",", ";", "\t", "|")) + 1
+
+
+def guess_encoding(head: bytes) -> str | None:
+    """``utf-16``, ``latin-1``, ``binary`` or None (UTF-8 or plain ASCII), from the first bytes. Pure."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    if head.startswith(b"\xef\xbb\xbf"):
+        return None
+    sample = head[:4096]
+    nul = sample.count(0)
+    if nul and nul * 3 >= len(sample):  # every other byte NUL: UTF-16 without a BOM
+        odd = sample[1::2].count(0)
+        even = sample[0::2].count(0)
+        if max(odd, even) * 10 >= len(sample) * 4:
+            return "utf-16"
+    controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 13, 30, 31))  # 30, 31: separators
+    if (nul + controls) * 20 > len(sample):
+        return "binary"
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 4:  # not just a character cut at the end of the block
+            # C1 bytes (0x80-0x9f) are Windows-1252 punctuation, which DuckDB's latin-1 refuses
+            return "windows-1252" if any(0x80 <= b <= 0x9F for b in head) else "latin-1"
+    return None
+
+
+def _head(path: Path) -> bytes:
+    try:
+        if path.name.lower().endswith(".gz"):
+            with gzip.open(path, "rb") as compressed:
+                return compressed.read(PEEK_BYTES)
+        if path.name.lower().endswith((".zst", ".zstd")):
+            return b""  # DuckDB unpacks it; its own errors are explained afterwards
+        with path.open("rb") as handle:
+            return handle.read(PEEK_BYTES)
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        raise LoadError(f"cannot read {path.name}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _decode(head: bytes, encoding: str) -> str:
+    name = {"latin1": "latin-1", "utf16": "utf-16"}.get(encoding, encoding)
+    try:
+        return head.decode(name, errors="replace")
+    except LookupError:
+        raise LoadError(f"--encoding {encoding}: DuckDB reads utf-8, utf-16 and latin-1") from None
+
+
+def _short(line: str, limit: int = 60) -> str:
+    return repr(line if len(line) <= limit else line[: limit - 3] + "...")

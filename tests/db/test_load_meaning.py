@@ -1,0 +1,126 @@
+"""A load stores what the file means, or says in one line what it changed and how to undo it (issue 21)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics_agent.db.loader import load_files
+from analytics_agent.db.sources import LoadOptions
+from analytics_agent.errors import LoadError
+
+
+def _load(tmp_path: Path, name: str, text: str | bytes, **options: object):
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    options.setdefault("table", "t")
+    return load_files(tmp_path / "t.duckdb", [str(path)], LoadOptions(**options))  # type: ignore[arg-type]
+
+
+def _rows(tmp_path: Path, sql: str) -> list[tuple]:
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def test_a_country_column_of_na_and_no_stays_text_and_the_na_that_became_null_is_said(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "c.csv", "country,iso\nNamibia,NA\nNorway,NO\nSweden,SE\n")
+    assert {c.name: c.type for c in summary.columns}["iso"] == "VARCHAR"
+    assert _rows(tmp_path, "SELECT iso FROM t ORDER BY country") == [(None,), ("NO",), ("SE",)]
+    assert any(n.startswith("iso: 1 value 'NA' read as missing") and "--null ''" in n for n in summary.notes)
+
+
+def test_the_option_named_keeps_the_token(tmp_path: Path) -> None:
+    _load(tmp_path, "c.csv", "country,iso\nNamibia,NA\nNorway,NO\n", null_tokens=("",))
+    assert _rows(tmp_path, "SELECT iso FROM t ORDER BY country") == [("NA",), ("NO",)]
+
+
+def test_a_true_false_column_is_still_boolean(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "b.csv", "id,ok\n1,true\n2,false\n3,\n")
+    assert {c.name: c.type for c in summary.columns}["ok"] == "BOOLEAN"
+
+
+def test_a_header_named_na_keeps_its_name(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "h.csv", "id,NA,null\n1,2,3\n4,5,6\n")
+    assert [c.original for c in summary.columns] == ["id", "NA", "null"]
+
+
+def test_stray_quotes_load_every_row(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "q.tsv", 'id\ttitle\n1\t"Swing it" magistern\n2\tplain\n')
+    assert summary.rows_loaded == 2
+    assert _rows(tmp_path, "SELECT title FROM t ORDER BY id")[0] == ('"Swing it" magistern',)
+
+
+def test_allow_empty_never_empties_a_file_with_data(tmp_path: Path) -> None:
+    """Whatever made the read find no rows, --allow-empty must not turn a file with data into an empty table."""
+    from analytics_agent.db.loader import _refuse_empty
+    from analytics_agent.db.sources import Input
+
+    path = tmp_path / "x.csv"
+    path.write_text('id,name\n1,"stray\n2,b\n')
+    with duckdb.connect() as conn, pytest.raises(LoadError, match="of data by DuckDB's own reading"):
+        _refuse_empty(conn, 0, [], [path], [Input(path)], "t", LoadOptions(allow_empty=True))
+    path.write_text("id,name\n")
+    with duckdb.connect() as conn:
+        _refuse_empty(conn, 0, [], [path], [Input(path)], "t", LoadOptions(allow_empty=True))
+
+
+def test_text_dates_load_as_dates_and_say_so(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "s.csv", "month,close\nJan 1 2009,10\nFeb 1 2009,11\nMar 2 2009,12\n")
+    assert {c.name: c.type for c in summary.columns}["month"] == "DATE"
+    assert any(
+        "month: text dates like 'Jan 1 2009' stored as DATE (format %b %d %Y)" in n for n in summary.notes
+    )
+
+
+def test_an_ambiguous_day_month_reading_is_said(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "d.csv", "day,n\n03/04/2024,1\n05/06/2024,2\n")
+    assert any("every value fits" in n and "--date-format" in n for n in summary.notes), summary.notes
+
+
+def test_a_binary_file_named_csv_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="not a text CSV file") as caught:
+        _load(tmp_path, "b.csv", bytes(range(256)) * 40)
+    assert "\n" not in str(caught.value)
+    assert not (tmp_path / "t.duckdb").exists()
+
+
+def test_utf16_names_the_encoding_and_the_option_loads_it(tmp_path: Path) -> None:
+    text = "a,b\r\n1,é\r\n".encode("utf-16")
+    with pytest.raises(LoadError, match="--encoding utf-16"):
+        _load(tmp_path, "u.csv", text)
+    assert _load(tmp_path, "u.csv", text, encoding="utf-16").rows_loaded == 1
+
+
+def test_a_comment_above_the_header_is_named(tmp_path: Path) -> None:
+    text = "# exported 2024-01-01\nid,name\n1,a\n"
+    with pytest.raises(LoadError, match="--comment '#'"):
+        _load(tmp_path, "c.csv", text)
+    assert _load(tmp_path, "c.csv", text, comment="#").rows_loaded == 1
+    assert _load(tmp_path, "c2.csv", text, skip=1, table="t2").rows_loaded == 1
+
+
+def test_a_hundred_thousand_columns_is_refused_at_once(tmp_path: Path) -> None:
+    header = ",".join(f"c{i}" for i in range(100_000))
+    with pytest.raises(LoadError, match="columns on its first line; at most 10,000 can load"):
+        _load(tmp_path, "wide.csv", header + "\n" + ",".join("1" * 100_000) + "\n")
+
+
+def test_a_file_named_with_brackets_loads_by_its_literal_name(tmp_path: Path) -> None:
+    assert _load(tmp_path, "[avalon] daily.csv", "a,b\n1,2\n").rows_loaded == 1
+
+
+def test_a_record_after_a_multi_line_value_is_named_by_its_own_line(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="line 5 has 3 fields where the header has 2"):
+        _load(tmp_path, "m.csv", 'a,b\n1,"x\ny\nz"\n2,3,4\n')
+
+
+def test_field_counts_are_the_real_ones(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="line 2 has 5 fields where the header has 3"):
+        _load(tmp_path, "f.csv", "a,b,c\n1,2,3,,x\n4,5,6\n")
+
+
+def test_a_short_record_is_reported_as_one_not_as_a_conversion(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="line 3 has 2 fields where the header has 3"):
+        _load(tmp_path, "s.csv", "a,b,c\n1,2,3\nfoo,bar\n")
