@@ -21,9 +21,12 @@ def system_prompt(
     timezone: str,
     schema: Mapping[str, str] | None = None,
     business_zone: str | None = None,
+    charts: bool = True,
 ) -> str:
     """The assistant's role, today's date, the tables (with their columns when ``schema`` fits the
-    budget), the business time zone, and the rules that keep numbers honest."""
+    budget), the business time zone, and the rules that keep numbers honest. ``charts``: our own app
+    draws the last tool result under the answer; an MCP client (Claude, Cursor) does not, so its model is
+    not told so."""
     from analytics_agent.tools.shaping import estimate_tokens
 
     listed = ", ".join(_describe(t) for t in tables) or "none yet"
@@ -41,6 +44,12 @@ def system_prompt(
         if business_zone
         else ""
     )
+    chart_rule = (
+        "The app charts your last tool result under the answer: to plot, fetch the series with a tool; "
+        "never draw charts in text."
+        if charts
+        else "Nothing is charted for you: give several numbers as a short table."
+    )
     return (
         "You are analytics-agent: you answer business questions from a DuckDB database using the tools.\n"
         f"Today is {today:%A} {today.isoformat()} ({timezone}); resolve relative dates such as "
@@ -48,9 +57,7 @@ def system_prompt(
         f"{tables_text}{zone}"
         "Use the tools for every number; never guess or invent one. If a tool returns an error, fix what "
         "it names and call again. Independent calls can go in one turn.\n"
-        "Answer briefly with the numbers, and say which tool each came from.\n"
-        "The app charts your last tool result under the answer: to plot, fetch the series with a tool; "
-        "never draw charts in text."
+        "Answer briefly with the numbers, and say which tool each came from.\n" + chart_rule
     )
 
 

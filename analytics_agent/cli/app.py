@@ -8,7 +8,6 @@ pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
 # No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import copy
-import logging
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -20,8 +19,11 @@ from analytics_agent.cli.context import State
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
     DB_HELP,
+    NO_SOURCES_HELP,
     TOOLS_DIR_HELP,
+    VERBOSE_HELP,
     GlobalOptionsGroup,
+    set_verbose,
 )
 from analytics_agent.cli.semantic_cmd import semantic_app
 from analytics_agent.cli.sources_cmd import sources_app
@@ -66,7 +68,7 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def _root(
     db: DbOption = None,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
     tools_dir: Annotated[
         Optional[list[Path]],  # noqa: UP045 - typer reads the annotation at run time
         typer.Option("--tools-dir", help=TOOLS_DIR_HELP),
@@ -76,18 +78,14 @@ def _root(
         bool,
         typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
     ] = False,
-    no_sources: Annotated[
-        bool, typer.Option("--no-sources", help="Leave the configured data sources out (e.g. one is down).")
-    ] = False,
+    no_sources: Annotated[bool, typer.Option("--no-sources", help=NO_SOURCES_HELP)] = False,
 ) -> None:
     State.db = db
     State.use_sources = not no_sources
     State.tools_dirs = tuple(tools_dir or ())
     State.allow_sql = allow_sql
     if verbose:
-        logging.basicConfig(
-            level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-        )
+        set_verbose()
 
 
 _TAKES_VALUE = frozenset({"--db", "--tools-dir"})

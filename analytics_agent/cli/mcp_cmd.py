@@ -17,6 +17,7 @@ from analytics_agent.cli.context import (
     business_zone,
     db_path,
     gets_sample_data,
+    linked_sources,
     say_created,
     user_tool_dirs,
     warn_problems,
@@ -45,13 +46,20 @@ def mcp(
         logging.basicConfig(
             level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
         )
-    from analytics_agent.db.linked.store import read_sources
+    if not db_path().exists() and not gets_sample_data(db_path()):
+        # a mistyped path in a client's config must not become a new empty database every question fails on
+        from analytics_agent.cli.context import missing_database_message
+        from analytics_agent.errors import DatabaseError
 
+        raise DatabaseError(missing_database_message(db_path()))
+    sources, unreadable = linked_sources(db_path())
+    for problem in unreadable:
+        typer.echo(f"warning: {problem}", err=True)
     live = LiveWorkspace(
         db_path(),
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
-        sources=read_sources() if State.use_sources else (),
+        sources=sources,
         sample_data=gets_sample_data(db_path()),
         timezone=business_zone(None),
     )

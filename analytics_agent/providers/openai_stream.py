@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analytics_agent.conversation import ModelResponse, ToolCall, Usage
-from analytics_agent.errors import ProviderConnectionError, ProviderResponseError
+from analytics_agent.errors import EmptyStreamError, ProviderConnectionError, ProviderResponseError
 from analytics_agent.providers.http import parse_json, snippet
 from analytics_agent.providers.openai_wire import (
     CALL_EXTRAS,
@@ -130,7 +130,7 @@ class StreamAssembler:
                 dropped connection, whose half a reply must not pass for the whole one.
         """
         if not self.events:
-            raise ProviderResponseError(f"{self.where} closed the stream before sending anything")
+            raise EmptyStreamError(f"{self.where} closed the stream before sending anything")
         if self.finish_reason is None and not self.done:
             raise ProviderConnectionError(
                 f"the stream from {self.where} stopped before the reply was complete (no finish_reason "
