@@ -36,8 +36,8 @@ def init(
     from analytics_agent.db.catalog import get_profile
     from analytics_agent.db.relationships import read_relationships
     from analytics_agent.errors import SemanticModelError
-    from analytics_agent.tools.aggregate import read_catalog
-    from analytics_agent.tools.aggregate_time import check_zone
+    from analytics_agent.tools.aggregate.time import check_zone
+    from analytics_agent.tools.aggregate.tool import read_catalog
     from analytics_agent.tools.semantic.describe import row_key
     from analytics_agent.tools.semantic.load import bundled_semantic_path, semantic_path_for
     from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
@@ -94,7 +94,7 @@ def _from_bundled(text: str, zone: tuple[str, str] | None) -> str:
 def _zone_samples(cur: object, catalog: dict[str, dict[str, str]]) -> dict[str, list[tuple[float, int]]]:
     """Per zoned timestamp column beside an integer ``hour`` column: sampled (epoch seconds, hour)."""
     from analytics_agent.db.catalog import quote_ident
-    from analytics_agent.tools.aggregate_time import is_zoned
+    from analytics_agent.tools.aggregate.time import is_zoned
 
     samples: dict[str, list[tuple[float, int]]] = {}
     for table, kinds in catalog.items():
@@ -116,7 +116,7 @@ def check(
     """Check the semantic file against the database: one line per mistake; exit 1 if any."""
     from analytics_agent.db.relationships import read_relationships
     from analytics_agent.errors import SemanticModelError
-    from analytics_agent.tools.aggregate import read_catalog
+    from analytics_agent.tools.aggregate.tool import read_catalog
     from analytics_agent.tools.semantic.check import check_semantic
     from analytics_agent.tools.semantic.load import semantic_path_for
     from analytics_agent.tools.semantic.model import read_semantic

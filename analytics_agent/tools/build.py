@@ -14,7 +14,7 @@ import duckdb
 
 from analytics_agent.db.catalog import read_catalog
 from analytics_agent.errors import ToolDefinitionError
-from analytics_agent.tools.aggregate_doc import DESCRIPTION
+from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.bundled import load_bundled_tools
 from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
@@ -126,7 +126,7 @@ def _describe_table(
 
 def _aggregate(catalog: dict[str, dict[str, str]], semantics: Callable[[], Semantics], timezone: str) -> Tool:
     def build() -> Tool:
-        from analytics_agent.tools.aggregate import Aggregate
+        from analytics_agent.tools.aggregate.tool import Aggregate
 
         found = semantics()
         return Aggregate(catalog, semantics=found, timezone=found.timezone or timezone)

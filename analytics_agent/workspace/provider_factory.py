@@ -71,9 +71,9 @@ def tool_modes_path() -> Path:
 
 def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None, key: str) -> Provider:
     try:
-        from analytics_agent.providers.openai import OpenAIProvider
+        from analytics_agent.providers.openai.provider import OpenAIProvider
     except ModuleNotFoundError as exc:
-        if exc.name != "analytics_agent.providers.openai":
+        if exc.name != "analytics_agent.providers.openai.provider":
             raise
         raise ConfigError("the openai provider is not available yet in this build") from None
     limits = _given(
@@ -104,11 +104,11 @@ def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None, ke
 
 
 def _bedrock(settings: Settings, *, stream: bool) -> Provider:
-    # Seam for the Bedrock provider: it lands as providers/bedrock.py with this constructor.
+    # Seam for the Bedrock provider: it lands as providers/bedrock/provider.py with this constructor.
     try:
-        from analytics_agent.providers.bedrock import BedrockProvider
+        from analytics_agent.providers.bedrock.provider import BedrockProvider
     except ModuleNotFoundError as exc:
-        if exc.name != "analytics_agent.providers.bedrock":
+        if exc.name != "analytics_agent.providers.bedrock.provider":
             raise
         raise ConfigError("--provider bedrock is not available yet; use --provider openai") from None
     attempts = None if settings.max_retries is None else settings.max_retries + 1

@@ -12,10 +12,10 @@ from tests.import_probe import imported_by
 # what only asking a model, the MCP server, loading, charts or aggregate need
 NETWORK_AND_SERVERS = {"httpx", "boto3", "botocore", "mcp", "starlette", "uvicorn", "anyio"}
 PLANNER = {
-    "analytics_agent.tools.aggregate",
-    "analytics_agent.tools.aggregate_plan",
-    "analytics_agent.tools.aggregate_sql",
-    "analytics_agent.tools.aggregate_refs",
+    "analytics_agent.tools.aggregate.tool",
+    "analytics_agent.tools.aggregate.plan",
+    "analytics_agent.tools.aggregate.sql",
+    "analytics_agent.tools.aggregate.refs",
     "analytics_agent.tools.semantic.check",
     "analytics_agent.tools.semantic.model",
     "yaml",
@@ -64,7 +64,7 @@ def test_aggregate_is_imported_by_the_command_that_calls_it(sample_db: Path, tmp
     """The other side of the guard: the probe sees a deferred tool being built."""
     args = ["tools", "call", "aggregate", '{"table": "orders"}']
     found = imported_by(["--db", str(sample_db), *args], cwd=tmp_path).modules
-    assert {"analytics_agent.tools.aggregate", "analytics_agent.tools.aggregate_plan"} <= found
+    assert {"analytics_agent.tools.aggregate.tool", "analytics_agent.tools.aggregate.plan"} <= found
 
 
 @pytest.mark.parametrize(

@@ -27,9 +27,9 @@ import pytest
 from analytics_agent.agent.loop import Agent
 from analytics_agent.agent.prompt import system_prompt
 from analytics_agent.db.catalog import list_tables
-from analytics_agent.providers.openai import OpenAIProvider
-from analytics_agent.providers.openai_wire import RequestOptions
-from analytics_agent.providers.text_mode import TextToolsProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
+from analytics_agent.providers.openai.wire import RequestOptions
+from analytics_agent.providers.text.mode import TextToolsProvider
 from analytics_agent.workspace.workspace import Workspace
 
 pytestmark = pytest.mark.peer

@@ -30,7 +30,7 @@ from analytics_agent.errors import (
     ProviderResponseError,
     ProviderTimeoutError,
 )
-from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.registry import Registry

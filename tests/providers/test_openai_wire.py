@@ -17,7 +17,7 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderError, ProviderResponseError
-from analytics_agent.providers.openai_wire import (
+from analytics_agent.providers.openai.wire import (
     RequestOptions,
     conversation_call_ids,
     parse_response,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from analytics_agent.providers.sse import Event, iter_events
+from analytics_agent.providers.openai.sse import Event, iter_events
 
 RECORDED = Path(__file__).parent / "recorded_openai"
 

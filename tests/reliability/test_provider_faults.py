@@ -25,7 +25,7 @@ from analytics_agent.errors import (
     ProviderResponseError,
     ProviderTimeoutError,
 )
-from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
 import bedrock_fake as bf
@@ -352,7 +352,7 @@ def aws(monkeypatch):
 
 @pytest.mark.parametrize(("steps", "expected"), _cases(BEDROCK_MATRIX))
 def test_bedrock_fault(workspace, aws, steps, expected):
-    from analytics_agent.providers.bedrock import BedrockProvider
+    from analytics_agent.providers.bedrock.provider import BedrockProvider
 
     script = BedrockScript(steps, stream=False)
     provider = BedrockProvider(model="us.amazon.nova-micro-v1:0", region="us-east-1", max_attempts=4)
@@ -365,7 +365,7 @@ def test_bedrock_fault(workspace, aws, steps, expected):
 
 
 def test_bedrock_an_error_mid_stream_stops_with_one_line(workspace, aws):
-    from analytics_agent.providers.bedrock import BedrockProvider
+    from analytics_agent.providers.bedrock.provider import BedrockProvider
 
     fake = bf.FakeBedrock(
         [bf.Failure(200, "modelStreamErrorException", "The model stream broke.", in_stream=True)]
@@ -380,7 +380,7 @@ def test_bedrock_an_error_mid_stream_stops_with_one_line(workspace, aws):
 
 
 def test_bedrock_stream_recovers_from_throttling_then_answers(workspace, aws):
-    from analytics_agent.providers.bedrock import BedrockProvider
+    from analytics_agent.providers.bedrock.provider import BedrockProvider
 
     script = BedrockScript(
         [b_failure(429, "ThrottlingException", "slow down"), B_CALL, "answer"], stream=True

@@ -11,7 +11,7 @@ import threading
 import httpx
 
 from analytics_agent.agent.loop import Agent
-from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step, last_tool_result
 from analytics_agent.workspace.workspace import Workspace
 

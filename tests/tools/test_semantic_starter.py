@@ -52,7 +52,7 @@ def test_free_text_is_not_a_dimension(tmp_path):
             "('south', 'ok', 4)) t(region, comment, amount)"
         )
     from analytics_agent.db.catalog import get_profile
-    from analytics_agent.tools.aggregate import read_catalog
+    from analytics_agent.tools.aggregate.tool import read_catalog
     from analytics_agent.tools.semantic.starter import starter_yaml
 
     with duckdb.connect(str(db)) as conn:

@@ -13,7 +13,7 @@ from analytics_agent.tools.semantics import Semantics
 if TYPE_CHECKING:  # the checker and the YAML reader are imported by the one function that uses them
     import duckdb
 
-    from analytics_agent.tools.aggregate_refs import Catalog
+    from analytics_agent.tools.aggregate.refs import Catalog
 
 
 def semantic_path_for(db_path: Path) -> Path:

@@ -12,8 +12,9 @@ from typing import Any
 
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
-from analytics_agent.tools.aggregate_refs import Catalog, Resolver
-from analytics_agent.tools.aggregate_sql import (
+from analytics_agent.tools.aggregate.conditions import parse_condition
+from analytics_agent.tools.aggregate.refs import Catalog, Resolver
+from analytics_agent.tools.aggregate.sql import (
     NUMERIC_FNS,
     PART_GRAINS,
     TRUNC_GRAINS,
@@ -25,9 +26,8 @@ from analytics_agent.tools.aggregate_sql import (
     output_names,
     time_key,
 )
-from analytics_agent.tools.aggregate_time import TEMPORAL, day_filter, day_range, local
+from analytics_agent.tools.aggregate.time import TEMPORAL, day_filter, day_range, local
 from analytics_agent.tools.arguments import PREVIOUS
-from analytics_agent.tools.conditions import parse_condition
 from analytics_agent.tools.date_parts import PartsDate
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, refuse_nested
@@ -271,8 +271,8 @@ _OUTPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 def build_expression(text: str, where: str | None, refs: Resolver, *, share: bool = False) -> MetricPlan:
     """A metric from arithmetic over aggregates (``sum(a * b) / sum(b)``): each aggregate becomes a part
     computed like any metric (with the metric's own condition), the arithmetic joins them."""
-    from analytics_agent.tools.aggregate_sql import AGGREGATES
-    from analytics_agent.tools.expressions import Col, columns, parse_expression, render
+    from analytics_agent.tools.aggregate.expressions import Col, columns, parse_expression, render
+    from analytics_agent.tools.aggregate.sql import AGGREGATES
 
     tree = parse_expression(text, tuple(AGGREGATES), where="metrics.expr")
     parts: list[MetricPlan] = []
@@ -298,7 +298,7 @@ def build_expression(text: str, where: str | None, refs: Resolver, *, share: boo
 def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
     """One aggregate of an expression: over a column (checked like any metric's), over arithmetic of
     numeric columns, or count_distinct over several columns (a storm is a name within a year)."""
-    from analytics_agent.tools.expressions import Agg, Col, columns, render
+    from analytics_agent.tools.aggregate.expressions import Agg, Col, columns, render
 
     if not isinstance(node, Agg):
         raise ToolError("metrics.expr: only aggregates, columns inside them, numbers and + - * /")
@@ -338,7 +338,7 @@ def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
 
 
 def _has_agg(node: Any) -> bool:
-    from analytics_agent.tools.expressions import Agg, Bin, Neg
+    from analytics_agent.tools.aggregate.expressions import Agg, Bin, Neg
 
     if isinstance(node, Agg):
         return True
@@ -351,7 +351,7 @@ def _has_agg(node: Any) -> bool:
 
 def _text(node: Any) -> str:
     """An expression written back compactly, for a default output name."""
-    from analytics_agent.tools.expressions import Bin, Col, Neg, Num
+    from analytics_agent.tools.aggregate.expressions import Bin, Col, Neg, Num
 
     if isinstance(node, Col):
         return node.name

@@ -40,8 +40,9 @@ from analytics_agent.providers.limits import (
     bounded_lines,
     read_bounded,
 )
-from analytics_agent.providers.openai_stream import StreamAssembler
-from analytics_agent.providers.openai_wire import (
+from analytics_agent.providers.openai.sse import iter_events
+from analytics_agent.providers.openai.stream import StreamAssembler
+from analytics_agent.providers.openai.wire import (
     RequestOptions,
     conversation_call_ids,
     parse_response,
@@ -49,7 +50,6 @@ from analytics_agent.providers.openai_wire import (
 )
 from analytics_agent.providers.redaction import StreamRedactor, checked_reply
 from analytics_agent.providers.reply_json import reading_reply
-from analytics_agent.providers.sse import iter_events
 
 log = logging.getLogger(__name__)
 

@@ -24,9 +24,9 @@ from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
-from analytics_agent.tools.aggregate_doc import DESCRIPTION
-from analytics_agent.tools.aggregate_plan import Planner
-from analytics_agent.tools.aggregate_sql import (
+from analytics_agent.tools.aggregate.doc import DESCRIPTION
+from analytics_agent.tools.aggregate.plan import Planner
+from analytics_agent.tools.aggregate.sql import (
     GRAINS,
     METRIC_FNS,
     FilterPlan,

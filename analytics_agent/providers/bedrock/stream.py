@@ -25,7 +25,7 @@ from typing import Any
 
 from analytics_agent.conversation import ModelResponse
 from analytics_agent.errors import ProviderResponseError
-from analytics_agent.providers.bedrock_wire import parse_response
+from analytics_agent.providers.bedrock.wire import parse_response
 
 log = logging.getLogger(__name__)
 

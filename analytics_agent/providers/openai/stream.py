@@ -22,7 +22,8 @@ from typing import Any
 from analytics_agent.conversation import ModelResponse, ToolCall, Usage
 from analytics_agent.errors import EmptyStreamError, ProviderConnectionError, ProviderResponseError
 from analytics_agent.providers.http import parse_json, snippet
-from analytics_agent.providers.openai_wire import (
+from analytics_agent.providers.openai.sse import Event
+from analytics_agent.providers.openai.wire import (
     CALL_EXTRAS,
     IdMaker,
     arguments_text,
@@ -33,7 +34,6 @@ from analytics_agent.providers.openai_wire import (
     message_extra,
     parse_usage,
 )
-from analytics_agent.providers.sse import Event
 
 _JOINED_DETAIL_FIELDS = ("text", "summary", "data", "signature")
 
