@@ -138,22 +138,10 @@ def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
 
 def business_zone(flag: str | None) -> str:
     """The flag, the config file's ``timezone``, else the machine's zone if it has an IANA name, else UTC."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     from analytics_agent.agent.prompt import local_zone_name
-    from analytics_agent.config import check_timezone
+    from analytics_agent.config import business_zone_from
 
-    if flag:
-        check_timezone(flag)  # a zone the user typed is wrong loudly, not replaced quietly
-    for name in (flag, readable_config().get("timezone"), local_zone_name()):
-        if not name:
-            continue
-        try:
-            ZoneInfo(str(name))
-            return str(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            continue
-    return "UTC"
+    return business_zone_from(flag, readable_config().get("timezone"), local_zone_name())
 
 
 def warn_problems(problems: Sequence[object]) -> None:
