@@ -88,7 +88,9 @@ def guess_encoding(head: bytes) -> str | None:
         even = sample[0::2].count(0)
         if max(odd, even) * 10 >= len(sample) * 4:
             return "utf-16"
-    controls = sum(1 for b in sample if b < 32 and b not in (9, 10, 13, 30, 31))  # 30, 31: separators
+    # 30, 31: separators; 7 and 27 (BEL, ESC): terminal escapes in a text value are hostile text, not a
+    # binary file, and the load shows them escaped
+    controls = sum(1 for b in sample if b < 32 and b not in (7, 9, 10, 13, 27, 30, 31))
     if (nul + controls) * 20 > len(sample):
         return "binary"
     try:

@@ -145,7 +145,8 @@ def test_replacing_a_sample_table_with_other_columns_bricks_no_command(sample_db
     assert run([*db, "schema", "orders"], tmp_path).returncode == 0
     asked = _ask(sample_db, tmp_path)
     assert asked.returncode == 0, asked.stderr
-    assert asked.stdout.strip() == "There are 2 orders."
+    # the answer, then the caveat that travels with an answer no tool backs (issue 25)
+    assert asked.stdout.strip().splitlines()[0] == "There are 2 orders."
 
 
 def test_a_sample_table_with_too_many_cities_skips_only_the_tools_that_list_them(sample_db, tmp_path):
