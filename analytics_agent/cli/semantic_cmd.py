@@ -39,7 +39,12 @@ def init(
         cur = ws.cursor()
         catalog = read_catalog(cur)
         text = starter_yaml(catalog, read_relationships(cur), {t: get_profile(cur, t) for t in catalog})
-    path.write_text(text, encoding="utf-8")
+    from analytics_agent.paths import write_file
+
+    try:
+        write_file(path, text)
+    except OSError as exc:
+        raise SemanticModelError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
     typer.echo(f"Wrote {path}: {len(catalog)} tables. Edit it, then: analytics-agent semantic check")
 
 
