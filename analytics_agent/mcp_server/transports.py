@@ -1,9 +1,9 @@
 """Run the server over stdio (what desktop clients launch) or Streamable HTTP on a local port.
 
 On stdio, stdout is the protocol: the SDK points file descriptor 1 at stderr while it serves, so nothing
-else can write there by accident, and our logs go to stderr. Over HTTP, DNS-rebinding protection (Host/Origin
-checks) is on whenever the address is loopback, however it is spelled (``127.1``, ``[::1]``…); any other address serves without
-authentication, which ``serve_http`` says on stderr.
+else can write there by accident, and our logs go to stderr. Over HTTP, DNS-rebinding protection
+(Host/Origin checks) is on whenever the address is loopback, however it is spelled (``127.1``,
+``[::1]``…); any other address serves without authentication, which ``serve_http`` says on stderr.
 """
 
 from __future__ import annotations
