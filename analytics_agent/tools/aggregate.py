@@ -16,7 +16,13 @@ from typing import Annotated, Any
 import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
-from analytics_agent.db.catalog import NO_TABLES, VISIBLE_RELATIONS, get_profile, quote_ident
+from analytics_agent.db.catalog import (
+    NO_TABLES,
+    VISIBLE_RELATIONS,
+    get_profile,
+    quote_ident,
+    unreadable_views,
+)
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
@@ -71,6 +77,8 @@ def read_catalog(cursor: duckdb.DuckDBPyConnection) -> Catalog:
         "ORDER BY table_name, column_index"
     ).fetchall():
         catalog.setdefault(table, {})[column] = kind
+    for view in unreadable_views(cursor):
+        catalog.pop(view, None)
     return catalog
 
 
