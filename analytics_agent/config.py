@@ -272,6 +272,24 @@ def check_timezone(name: str) -> None:
         ) from None
 
 
+def business_zone_from(flag: str | None, configured: object, local: str | None) -> str:
+    """The business zone: the flag (a zone the user typed is wrong loudly, not replaced quietly), else the
+    config file's ``timezone``, else the machine's zone if it has an IANA name, else UTC."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if flag:
+        check_timezone(flag)
+    for name in (flag, configured, local):
+        if not name:
+            continue
+        try:
+            ZoneInfo(str(name))
+            return str(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+    return "UTC"
+
+
 def _parse_today(value: Any) -> dt.date | None:
     if value is None or isinstance(value, dt.date):
         return value

@@ -119,3 +119,8 @@ class ProviderConnectionError(ProviderError):
 
 class ProviderResponseError(ProviderError):
     pass
+
+
+class EmptyStreamError(ProviderResponseError):
+    """The server closed a streamed reply before sending any event (llama-cpp-python's server cannot
+    stream with tools): the same request goes again without streaming."""

@@ -34,7 +34,14 @@ def closest(word: str, candidates: Iterable[str], *, n: int = 3) -> list[str]:
         return [by_case[word.lower()]]
     import difflib  # only on the error path; kept off start-up
 
-    lowered = difflib.get_close_matches(word.lower(), list(by_case), n=n, cutoff=0.6)
+    # Close names only: a loose match (0.6-0.7) must also start with the same letter, so 'average' still
+    # finds 'avg' while 'damage' is no longer offered 'name'.
+    target = word.lower()
+    lowered = [
+        m
+        for m in difflib.get_close_matches(target, list(by_case), n=n, cutoff=0.6)
+        if m[:1] == target[:1] or difflib.SequenceMatcher(None, target, m).ratio() >= 0.7
+    ]
     return [by_case[m] for m in lowered]
 
 

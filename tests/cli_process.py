@@ -20,7 +20,7 @@ def run_cli(
             full[key] = value
     return subprocess.run(
         [sys.executable, "-m", "analytics_agent", *args],
-        cwd=cwd, env=full, input=stdin, capture_output=True, text=True, timeout=90,
+        cwd=cwd, env=full, input=stdin, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 
 
@@ -52,4 +52,4 @@ def run_in_terminal(
             break
         chunks.append(data)
     os.close(master)
-    return proc.wait(timeout=90), b"".join(chunks).decode("utf-8", "replace")
+    return proc.wait(timeout=600), b"".join(chunks).decode("utf-8", "replace")

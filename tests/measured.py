@@ -34,7 +34,7 @@ def run_cli(
     args: list[str],
     env: dict[str, str],
     *,
-    timeout: float = 120.0,
+    timeout: float = 600.0,
     cwd: Path | None = None,
     stdin: str | None = None,
 ) -> Run:

@@ -65,6 +65,8 @@ class AgentResult:
     stop: StopReason = "answer"
     unverified_numbers: list[str] = field(default_factory=list)
     """Numbers in the answer that no tool result explains (see ``agent.grounding``), as written."""
+    from_tools: bool = True
+    """Whether any tool result stood behind the answer (this question's or, in a chat, an earlier one's)."""
 
     def as_dict(self) -> dict[str, Any]:
         return {

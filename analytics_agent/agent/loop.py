@@ -130,6 +130,7 @@ class Agent:
             raise
         if result.stop == "answer":  # the other stops are our own sentences, not the model's numbers
             result.unverified_numbers = unverified_numbers(result.answer, evidence_from(conversation))
+            result.from_tools = any(isinstance(m, ToolResults) for m in conversation.messages)
         self._emit(Finished(result))
         return result
 

@@ -4,25 +4,60 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from analytics_agent.db.catalog import TableInfo
 
+SCHEMA_BUDGET = 1100
+"""Estimated o200k tokens the schema may take (an over-estimate: the prompt stays under 1,500 real ones);
+above it, the tables alone, and describe_table for their columns."""
 
-def system_prompt(tables: Sequence[TableInfo], *, today: dt.date, timezone: str) -> str:
-    """The assistant's role, today's date, the tables, and the rules that keep numbers honest."""
+
+def system_prompt(
+    tables: Sequence[TableInfo],
+    *,
+    today: dt.date,
+    timezone: str,
+    schema: Mapping[str, str] | None = None,
+    business_zone: str | None = None,
+    charts: bool = True,
+) -> str:
+    """The assistant's role, today's date, the tables (with their columns when ``schema`` fits the
+    budget), the business time zone, and the rules that keep numbers honest. ``charts``: our own app
+    draws the last tool result under the answer; an MCP client (Claude, Cursor) does not, so its model is
+    not told so."""
+    from analytics_agent.tools.shaping import estimate_tokens
+
     listed = ", ".join(_describe(t) for t in tables) or "none yet"
+    tables_text = (
+        f"Tables: {listed}; call describe_table for their columns.\n" if schema else f"Tables: {listed}.\n"
+    )
+    if schema:
+        full = "Tables (column type, ...):\n" + "".join(
+            f"- {_describe(t)}: {schema[t.name]}\n" for t in tables if t.name in schema
+        )
+        if estimate_tokens(full) <= SCHEMA_BUDGET:
+            tables_text = full
+    zone = (
+        f"Days, months and hours of zoned timestamps are in the business time zone {business_zone}.\n"
+        if business_zone
+        else ""
+    )
+    chart_rule = (
+        "The app charts your last tool result under the answer: to plot, fetch the series with a tool; "
+        "never draw charts in text."
+        if charts
+        else "Nothing is charted for you: give several numbers as a short table."
+    )
     return (
         "You are analytics-agent: you answer business questions from a DuckDB database using the tools.\n"
         f"Today is {today:%A} {today.isoformat()} ({timezone}); resolve relative dates such as "
         '"yesterday" or "last week" from it and pass dates to tools as YYYY-MM-DD.\n'
-        f"Tables: {listed}.\n"
+        f"{tables_text}{zone}"
         "Use the tools for every number; never guess or invent one. If a tool returns an error, fix what "
         "it names and call again. Independent calls can go in one turn.\n"
-        "Answer briefly with the numbers, and say which tool each came from.\n"
-        "The app charts your last tool result under the answer: to plot, fetch the series with a tool; "
-        "never draw charts in text."
+        "Answer briefly with the numbers, and say which tool each came from.\n" + chart_rule
     )
 
 

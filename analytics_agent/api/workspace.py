@@ -281,28 +281,16 @@ class Workspace:
 
 def business_zone(flag: str | None) -> str:
     """The argument, the config file's ``timezone``, else the machine's zone, else UTC (as the CLI)."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     from analytics_agent.agent.prompt import local_zone_name
-    from analytics_agent.config import check_timezone, load_config_file
+    from analytics_agent.config import business_zone_from, load_config_file
 
-    if flag:
-        check_timezone(flag)
-        return flag
-    try:
-        configured = load_config_file().get("timezone")
-    except ConfigError as exc:
-        warnings.warn(f"{exc} (config file ignored)", stacklevel=3)
-        configured = None
-    for name in (configured, local_zone_name()):
-        if not name:
-            continue
+    configured = None
+    if not flag:
         try:
-            ZoneInfo(str(name))
-            return str(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            continue
-    return "UTC"
+            configured = load_config_file().get("timezone")
+        except ConfigError as exc:
+            warnings.warn(f"{exc} (config file ignored)", stacklevel=3)
+    return business_zone_from(flag, configured, local_zone_name())
 
 
 def _arguments(text: str) -> dict[str, Any]:

@@ -35,9 +35,17 @@ SaveResultsOpt = Annotated[
 ]
 JSON_HELP = (
     'Print {"answer", "steps", "tool_calls" (each with its sql and params), "usage", "stop", '
-    '"unverified_numbers"} as JSON; '
+    '"unverified_numbers", "caveat"} as JSON; '
     'on failure {"error", "error_type", "stop": "error"}.'
 )
+StrictOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict",
+        help="Exit with code 3 when the answer has numbers no tool returned, or called no tool at all.",
+    ),
+]
+UNVERIFIED_EXIT = 3
 _ASKS_FOR_CHART = re.compile(r"\b(plot|chart|graph|visuali[sz]e|draw)", re.IGNORECASE)
 
 
@@ -51,6 +59,8 @@ class View:
     chart: bool | None = None
     chart_file: Path | None = None
     save_results: Path | None = None
+    strict: bool = False
+    """Exit non-zero (``UNVERIFIED_EXIT``) when the answer carries a caveat."""
 
     def wants_chart(self, question: str) -> bool:
         """--chart/--no-chart when given; else on a terminal, or when the question asks for a picture."""
@@ -63,9 +73,11 @@ def show_answer(wiring: Any, result: Any, question: str, view: View) -> None:
     """The answer (unless streamed), then its chart and files, from the question's tool results."""
     from analytics_agent.present.highlight import highlight_answer
     from analytics_agent.present.safe_text import escape_json_text
+    from analytics_agent.present.trace import answer_caveat
 
     if view.as_json:
-        typer.echo(escape_json_text(json.dumps(result.as_dict(), indent=2, ensure_ascii=False)))
+        payload = {**result.as_dict(), "caveat": answer_caveat(result)}
+        typer.echo(escape_json_text(json.dumps(payload, indent=2, ensure_ascii=False)))
     else:
         color = stdout_color()
         wiring.show(result, lambda text: typer.echo(highlight_answer(text, color=color)))

@@ -5,9 +5,9 @@ them and registers their functions, so no command module imports the app. Heavy 
 pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
 """
 
-from __future__ import annotations
-
-import logging
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+import copy
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -19,8 +19,11 @@ from analytics_agent.cli.context import State
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
     DB_HELP,
+    NO_SOURCES_HELP,
     TOOLS_DIR_HELP,
+    VERBOSE_HELP,
     GlobalOptionsGroup,
+    set_verbose,
 )
 from analytics_agent.cli.semantic_cmd import semantic_app
 from analytics_agent.cli.sources_cmd import sources_app
@@ -65,7 +68,7 @@ def _print_version(value: bool) -> None:
 @app.callback()
 def _root(
     db: DbOption = None,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log details to stderr.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
     tools_dir: Annotated[
         Optional[list[Path]],  # noqa: UP045 - typer reads the annotation at run time
         typer.Option("--tools-dir", help=TOOLS_DIR_HELP),
@@ -75,26 +78,56 @@ def _root(
         bool,
         typer.Option("--version", help="Print the version and exit.", callback=_print_version, is_eager=True),
     ] = False,
-    no_sources: Annotated[
-        bool, typer.Option("--no-sources", help="Leave the configured data sources out (e.g. one is down).")
-    ] = False,
+    no_sources: Annotated[bool, typer.Option("--no-sources", help=NO_SOURCES_HELP)] = False,
 ) -> None:
     State.db = db
     State.use_sources = not no_sources
     State.tools_dirs = tuple(tools_dir or ())
     State.allow_sql = allow_sql
     if verbose:
-        logging.basicConfig(
-            level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-        )
+        set_verbose()
+
+
+_TAKES_VALUE = frozenset({"--db", "--tools-dir"})
+_FLAGS = frozenset({"-v", "--verbose", "--allow-sql", "--no-sources"})
+
+
+def command_name(args: list[str]) -> str | None:
+    """The command ``args`` run when only global options stand before it; None for anything else
+    (``--help``, ``--version``, no command, an unknown option): those get the whole app."""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in _TAKES_VALUE:
+            i += 2
+        elif arg in _FLAGS or arg.split("=", 1)[0] in _TAKES_VALUE:
+            i += 1
+        elif arg.startswith("-"):
+            return None
+        else:
+            return arg
+    return None
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app with only the command ``args`` run: typer builds every registered command's parameters
+    before it parses, so one command's run skips the other eighteen. The root's own help, a mistyped
+    command and ``--version`` get the whole app."""
+    name = command_name(args)
+    commands = [c for c in app.registered_commands if c.name == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    trimmed = copy.copy(app)
+    trimmed.registered_commands, trimmed.registered_groups = commands, groups
+    return trimmed
 
 
 def main() -> None:
     """Console entry point: one line per error, never a traceback."""
     try:
-        app(
-            prog_name="analytics-agent"
-        )  # typer handles usage errors and exits itself; our errors come through here
+        # typer handles usage errors and exits itself; our errors come through here
+        app_for(sys.argv[1:])(prog_name="analytics-agent")
     except AnalyticsAgentError as exc:
         from analytics_agent.present.safe_text import escape_control  # the error path only
 

@@ -4,8 +4,8 @@ The trace goes to stderr, the answer to stdout. A missing model is exit 2 with o
 configure one; every other failure is an ``AnalyticsAgentError`` for ``app.main`` to print.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,9 +14,11 @@ import typer
 
 from analytics_agent.cli.answer_view import (
     JSON_HELP,
+    UNVERIFIED_EXIT,
     ChartOpt,
     SaveResultsOpt,
     ShowSqlOpt,
+    StrictOpt,
     View,
     print_json_error,
     show_answer,
@@ -142,9 +144,10 @@ def ask(
     chart: ChartOpt = None,
     chart_file: ChartFileOpt = None,
     save_results: SaveResultsOpt = None,
+    strict: StrictOpt = False,
 ) -> None:
     """Answer one question: the trace on stderr, the answer (and its chart) on stdout."""
-    view = View(quiet, as_json, show_sql, chart, chart_file, save_results)
+    view = View(quiet, as_json, show_sql, chart, chart_file, save_results, strict)
     settings = _settings(locals(), as_json=as_json)
     if not question.strip():
         from analytics_agent.errors import ConfigError
@@ -193,7 +196,14 @@ def chat(
         try:
             session = ChatSession(wiring, write=typer.echo)
             session.show = lambda result, question: show_answer(wiring, result, question, view)
-            session.run(input)
+            if sys.stdin.isatty():
+                from analytics_agent.cli.terminal_input import TerminalReader, keep_typed_ahead
+
+                fd = sys.stdin.fileno()
+                with keep_typed_ahead(fd):
+                    session.run(TerminalReader(fd, write=lambda text: typer.echo(text, nl=False)))
+            else:
+                session.run(input)
         finally:
             wiring.close()
             _close(model_provider)
@@ -282,6 +292,12 @@ def _answer_one(
     show_answer(wiring, result, question, view)
     if result.stop not in ("answer", "filtered"):
         raise typer.Exit(1)
+    if view.strict:
+        from analytics_agent.present.trace import answer_caveat
+
+        if answer_caveat(result):
+            typer.echo("error: --strict: the answer has unverified numbers (see the caveat)", err=True)
+            raise typer.Exit(UNVERIFIED_EXIT)
 
 
 def _run_question(question: str, settings: Any, view: View, *, transcript, stream, client, demo: bool):

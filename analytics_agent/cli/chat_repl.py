@@ -49,7 +49,11 @@ class ChatSession:
         if text.startswith("/"):
             return self._command(text)
         try:
-            result = self.agent.ask(text, self.conversation)
+            try:
+                result = self.agent.ask(text, self.conversation)
+            finally:  # an interrupted or failed question leaves no spinner turning over the next prompt
+                if self.wiring.spinner is not None:
+                    self.wiring.spinner.stop()
         except KeyboardInterrupt:
             self._record_error("interrupted")
             self.write("interrupted: that question was dropped; the conversation goes on")

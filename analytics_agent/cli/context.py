@@ -44,25 +44,39 @@ def open_workspace(timezone: str | None = None, *, demo: bool = False):
     ``timezone`` (``--timezone``) is the business zone ``aggregate`` buckets timestamps in; without it, the
     config file's ``timezone``, else the machine's zone. ``demo``: without --db, the demo's own database;
     a new one gets the sample data either way."""
-    from analytics_agent.db.linked.store import read_sources
     from analytics_agent.paths import demo_db_path
     from analytics_agent.workspace.workspace import Workspace
 
     path = (State.db or demo_db_path()).expanduser() if demo else db_path()
+    if not demo and not path.exists() and not gets_sample_data(path):
+        # only `load` creates a database: a mistyped --db must not become a new empty file
+        from analytics_agent.errors import DatabaseError
+
+        raise DatabaseError(missing_database_message(path))
+    sources, unreadable = linked_sources(path)
     workspace = Workspace.open(
         path,
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
         sample_data=demo or gets_sample_data(path),
         timezone=business_zone(timezone),
-        sources=read_sources() if State.use_sources else (),
+        sources=sources,
     )
     if workspace.created:
         say_created(path, sample_data=demo or gets_sample_data(path))
     warn_problems(workspace.problems)
-    for problem in workspace.source_problems:
+    for problem in (*unreadable, *workspace.source_problems):
         typer.echo(escape_control(f"warning: {problem}"), err=True)
     return workspace
+
+
+def linked_sources(path: Path) -> tuple[list, list[str]]:
+    """The sources a command on ``path`` links (none with --no-sources), and why the file was left out."""
+    if not State.use_sources:
+        return [], []
+    from analytics_agent.db.linked.store import sources_for
+
+    return sources_for(path)
 
 
 _warned: set[str] = set()
@@ -83,6 +97,19 @@ def readable_config() -> dict:
                 f"warning: {exc} (config file ignored; commands that ask a model need it fixed)", err=True
             )
         return {}
+
+
+def missing_database_message(path: Path) -> str:
+    """A --db that names no file, for commands that only read: what exists nearby, and how to make one."""
+    from analytics_agent.suggest import did_you_mean
+
+    if not path.parent.is_dir():
+        return f"no folder {path.parent} for the database {path.name}; create the folder first or fix --db"
+    nearby = [p.name for p in path.parent.glob("*.duckdb")]
+    hint = did_you_mean(path.name, nearby)
+    return (
+        f"no database at {path}{hint}; fix --db, or create it with analytics-agent --db {path} load FILE.csv"
+    )
 
 
 def say_created(path: Path, *, sample_data: bool) -> None:
@@ -111,22 +138,10 @@ def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
 
 def business_zone(flag: str | None) -> str:
     """The flag, the config file's ``timezone``, else the machine's zone if it has an IANA name, else UTC."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     from analytics_agent.agent.prompt import local_zone_name
-    from analytics_agent.config import check_timezone
+    from analytics_agent.config import business_zone_from
 
-    if flag:
-        check_timezone(flag)  # a zone the user typed is wrong loudly, not replaced quietly
-    for name in (flag, readable_config().get("timezone"), local_zone_name()):
-        if not name:
-            continue
-        try:
-            ZoneInfo(str(name))
-            return str(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            continue
-    return "UTC"
+    return business_zone_from(flag, readable_config().get("timezone"), local_zone_name())
 
 
 def warn_problems(problems: Sequence[object]) -> None:

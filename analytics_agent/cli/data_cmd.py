@@ -1,7 +1,8 @@
 """Commands about the data: tables, schema, load, drop (registered by ``app.py``)."""
-# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
 import json
 import sys

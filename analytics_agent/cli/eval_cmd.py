@@ -1,7 +1,7 @@
 """``analytics-agent eval [FILE]``: the flags; ``evaluation.command`` does the work (registered by app.py)."""
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import sys
 from dataclasses import replace
 from pathlib import Path

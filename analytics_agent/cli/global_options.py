@@ -1,7 +1,7 @@
-"""The global options (--db, --tools-dir, --allow-sql) are accepted after the subcommand too.
+"""The global options (--db, --tools-dir, --allow-sql, --no-sources, -v) are accepted after the subcommand too.
 
 ``analytics-agent tables --db x.duckdb`` means what ``analytics-agent --db x.duckdb tables`` means: every
-command gets the three options (in their own help panel) and they fill the same ``State``; given in both
+command gets these options (in their own help panel) and they fill the same ``State``; given in both
 places, the later one wins (``--tools-dir`` adds up).
 """
 
@@ -18,6 +18,8 @@ PANEL = "Global options (before or after the command)"
 DB_HELP = "DuckDB database file (env ANALYTICS_AGENT_DB; default: analytics.duckdb in the user data dir)."
 TOOLS_DIR_HELP = "A folder of your own .sql tools (repeatable; config: tools_dir)."
 ALLOW_SQL_HELP = "Give the model run_sql: one read-only SELECT per call."
+NO_SOURCES_HELP = "Leave the configured data sources out (e.g. one is down)."
+VERBOSE_HELP = "Log details to stderr."
 
 
 class GlobalOptionsGroup(TyperGroup):
@@ -51,6 +53,10 @@ def _options() -> list[TyperOption]:
                     expose_value=False, help=TOOLS_DIR_HELP, rich_help_panel=PANEL),
         TyperOption(param_decls=["--allow-sql"], is_flag=True, callback=_allow_sql, expose_value=False,
                     help=ALLOW_SQL_HELP, rich_help_panel=PANEL),
+        TyperOption(param_decls=["--no-sources"], is_flag=True, callback=_no_sources, expose_value=False,
+                    help=NO_SOURCES_HELP, rich_help_panel=PANEL),
+        TyperOption(param_decls=["--verbose", "-v"], is_flag=True, callback=_verbose, expose_value=False,
+                    help=VERBOSE_HELP, rich_help_panel=PANEL),
     ]  # fmt: skip
 
 
@@ -67,3 +73,21 @@ def _add_tools_dirs(_ctx: Any, _param: Any, value: Any) -> None:
 def _allow_sql(_ctx: Any, _param: Any, value: Any) -> None:
     if value:
         State.allow_sql = True
+
+
+def _no_sources(_ctx: Any, _param: Any, value: Any) -> None:
+    if value:
+        State.use_sources = False
+
+
+def _verbose(_ctx: Any, _param: Any, value: Any) -> None:
+    if value:
+        set_verbose()
+
+
+def set_verbose() -> None:
+    """INFO logs on stderr (``-v``), wherever on the command line it was given."""
+    import logging
+    import sys
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")

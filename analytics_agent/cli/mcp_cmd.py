@@ -4,10 +4,9 @@ The SDK is an optional extra (it brings starlette, uvicorn and more); without it
 to install it. Everything the server prints goes to stderr: on stdio, stdout is the protocol.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import logging
-import socket
 import sys
 from typing import Annotated
 
@@ -18,6 +17,7 @@ from analytics_agent.cli.context import (
     business_zone,
     db_path,
     gets_sample_data,
+    linked_sources,
     say_created,
     user_tool_dirs,
     warn_problems,
@@ -46,13 +46,20 @@ def mcp(
         logging.basicConfig(
             level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
         )
-    from analytics_agent.db.linked.store import read_sources
+    if not db_path().exists() and not gets_sample_data(db_path()):
+        # a mistyped path in a client's config must not become a new empty database every question fails on
+        from analytics_agent.cli.context import missing_database_message
+        from analytics_agent.errors import DatabaseError
 
+        raise DatabaseError(missing_database_message(db_path()))
+    sources, unreadable = linked_sources(db_path())
+    for problem in unreadable:
+        typer.echo(f"warning: {problem}", err=True)
     live = LiveWorkspace(
         db_path(),
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
-        sources=read_sources() if State.use_sources else (),
+        sources=sources,
         sample_data=gets_sample_data(db_path()),
         timezone=business_zone(None),
     )
@@ -86,6 +93,8 @@ def _import_mcp_server():
 
 def _check_port_free(host: str, port: int) -> None:
     """Fail with one line before start-up rather than with uvicorn's log lines after it."""
+    import socket  # the HTTP transport only; every other command (and --help) goes without
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -1,7 +1,8 @@
 """``semantic init`` and ``semantic check``: the database's semantic file (registered by ``app.py``)."""
-# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
 from pathlib import Path
 from typing import Annotated, Optional
@@ -22,30 +23,96 @@ OutputOpt = Annotated[
 @semantic_app.command("init")
 def init(
     output: OutputOpt = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite an existing file (kept as .bak).")
+    ] = False,
+    timezone: Annotated[
+        Optional[str],
+        typer.Option("--timezone", help="The business time zone to write, e.g. America/New_York."),
+    ] = None,
 ) -> None:
-    """Write a starting file from the data: time columns, inferred relationships, candidate dimensions."""
+    """Write a starting file from the data: what one row is, time columns and zone, relationships,
+    dimensions, a measure per numeric column. For the sample database, its shipped model."""
     from analytics_agent.db.catalog import get_profile
     from analytics_agent.db.relationships import read_relationships
     from analytics_agent.errors import SemanticModelError
-    from analytics_agent.tools.aggregate import read_catalog
-    from analytics_agent.tools.semantic.load import semantic_path_for
-    from analytics_agent.tools.semantic.starter import starter_yaml
+    from analytics_agent.tools.aggregate.time import check_zone
+    from analytics_agent.tools.aggregate.tool import read_catalog
+    from analytics_agent.tools.semantic.describe import row_key
+    from analytics_agent.tools.semantic.load import bundled_semantic_path, semantic_path_for
+    from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
+    from analytics_agent.tools.semantics import Semantics
 
     path = output or semantic_path_for(db_path())
     if path.exists() and not force:
         raise SemanticModelError("already exists; edit it, or add --force to write a new one", path=str(path))
+    zone = (check_zone(timezone).key, "given with --timezone") if timezone else None
     with open_workspace() as ws:
         cur = ws.cursor()
-        catalog = read_catalog(cur)
-        text = starter_yaml(catalog, read_relationships(cur), {t: get_profile(cur, t) for t in catalog})
-    from analytics_agent.paths import write_file
+        catalog = {t: c for t, c in read_catalog(cur).items() if t not in ws.linked_tables}
+        bundled = _bundled_applies(ws, catalog)
+        if bundled:
+            text = _from_bundled(bundled_semantic_path().read_text(encoding="utf-8"), zone)
+        else:
+            relationships = [r for r in read_relationships(cur) if r.table in catalog and r.target in catalog]
+            semantics = Semantics(relationships=relationships)
+            keys = {t: k for t in catalog if (k := row_key(cur, t, catalog[t], semantics))}
+            zone = zone or propose_zone(_zone_samples(cur, catalog))
+            text = starter_yaml(
+                catalog, relationships, {t: get_profile(cur, t) for t in catalog}, keys=keys, zone=zone
+            )
+    from analytics_agent.paths import refuse_symlink, write_file
 
     try:
+        refuse_symlink(path)  # before the backup: never read or copy what a planted link points at
+        if path.exists():
+            backup = path.with_name(path.name + ".bak")
+            write_file(backup, path.read_text(encoding="utf-8"))
+            typer.echo(f"Replaced {path}; the previous file is kept as {backup}")
         write_file(path, text)
     except OSError as exc:
         raise SemanticModelError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
-    typer.echo(f"Wrote {path}: {len(catalog)} tables. Edit it, then: analytics-agent semantic check")
+    what = "the sample database's shipped model, to edit" if bundled else f"{len(catalog)} tables"
+    typer.echo(f"Wrote {path}: {what}. Edit it, then: analytics-agent semantic check")
+    if zone:
+        typer.echo(f"Business time zone: {zone[0]} ({zone[1]})")
+
+
+def _bundled_applies(ws: object, catalog: dict[str, dict[str, str]]) -> bool:
+    """The shipped model is what the sample database uses when it has no file of its own: start from it
+    rather than hide it behind a file that lacks its metrics."""
+    from analytics_agent.tools.semantic.load import bundled_semantic_path
+    from analytics_agent.tools.semantic.model import read_semantic
+
+    bundled = read_semantic(bundled_semantic_path())
+    return (
+        bool(bundled.tables)
+        and all(t.name in catalog for t in bundled.tables)
+        and any(m.table in catalog for m in bundled.metrics)
+    )
+
+
+def _from_bundled(text: str, zone: tuple[str, str] | None) -> str:
+    head = "# Started from the sample database's shipped semantic model: edit it; it now replaces the shipped one.\n"
+    return head + (f"timezone: {zone[0]}  # {zone[1]}\n" if zone else "") + text
+
+
+def _zone_samples(cur: object, catalog: dict[str, dict[str, str]]) -> dict[str, list[tuple[float, int]]]:
+    """Per zoned timestamp column beside an integer ``hour`` column: sampled (epoch seconds, hour)."""
+    from analytics_agent.db.catalog import quote_ident
+    from analytics_agent.tools.aggregate.time import is_zoned
+
+    samples: dict[str, list[tuple[float, int]]] = {}
+    for table, kinds in catalog.items():
+        hour = next((c for c in kinds if c.lower() == "hour" and "INT" in kinds[c].upper()), None)
+        for column, kind in kinds.items():
+            if hour and is_zoned(kind):
+                t, c, h = quote_ident(table), quote_ident(column), quote_ident(hour)
+                rows = cur.execute(  # type: ignore[attr-defined]
+                    f"SELECT epoch({c}), {h} FROM {t} WHERE {c} IS NOT NULL AND {h} IS NOT NULL LIMIT 2000"
+                ).fetchall()
+                samples[f"{table}.{column}"] = [(float(e), int(x)) for e, x in rows]
+    return samples
 
 
 @semantic_app.command("check")
@@ -55,7 +122,7 @@ def check(
     """Check the semantic file against the database: one line per mistake; exit 1 if any."""
     from analytics_agent.db.relationships import read_relationships
     from analytics_agent.errors import SemanticModelError
-    from analytics_agent.tools.aggregate import read_catalog
+    from analytics_agent.tools.aggregate.tool import read_catalog
     from analytics_agent.tools.semantic.check import check_semantic
     from analytics_agent.tools.semantic.load import semantic_path_for
     from analytics_agent.tools.semantic.model import read_semantic

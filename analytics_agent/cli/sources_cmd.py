@@ -1,7 +1,8 @@
 """``sources add | list | test | remove | refresh``: data that stays where it lives, read in place."""
-# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
 import json
 from typing import Annotated, Any, Optional
@@ -74,7 +75,9 @@ def add(
     replace: Annotated[bool, typer.Option("--replace", help="Replace a source of that name.")] = False,
     no_test: Annotated[bool, typer.Option("--no-test", help="Save without trying it first.")] = False,
 ) -> None:
-    """Add a source; it is tried first (attached read-only in a scratch connection), then saved."""
+    """Add a source; it is tried first (attached read-only in a scratch connection), then saved.
+    With --db it belongs to that database only; without, every database sees it."""
+    from analytics_agent.cli.context import State
     from analytics_agent.db.linked.spec import parse_source
     from analytics_agent.db.linked.store import read_sources, write_sources
     from analytics_agent.errors import SourceError
@@ -86,6 +89,7 @@ def add(
         "password_env": password_env, "catalog": catalog, "data_path": data_path, "database": database,
         "token_env": token_env, "endpoint": endpoint, "region": region, "prefix": prefix,
         "tables": list(tables) if tables else None,
+        "db": str(State.db.expanduser().absolute()) if State.db is not None else None,
     }  # fmt: skip
     source = parse_source(name, {k: v for k, v in values.items() if v is not None})
     existing = read_sources()
@@ -94,7 +98,8 @@ def add(
     if not no_test:
         _echo_report(_check(source))
     path_written = write_sources([s for s in existing if s.name != name] + [source])
-    typer.echo(f"Saved source {name} in {path_written}.")
+    scope = f"used with {source.db} only" if source.db else "used with every database"
+    typer.echo(f"Saved source {name} in {path_written} ({scope}).")
 
 
 @sources_app.command("list")
@@ -105,7 +110,10 @@ def list_sources(as_json: JsonFlag = False) -> None:
 
     sources = read_sources()
     if as_json:
-        rows = [{"name": s.name, "type": s.type, "where": s.describe(), "prefix": s.prefix} for s in sources]
+        rows = [
+            {"name": s.name, "type": s.type, "where": s.describe(), "prefix": s.prefix, "db": s.db or None}
+            for s in sources
+        ]
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     if not sources:
@@ -113,7 +121,12 @@ def list_sources(as_json: JsonFlag = False) -> None:
             f"No sources yet ({sources_path()}); add one with `analytics-agent sources add NAME --type …`."
         )
         return
-    typer.echo(table(["source", "type", "where"], [(s.name, s.type, s.describe()) for s in sources]))
+    typer.echo(
+        table(
+            ["source", "type", "where", "database"],
+            [(s.name, s.type, s.describe(), s.db or "(every database)") for s in sources],
+        )
+    )
 
 
 @sources_app.command("test")
@@ -142,6 +155,7 @@ def remove(name: _NameArg) -> None:
     from analytics_agent.db.linked.profiles import forget_profiles
     from analytics_agent.db.linked.store import write_sources
 
+    _chosen(name)  # an unknown name is an error with a did-you-mean, not "Removed"
     remaining = [s for s in _all() if s.name != name]
     write_sources(remaining)
     forget_profiles(name)

@@ -1,7 +1,7 @@
 """``tools list | spec | call``: the tools a model can call, inspected and run without a model."""
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
+# annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import json
 import sys
 from pathlib import Path
@@ -90,13 +90,15 @@ def tools_call(
 
 def _print_outcome(outcome, *, sql: bool, as_csv: bool, as_json: bool) -> None:
     from analytics_agent.errors import ExportError
-    from analytics_agent.present.results import csv_text, result_table
-    from analytics_agent.present.trace import format_sql
 
     if sql:
+        from analytics_agent.present.trace import format_sql
+
         text = format_sql(outcome.sql, outcome.params, indent="") or f"-- {outcome.name} runs no SQL"
         typer.echo(escape_control(text))
     elif as_csv:
+        from analytics_agent.present.results import csv_text, result_table
+
         table = result_table(outcome.text)
         if table is None:
             raise ExportError(f"{outcome.name}'s result is not a table to write as CSV; use --json")

@@ -203,3 +203,16 @@ def _has_profiles_table(cur: duckdb.DuckDBPyConnection, *, database: str | None 
             ([database] if database else []) + [META_SCHEMA],
         ).fetchone()
     )
+
+
+def read_catalog(cursor: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
+    """Every table's columns and types, in one catalog query, as the registry is built."""
+    catalog: dict[str, dict[str, str]] = {}
+    for table, column, kind in cursor.execute(
+        f"SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE {VISIBLE_RELATIONS} "
+        "ORDER BY table_name, column_index"
+    ).fetchall():
+        catalog.setdefault(table, {})[column] = kind
+    for view in unreadable_views(cursor):
+        catalog.pop(view, None)
+    return catalog

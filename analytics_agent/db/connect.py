@@ -32,10 +32,15 @@ from analytics_agent.errors import DatabaseError
 
 DEFAULT_MEMORY_LIMIT = "1GB"
 _DUCKDB_ERROR_KIND = re.compile(r"^[A-Za-z ]*Error: ")  # "IO Error: ", "Error: "
+_NEWER_FORMAT = re.compile(r"database file with version number \d+, but we can only read")
 DEFAULT_THREADS = 2
 # How long a writer waits for readers to let go of the file. A long-running reader (the MCP server) closes
 # its connection within a couple of seconds of its last call, so a `load` from another terminal gets in.
 WRITER_LOCK_WAIT_S = 10.0
+# Every file we create or write is stored in the format of the oldest DuckDB we support (pyproject: duckdb>=1.1),
+# so the DuckDB of the lake extra (pinned older than the default one) still reads databases made before it was
+# installed. DuckDB keeps a file's format once created; only files we create are affected.
+STORAGE_VERSION = "v1.1.0"
 
 
 def open_sandbox(
@@ -137,7 +142,9 @@ def _locked(conn: duckdb.DuckDBPyConnection) -> bool:
 @contextlib.contextmanager
 def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     try:
-        conn = _connect_waiting(path, WRITER_LOCK_WAIT_S)
+        conn = _connect_waiting(
+            path, WRITER_LOCK_WAIT_S, config={"storage_compatibility_version": STORAGE_VERSION}
+        )
     except (duckdb.Error, OSError) as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
     try:
@@ -221,6 +228,11 @@ def _explain_open_failure(path: Path, exc: BaseException) -> str:
         )
     if isinstance(exc, OSError):
         return f"cannot open the database {path}: {exc.strerror or text}"
+    if _NEWER_FORMAT.search(text):
+        return (
+            f"the database {path} was written by a newer DuckDB than the installed {duckdb.__version__}; "
+            'upgrade DuckDB (pip install -U duckdb), or reinstall analytics-agent without the "lake" extra'
+        )
     if "corrupt" in text.lower() or "checksum" in text.lower():
         return (
             f"the database {path} is corrupt ({_DUCKDB_ERROR_KIND.sub('', text)}); restore it from a backup, or move "

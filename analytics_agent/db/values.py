@@ -37,7 +37,15 @@ def to_jsonable(value: Any) -> Any:
 def _round(value: float) -> float | int:
     if value.is_integer() and abs(value) < 2**53:
         return int(value)
-    # Enough digits to be exact for the answer, few enough to stay cheap in tokens.
-    if abs(value) < 1:
-        return float(f"{value:.6g}")
-    return round(value, 4) if abs(value) < 1000 else round(value, 2)
+    # Seven significant digits, and at least two decimals: cheap in tokens, enough for any rounding a
+    # question asks. A shown value ending in 5 that is not exact would round the wrong way a second time
+    # (23.724999 shown as 23.725 reads as 23.73): it gets more digits until it ends in another digit.
+    whole = len(str(int(abs(value)))) if abs(value) >= 1 else 0
+    digits = max(7, whole + 2)
+    while True:
+        text = f"{value:.{digits}g}"
+        shown = float(text)
+        noise = abs(shown - value) <= 1e-12 * abs(value)  # 113.49999999999997 is float error for 113.5
+        if noise or digits >= 17 or not text.rstrip("0").rstrip(".").endswith("5"):
+            return shown
+        digits += 1

@@ -128,7 +128,7 @@ class Handlers:
                 tables = list_tables(cursor)
             finally:
                 cursor.close()
-        return system_prompt(tables, today=today, timezone=zone)
+        return system_prompt(tables, today=today, timezone=zone, charts=False)
 
 
 def build_server(

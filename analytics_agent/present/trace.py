@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from analytics_agent.agent.events import (
+    AgentResult,
     Event,
     Finished,
     RequestSent,
@@ -56,6 +57,19 @@ def _format(event: Event, *, model: str, streamed: bool, show_sql: bool) -> str 
             f"{r.usage.output_tokens:,} out tokens ({r.stop})"
         )
     return None
+
+
+NO_TOOL_CAVEAT = "[unverified] no tool was called: this answer does not come from your data"
+
+
+def answer_caveat(result: AgentResult) -> str | None:
+    """The caveat that travels with an answer (stdout, --json, transcript): numbers no tool returned, or
+    no tool called at all; None for a grounded answer and for our own stop sentences."""
+    if result.stop != "answer":
+        return None
+    if not result.tool_calls and not result.from_tools:
+        return NO_TOOL_CAVEAT
+    return format_unverified(result.unverified_numbers)
 
 
 def format_unverified(numbers: list[str]) -> str | None:

@@ -30,6 +30,7 @@ from analytics_agent.agent.events import (
     ToolFinished,
 )
 from analytics_agent.paths import data_dir, open_private_log
+from analytics_agent.present.trace import answer_caveat
 
 REDACTED = "[redacted]"
 MAX_FIELD_CHARS = 20_000
@@ -85,6 +86,7 @@ def event_record(event: Event) -> dict[str, Any] | None:
             "tool_calls": len(result.tool_calls),
             "usage": result.usage.as_dict(),
             "unverified_numbers": list(result.unverified_numbers),
+            "caveat": answer_caveat(result),
         }
     return None
 

@@ -22,7 +22,7 @@ from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError
 from analytics_agent.providers.base import Provider, TextSink, ToolPayloads
 from analytics_agent.providers.refusals import refuses_tools
-from analytics_agent.providers.text_mode import TextToolsProvider
+from analytics_agent.providers.text.mode import TextToolsProvider
 
 log = logging.getLogger(__name__)
 

@@ -6,18 +6,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import duckdb
 
+from analytics_agent.db.catalog import read_catalog
 from analytics_agent.errors import ToolDefinitionError
-from analytics_agent.tools.aggregate import Aggregate, read_catalog
+from analytics_agent.tools.aggregate.doc import DESCRIPTION
+from analytics_agent.tools.base import Tool
 from analytics_agent.tools.bundled import load_bundled_tools
 from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
+from analytics_agent.tools.deferred import DeferredTool
 from analytics_agent.tools.registry import Registry
-from analytics_agent.tools.run_sql import RunSql
-from analytics_agent.tools.semantic.load import load_semantics
+from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.sql_tool import load_sql_tools
 
 
@@ -46,12 +49,29 @@ def build_registry(
         catalog = read_catalog(cursor)
         tables = sorted(catalog)
         bundled, problems = load_bundled_tools(cursor, catalog)
-        semantics, semantic_problems = load_semantics(cursor, catalog, semantic_file)
-        aggregate = Aggregate(catalog, semantics=semantics, timezone=timezone)
-        registry = Registry([ListTables(), DescribeTable(tables, semantics), *bundled, aggregate])
+        if semantic_file is not None and semantic_file.is_file():
+            # the user's own file: checked now, so its problems are told by every command
+            from analytics_agent.tools.semantic.load import load_semantics
+
+            semantics, semantic_problems = load_semantics(cursor, catalog, semantic_file)
+            problems.extend(semantic_problems)
+            shared = _ready(semantics)
+        else:
+            # the bundled model never reports a problem (it is dropped where it does not fit), so it is
+            # read and checked only when aggregate or describe_table first needs it
+            shared = _on_first_use(connection, catalog)
+        registry = Registry(
+            [
+                ListTables(),
+                _describe_table(tables, catalog, shared, timezone),
+                *bundled,
+                _aggregate(catalog, shared, timezone),
+            ]
+        )
         if allow_sql:
+            from analytics_agent.tools.run_sql import RunSql
+
             registry.add(RunSql())
-        problems.extend(semantic_problems)
         for folder in tool_dirs:
             if not folder.is_dir():
                 problems.append(ToolDefinitionError("no such folder", path=str(folder)))
@@ -63,3 +83,52 @@ def build_registry(
         return registry, problems
     finally:
         cursor.close()
+
+
+def _ready(semantics: Semantics) -> Callable[[], Semantics]:
+    return lambda: semantics
+
+
+def _on_first_use(
+    connection: duckdb.DuckDBPyConnection, catalog: dict[str, dict[str, str]]
+) -> Callable[[], Semantics]:
+    lock = threading.Lock()
+    found: list[Semantics] = []
+
+    def semantics() -> Semantics:
+        from analytics_agent.tools.semantic.load import load_semantics
+
+        with lock:
+            if not found:
+                cursor = connection.cursor()
+                try:
+                    found.append(load_semantics(cursor, catalog, None)[0])
+                finally:
+                    cursor.close()
+            return found[0]
+
+    return semantics
+
+
+def _describe_table(
+    tables: list[str],
+    catalog: dict[str, dict[str, str]],
+    semantics: Callable[[], Semantics],
+    timezone: str,
+) -> Tool:
+    def build() -> Tool:
+        found = semantics()
+        # the database's own zone, when its semantic file sets one, wins over the machine's or the flag's
+        return DescribeTable(tables, found, catalog=catalog, timezone=found.timezone or timezone)
+
+    return DeferredTool(DescribeTable.name, DescribeTable.description, build)
+
+
+def _aggregate(catalog: dict[str, dict[str, str]], semantics: Callable[[], Semantics], timezone: str) -> Tool:
+    def build() -> Tool:
+        from analytics_agent.tools.aggregate.tool import Aggregate
+
+        found = semantics()
+        return Aggregate(catalog, semantics=found, timezone=found.timezone or timezone)
+
+    return DeferredTool("aggregate", DESCRIPTION, build)

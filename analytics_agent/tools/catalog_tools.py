@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 import duckdb
@@ -12,7 +13,6 @@ from analytics_agent.errors import ToolError
 from analytics_agent.tools.arguments import ToolArguments, one_of
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.profile_view import fit_profile
-from analytics_agent.tools.semantic.describe import semantic_summary
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 
@@ -43,8 +43,17 @@ class DescribeTable(Tool):
     name = "describe_table"
     description = "Columns (type, nulls, range, values), related tables, named metrics. Before aggregate."
 
-    def __init__(self, tables: list[str], semantics: Semantics | None = None) -> None:
+    def __init__(
+        self,
+        tables: list[str],
+        semantics: Semantics | None = None,
+        *,
+        catalog: Mapping[str, Mapping[str, str]] | None = None,
+        timezone: str = "UTC",
+    ) -> None:
         self.semantics = semantics or Semantics()
+        self.catalog = catalog or {}
+        self.timezone = timezone
         self._empty = not tables
         table_type = one_of(tuple(tables)) if tables else str
         self.arguments = create_model(
@@ -58,8 +67,17 @@ class DescribeTable(Tool):
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:
             raise ToolError(NO_TABLES)
+        # the planner's names: heavy, so imported when describe_table first runs
+        from analytics_agent.tools.semantic.describe import semantic_summary, table_summary
+
         table = args.table  # type: ignore[attr-defined]  # a field of the model built in __init__
         extra = semantic_summary(table, self.semantics)
+        extra = {
+            **table_summary(cursor, table, self.catalog.get(table, {}), self.semantics, self.timezone),
+            **extra,
+        }
+        extra.setdefault("related", "none")
+        extra.setdefault("metrics", "none")
         try:
             # pages count from 1; any lower number means the first (no minimum in the schema: tokens)
             page = max(1, args.page or 1)  # type: ignore[attr-defined]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -49,11 +50,12 @@ class Executor:
         connection: duckdb.DuckDBPyConnection,
         *,
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.registry = registry
         self.connection = connection
         self.timeout_s = timeout_s
-        self._watchdog = Watchdog()
+        self._watchdog = Watchdog(clock)  # the clock of the time limit alone; tests move it
 
     def close(self) -> None:
         """Stop the watchdog thread; the connection belongs to the caller."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.tools.base import Tool
+from analytics_agent.tools.deferred import DeferredTool
 from analytics_agent.tools.schema import clean_schema, strict_schema
 from analytics_agent.tools.shaping import ROWS_SCHEMA
 from analytics_agent.tools.sqlfile import TOOL_NAME_RE
@@ -42,6 +43,13 @@ class Registry:
         if not tool.description.strip():
             raise ToolDefinitionError(f"tool {tool.name!r} needs a description")
         self._tools[tool.name] = tool
+
+    def build_deferred(self) -> None:
+        """Build every tool left for first use now, while the connection it reads is open (a registry that
+        outlives its connection, as a live workspace's does, must not build later)."""
+        for tool in self._tools.values():
+            if isinstance(tool, DeferredTool):
+                tool.resolve()
 
     @property
     def names(self) -> list[str]:

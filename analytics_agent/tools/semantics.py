@@ -34,3 +34,5 @@ class Semantics:
     dimensions: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Per table: dimension name or synonym -> the column (or relation.column) it stands for."""
     time_columns: Mapping[str, str] = field(default_factory=dict)
+    timezone: str | None = None
+    """The database's business time zone (IANA name), when its semantic file says it."""

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 class Watchdog:
     """Calls each guarded block's ``on_expiry`` if the block is still running at its deadline."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock  # injectable, so tests move time instead of waiting for it
         self._wake = threading.Condition()
         self._deadlines: dict[int, tuple[float, Callable[[], object]]] = {}
         self._tokens = itertools.count()
@@ -27,7 +28,7 @@ class Watchdog:
     def guard(self, seconds: float, on_expiry: Callable[[], object]) -> Iterator[None]:
         with self._wake:
             token = next(self._tokens)
-            self._deadlines[token] = (time.monotonic() + seconds, on_expiry)
+            self._deadlines[token] = (self._clock() + seconds, on_expiry)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._watch, name="query-watchdog", daemon=True)
                 self._thread.start()
@@ -51,7 +52,7 @@ class Watchdog:
     def _watch(self) -> None:
         with self._wake:
             while not self._stopping:
-                now = time.monotonic()
+                now = self._clock()
                 for token, (deadline, on_expiry) in list(self._deadlines.items()):
                     if deadline <= now:
                         del self._deadlines[token]

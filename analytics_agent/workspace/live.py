@@ -83,6 +83,8 @@ class LiveWorkspace:
         self._tables: list[str] = []
         self._pending = Change()
         self.problems: list[ToolDefinitionError] = []
+        self.source_problems: list[str] = []
+        """Sources skipped at the last open (a stopped server); each is logged once when it first shows."""
         self.created = prepare_database(db_path, sample_data=sample_data)
         with self.use():  # build the registry now: a clash of tool names fails at start, not on first call
             pass
@@ -142,6 +144,11 @@ class LiveWorkspace:
         fingerprint = _fingerprint(self.db_path)
         set_up = SourceSetUp(self._sources) if self._sources else None
         connection = open_sandbox(self.db_path, lock_wait_s=lock_wait_s, set_up=set_up)
+        if set_up is not None:
+            for problem in set_up.problems:
+                if problem not in self.source_problems:
+                    log.warning("%s", problem)
+            self.source_problems = list(set_up.problems)
         try:
             if fingerprint != self._fingerprint or self._registry is None:
                 self._rebuild(connection)
@@ -161,6 +168,7 @@ class LiveWorkspace:
             timezone=self._timezone,
             semantic_file=semantic_path_for(self.db_path),
         )
+        registry.build_deferred()  # this connection closes when idle; the registry stays
         cursor = connection.cursor()
         try:
             tables = table_names(cursor)

@@ -40,7 +40,7 @@ def make_provider(
     if not settings.model:
         raise ConfigError(NO_MODEL_MESSAGE)
     if settings.provider == "openai":
-        provider = _openai(settings, stream=stream, client=client)
+        provider = _openai(settings, stream=stream, client=client, key=tool_mode_key(settings))
     elif settings.provider == "bedrock":
         provider = _bedrock(settings, stream=stream)
     else:
@@ -69,11 +69,11 @@ def tool_modes_path() -> Path:
     return data_dir() / "tool_modes.json"
 
 
-def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None) -> Provider:
+def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None, key: str) -> Provider:
     try:
-        from analytics_agent.providers.openai import OpenAIProvider
+        from analytics_agent.providers.openai.provider import OpenAIProvider
     except ModuleNotFoundError as exc:
-        if exc.name != "analytics_agent.providers.openai":
+        if exc.name != "analytics_agent.providers.openai.provider":
             raise
         raise ConfigError("the openai provider is not available yet in this build") from None
     limits = _given(
@@ -81,23 +81,34 @@ def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None) ->
         read_timeout=settings.read_timeout,
         max_retries=settings.max_retries,
     )
+    from analytics_agent.providers.tool_mode import ToolModeMemory
+
+    # A server that closed a stream before any event (llama-cpp-python with tools) is asked unstreamed,
+    # remembered per endpoint and model as the tool mode is.
+    memory, stream_key = ToolModeMemory(tool_modes_path()), f"{key} (streaming)"
+
+    def refused(reason: str) -> str:
+        memory.remember(stream_key, "off", reason)
+        return f", remembered for {key}"
+
     return OpenAIProvider(
         base_url=settings.base_url,
         model=settings.model or "",
         api_key=settings.api_key.reveal() if settings.api_key else None,
         client=client,
-        stream=stream,
+        stream=stream and memory.get(stream_key) != "off",
         limits=reply_limits(settings),
+        on_stream_refused=refused,
         **limits,
     )
 
 
 def _bedrock(settings: Settings, *, stream: bool) -> Provider:
-    # Seam for the Bedrock provider: it lands as providers/bedrock.py with this constructor.
+    # Seam for the Bedrock provider: it lands as providers/bedrock/provider.py with this constructor.
     try:
-        from analytics_agent.providers.bedrock import BedrockProvider
+        from analytics_agent.providers.bedrock.provider import BedrockProvider
     except ModuleNotFoundError as exc:
-        if exc.name != "analytics_agent.providers.bedrock":
+        if exc.name != "analytics_agent.providers.bedrock.provider":
             raise
         raise ConfigError("--provider bedrock is not available yet; use --provider openai") from None
     attempts = None if settings.max_retries is None else settings.max_retries + 1

@@ -21,9 +21,10 @@ from analytics_agent.present.progress import Spinner
 from analytics_agent.present.results import ResultLog
 from analytics_agent.present.safe_text import escape_control
 from analytics_agent.present.stream import StreamEcho
-from analytics_agent.present.trace import format_event, format_unverified
+from analytics_agent.present.trace import answer_caveat, format_event
 from analytics_agent.present.transcript import Transcript
 from analytics_agent.providers.base import Provider
+from analytics_agent.tools.schema_text import schema_lines
 from analytics_agent.workspace.workspace import Workspace
 
 Write = Callable[[str], None]
@@ -47,9 +48,9 @@ class Wiring:
         already = self.echo.finish(result.answer) if self.echo else False
         if not already:
             write_line(escape_control(result.answer))
-        warning = format_unverified(result.unverified_numbers)
-        if warning and self.note is not None:
-            self.note(escape_control(warning))  # it quotes numbers as the model wrote them
+        caveat = answer_caveat(result)
+        if caveat:  # with the answer, wherever it goes (a file, a pipe, -q), not on the trace's stream
+            write_line(escape_control(caveat))  # it quotes numbers as the model wrote them
 
     def close(self) -> None:
         if self.spinner is not None:
@@ -72,7 +73,14 @@ def build(
     """The agent for one command: system prompt from the tables and today's date, events fanned out.
     ``spinner`` turns while the model is thinking; everything else written clears it first."""
     today, zone = resolve_today(timezone=settings.timezone, today=settings.today)
-    system = system_prompt(list_tables(workspace.cursor()), today=today, timezone=zone)
+    schema, business_zone = schema_lines(workspace.registry)
+    system = system_prompt(
+        list_tables(workspace.cursor()),
+        today=today,
+        timezone=zone,
+        schema=schema,
+        business_zone=business_zone,
+    )
     model = f"{provider.name}:{provider.model}"
     if spinner is not None:
         trace = _pausing(spinner, trace)

@@ -11,6 +11,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -111,24 +112,43 @@ def test_an_honest_server_is_charged_what_it_reports(workspace: Workspace) -> No
 
 def test_ctrl_c_cancels_the_calls_not_started_and_says_so() -> None:
     started: list[str] = []
+    finished: list[str] = []
+    lock = threading.Lock()
     release = threading.Event()
 
     def slow(name: str, arguments: str) -> ToolOutcome:
-        started.append(arguments)
-        release.wait(5)
+        with lock:
+            started.append(arguments)
+            if len(started) == 8:  # every worker is busy: once all 40 are queued, the user presses Ctrl-C
+                _when_main_waits(_interrupt_main)
+        release.wait(120)  # a generous bound so a broken run_calls ends; nothing asserts on it
+        finished.append(arguments)
         return ToolOutcome(name, "{}", False)
 
     said: list[tuple[int, int]] = []
     calls_ = [ToolCall(f"c{i}", "slow", str(i)) for i in range(40)]
-    interrupter = threading.Timer(0.3, lambda: _interrupt_main())
-    interrupter.start()
-    began = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         run_calls(slow, calls_, range(40), on_interrupt=lambda c, r: said.append((c, r)))
-    waited = time.monotonic() - began
+    still_running = not finished  # the interrupt went on without waiting for the running calls
     release.set()
-    assert waited < 2  # not the 40 / 8 x 5 s the queue would take
+    assert still_running
     assert said == [(32, 8)] and len(started) == 8
+
+
+def _when_main_waits(then: Callable[[], None]) -> None:
+    """Call ``then`` once the main thread blocks waiting for a result (all calls submitted): a readiness
+    signal read from the main thread's stack instead of a guess of how long submitting takes."""
+    main = threading.main_thread().ident
+    for _ in range(120_000):  # a generous bound (about 2 min) so a broken test ends; nothing asserts on it
+        frame = sys._current_frames().get(main)  # type: ignore[arg-type]
+        names = []
+        while frame is not None:
+            names.append(frame.f_code.co_name)
+            frame = frame.f_back
+        if names[:1] == ["wait"] and "result" in names:  # Future.result -> Condition.wait
+            then()
+            return
+        time.sleep(0.001)
 
 
 def _interrupt_main() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable
 
 import duckdb
@@ -143,7 +142,7 @@ class BarrierTool(Tool):
 
 
 def test_independent_calls_of_one_turn_run_concurrently(workspace: Workspace) -> None:
-    barrier = threading.Barrier(2, timeout=5)
+    barrier = threading.Barrier(2, timeout=600)
     registry = Registry([BarrierTool("left", barrier), BarrierTool("right", barrier)])
     executor = Executor(registry, workspace.connection)
     provider = FakeProvider(calls(("left", {}), ("right", {})), answer("ok"))
@@ -318,7 +317,5 @@ def test_tool_results_are_fed_back_before_the_next_request(workspace: Workspace)
         return answer(f"{order['order_id']} was {order['status']} on {order['day']}")
 
     provider = FakeProvider(calls(("get_order", {"order_id": "A-1042"})), check)
-    started = time.perf_counter()
     result = make_agent(workspace, provider).ask("q")
     assert result.answer == "A-1042 was delivered on 2026-10-18"
-    assert time.perf_counter() - started < 5

@@ -14,7 +14,7 @@ SCRIPTED_URL = "http://scripted.invalid/v1"
 
 def scripted_provider(steps: Sequence, *, stream: bool = False):
     """(provider, script): the real ``OpenAIProvider`` whose HTTP goes to a ``ScriptedModel``."""
-    from analytics_agent.providers.openai import OpenAIProvider
+    from analytics_agent.providers.openai.provider import OpenAIProvider
     from analytics_agent.providers.scripted import ScriptedModel
 
     script = ScriptedModel(list(steps))

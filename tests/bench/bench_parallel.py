@@ -29,18 +29,19 @@ def _steps(calls: dict[str, dict]):
 
 
 def _ask(registry, executor, calls: dict[str, dict], *, workers: int) -> float:
-    from analytics_agent.agent import loop as agent_module
+    from analytics_agent.agent import bounds
+    from analytics_agent.agent.loop import Agent
 
     provider, script = scripted_provider(_steps(calls))
     clock = ToolClock()
-    saved = agent_module.MAX_PARALLEL_CALLS
-    agent_module.MAX_PARALLEL_CALLS = workers  # the loop reads it per turn; 1 = sequential
+    saved = bounds.MAX_PARALLEL_CALLS
+    bounds.MAX_PARALLEL_CALLS = workers  # run_calls reads it per turn; 1 = sequential
     try:
         started = time.perf_counter()
-        outcome = agent_module.Agent(provider, registry, executor, on_event=clock).ask("four at once")
+        outcome = Agent(provider, registry, executor, on_event=clock).ask("four at once")
         wall = time.perf_counter() - started
     finally:
-        agent_module.MAX_PARALLEL_CALLS = saved
+        bounds.MAX_PARALLEL_CALLS = saved
     script.assert_all_used()
     if outcome.stop != "answer" or clock.calls != len(calls) or clock.errors:
         raise RuntimeError(f"parallel benchmark run failed: {outcome.stop} {outcome.answer}")

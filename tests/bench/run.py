@@ -1,7 +1,7 @@
 """Run the benchmarks: ``python -m tests.bench`` or ``python tests/bench/run.py``.
 
 Options: ``--quick`` (fewer runs, smaller sizes), ``--sizes 100k,1m,10m`` (scale), ``--only NAME[,NAME]``
-(overhead, scale, load, tokens, startup, parallel, loop, mcp, grounding, forms; and sources, only when
+(overhead, scale, load, tokens, startup, imports, parallel, loop, mcp, grounding, forms; and sources, only when
 named), ``--big`` (load a >= 1 GB CSV), ``--source-rows 100m`` (sources), ``--json OUT``.
 Each benchmark prints a table; all results go to one JSON file (tests/bench/results/ by default).
 The default run takes about five minutes on 2 cores once the cached databases exist (building them the
@@ -21,7 +21,19 @@ if __package__ in (None, ""):  # run as a script: make ``tests.bench`` importabl
 from tests.bench.common import Result, print_table, write_results
 from tests.bench.data import parse_sizes
 
-NAMES = ("tokens", "startup", "loop", "parallel", "overhead", "scale", "load", "mcp", "grounding", "forms")
+NAMES = (
+    "tokens",
+    "startup",
+    "imports",
+    "loop",
+    "parallel",
+    "overhead",
+    "scale",
+    "load",
+    "mcp",
+    "grounding",
+    "forms",
+)
 EXTRA = ("sources",)  # run only when named: builds several GB of Parquet the first time
 
 
@@ -43,6 +55,10 @@ def _bench(name: str, args: argparse.Namespace) -> Result:
         from tests.bench import bench_startup
 
         return bench_startup.run(runs=5 if quick else 11)
+    if name == "imports":
+        from tests.bench import bench_imports
+
+        return bench_imports.run(runs=1 if quick else 3)
     if name == "parallel":
         from tests.bench import bench_parallel
 

@@ -85,3 +85,47 @@ def test_chat_traces_a_follow_up_to_an_earlier_questions_results(sample_db: Path
     assert result.exit_code == 0, result.output
     notes = [line for line in result.output.splitlines() if line.startswith("[unverified]")]
     assert notes == ["[unverified] no tool returned these numbers: 7"]
+
+
+def _ask_process(sample_db: Path, tmp_path: Path, steps: list[Step], *extra: str):
+    """The real process with stdout redirected to a file, as `ask … > answer.txt` does."""
+    from cli_process import run_cli
+
+    script = ScriptedModel(steps)
+    with LoopbackServer(lambda path, headers, body: script.respond("POST", path, headers, body)) as server:
+        args = ["--db", str(sample_db), "ask", QUESTION, "--base-url", server.url + "/v1", "--model", "m"]
+        done = run_cli(
+            [*args, "--no-stream", "--transcript", str(tmp_path / "t.jsonl"), *extra], cwd=tmp_path
+        )
+    return done
+
+
+def test_the_caveat_travels_with_the_answer_to_a_redirected_stdout_even_with_q(
+    sample_db: Path, tmp_path: Path
+) -> None:
+    done = _ask_process(sample_db, tmp_path, pune_steps("Pune had 3 orders and ₹5,120 revenue."), "-q")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "Pune had 3 orders and ₹5,120 revenue.",
+        "[unverified] no tool returned these numbers: ₹5,120",
+    ]
+
+
+def test_an_answer_that_called_no_tool_gets_a_caveat_everywhere(sample_db: Path, tmp_path: Path) -> None:
+    done = _ask_process(sample_db, tmp_path, [Step(text="Sales look healthy this quarter.")], "--json", "-q")
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)
+    assert payload["caveat"] == "[unverified] no tool was called: this answer does not come from your data"
+    records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert next(r for r in records if r["type"] == "answer")["caveat"] == payload["caveat"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "code"), [("Pune had 3 orders and ₹5,120 revenue.", 3), ("Pune had 3 orders.", 0)]
+)
+def test_strict_exits_non_zero_when_numbers_are_unverified(
+    sample_db: Path, tmp_path: Path, answer: str, code: int
+) -> None:
+    done = _ask_process(sample_db, tmp_path, pune_steps(answer), "--strict")
+    assert done.returncode == code, done.stderr
+    assert answer in done.stdout

@@ -35,7 +35,7 @@ def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
         env=dict(os.environ),
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
 
 
@@ -157,7 +157,10 @@ def test_a_db_in_a_missing_folder_is_an_error_and_creates_nothing(tmp_path):
 
 
 def test_a_question_to_an_empty_database_says_how_to_load_a_file_without_calling_a_model(tmp_path):
+    import duckdb
+
     db = tmp_path / "empty.duckdb"
+    duckdb.connect(str(db)).close()  # an existing database with no tables (a missing one is an error)
     # nothing listens on port 9: a model call would fail with a connection error instead
     result = run(
         ["--db", str(db), "ask", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "hi"], tmp_path

@@ -24,7 +24,7 @@ def test_without_the_extra_the_command_says_how_to_install_it(sample_db):
         [sys.executable, "-c", WITHOUT_SDK, "--db", str(sample_db), "mcp"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
         env=dict(os.environ),
     )
     assert done.returncode == 1
@@ -45,7 +45,7 @@ def test_a_busy_port_is_one_line_naming_the_flag(sample_db):
             [sys.executable, "-m", "analytics_agent", "--db", str(sample_db), *serve_http],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=600,
             env=dict(os.environ),
         )
     assert done.returncode == 1

@@ -12,7 +12,7 @@ import pytest
 from cli_process import run_cli
 
 from analytics_agent.db.catalog import NO_TABLES
-from analytics_agent.tools.aggregate import DESCRIPTION as AGGREGATE_DESCRIPTION
+from analytics_agent.tools.aggregate.tool import DESCRIPTION as AGGREGATE_DESCRIPTION
 
 COMMANDS = [[], ["tables"], ["schema"], ["load"], ["drop"], ["ask"], ["chat"], ["demo"], ["tools"],
             ["tools", "list"], ["tools", "spec"], ["tools", "call"], ["mcp"], ["eval"], ["sources"],

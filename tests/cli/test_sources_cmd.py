@@ -12,7 +12,7 @@ import duckdb
 def run(args, cwd, **env):
     return subprocess.run(
         [sys.executable, "-m", "analytics_agent", *args],
-        cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=60,
+        cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
 
 
@@ -50,11 +50,68 @@ def test_a_source_that_cannot_be_read_is_not_saved(tmp_path):
     assert "No sources yet" in run(["sources", "list"], tmp_path).stdout
 
 
-def test_a_broken_sources_file_is_one_line_naming_the_file(sample_db, tmp_path):
+def test_a_broken_sources_file_is_one_warning_naming_the_file_and_the_rest_works(sample_db, tmp_path):
     home = tmp_path / "conf"
     (home / "analytics-agent").mkdir(parents=True)
     (home / "analytics-agent" / "sources.toml").write_text('[trips]\ntype = "files"\n')
     result = run(["--db", str(sample_db), "tables"], tmp_path, XDG_CONFIG_HOME=str(home))
+    assert result.returncode == 0, result.stderr
+    assert "orders" in result.stdout
+    [line] = result.stderr.splitlines()
+    assert line.startswith("warning: ") and "sources.toml: source trips: path is required" in line
+    assert "--no-sources" in line
+
+
+def _parquet_source(tmp_path, *extra):
+    duckdb.sql(
+        f"COPY (SELECT i AS amount FROM range(10) t(i)) TO '{tmp_path}/sales.parquet' (FORMAT parquet)"
+    )
+    added = run(["sources", "add", "sales", "--type", "files", "--path", "sales.parquet", *extra], tmp_path)
+    assert added.returncode == 0, added.stderr
+    return added
+
+
+def test_a_source_that_fails_is_skipped_with_one_warning_and_the_rest_works(sample_db, tmp_path):
+    _parquet_source(tmp_path)
+    (tmp_path / "sales.parquet").unlink()  # the files moved away (as a server stops)
+    result = run(["--db", str(sample_db), "tables"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "orders" in result.stdout and "sales" not in result.stdout
+    [line] = result.stderr.splitlines()
+    assert line.startswith("warning: source sales skipped: ") and "--no-sources" in line
+    called = run(
+        [
+            "--db",
+            str(sample_db),
+            "tools",
+            "call",
+            "aggregate",
+            '{"table": "orders", "metrics": [{"fn": "count"}]}',
+        ],
+        tmp_path,
+    )
+    assert called.returncode == 0 and '"rows":[[42000]]' in called.stdout
+
+    # --no-sources and -v after the command, like the other global options
+    quiet = run(["tables", "--db", str(sample_db), "--no-sources", "-v"], tmp_path)
+    assert quiet.returncode == 0, quiet.stderr
+    assert "sales" not in quiet.stderr and "orders" in quiet.stdout
+
+
+def test_a_source_added_with_db_belongs_to_that_database_only(sample_db, tmp_path):
+    other = tmp_path / "other.duckdb"
+    duckdb.connect(str(other)).execute("CREATE TABLE things AS SELECT 1 AS x").close()
+    added = _parquet_source(tmp_path, "--db", str(sample_db))
+    assert f"used with {sample_db} only" in added.stdout
+    mine = run(["--db", str(sample_db), "tables"], tmp_path)
+    theirs = run(["--db", str(other), "tables"], tmp_path)
+    assert "sales" in mine.stdout and "sales" not in theirs.stdout and "things" in theirs.stdout
+    listed = run(["sources", "list"], tmp_path)
+    assert str(sample_db) in listed.stdout
+
+
+def test_removing_a_source_that_does_not_exist_is_an_error(tmp_path):
+    _parquet_source(tmp_path)
+    result = run(["sources", "remove", "sale"], tmp_path)
     assert result.returncode == 1
-    assert "sources.toml: source trips: path is required" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert "no source 'sale'" in result.stderr and "sales" in result.stderr and "Removed" not in result.stdout

@@ -21,7 +21,7 @@ def run(
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
     )
 
 
@@ -123,12 +123,30 @@ def test_a_new_user_gets_the_sample_database_created_on_first_use(tmp_path, isol
     assert not list(created.parent.glob(".seeding-*")), "no temporary files are left behind"
 
 
-def test_the_db_path_can_come_from_the_environment_and_a_new_one_starts_empty(tmp_path):
+def test_the_db_path_can_come_from_the_environment_and_a_missing_one_is_an_error_not_a_new_file(tmp_path):
     target = tmp_path / "elsewhere" / "mine.duckdb"
     target.parent.mkdir()
+    (target.parent / "mines.duckdb").write_bytes(b"")  # a near miss to suggest
     result = run(["tables", "--json"], cwd=tmp_path, env_extra={"ANALYTICS_AGENT_DB": str(target)})
-    assert result.returncode == 0 and target.is_file()
-    assert json.loads(result.stdout) == [] and "Created an empty database" in result.stderr
+    assert result.returncode == 1 and not target.exists()
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"error: no database at {target}; did you mean 'mines.duckdb'?")
+    assert f"--db {target} load FILE.csv" in line
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["ask", "how many orders?", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"],
+        ["schema", "orders"],
+        ["mcp"],
+    ],
+)
+def test_a_mistyped_db_is_an_error_for_every_command_but_load(tmp_path, command):
+    target = tmp_path / "flight.duckdb"
+    result = run(["--db", str(target), *command], cwd=tmp_path)
+    assert result.returncode == 1 and not target.exists(), result.stderr
+    assert "no database at" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ def test_eval_with_bedrock_judges_a_grounded_answer(sample_db: Path, tmp_path: P
     try:
         result = subprocess.run(
             [sys.executable, "-m", "analytics_agent", *args, "--region", "us-east-1", "--json", "-q"],
-            capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path,
+            capture_output=True, text=True, timeout=600, env=env, cwd=tmp_path,
         )  # fmt: skip
     finally:
         server.close()

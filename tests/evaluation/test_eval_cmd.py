@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,17 +174,14 @@ def test_several_models_side_by_side_with_repeats_and_cost(run_eval, question_fi
     assert "cost_usd" not in bad
 
 
-def test_concurrent_jobs_keep_the_total_near_the_slowest_question(
+def test_concurrent_jobs_put_every_question_with_the_model_at_once(
     run_eval, question_file: Path, models
 ) -> None:
     model = models({"m": {k: calls_then(PUNE_CALL, RIGHT) for k in QUESTIONS}}, delay_s=0.4)
-    started = time.perf_counter()
     result = run_eval(str(question_file), "--base-url", model.url, "-m", "m", "--jobs", "4", "--json")
-    wall = time.perf_counter() - started
     latencies = [r["latency_s"] for r in json.loads(result.stdout)["results"]]
     assert model.most_in_flight == 4  # all four questions were with the model at once
     assert min(latencies) >= 0.8  # two requests of 0.4 s each
-    assert wall < sum(latencies) / 2  # sequential would take the sum; loose, not a benchmark
 
 
 def test_compare_shows_what_regressed_since_the_last_run(run_eval, question_file: Path, models) -> None:

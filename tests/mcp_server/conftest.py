@@ -70,7 +70,7 @@ def regions_csv(tmp_path: Path) -> Path:
     return path
 
 
-def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+def run_cli(*args: str, timeout: float = 600.0) -> subprocess.CompletedProcess:
     """The real command line in its own process, as a user in another terminal runs it."""
     return subprocess.run(
         [sys.executable, "-m", "analytics_agent", *args],

@@ -163,6 +163,7 @@ async def test_the_guidance_is_a_prompt_with_the_tables_and_the_question(sample_
     assert got.messages[0].role == "user"
     assert "orders (42,000 rows, day 2026-01-01..2026-10-31)" in text
     assert "never guess" in text and text.endswith("Question: How did Pune do on 24 Oct 2026?")
+    assert "charts your last tool result" not in text  # Claude or Cursor draws no chart of it
 
 
 async def test_capabilities_announce_tool_and_resource_list_changes(sample_db, make_server):

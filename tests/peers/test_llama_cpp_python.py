@@ -27,9 +27,9 @@ import pytest
 from analytics_agent.agent.loop import Agent
 from analytics_agent.agent.prompt import system_prompt
 from analytics_agent.db.catalog import list_tables
-from analytics_agent.providers.openai import OpenAIProvider
-from analytics_agent.providers.openai_wire import RequestOptions
-from analytics_agent.providers.text_mode import TextToolsProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
+from analytics_agent.providers.openai.wire import RequestOptions
+from analytics_agent.providers.text.mode import TextToolsProvider
 from analytics_agent.workspace.workspace import Workspace
 
 pytestmark = pytest.mark.peer
@@ -177,3 +177,26 @@ def test_both_reference_questions_run_to_an_end_without_a_refused_request(
 
 def _today() -> dt.date:
     return dt.date(2026, 10, 31)  # the sample data ends in October 2026
+
+
+def test_streaming_with_tools_falls_back_to_one_unstreamed_request_and_stays_there(
+    peer: Peer, workspace: Workspace
+):
+    """The server closes a stream with tools before sending anything: the same request goes again
+    unstreamed, later requests are never streamed, and the question still ends in an answer."""
+    recorder = Recorder()
+    refused: list[str] = []
+    provider = OpenAIProvider(
+        base_url=peer.url, model="smollm2", client=recorder.client(), max_retries=0, stream=True,
+        options=RequestOptions(max_tokens=160, max_tokens_field="max_tokens", temperature=0.0),
+        on_stream_refused=lambda reason: refused.append(reason) or "",
+    )  # fmt: skip
+    system = system_prompt(list_tables(workspace.cursor()), today=_today(), timezone="Asia/Kolkata")
+    agent = Agent(provider, workspace.registry, workspace.executor, system=system, max_steps=3)
+    result = agent.ask(QUESTIONS[0])
+    assert result.stop in ("answer", "step_limit") and result.answer.strip(), result.as_dict()
+    assert recorder.failures() == [] and peer.alive()
+    streamed = [bool(body.get("stream")) for body, _, _ in recorder.exchanges]
+    if refused:  # the server could not stream with tools: one streamed try, then never again
+        assert streamed[0] and not any(streamed[1:]), streamed
+        assert provider.stream is False

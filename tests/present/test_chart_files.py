@@ -102,7 +102,7 @@ def test_the_svg_renders_to_a_non_blank_png(tmp_path):
     svg = tmp_path / "chart.svg"
     svg.write_text(render_svg(TREND), encoding="utf-8")
     png = tmp_path / "chart.png"
-    subprocess.run(["rsvg-convert", str(svg), "-o", str(png)], check=True, timeout=30)
+    subprocess.run(["rsvg-convert", str(svg), "-o", str(png)], check=True, timeout=600)
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -129,7 +129,7 @@ def test_the_png_has_dark_pixels_where_the_line_is(tmp_path):
     svg.write_text(render_svg(TREND), encoding="utf-8")
     png = tmp_path / "chart.png"
     subprocess.run(
-        ["rsvg-convert", "--background-color", "white", str(svg), "-o", str(png)], check=True, timeout=30
+        ["rsvg-convert", "--background-color", "white", str(svg), "-o", str(png)], check=True, timeout=600
     )
     data = png.read_bytes()
     chunks, i = [], 8

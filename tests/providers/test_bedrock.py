@@ -45,7 +45,7 @@ from analytics_agent.errors import (
     ProviderRateLimitError,
     ProviderTimeoutError,
 )
-from analytics_agent.providers.bedrock import BedrockProvider
+from analytics_agent.providers.bedrock.provider import BedrockProvider
 from analytics_agent.tools.registry import Registry
 
 MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0"
@@ -140,7 +140,7 @@ def test_an_unreachable_endpoint_is_a_connection_error(fake_env, monkeypatch):
 
 
 def test_importing_the_provider_does_not_import_boto3():
-    code = "import sys, analytics_agent.providers.bedrock; print('boto3' in sys.modules, 'botocore' in sys.modules)"
+    code = "import sys, analytics_agent.providers.bedrock.provider; print('boto3' in sys.modules, 'botocore' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
 

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bedrock_fake import FAKE_ENV, SECRETS, Failure, FakeBedrock, reasoning, reply, text, tool_use
 
 from analytics_agent.agent.loop import Agent
-from analytics_agent.providers.bedrock import BedrockProvider
+from analytics_agent.providers.bedrock.provider import BedrockProvider
 
 MODEL = "moonshot.kimi-k2-thinking"
 QUESTION = "How did Pune do on 24 Oct, and what happened to order A-1042?"

@@ -14,8 +14,8 @@ from bedrock_fake import reasoning, reply, reply_events, text, tool_use
 
 from analytics_agent.conversation import ToolCall
 from analytics_agent.errors import ProviderResponseError
-from analytics_agent.providers.bedrock_stream import StreamAssembler
-from analytics_agent.providers.bedrock_wire import parse_response, split_thinking
+from analytics_agent.providers.bedrock.stream import StreamAssembler
+from analytics_agent.providers.bedrock.wire import parse_response, split_thinking
 
 RECORDED = Path(__file__).parent / "recorded_bedrock"
 

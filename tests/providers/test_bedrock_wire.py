@@ -26,7 +26,7 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderResponseError
-from analytics_agent.providers.bedrock_wire import (
+from analytics_agent.providers.bedrock.wire import (
     build_request,
     parse_response,
     result_content,

@@ -144,7 +144,7 @@ def test_a_streamed_reply_with_thousands_of_calls_is_refused_by_the_provider() -
     import httpx
 
     from analytics_agent.conversation import Conversation, UserTurn
-    from analytics_agent.providers.openai import OpenAIProvider
+    from analytics_agent.providers.openai.provider import OpenAIProvider
 
     def fragment(i: int) -> bytes:
         call = {"index": i, "id": f"c{i}", "type": "function", "function": {"name": "t", "arguments": "{}"}}

@@ -30,12 +30,12 @@ from analytics_agent.errors import (
     ProviderResponseError,
     ProviderTimeoutError,
 )
-from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.registry import Registry
 
-RECORDED = Path("/work/shared/reference/recorded/openai-chat")
+RECORDED = Path(__file__).parent / "recorded_openai"
 KEY = "sk-test-SECRET-0123456789abcdef"
 TEXT_REPLY = {
     "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "42"}}]

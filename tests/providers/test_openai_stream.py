@@ -10,10 +10,10 @@ import pytest
 
 from analytics_agent.conversation import ModelResponse
 from analytics_agent.errors import ProviderConnectionError, ProviderError, ProviderResponseError
-from analytics_agent.providers.openai_stream import StreamAssembler
-from analytics_agent.providers.sse import iter_events
+from analytics_agent.providers.openai.sse import iter_events
+from analytics_agent.providers.openai.stream import StreamAssembler
 
-RECORDED = Path("/work/shared/reference/recorded/openai-chat")
+RECORDED = Path(__file__).parent / "recorded_openai"
 
 
 def wire(events: list[dict[str, Any]]) -> str:

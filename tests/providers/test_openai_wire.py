@@ -17,7 +17,7 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderError, ProviderResponseError
-from analytics_agent.providers.openai_wire import (
+from analytics_agent.providers.openai.wire import (
     RequestOptions,
     conversation_call_ids,
     parse_response,
@@ -27,7 +27,7 @@ from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.registry import Registry
 
-RECORDED = Path("/work/shared/reference/recorded/openai-chat")
+RECORDED = Path(__file__).parent / "recorded_openai"
 
 
 def recorded(name: str) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderError
-from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.providers.refusals import brief_validation, is_request_rejection, refuses_tools
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool

@@ -15,7 +15,7 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderError
-from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.providers.scripted import (
     ScriptedCall,
     ScriptedModel,

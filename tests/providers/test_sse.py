@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from analytics_agent.providers.sse import Event, iter_events
+from analytics_agent.providers.openai.sse import Event, iter_events
 
-RECORDED = Path("/work/shared/reference/recorded/openai-chat")
+RECORDED = Path(__file__).parent / "recorded_openai"
 
 
 def lines(text: str) -> list[str]:

@@ -11,7 +11,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analytics_agent.providers.text_protocol import (
+from analytics_agent.providers.text.protocol import (
     UNNAMED,
     parse_reply,
     render_call,

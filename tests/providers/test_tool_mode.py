@@ -21,9 +21,9 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderError
-from analytics_agent.providers.text_mode import CallTextFilter, TextToolsProvider
-from analytics_agent.providers.text_prompt import DATE_PATTERN, describe_type, text_conversation, tools_prompt
-from analytics_agent.providers.text_protocol import parse_reply
+from analytics_agent.providers.text.mode import CallTextFilter, TextToolsProvider
+from analytics_agent.providers.text.prompt import DATE_PATTERN, describe_type, text_conversation, tools_prompt
+from analytics_agent.providers.text.protocol import parse_reply
 from analytics_agent.providers.tool_mode import AutoToolMode, ToolModeMemory
 from analytics_agent.tools import arguments
 from analytics_agent.workspace.provider_factory import make_provider, tool_mode_key, tool_modes_path

@@ -75,7 +75,7 @@ def test_two_processes_loading_at_once_leave_whole_tables_or_one_clear_error(db,
     _write_csv(first, 200_000)
     _write_csv(second, 150_000, seed=3)
     procs = {"first": _load(db, first, "first"), "second": _load(db, second, "second")}
-    outcomes = {name: (p.wait(timeout=60), *p.communicate()) for name, p in procs.items()}
+    outcomes = {name: (p.wait(timeout=600), *p.communicate()) for name, p in procs.items()}
     tables = _tables(db)
     assert {k: tables[k] for k in sample} == sample  # the sample data is untouched
     expected_rows = {"first": 200_000, "second": 150_000}
@@ -99,7 +99,7 @@ def test_the_same_table_from_two_processes_ends_as_one_whole_load(db, tmp_path):
     _write_csv(a, 120_000)
     _write_csv(b, 80_000, seed=5)
     procs = [_load(db, a, "sales"), _load(db, b, "sales")]
-    codes = [p.wait(timeout=60) for p in procs]
+    codes = [p.wait(timeout=600) for p in procs]
     errors = [p.communicate()[1] for p in procs]
     assert codes.count(0) >= 1
     assert _tables(db)["sales"] in (120_000, 80_000)
@@ -129,5 +129,5 @@ def test_a_process_killed_mid_load_leaves_the_database_as_it_was(db, tmp_path):
     assert _tables(db) == before  # opens, and holds exactly what it held: no 'big', no half table
     assert "big" not in _profiles(db)
     again = _load(db, csv, "big")  # the lock died with the process; the next load works
-    assert again.wait(timeout=120) == 0, again.communicate()[1]
+    assert again.wait(timeout=600) == 0, again.communicate()[1]
     assert _tables(db)["big"] == 3_000_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from analytics_agent.providers.text_protocol import parse_reply, render_call, render_result
+from analytics_agent.providers.text.protocol import parse_reply, render_call, render_result
 from analytics_agent.tools.semantic.describe import semantic_summary
 from analytics_agent.tools.semantics import MetricDef, Semantics
 

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from analytics_agent.errors import ProviderResponseError
-from analytics_agent.providers import bedrock_stream, openai_stream
+from analytics_agent.providers.bedrock import stream as bedrock_stream
 from analytics_agent.providers.limits import MAX_TOOL_CALLS_PER_REPLY
-from analytics_agent.providers.sse import Event
+from analytics_agent.providers.openai import stream as openai_stream
+from analytics_agent.providers.openai.sse import Event
 
 FLOOD = 100_000
 

@@ -20,7 +20,7 @@ def test_text_mode_replies_are_read_in_linear_work() -> None:
     In a child with a CPU budget far above what linear reading needs, every reply is read."""
     result = run_capped(
         """
-        from analytics_agent.providers.text_protocol import parse_reply
+        from analytics_agent.providers.text.protocol import parse_reply
         replies = [
             "{" * 2_000_000,
             "[1," * 300_000,
@@ -42,7 +42,7 @@ def test_text_mode_replies_are_read_in_linear_work() -> None:
 
 
 def test_a_well_formed_call_is_still_read_after_broken_json() -> None:
-    from analytics_agent.providers.text_protocol import parse_reply
+    from analytics_agent.providers.text.protocol import parse_reply
 
     reply = 'Let me look. {"oops": [1, 2 and then {"name": "aggregate", "arguments": {"table": "t"}}'
     parsed = parse_reply(reply, ["aggregate"])

@@ -40,7 +40,7 @@ def _echoing_401(path, headers, body):
 
 
 def _run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, timeout=60, check=False)
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, timeout=600, check=False)
 
 
 def _everything_written(done: subprocess.CompletedProcess, home: Path) -> str:

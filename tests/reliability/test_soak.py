@@ -1,4 +1,4 @@
-"""A soak: 1,000 scripted questions in one process, through the real OpenAI-compatible provider, the loop
+"""A soak: hundreds of scripted questions (1,000 on demand, see QUESTIONS) in one process, through the real OpenAI-compatible provider, the loop
 and the tools. Memory stays within a stated bound, and no connection, file handle or thread leaks."""
 
 from __future__ import annotations
@@ -11,12 +11,15 @@ import threading
 import httpx
 
 from analytics_agent.agent.loop import Agent
-from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step, last_tool_result
 from analytics_agent.workspace.workspace import Workspace
 
-QUESTIONS = 1_000
-WARM_UP = 100
+# 250 in the suite: a leaked handle or thread shows after one question, and 200 after warm-up still show a
+# per-question memory leak of 80 KiB. The full soak (README: 1,000) is a measurement, run on demand:
+# ANALYTICS_AGENT_SOAK_QUESTIONS=1000 pytest tests/reliability/test_soak.py
+QUESTIONS = int(os.environ.get("ANALYTICS_AGENT_SOAK_QUESTIONS", "250"))
+WARM_UP = min(100, QUESTIONS // 5)
 RSS_GROWTH_BOUND_KIB = 16 * 1024  # after warm-up; measured: below 0 to a few MiB
 CITIES = ("Pune", "Mumbai", "Delhi", "Chennai", "Kolkata")
 
@@ -52,7 +55,7 @@ class _Rotating:
         return httpx.Response(status, headers=headers, content=content)
 
 
-def test_a_thousand_questions_leak_no_memory_handles_or_threads(sample_db):
+def test_hundreds_of_questions_leak_no_memory_handles_or_threads(sample_db):
     fds_before, threads_before = _fds(), threading.active_count()
     rotating = _Rotating()
     client = httpx.Client(transport=httpx.MockTransport(rotating))
@@ -89,7 +92,7 @@ def test_a_thousand_questions_leak_no_memory_handles_or_threads(sample_db):
 def test_opening_and_closing_workspaces_leaks_no_handles(sample_db):
     Workspace.open(sample_db).close()  # first open may load extensions or caches once
     before = _fds()
-    for _ in range(50):
+    for _ in range(20):
         with Workspace.open(sample_db) as ws:
             assert json.loads(ws.executor.execute("list_tables", {}).text)["row_count"] == 4
     assert _fds() == before

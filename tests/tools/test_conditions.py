@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analytics_agent.errors import ToolError
-from analytics_agent.tools.conditions import Term, parse_condition
+from analytics_agent.tools.aggregate.conditions import Term, parse_condition
 
 
 def test_comparisons_lists_ranges_and_nulls_are_parsed_into_terms():

@@ -16,7 +16,7 @@ from real_data import build_real_db
 from analytics_agent.db.catalog import get_profile
 from analytics_agent.db.relationships import read_relationships
 from analytics_agent.errors import SemanticModelError
-from analytics_agent.tools.aggregate import read_catalog
+from analytics_agent.tools.aggregate.tool import read_catalog
 from analytics_agent.tools.semantic.check import check_semantic
 from analytics_agent.tools.semantic.model import parse_semantic
 from analytics_agent.tools.semantic.starter import starter_yaml

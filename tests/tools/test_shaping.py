@@ -124,7 +124,7 @@ def test_values_serialise_cleanly():
         "nan": None,
         "id": "00000000-0000-0000-0000-000000000001",
         "blob": "<2 bytes>",
-        "share": 0.123457,
+        "share": 0.1234568,
         "big": 1234567.89,
     }
 

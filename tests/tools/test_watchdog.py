@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
-import time
 
 from analytics_agent.tools.watchdog import Watchdog
 
@@ -13,39 +13,57 @@ def test_an_overdue_block_gets_its_expiry_called_once():
     calls = []
     watchdog = Watchdog()
     with watchdog.guard(0.05, lambda: (calls.append(1), fired.set())):
-        assert fired.wait(2)
+        assert fired.wait(60)
     assert calls == [1]
 
 
+class _Clock:
+    """Time that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _one_pass(watchdog: Watchdog) -> None:
+    """Wait until the watchdog has looked at every deadline at the clock's current time: a block due now
+    wakes it, and it checks the deadlines in the order they were set, so all older ones were seen first."""
+    seen = threading.Event()
+    with watchdog.guard(0, seen.set):
+        assert seen.wait(60), "the watchdog thread never ran"
+
+
 def test_a_block_that_finishes_in_time_is_never_interrupted():
+    clock = _Clock()
     calls = []
-    watchdog = Watchdog()
+    watchdog = Watchdog(clock)
     for _ in range(50):
         with watchdog.guard(0.2, lambda: calls.append(1)):
             pass
-    time.sleep(0.4)
+    clock.now = 100.0  # far past every one of those deadlines
+    _one_pass(watchdog)
     assert calls == []
+    watchdog.stop()
 
 
 def test_deadlines_are_independent_and_one_thread_serves_them_all():
-    watchdog = Watchdog()
+    clock = _Clock()
+    watchdog = Watchdog(clock)
     order: list[str] = []
-    done = threading.Event()
     threads_before = threading.active_count()
-
-    def slow(name: str, seconds: float) -> None:
-        with watchdog.guard(seconds, lambda: order.append(name)):
-            done.wait(2)
-
-    workers = [threading.Thread(target=slow, args=(n, s)) for n, s in (("late", 0.3), ("early", 0.05))]
-    for w in workers:
-        w.start()
-    time.sleep(0.6)
-    assert order == ["early", "late"]
-    assert threading.active_count() == threads_before + len(workers) + 1  # one watchdog thread
-    done.set()
-    for w in workers:
-        w.join()
+    with contextlib.ExitStack() as blocks:
+        blocks.enter_context(watchdog.guard(0.3, lambda: order.append("late")))
+        blocks.enter_context(watchdog.guard(0.05, lambda: order.append("early")))
+        assert threading.active_count() == threads_before + 1  # one watchdog thread for both
+        clock.now = 0.1
+        _one_pass(watchdog)
+        assert order == ["early"]
+        clock.now = 0.4
+        _one_pass(watchdog)
+        assert order == ["early", "late"]
+    watchdog.stop()
 
 
 def test_stop_ends_the_thread_and_a_later_guard_starts_it_again():
@@ -57,5 +75,5 @@ def test_stop_ends_the_thread_and_a_later_guard_starts_it_again():
     assert threading.active_count() == threads_before
     fired = threading.Event()
     with watchdog.guard(0.01, fired.set):
-        assert fired.wait(2)
+        assert fired.wait(60)
     watchdog.stop()

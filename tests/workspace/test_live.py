@@ -19,7 +19,7 @@ OPEN_FOR_WRITING = "import duckdb, sys; duckdb.connect(sys.argv[1]).close()"
 
 def _other_process(*args: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, *args], capture_output=True, text=True, timeout=60, env=dict(os.environ), **kwargs
+        [sys.executable, *args], capture_output=True, text=True, timeout=600, env=dict(os.environ), **kwargs
     )
 
 
@@ -90,7 +90,7 @@ def test_a_call_while_another_process_writes_is_an_error_result_not_an_exception
         assert writer.stdout.readline().strip() == "ready"
         outcome = live.execute("sales_summary", PUNE)
     finally:
-        writer.communicate("", timeout=30)
+        writer.communicate("", timeout=600)
         live.close()
     assert outcome.is_error
     assert outcome.text.startswith("Error: the database") and "in use by another" in outcome.text

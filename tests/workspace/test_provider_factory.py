@@ -7,8 +7,8 @@ import pytest
 
 from analytics_agent.config import resolve_settings
 from analytics_agent.errors import ConfigError
-from analytics_agent.providers.bedrock import BedrockProvider
-from analytics_agent.providers.openai import OpenAIProvider
+from analytics_agent.providers.bedrock.provider import BedrockProvider
+from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.workspace.provider_factory import make_provider
 
 

@@ -10,6 +10,7 @@ locations on the allowed lists, configuration locked, so model-written SQL can r
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import logging
 import os
@@ -40,25 +41,36 @@ class Linked:
 
 
 def link_sources(
-    conn: duckdb.DuckDBPyConnection, sources: Sequence[Source], *, taken: Sequence[str] = ()
+    conn: duckdb.DuckDBPyConnection,
+    sources: Sequence[Source],
+    *,
+    taken: Sequence[str] = (),
+    skip_failing: bool = False,
 ) -> Linked:
-    """Attach every source and make its views. A source that fails raises a SourceError naming it;
-    a table whose name is already taken is skipped and reported in ``problems``."""
+    """Attach every source and make its views. A source that fails raises a SourceError naming it, or
+    with ``skip_failing`` is left out and reported in ``problems`` (one stopped server must not stop every
+    command); a table whose name is already taken is skipped and reported in ``problems``."""
     linked = Linked()
     names_in_use = set(taken)
     conn.execute(f"ATTACH IF NOT EXISTS ':memory:' AS {LINKED} (READ_WRITE)")
     conn.execute(f"SET search_path = '{SEARCH_PATH}'")
     for source in sources:
+        reach = (len(linked.allowed_directories), len(linked.allowed_paths))
         try:
-            for extension in source.extensions():
-                load_extension(conn, extension)
-            if source.remote_path() is not None:
-                create_storage_secret(conn, source)
-            views = (
-                _link_files(conn, source, linked) if source.type == "files" else _attach(conn, source, linked)
+            views = _link_one(conn, source, linked)
+        except SourceError as exc:
+            if not skip_failing:
+                raise
+            # what the failed source asked the sandbox to reach is taken back
+            del linked.allowed_directories[reach[0] :], linked.allowed_paths[reach[1] :]
+            with contextlib.suppress(duckdb.Error):
+                conn.execute(f"DETACH DATABASE IF EXISTS {quote_ident(source.alias)}")
+            detail = str(exc).removeprefix(f"source {source.name}: ")
+            linked.problems.append(
+                f"source {source.name} skipped: {detail} (fix it, or leave sources out with --no-sources)"
             )
-        except duckdb.Error as exc:
-            raise SourceError(f"source {source.name}: {_first_line(exc)}") from None
+            log.info("source %s skipped: %s", source.name, detail)
+            continue
         for view_name, target in views:
             if view_name in names_in_use:
                 linked.problems.append(
@@ -70,6 +82,22 @@ def link_sources(
             names_in_use.add(view_name)
             linked.tables[view_name] = source.name
     return linked
+
+
+def _link_one(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> list[tuple[str, str]]:
+    """Attach one source; its views as (name, target). A SourceError names the source."""
+    try:
+        for extension in source.extensions():
+            load_extension(conn, extension)
+        if source.remote_path() is not None:
+            create_storage_secret(conn, source)
+        return _link_files(conn, source, linked) if source.type == "files" else _attach(conn, source, linked)
+    except duckdb.Error as exc:
+        raise SourceError(f"source {source.name}: {_first_line(exc)}") from None
+    except SourceError as exc:
+        if str(exc).startswith(f"source {source.name}"):
+            raise
+        raise SourceError(f"source {source.name}: {exc}") from None
 
 
 def lock_down(conn: duckdb.DuckDBPyConnection, linked: Linked) -> None:
@@ -245,7 +273,7 @@ class SourceSetUp:
         from analytics_agent.db.catalog import table_names
         from analytics_agent.db.linked.profiles import install_profiles
 
-        linked = link_sources(conn, self.sources, taken=table_names(conn))
+        linked = link_sources(conn, self.sources, taken=table_names(conn), skip_failing=True)
         install_profiles(conn, self.sources, linked.tables)
         lock_down(conn, linked)
         self.tables, self.problems = linked.tables, linked.problems

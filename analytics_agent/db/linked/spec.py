@@ -21,7 +21,8 @@
     database = "analytics"
     token_env = "motherduck_token"
 
-Every source may set ``prefix`` (prepended to its table names) and ``tables`` (only these tables).
+Every source may set ``prefix`` (prepended to its table names), ``tables`` (only these tables) and ``db``
+(the absolute path of the one database it belongs to; without it, every database sees it).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from analytics_agent.errors import SourceError
@@ -41,7 +43,7 @@ _KEYS: dict[str, tuple[str, ...]] = {
     "ducklake": ("catalog", "data_path", "password_env", "endpoint", "region", "url_style"),
     "motherduck": ("database", "token_env"),
 }
-_COMMON = ("type", "prefix", "tables")
+_COMMON = ("type", "prefix", "tables", "db")
 _REMOTE_SCHEMES = ("s3://", "s3a://", "s3n://", "r2://", "gs://", "gcs://", "http://", "https://", "hf://")
 # What each kind needs loaded into DuckDB beyond what its Python wheel has built in.
 _EXTENSIONS = {"postgres": ("postgres",), "ducklake": ("ducklake",), "motherduck": ("motherduck",)}
@@ -54,6 +56,12 @@ class Source:
     options: dict[str, Any] = field(default_factory=dict)
     prefix: str = ""
     tables: tuple[str, ...] = ()
+    db: str = ""
+    """The database this source belongs to (absolute path); empty: every database."""
+
+    def applies_to(self, db_path: Path) -> bool:
+        """Whether a command on ``db_path`` links this source."""
+        return not self.db or Path(self.db) == db_path.expanduser().absolute()
 
     @property
     def alias(self) -> str:
@@ -86,6 +94,8 @@ class Source:
             out["prefix"] = self.prefix
         if self.tables:
             out["tables"] = list(self.tables)
+        if self.db:
+            out["db"] = self.db
         return out
 
     def describe(self) -> str:
@@ -125,7 +135,10 @@ def parse_source(name: str, raw: Mapping[str, Any]) -> Source:
     tables = raw.get("tables", ())
     if isinstance(tables, str) or not all(isinstance(t, str) for t in tables):
         raise SourceError(f'source {name}: tables must be a list of table names, e.g. ["orders"]')
-    return Source(name=name, type=kind, options=options, prefix=prefix, tables=tuple(tables))
+    db = raw.get("db", "")
+    if not isinstance(db, str) or (db and not Path(db).is_absolute()):
+        raise SourceError(f"source {name}: db must be the absolute path of a database file")
+    return Source(name=name, type=kind, options=options, prefix=prefix, tables=tuple(tables), db=db)
 
 
 def _check_values(name: str, kind: str, options: dict[str, Any]) -> None:

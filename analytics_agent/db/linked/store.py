@@ -44,6 +44,16 @@ def read_sources(path: Path | None = None) -> list[Source]:
         raise SourceError(f"{path}: {exc}") from None
 
 
+def sources_for(db_path: Path) -> tuple[list[Source], list[str]]:
+    """The sources a command on ``db_path`` links (those of every database and those of this one), and
+    a problem line if the file cannot be read: a broken file leaves the sources out instead of stopping
+    every command."""
+    try:
+        return [s for s in read_sources() if s.applies_to(db_path)], []
+    except SourceError as exc:
+        return [], [f"{exc}; sources left out (fix the file, or run with --no-sources)"]
+
+
 def write_sources(sources: list[Source], path: Path | None = None) -> Path:
     """Replace the file atomically with these sources."""
     path = path or sources_path()

@@ -16,10 +16,10 @@ from analytics_agent.db.relationships import SAMPLE_ROWS, Relationship, duplicat
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import SemanticModelError, ToolError
 from analytics_agent.suggest import did_you_mean
-from analytics_agent.tools.aggregate_plan import Planner, build_metric
-from analytics_agent.tools.aggregate_refs import Catalog
-from analytics_agent.tools.aggregate_sql import METRIC_FNS
-from analytics_agent.tools.aggregate_time import TEMPORAL
+from analytics_agent.tools.aggregate.plan import Planner, build_metric
+from analytics_agent.tools.aggregate.refs import Catalog
+from analytics_agent.tools.aggregate.sql import METRIC_FNS
+from analytics_agent.tools.aggregate.time import TEMPORAL, check_zone
 from analytics_agent.tools.semantic.model import RelationshipDef, SemanticFile
 from analytics_agent.tools.semantics import MetricDef, Semantics
 
@@ -60,7 +60,13 @@ def check_semantic(
         for word in (d.name, *d.synonyms):
             dimensions.setdefault(d.table, {})[word] = d.column
     metrics = _metrics([m for m in file.metrics if m.table in known], planner, problem, catalog)
-    return Semantics(relationships, metrics, dimensions, time_columns), problems
+    zone = None
+    if file.timezone:
+        try:
+            zone = check_zone(file.timezone).key
+        except ToolError as exc:
+            problem(file.timezone_line, f"timezone: {exc}")
+    return Semantics(relationships, metrics, dimensions, time_columns, zone), problems
 
 
 def _table_known(name: str, line: int, catalog: Catalog, problem: _Problem) -> bool:

@@ -4,10 +4,74 @@ named metrics and dimensions (with synonyms, so "sales" finds revenue). Pure; on
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from analytics_agent.tools.aggregate_refs import link_names
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.tools.aggregate.refs import link_names
+from analytics_agent.tools.aggregate.time import TEMPORAL, is_zoned
+from analytics_agent.tools.date_parts import parts_date
 from analytics_agent.tools.semantics import Semantics
+
+_KEY_CHECK_ROWS = 5_000_000
+"""Above this many rows a key is only taken from a declared relationship (a full distinct count is slow)."""
+
+
+def table_summary(
+    cursor: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: Mapping[str, str],
+    semantics: Semantics,
+    zone: str,
+) -> dict[str, Any]:
+    """What one row is (when a key is found), the time columns (or "none") and the zone they are read
+    in: what a model otherwise calls again to learn."""
+    summary: dict[str, Any] = {}
+    key = row_key(cursor, table, columns, semantics)
+    if key:
+        summary["one_row_per"] = key
+    times = time_columns(columns)
+    summary["time_columns"] = times or "none"
+    if any(is_zoned(kind) for kind in columns.values()):
+        summary["time_zone"] = f"{zone} (days, months and hours of zoned timestamps)"
+    return summary
+
+
+def time_columns(columns: Mapping[str, str]) -> list[str]:
+    """Date and timestamp columns, and the date made of integer year/month/day(/hour) columns."""
+    found = [c for c, kind in columns.items() if TEMPORAL.match(kind)]
+    parts = parts_date(columns)
+    return found + ([parts.describe()] if parts else [])
+
+
+def row_key(
+    cursor: duckdb.DuckDBPyConnection, table: str, columns: Mapping[str, str], semantics: Semantics
+) -> str | None:
+    """A column that is a unique key: one another table refers to, else an id-like column checked whole."""
+    for r in semantics.relationships:
+        if r.target == table and r.verified:
+            return r.key
+    names = list(columns)
+    candidates = [
+        c for c in names if c.lower() in ("id", f"{table.lower().rstrip('s')}_id", f"{table.lower()}_id")
+    ]
+    candidates += (
+        [names[0]]
+        if names and names[0] not in candidates and names[0].lower().endswith(("id", "key", "code"))
+        else []
+    )
+    if not candidates:
+        return None
+    col, t = quote_ident(candidates[0]), quote_ident(table)
+    counted = cursor.execute(f"SELECT count(*) FROM {t}").fetchone()
+    rows = counted[0] if counted else 0
+    if not rows or rows > _KEY_CHECK_ROWS:
+        return None
+    found = cursor.execute(f"SELECT count(DISTINCT {col}), count({col}) FROM {t}").fetchone()
+    distinct, present = found if found else (0, 0)
+    return candidates[0] if distinct == present == rows else None
 
 
 def semantic_summary(table: str, semantics: Semantics) -> dict[str, Any]:

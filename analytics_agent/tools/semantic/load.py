@@ -4,16 +4,16 @@ tables (applied only where it fits without a problem), else the inferred relatio
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import duckdb
-
-from analytics_agent.db.relationships import read_relationships
 from analytics_agent.errors import SemanticModelError
 from analytics_agent.resources import seeds_dir
-from analytics_agent.tools.aggregate_refs import Catalog
-from analytics_agent.tools.semantic.check import check_semantic
-from analytics_agent.tools.semantic.model import read_semantic
 from analytics_agent.tools.semantics import Semantics
+
+if TYPE_CHECKING:  # the checker and the YAML reader are imported by the one function that uses them
+    import duckdb
+
+    from analytics_agent.tools.aggregate.refs import Catalog
 
 
 def semantic_path_for(db_path: Path) -> Path:
@@ -29,6 +29,10 @@ def load_semantics(
     cur: duckdb.DuckDBPyConnection, catalog: Catalog, path: Path | None
 ) -> tuple[Semantics, list[SemanticModelError]]:
     """The checked model and the user's file's problems (each one line with file:line)."""
+    from analytics_agent.db.relationships import read_relationships
+    from analytics_agent.tools.semantic.check import check_semantic
+    from analytics_agent.tools.semantic.model import read_semantic
+
     inferred = read_relationships(cur)
     if path is not None and path.is_file():
         try:

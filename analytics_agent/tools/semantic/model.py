@@ -4,6 +4,7 @@ The format is the smallest subset of dbt MetricFlow / Cube / boring-semantic-lay
 tools need: per table a time column, many-to-one relationships, named dimensions with synonyms, and
 named metrics (an aggregate with an optional condition, or a ratio of two metrics)::
 
+    timezone: America/New_York                  # the business zone: days and months of zoned timestamps
     tables:
       orders:
         description: One row per order.
@@ -35,6 +36,7 @@ from analytics_agent.errors import SemanticModelError
 from analytics_agent.suggest import did_you_mean
 from analytics_agent.tools.semantics import MetricDef
 
+TOP_KEYS = ("timezone", "tables")
 TABLE_KEYS = ("description", "time_column", "relationships", "dimensions", "metrics")
 METRIC_KEYS = ("fn", "column", "where", "ratio", "description", "synonyms")
 DIMENSION_KEYS = ("column", "description", "synonyms")
@@ -74,6 +76,8 @@ class SemanticFile:
     metrics: list[MetricDef] = field(default_factory=list)
     dimensions: list[DimensionDef] = field(default_factory=list)
     relationships: list[RelationshipDef] = field(default_factory=list)
+    timezone: str | None = None
+    timezone_line: int = 0
     problems: list[SemanticModelError] = field(default_factory=list)
 
     def problem(self, line: int, message: str) -> None:
@@ -135,8 +139,18 @@ def parse_semantic(text: str, *, path: str = "semantic.yaml") -> SemanticFile:
     result = SemanticFile(path)
     if data is None:
         return result
-    if not isinstance(data, _Mapping) or "tables" not in data:
+    if not isinstance(data, _Mapping) or ("tables" not in data and "timezone" not in data):
         raise SemanticModelError("a semantic file is a mapping with a 'tables:' key", path=path, line=1)
+    for key in data:
+        if key not in TOP_KEYS:
+            result.problem(
+                data.lines[key],
+                f"unknown key {key!r}{did_you_mean(str(key), TOP_KEYS)}; keys: {', '.join(TOP_KEYS)}",
+            )
+    if data.get("timezone") is not None:
+        result.timezone, result.timezone_line = str(data["timezone"]), data.lines["timezone"]
+    if "tables" not in data or data["tables"] is None:
+        return result
     tables = data["tables"]
     if not isinstance(tables, _Mapping):
         result.problem(data.lines["tables"], "tables: expected a mapping of table names")

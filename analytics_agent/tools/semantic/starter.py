@@ -1,6 +1,11 @@
-"""Write what the data shows as a starting semantic file: each table's time column, inferred relationships,
-candidate dimensions (text columns with few values) and a row count, with sums left as comments. Pure:
-catalog, relationships and profiles in, YAML text out (it parses and checks without a problem)."""
+"""Write what the data shows as a starting semantic file: per table what one row is, its time column,
+inferred relationships, dimensions (text columns with few, short values), a measure per numeric column
+with its natural aggregate, and placeholders for units and descriptions; the business time zone when the
+data tells it. Pure: catalog, relationships and profiles in, YAML text out (it parses and checks).
+
+Not measures: ids and codes, clock times written as numbers (``dep_time`` 517 is 05:17, not an amount),
+date parts (year, month, day, hour, minute), zone offsets, coordinates: a sum of any of them means nothing.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,26 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from analytics_agent.db.relationships import Relationship
-from analytics_agent.tools.aggregate_plan import NUMERIC
-from analytics_agent.tools.aggregate_time import TEMPORAL
+from analytics_agent.tools.aggregate.plan import NUMERIC
+from analytics_agent.tools.aggregate.time import TEMPORAL, is_zoned
+from analytics_agent.tools.date_parts import parts_date
 
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-MAX_COMMENTED_SUMS = 3
-_NOT_AMOUNTS = {"year", "month", "day", "hour", "minute", "id", "lat", "lon", "latitude", "longitude"}
+_PARTS = {"year", "month", "day", "hour", "minute", "second", "week", "quarter", "weekday", "yr"}
+_NOT_MEASURE = re.compile(
+    r"(^id$|_id$|^id_|_key$|^key$|_code$|^code$|zip|postal|phone|_no$|^no$|^number$|flight$|^flight"
+    r"|_time$|^time$|_hhmm$|^tz$|tz_?offset|utc_?offset|^offset$|timezone|^lat|^lon|latitude|longitude"
+    r"|^alt$|altitude)",
+    re.I,
+)
+_AVERAGED = re.compile(
+    r"(rate|ratio|pct|percent|share|_per_|per_\d|avg|mean|score|index|temp|humid|pressure|speed|wind"
+    r"|visib|dewp|age$|price|delay|length|depth|width|height|mass|weight|size|_mm$|_cm$|_kg$|_g$|level"
+    r"|discount|margin|rating|lifeexp|life_exp|gdp|percap)",
+    re.I,
+)
+_FREE_TEXT = re.compile(r"(comment|note|remark|description|text|message|review|summary|title|body)", re.I)
+MAX_DIMENSION_VALUE = 40
 
 
 def _q(name: str) -> str:
@@ -27,33 +46,123 @@ def _q(name: str) -> str:
     )
 
 
+def is_measure(column: str, kind: str) -> bool:
+    return bool(NUMERIC.match(kind)) and column.lower() not in _PARTS and not _NOT_MEASURE.search(column)
+
+
+def natural_fn(column: str) -> str:
+    """avg for rates, levels and sizes (a sum of temperatures means nothing), else sum."""
+    return "avg" if _AVERAGED.search(column) else "sum"
+
+
+def dimensions(profile: Mapping[str, Any], kinds: Mapping[str, str]) -> list[str]:
+    """Text columns whose few values are short labels, not free text (a comment is no dimension)."""
+    found = []
+    for c in profile.get("columns", []):
+        values = c.get("values")
+        name = c["name"]
+        if values is None or not kinds.get(name, "").upper().startswith("VARCHAR"):
+            continue
+        if _FREE_TEXT.search(name) or any(len(str(v)) > MAX_DIMENSION_VALUE for v in values):
+            continue
+        found.append(name)
+    return found
+
+
 def starter_yaml(
     catalog: Mapping[str, Mapping[str, str]],
     relationships: Sequence[Relationship],
     profiles: Mapping[str, Mapping[str, Any]],
+    *,
+    keys: Mapping[str, str] | None = None,
+    zone: tuple[str, str] | None = None,
 ) -> str:
+    """``keys``: per table, a column found to be a unique key (what one row is). ``zone``: the business
+    time zone and why (written active when the data told it, else as a commented placeholder)."""
+    keys = keys or {}
     lines = [
-        "# A starting semantic model, written from what the data shows. Edit freely: add descriptions,",
-        "# synonyms and the metrics your business uses (names are global across tables); then run",
-        "# `analytics-agent semantic check`. Metric fn: count sum avg min max count_distinct median stddev",
-        '# p90 p95 p99 pct; where: "column op value and ..."; ratio: [numerator, denominator].',
-        "tables:",
+        "# A starting semantic model, written from what the data shows. Edit freely: fill in the",
+        "# descriptions and units, add synonyms and the metrics your business uses (names are global across",
+        "# tables); then run `analytics-agent semantic check`. Metric fn: count sum avg min max",
+        '# count_distinct median stddev p90 p95 p99 pct; where: "column op value and ..."; ratio: [a, b].',
     ]
-    for table, types in catalog.items():
+    zoned = any(is_zoned(k) for kinds in catalog.values() for k in kinds.values())
+    if zone:
+        lines.append(f"timezone: {_q(zone[0])}  # {zone[1]}")
+    elif zoned:
+        lines.append(
+            "# timezone: America/New_York  # the zone days and months of zoned timestamps are counted in"
+        )
+    lines.append("tables:")
+    taken: set[str] = set()
+    for table, kinds in catalog.items():
         lines.append(f"  {_q(table)}:")
-        dated = [c for c, t in types.items() if TEMPORAL.match(t)]
+        row = f"One row per {keys[table]}" if table in keys else "One row per <what?>"
+        lines.append(f"    description: {json.dumps(row + '. <what the table holds>')}")
+        dated = [c for c, t in kinds.items() if TEMPORAL.match(t)]
+        parts = parts_date(kinds)
         if dated:
             lines.append(f"    time_column: {_q(dated[0])}")
+        elif parts:
+            lines.append(f"    # time: {parts.describe()}, found from its integer parts")
         links = [r for r in relationships if r.table == table]
         if links:
             lines.append("    relationships:  # inferred, many-to-one; null removes one")
             lines += [f"      {_q(r.column)}: {_q(r.target)}.{_q(r.key)}" for r in links]
-        few = [c["name"] for c in profiles.get(table, {}).get("columns", []) if c.get("values") is not None]
-        if few:
+        dims = dimensions(profiles.get(table, {}), kinds)
+        if dims:
             lines.append("    dimensions:  # columns worth grouping by; add synonyms people use")
-            lines += [f"      {_q(c)}: {{column: {_q(c)}, synonyms: []}}" for c in few]
-        lines += ["    metrics:", f"      {_q(table + '_count')}: {{fn: count}}"]
-        numeric = [c for c, t in types.items() if NUMERIC.match(t) and c not in _NOT_AMOUNTS]
-        numeric = [c for c in numeric if not c.endswith("_id")][:MAX_COMMENTED_SUMS]
-        lines += [f"      # total_{c}: {{fn: sum, column: {_q(c)}}}" for c in numeric if _PLAIN.match(c)]
+            lines += [f"      {_q(c)}: {{column: {_q(c)}, synonyms: []}}" for c in dims]
+        lines.append("    metrics:")
+        count = _unique(f"{table}_count", taken)
+        lines.append(f"      {_q(count)}: {{fn: count, description: {json.dumps(row)}}}")
+        for column, kind in kinds.items():
+            if not is_measure(column, kind):
+                continue
+            fn = natural_fn(column)
+            name = _unique(f"{'total' if fn == 'sum' else 'avg'}_{column}", taken, table)
+            lines.append(
+                f'      {_q(name)}: {{fn: {fn}, column: {_q(column)}, description: "<unit, what it measures>"}}'
+            )
     return "\n".join(lines) + "\n"
+
+
+def _unique(name: str, taken: set[str], table: str = "") -> str:
+    """Metric names are global: a second ``total_amount`` is named after its table."""
+    if name in taken and table:
+        name = f"{table}_{name}"
+    n = 2
+    base = name
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    taken.add(name)
+    return name
+
+
+def propose_zone(samples: Mapping[str, Sequence[tuple[float, int]]]) -> tuple[str, str] | None:
+    """The IANA zone in which every sampled zoned timestamp shows the hour its table's local ``hour``
+    column says (column -> [(epoch seconds, hour)]), with the reason; None when no zone fits all."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo, available_timezones
+
+    preferred = [
+        "UTC", "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
+        "America/Sao_Paulo", "Europe/London", "Europe/Paris", "Europe/Berlin", "Asia/Kolkata",
+        "Asia/Shanghai", "Asia/Tokyo", "Australia/Sydney",
+    ]  # fmt: skip
+    others = sorted(
+        z
+        for z in available_timezones()
+        if "/" in z
+        and not z.startswith(("Etc/", "US/", "SystemV/", "posix", "right/"))
+        and z not in preferred
+    )
+    rows = [(column, s) for column, pairs in samples.items() for s in pairs]
+    if not rows:
+        return None
+    for name in (*preferred, *others):
+        zone = ZoneInfo(name)
+        if all(dt.datetime.fromtimestamp(epoch, zone).hour == hour for _, (epoch, hour) in rows):
+            columns = ", ".join(samples)
+            return name, f"{columns} shows the local hour column's hour in this zone on every sampled row"
+    return None

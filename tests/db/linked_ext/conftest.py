@@ -59,7 +59,7 @@ class Postgres:
             subprocess.run(
                 [psql, "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-v", "ON_ERROR_STOP=1",
                  "-c", statement],
-                check=True, capture_output=True, timeout=60, env={**os.environ, "PGPASSWORD": self.password},
+                check=True, capture_output=True, timeout=600, env={**os.environ, "PGPASSWORD": self.password},
             )  # fmt: skip
 
 
@@ -77,19 +77,19 @@ def postgres() -> Postgres:
     subprocess.run(
         _as_postgres_user([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth-local=trust",
                            "--auth-host=scram-sha-256", f"--pwfile={pwfile}"]),
-        check=True, capture_output=True, timeout=120,
+        check=True, capture_output=True, timeout=600,
     )  # fmt: skip
     options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1"
     subprocess.run(
         _as_postgres_user([str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(root / "log"), "-w", "start"]),
-        check=True, capture_output=True, timeout=60,
+        check=True, capture_output=True, timeout=600,
     )  # fmt: skip
     try:
         yield Postgres(port)
     finally:
         subprocess.run(
             _as_postgres_user([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-            capture_output=True, timeout=60,
+            capture_output=True, timeout=600,
         )  # fmt: skip
         shutil.rmtree(root, ignore_errors=True)
 

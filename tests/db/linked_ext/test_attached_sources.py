@@ -93,13 +93,47 @@ def test_postgres_tables_answer_through_the_tools_and_stay_unwritable(sample_db,
         assert shop["password"] not in outcome.text
 
 
-def test_a_missing_password_variable_is_one_line_naming_it(sample_db, shop, monkeypatch):
+def test_a_missing_password_variable_skips_that_source_with_one_line_naming_it(sample_db, shop, monkeypatch):
+    from analytics_agent.db.linked.check import check_source
     from analytics_agent.errors import SourceError
 
     monkeypatch.delenv("SHOP_PASSWORD")
     source = parse_source("shop", {"type": "postgres", "dsn": shop["dsn"], "password_env": "SHOP_PASSWORD"})
     with pytest.raises(SourceError, match="SHOP_PASSWORD is not set"):
-        Workspace.open(sample_db, sources=[source])
+        check_source(source)  # `sources add/test` still fail loudly
+    with Workspace.open(sample_db, sources=[source]) as ws:
+        assert ws.linked_tables == {}
+        [problem] = ws.source_problems
+        total = call(ws, "aggregate", {"table": "orders", "metrics": [{"fn": "count"}]})
+    assert problem.startswith("source shop skipped: ") and "SHOP_PASSWORD is not set" in problem
+    assert "--no-sources" in problem
+    assert total["rows"] == [[42000]]
+
+
+def test_a_stopped_server_skips_that_source_and_the_others_still_link(sample_db, shop, postgres, tmp_path):
+    """A second PostgreSQL source on a port where no server listens (a stopped server): skipped by name,
+    while the working one answers, through the command line as a user runs it."""
+    import socket
+
+    from cli_process import run_cli
+
+    with socket.socket() as sock:  # a port nothing listens on once closed
+        sock.bind(("127.0.0.1", 0))
+        dead_port = sock.getsockname()[1]
+    stopped = shop["dsn"].replace(f"port={postgres.port}", f"port={dead_port}")
+    config = tmp_path / "config" / "analytics-agent"
+    config.mkdir(parents=True)
+    (config / "sources.toml").write_text(
+        f'[shop]\ntype = "postgres"\ndsn = "{shop["dsn"]}"\npassword_env = "SHOP_PASSWORD"\nprefix = "pg_"\n\n'
+        f'[old]\ntype = "postgres"\ndsn = "{stopped}"\npassword_env = "SHOP_PASSWORD"\nprefix = "old_"\n'
+    )
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "SHOP_PASSWORD": shop["password"]}
+    done = run_cli(["--db", str(sample_db), "tables"], cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "pg_orders" in done.stdout and "orders" in done.stdout and "old_" not in done.stdout
+    [line] = done.stderr.splitlines()
+    assert line.startswith("warning: source old skipped: ") and "--no-sources" in line
+    assert shop["password"] not in done.stderr
 
 
 @pytest.fixture

@@ -14,13 +14,14 @@ import logging
 import re
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import httpx
 
 from analytics_agent.conversation import Conversation, ModelResponse
-from analytics_agent.errors import ConfigError, ProviderError, ProviderResponseError
+from analytics_agent.errors import ConfigError, EmptyStreamError, ProviderError, ProviderResponseError
 from analytics_agent.providers.base import TextSink, ToolPayloads
 from analytics_agent.providers.http import (
     RETRYABLE_ERRORS,
@@ -39,8 +40,9 @@ from analytics_agent.providers.limits import (
     bounded_lines,
     read_bounded,
 )
-from analytics_agent.providers.openai_stream import StreamAssembler
-from analytics_agent.providers.openai_wire import (
+from analytics_agent.providers.openai.sse import iter_events
+from analytics_agent.providers.openai.stream import StreamAssembler
+from analytics_agent.providers.openai.wire import (
     RequestOptions,
     conversation_call_ids,
     parse_response,
@@ -48,7 +50,6 @@ from analytics_agent.providers.openai_wire import (
 )
 from analytics_agent.providers.redaction import StreamRedactor, checked_reply
 from analytics_agent.providers.reply_json import reading_reply
-from analytics_agent.providers.sse import iter_events
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,9 @@ class OpenAIProvider:
         extra_headers: added to every request (e.g. OpenRouter's ``HTTP-Referer``).
         options: optional request settings (max tokens, temperature, strict tools, ...).
         limits: bounds on each reply: its size, one stream event's size, the request's deadline.
+        on_stream_refused: told (with the reason) when the server closes a stream before any event;
+            the request then goes again unstreamed, as do all later ones. Returns what the notice adds
+            (e.g. where the choice is remembered).
     """
 
     name = "openai"
@@ -93,6 +97,7 @@ class OpenAIProvider:
         extra_headers: Mapping[str, object] | None = None,
         options: RequestOptions | None = None,
         limits: ReplyLimits | None = None,
+        on_stream_refused: Callable[[str], str] | None = None,
     ) -> None:
         if not model or not model.strip():
             raise ConfigError(
@@ -106,6 +111,10 @@ class OpenAIProvider:
         self.host = display_host(self.url)
         self.where = f"OpenAI-compatible server at {self.host}"
         self.stream = stream
+        self.stream_refused = False
+        """Set once the server closed a stream before any event; later requests are not streamed."""
+        self._on_stream_refused = on_stream_refused
+        self._refusal_notice = ""
         self.options = options or RequestOptions()
         self._api_key = api_key or None
         self._extra_headers = {str(k): str(v) for k, v in (extra_headers or {}).items()}
@@ -140,18 +149,39 @@ class OpenAIProvider:
         )
         build = lambda: self._request(body, deadline)  # noqa: E731 - one fresh request per attempt
         try:
+            result = None
             if self.stream:
                 shown = StreamRedactor(self._secrets, on_text) if on_text is not None else None
-                result = self._complete_streamed(build, sender, deadline, taken, shown)
-            else:
+                try:
+                    result = self._complete_streamed(build, sender, deadline, taken, shown)
+                except EmptyStreamError as exc:
+                    self._stop_streaming(str(exc))
+                    body = render_request(self.model, conversation, tools, stream=False, options=self.options)
+                    build = lambda: self._request(body, deadline)  # noqa: E731
+            if result is None:
                 response = sender.send(build, stream=True)
                 try:
                     result = self._read_reply(response, deadline, taken)
                 finally:
                     response.close()
+                if self.stream_refused and on_text is not None and result.turn.text:
+                    shown = StreamRedactor(self._secrets, on_text)
+                    shown.feed(result.turn.text)
+                    shown.flush()
+                if self._refusal_notice:
+                    notice = "; ".join(n for n in (result.notice, self._refusal_notice) if n)
+                    result, self._refusal_notice = replace(result, notice=notice), ""
             return checked_reply(result, secrets=self._secrets, where=self.where)
         except ProviderError as exc:
             raise redacted(exc, self._secrets) from None
+
+    def _stop_streaming(self, reason: str) -> None:
+        """The server cannot stream this request: ask without streaming from now on, and say so once."""
+        log.info("%s; asking without streaming from now on", reason)
+        self.stream = False
+        self.stream_refused = True
+        remembered = self._on_stream_refused(reason) if self._on_stream_refused is not None else ""
+        self._refusal_notice = f"{reason}; asked again without streaming{remembered}"
 
     def secrets(self) -> tuple[str, ...]:
         """What must never be shown or written: the key, URL credentials, secret-looking headers."""

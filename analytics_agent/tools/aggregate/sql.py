@@ -76,6 +76,9 @@ class MetricPlan:
     share: bool = False
     ratio: tuple[MetricPlan, MetricPlan] | None = None
     """A named ratio metric: numerator / denominator, each a metric of its own."""
+    parts: tuple[MetricPlan, ...] = ()
+    template: str = ""
+    """An expression metric: ``template`` is its arithmetic with ``{0}``, ``{1}`` ... for each part."""
     defined: bool = False
     """From the semantic file: its condition's values are the user's choice (a status that has not occurred
     yet), so a value no row holds is not refused as a misspelling."""
@@ -110,6 +113,8 @@ class QueryPlan:
     """(period, baseline) ranges on the time column: each metric for both, with change and % change."""
     previous: bool = False
     """Each time bucket (the first key) against the one before it, per value of the other keys."""
+    keep_from: Any = None
+    """With ``previous`` and a period: the first bucket shown (the one before it was read for its baseline)."""
     order_by: str | None = None
     descending: bool = False
     limit: int | None = None
@@ -129,7 +134,12 @@ class Params:
 
 
 def metric_alias(fn: str, column: str | None) -> str:
-    return fn if column is None else f"{fn}_{column}"
+    """``fn_column``; an expression's operators and blanks become ``_`` (avg of "a - b": avg_a_b)."""
+    if column is None:
+        return fn
+    import re
+
+    return f"{fn}_{re.sub(r'[^0-9A-Za-z_.]+', '_', column).strip('_')}"
 
 
 def time_key(grain: str, local: str) -> str:
@@ -192,6 +202,8 @@ def metric_sql(m: MetricPlan, params: Params, extra: str = "") -> str:
     if m.ratio:
         num, den = (metric_sql(part, params, extra) for part in m.ratio)
         return f"CAST({num} AS DOUBLE) / nullif({den}, 0)"
+    if m.parts:
+        return m.template.format(*(metric_sql(part, params, extra) for part in m.parts))
     own = conjunction(m.where, params)
     col = m.sql or "*"
     if m.fn == "pct":  # share of the rows (with a value in column, if given) where the condition holds
@@ -209,21 +221,29 @@ def build_query(plan: QueryPlan) -> tuple[str, dict[str, Any]]:
     params = Params()
     inner = [f"{k.sql} AS {quote_ident(f'_k{i}')}" for i, k in enumerate(plan.keys)]
     outer = [_label(k, i) for i, k in enumerate(plan.keys)]
-    metrics, shared = _hoisted(plan.metrics)
+    # Grouped, a metric's own condition (or a comparison period) stays in its FILTER: moved into WHERE it
+    # would drop the groups with no matching row, which must show 0, not vanish.
+    metrics, shared = _hoisted(plan.metrics) if not plan.keys else (list(plan.metrics), ())
     filters = [*plan.filters, *shared]
     periods = ("", "")
     if plan.compare:
         periods = tuple(condition(f, params) for f in plan.compare)  # type: ignore[assignment]
-        filters += _either_period(*plan.compare, periods)
-    before = _previous_window(plan.keys) if plan.previous else ""
+        if not plan.keys:
+            filters += _either_period(*plan.compare, periods)
     for m in metrics:
-        inner_cols, outer_cols = _metric_columns(m, params, periods, grouped=bool(plan.keys), before=before)
+        inner_cols, outer_cols = _metric_columns(
+            m, params, periods, grouped=bool(plan.keys), previous=plan.previous
+        )
         inner += inner_cols
         outer += outer_cols
     where = " AND ".join(f"({f.sql})" if f.op == "or" else f"({condition(f, params)})" for f in filters)
     sql = f"SELECT {', '.join(inner)} FROM {from_clause(plan)}" + (f" WHERE {where}" if where else "")
     if plan.keys:
         sql += " GROUP BY " + ", ".join(str(i) for i in range(1, len(plan.keys) + 1))
+    if plan.previous:
+        sql = _with_previous(sql, plan.keys, metrics)
+        if plan.keep_from is not None:
+            sql += f" WHERE g.{quote_ident('_k0')} >= {params.add(plan.keep_from)}"
     having = conjunction(
         [FilterPlan(h.column, h.op, h.value, sql=quote_ident(h.column)) for h in plan.having], params
     )
@@ -234,6 +254,39 @@ def build_query(plan: QueryPlan) -> tuple[str, dict[str, Any]]:
     if plan.limit is not None:
         sql += f" LIMIT {int(plan.limit)}"
     return sql, params.values
+
+
+_ZERO_WHEN_EMPTY = frozenset({"count", "count_distinct", "sum"})
+"""Metrics whose value over no rows is 0: the calendar bucket before with no rows counted nothing."""
+
+
+def _with_previous(grouped: str, keys: Sequence[KeyPlan], metrics: Sequence[MetricPlan]) -> str:
+    """Each bucket with the calendar bucket right before it (not the previous bucket that has rows): a
+    self-join on the time key minus one grain, within the same other keys. A bucket before has no rows:
+    0 for counts and sums, NULL for the rest; before the first bucket of the result it is unknown (NULL)."""
+    k0 = quote_ident("_k0")
+    before = _one_grain_before(f"g.{k0}", keys[0].grain)
+    same = [
+        f"b.{quote_ident(f'_k{i}')} IS NOT DISTINCT FROM g.{quote_ident(f'_k{i}')}"
+        for i in range(1, len(keys))
+    ]
+    on = " AND ".join([f"b.{k0} = {before}", *same])
+    known = f"{before} >= (SELECT min({k0}) FROM cur)"
+    cols = []
+    for m in metrics:
+        b = f"b.{quote_ident(m.alias)}"
+        value = f"coalesce({b}, 0)" if not m.ratio and not m.parts and m.fn in _ZERO_WHEN_EMPTY else b
+        cols.append(f"CASE WHEN {known} THEN {value} END AS {quote_ident(f'{m.alias}_baseline')}")
+    return f"WITH cur AS ({grouped}) SELECT g.*, {', '.join(cols)} FROM cur AS g LEFT JOIN cur AS b ON {on}"
+
+
+def _one_grain_before(key: str, grain: str | None) -> str:
+    step = {"week": "INTERVAL 7 DAY", "quarter": "INTERVAL 3 MONTH"}.get(grain or "")
+    if grain in ("day", "month", "year"):
+        step = f"INTERVAL 1 {grain.upper()}"
+    if step is None:  # a numbered part (hour, weekday, month of year) or an integer year
+        return f"{key} - 1"
+    return f"CAST({key} - {step} AS TIMESTAMP)"
 
 
 def _either_period(period: FilterPlan, baseline: FilterPlan, texts: tuple[str, str]) -> list[FilterPlan]:
@@ -247,12 +300,14 @@ def _either_period(period: FilterPlan, baseline: FilterPlan, texts: tuple[str, s
 
 
 def leaves(m: MetricPlan) -> list[MetricPlan]:
-    return [leaf for part in m.ratio for leaf in leaves(part)] if m.ratio else [m]
+    parts = m.ratio or m.parts
+    return [leaf for part in parts for leaf in leaves(part)] if parts else [m]
 
 
 def _without_where(m: MetricPlan) -> MetricPlan:
     ratio = tuple(_without_where(p) for p in m.ratio) if m.ratio else None
-    return replace(m, where=(), ratio=ratio)  # type: ignore[arg-type]
+    parts = tuple(_without_where(p) for p in m.parts)
+    return replace(m, where=(), ratio=ratio, parts=parts)  # type: ignore[arg-type]
 
 
 def _hoisted(metrics: Sequence[MetricPlan]) -> tuple[list[MetricPlan], tuple[FilterPlan, ...]]:
@@ -272,20 +327,12 @@ def _label(k: KeyPlan, i: int) -> str:
     return f"{text} AS {quote_ident(k.alias)}"
 
 
-def _previous_window(keys: Sequence[KeyPlan]) -> str:
-    """The window that reads the bucket before: the time key (first) in order, within the other keys."""
-    others = ", ".join(k.sql for k in keys[1:])
-    return (f"PARTITION BY {others} " if others else "") + f"ORDER BY {keys[0].sql}"
-
-
 def _metric_columns(
-    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool, before: str = ""
+    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool, previous: bool = False
 ) -> tuple[list[str], list[str]]:
     alias = quote_ident(m.alias)
-    if before:  # the bucket before is a bucket of this same query; its metric, read with lag
-        expr = metric_sql(m, params)
-        inner = [f"{expr} AS {alias}", f"lag({expr}) OVER ({before}) AS {quote_ident(f'{m.alias}_baseline')}"]
-        return inner, _changes(m.alias)
+    if previous:  # the bucket before is joined in afterwards (_with_previous)
+        return [f"{metric_sql(m, params)} AS {alias}"], _changes(m.alias)
     if not periods[0]:
         inner = [f"{metric_sql(m, params)} AS {alias}"]
         outer = [alias]

@@ -16,19 +16,17 @@ from typing import Annotated, Any
 import duckdb
 from pydantic import Field, WithJsonSchema, create_model
 
+from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident
 from analytics_agent.db.catalog import (
-    NO_TABLES,
-    VISIBLE_RELATIONS,
-    get_profile,
-    quote_ident,
-    unreadable_views,
+    read_catalog as read_catalog,  # its old home; callers may import it here
 )
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
-from analytics_agent.tools.aggregate_plan import Planner
-from analytics_agent.tools.aggregate_sql import (
+from analytics_agent.tools.aggregate.doc import DESCRIPTION
+from analytics_agent.tools.aggregate.plan import Planner
+from analytics_agent.tools.aggregate.sql import (
     GRAINS,
     METRIC_FNS,
     FilterPlan,
@@ -59,27 +57,8 @@ FilterValue = Annotated[
 ]
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 
-DESCRIPTION = (
-    "Metrics by group_by (column, relation.column, date_col.grain, dimension), time_grain. Metric where "
-    '"x > 15": own condition; pct: % of rows meeting it; share: % of total; per: divided by that output. '
-    "Filter on an output (fn_column) keeps groups. period vs baseline or 'previous' bucket. "
-    "order_by output, '-' desc."
-)
 
 Catalog = dict[str, dict[str, str]]
-
-
-def read_catalog(cursor: duckdb.DuckDBPyConnection) -> Catalog:
-    """Every table's columns and types, in one catalog query, as the registry is built."""
-    catalog: Catalog = {}
-    for table, column, kind in cursor.execute(
-        f"SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE {VISIBLE_RELATIONS} "
-        "ORDER BY table_name, column_index"
-    ).fetchall():
-        catalog.setdefault(table, {})[column] = kind
-    for view in unreadable_views(cursor):
-        catalog.pop(view, None)
-    return catalog
 
 
 def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[ToolArguments]:
@@ -97,9 +76,11 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         fn=(one_of(METRIC_FNS) | None, _lean_field(None)),
         column=(str | None, _lean_field(None)),
         **named,
+        expr=(str | None, _lean_field(None, max_length=300)),
         where=(str | None, _lean_field(None, max_length=500)),
         share=(bool | None, _lean_field(None)),
         per=(str | None, _lean_field(None)),
+        as_=(str | None, _lean_field(None, alias="as", max_length=40)),
     )
     condition: Any = create_model(
         "Filter",

@@ -20,10 +20,10 @@ from typing import Any, Literal, cast
 from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError
 from analytics_agent.providers.base import TextSink, ToolPayloads
-from analytics_agent.providers.bedrock_errors import SECRET_ENV, map_error
-from analytics_agent.providers.bedrock_limits import ReplyGuard
-from analytics_agent.providers.bedrock_stream import StreamAssembler
-from analytics_agent.providers.bedrock_wire import build_request, parse_response
+from analytics_agent.providers.bedrock.errors import SECRET_ENV, map_error
+from analytics_agent.providers.bedrock.limits import ReplyGuard
+from analytics_agent.providers.bedrock.stream import StreamAssembler
+from analytics_agent.providers.bedrock.wire import build_request, parse_response
 from analytics_agent.providers.http import redacted
 from analytics_agent.providers.limits import ReplyLimits
 from analytics_agent.providers.redaction import StreamRedactor, checked_reply

@@ -25,9 +25,9 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.providers.base import Provider, TextSink, ToolPayloads
-from analytics_agent.providers.openai_wire import IdMaker, conversation_call_ids
-from analytics_agent.providers.text_prompt import text_conversation, tools_prompt
-from analytics_agent.providers.text_protocol import CALL_OPEN, ParsedReply, parse_reply
+from analytics_agent.providers.openai.wire import IdMaker, conversation_call_ids
+from analytics_agent.providers.text.prompt import text_conversation, tools_prompt
+from analytics_agent.providers.text.protocol import CALL_OPEN, ParsedReply, parse_reply
 
 
 class NoTools:

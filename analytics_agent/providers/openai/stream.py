@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analytics_agent.conversation import ModelResponse, ToolCall, Usage
-from analytics_agent.errors import ProviderConnectionError, ProviderResponseError
+from analytics_agent.errors import EmptyStreamError, ProviderConnectionError, ProviderResponseError
 from analytics_agent.providers.http import parse_json, snippet
 from analytics_agent.providers.limits import MAX_TOOL_CALLS_PER_REPLY, too_many_calls
-from analytics_agent.providers.openai_wire import (
+from analytics_agent.providers.openai.sse import Event
+from analytics_agent.providers.openai.wire import (
     CALL_EXTRAS,
     IdMaker,
     arguments_text,
@@ -34,7 +35,6 @@ from analytics_agent.providers.openai_wire import (
     message_extra,
     parse_usage,
 )
-from analytics_agent.providers.sse import Event
 
 _JOINED_DETAIL_FIELDS = ("text", "summary", "data", "signature")
 
@@ -132,7 +132,7 @@ class StreamAssembler:
                 dropped connection, whose half a reply must not pass for the whole one.
         """
         if not self.events:
-            raise ProviderResponseError(f"{self.where} closed the stream before sending anything")
+            raise EmptyStreamError(f"{self.where} closed the stream before sending anything")
         if self.finish_reason is None and not self.done:
             raise ProviderConnectionError(
                 f"the stream from {self.where} stopped before the reply was complete (no finish_reason "

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from analytics_agent.conversation import AssistantTurn, Conversation, Message, ToolResults, UserTurn
-from analytics_agent.providers.text_protocol import (
+from analytics_agent.providers.text.protocol import (
     CALL_CLOSE,
     CALL_OPEN,
     render_call,

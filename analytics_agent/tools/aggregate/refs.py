@@ -15,8 +15,9 @@ from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.relationships import Relationship
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
-from analytics_agent.tools.aggregate_sql import GRAINS, PART_LABELS, Join, time_key, time_label
-from analytics_agent.tools.aggregate_time import TEMPORAL, local
+from analytics_agent.tools.aggregate.sql import GRAINS, PART_LABELS, Join, time_key, time_label
+from analytics_agent.tools.aggregate.time import TEMPORAL, local
+from analytics_agent.tools.date_parts import parts_date
 
 Catalog = Mapping[str, Mapping[str, str]]
 
@@ -54,19 +55,33 @@ class Resolver:
 
     def __post_init__(self) -> None:
         self.links = link_names(self.table, self.relationships)
+        self.parts = parts_date(self.catalog[self.table])
+
+    def column_type(self, name: str) -> str | None:
+        """The type of a column of the table, or of the date its integer parts make."""
+        if name in self.catalog[self.table]:
+            return self.catalog[self.table][name]
+        return self.parts.type if self.parts and name == self.parts.name else None
+
+    @property
+    def column_names(self) -> list[str]:
+        """Columns of the table, the date its parts make, and dimension names."""
+        return self.names
 
     @property
     def names(self) -> list[str]:
-        return [*self.catalog[self.table], *self.dimensions]
+        return [*self.catalog[self.table], *([self.parts.name] if self.parts else []), *self.dimensions]
 
     def resolve(self, name: str, where: str) -> Ref:
         types = self.catalog[self.table]
         if name in types:
             return Ref(f"t.{quote_ident(name)}", self.table, name, types[name])
+        if self.parts and name == self.parts.name:
+            return Ref(self.parts.sql, self.table, name, self.parts.type)
         if name in self.dimensions:
             return self.resolve(self.dimensions[name], where)
         prefix, _, part = name.partition(".")
-        if part and prefix not in self.links and TEMPORAL.match(types.get(prefix, "")):
+        if part and prefix not in self.links and TEMPORAL.match(self.column_type(prefix) or ""):
             if part not in GRAINS:
                 raise ToolError(
                     f"{where}: {clipped(repr(part))} is not a date part{did_you_mean(part, GRAINS)}; "
@@ -84,7 +99,8 @@ class Resolver:
         """``time_hour.day_of_week``: a bucket or part of a date column, in the business zone, with the
         same values ``time_grain`` labels its rows with ('Sat', '2013-07', 18), so a filter, a metric's
         condition or count_distinct can use one ("weekends", "flights per day", "after 18:00")."""
-        zoned = local(f"t.{quote_ident(column)}", self.catalog[self.table][column], self.zone)
+        base = self.resolve(column, "date part")
+        zoned = local(base.sql, base.type, self.zone)
         key = time_key(grain, zoned)
         kind = "BIGINT" if grain == "hour" else "VARCHAR"
         return Ref(time_label(grain, key), "", f"{column}.{grain}", kind, (grain, key))
@@ -101,6 +117,7 @@ class Resolver:
 
     def _links_hint(self) -> str:
         dated = [c for c, t in self.catalog[self.table].items() if TEMPORAL.match(t)]
+        dated += [self.parts.name] if self.parts else []
         links = ", ".join(f"{n}.<column of {r.target}>" for n, r in self.links.items())
         return (f"; related: {links}" if links else "") + (
             f"; date parts: {dated[0]}.<{'|'.join(GRAINS)}>" if dated else ""

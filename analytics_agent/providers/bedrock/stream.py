@@ -25,7 +25,7 @@ from typing import Any
 
 from analytics_agent.conversation import ModelResponse
 from analytics_agent.errors import ProviderResponseError
-from analytics_agent.providers.bedrock_wire import parse_response
+from analytics_agent.providers.bedrock.wire import parse_response
 from analytics_agent.providers.limits import MAX_TOOL_CALLS_PER_REPLY, too_many_calls
 
 log = logging.getLogger(__name__)

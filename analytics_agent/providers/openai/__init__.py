@@ -1,0 +1,1 @@
+"""OpenAI-compatible /chat/completions: the provider, its wire mapping and stream assembly."""

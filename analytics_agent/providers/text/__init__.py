@@ -1,0 +1,1 @@
+"""Text-mode tool calling for models without native tools: the prompt, the protocol parser, the mode."""

@@ -1,0 +1,1 @@
+"""The aggregate tool: arguments, references, conditions, time, planning and SQL."""

@@ -1,0 +1,94 @@
+"""A command imports what it uses and nothing heavier: the set of modules each light command loads, not its
+time (the time is in ``tests/bench``). A top-level import added in the wrong module shows up here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.import_probe import imported_by
+
+# what only asking a model, the MCP server, loading, charts or aggregate need
+NETWORK_AND_SERVERS = {"httpx", "boto3", "botocore", "mcp", "starlette", "uvicorn", "anyio"}
+PLANNER = {
+    "analytics_agent.tools.aggregate.tool",
+    "analytics_agent.tools.aggregate.plan",
+    "analytics_agent.tools.aggregate.sql",
+    "analytics_agent.tools.aggregate.refs",
+    "analytics_agent.tools.semantic.check",
+    "analytics_agent.tools.semantic.model",
+    "yaml",
+}
+ASKING = {"analytics_agent.agent.loop", "analytics_agent.providers", "analytics_agent.workspace.session"}
+DRAWING = {"analytics_agent.present.charts", "analytics_agent.present.results"}
+LOADING = {"analytics_agent.db.loader"}
+
+
+def _top(modules: set[str]) -> set[str]:
+    """Each module and every package above it, so ``mcp.server`` counts as ``mcp`` too."""
+    return {".".join(m.split(".")[:i]) for m in modules for i in range(1, m.count(".") + 2)}
+
+
+def test_help_imports_neither_duckdb_nor_pydantic_nor_any_tool(tmp_path: Path) -> None:
+    found = _top(imported_by(["--help"], cwd=tmp_path).modules)
+    heavy = {
+        "duckdb",
+        "pydantic",
+        "analytics_agent.tools",
+        "analytics_agent.db",
+        "analytics_agent.workspace",
+        "socket",
+    }
+    assert found & (heavy | NETWORK_AND_SERVERS | PLANNER | ASKING | DRAWING | LOADING) == set()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tools", "list"],
+        ["tools", "call", "sales_summary", '{"city": "Pune", "day": "2026-10-24"}'],
+        ["tables"],
+    ],
+    ids=["tools-list", "tools-call", "tables"],
+)
+def test_a_light_command_leaves_the_planner_the_network_and_charts_out(
+    args: list[str], sample_db: Path, tmp_path: Path
+) -> None:
+    found = _top(imported_by(["--db", str(sample_db), *args], cwd=tmp_path).modules)
+    assert "duckdb" in found  # it did run
+    assert found & (NETWORK_AND_SERVERS | PLANNER | ASKING | DRAWING | LOADING) == set()
+
+
+def test_aggregate_is_imported_by_the_command_that_calls_it(sample_db: Path, tmp_path: Path) -> None:
+    """The other side of the guard: the probe sees a deferred tool being built."""
+    args = ["tools", "call", "aggregate", '{"table": "orders"}']
+    found = imported_by(["--db", str(sample_db), *args], cwd=tmp_path).modules
+    assert {"analytics_agent.tools.aggregate.tool", "analytics_agent.tools.aggregate.plan"} <= found
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["--db", "x.duckdb", "-v", "tools", "call", "a"], "tools"),
+        (["--db=x.duckdb", "--tools-dir", "d", "--allow-sql", "tables"], "tables"),
+        (["--help"], None),
+        (["--version"], None),
+        (["--unknown", "tables"], None),
+        (["--db", "tables"], None),  # "tables" is the --db value here, no command follows
+        ([], None),
+    ],
+)
+def test_the_command_a_run_names(argv: list[str], name: str | None) -> None:
+    from analytics_agent.cli.app import command_name
+
+    assert command_name(argv) == name
+
+
+def test_a_run_builds_only_its_command_and_mistakes_get_the_whole_app() -> None:
+    from analytics_agent.cli.app import app, app_for
+
+    trimmed = app_for(["tools", "list"])
+    assert [g.name for g in trimmed.registered_groups] == ["tools"] and trimmed.registered_commands == []
+    assert app_for(["tabels"]) is app and app_for(["--help"]) is app
+    assert len(app.registered_commands) > 1  # the whole app is left as it was
