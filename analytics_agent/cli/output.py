@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from analytics_agent.errors import ExportError
+from analytics_agent.paths import write_file
 
 if TYPE_CHECKING:
     from analytics_agent.present.charts import ChartSpec
@@ -105,6 +106,6 @@ def save_results(folder: Path, calls: list[CallResult]) -> None:
 
 def _write(path: Path, text: str) -> None:
     try:
-        path.expanduser().write_text(text, encoding="utf-8")
+        write_file(path.expanduser(), text)
     except OSError as exc:
         raise ExportError(f"cannot write {path}: {exc.strerror or exc}") from None

@@ -61,11 +61,17 @@ def init(
             text = starter_yaml(
                 catalog, relationships, {t: get_profile(cur, t) for t in catalog}, keys=keys, zone=zone
             )
-    if path.exists():
-        backup = path.with_name(path.name + ".bak")
-        backup.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
-        typer.echo(f"Replaced {path}; the previous file is kept as {backup}")
-    path.write_text(text, encoding="utf-8")
+    from analytics_agent.paths import refuse_symlink, write_file
+
+    try:
+        refuse_symlink(path)  # before the backup: never read or copy what a planted link points at
+        if path.exists():
+            backup = path.with_name(path.name + ".bak")
+            write_file(backup, path.read_text(encoding="utf-8"))
+            typer.echo(f"Replaced {path}; the previous file is kept as {backup}")
+        write_file(path, text)
+    except OSError as exc:
+        raise SemanticModelError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
     what = "the sample database's shipped model, to edit" if bundled else f"{len(catalog)} tables"
     typer.echo(f"Wrote {path}: {what}. Edit it, then: analytics-agent semantic check")
     if zone:

@@ -9,11 +9,16 @@ import tempfile
 import zipfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 from analytics_agent.db.sources import Input
 from analytics_agent.errors import LoadError
 
 _CHUNK = 1 << 20
+# A zip bomb (2 MB that expands to terabytes) must be refused before it fills the disk: no member is
+# unpacked beyond this, nor beyond the free space of the temporary folder less a margin for the rest.
+MAX_UNPACKED_BYTES = 16 << 30
+_FREE_MARGIN = 256 << 20
 
 
 def is_archive(path: Path) -> bool:
@@ -68,13 +73,48 @@ def _extract(item: Input, folder: Path) -> Path:
             member = choose_member(item.path.name, archive.namelist(), item.member)
             target = folder / PurePosixPath(member).name
             folder.mkdir(parents=True, exist_ok=True)
+            limit = unpack_limit(folder)
+            declared = archive.getinfo(member).file_size
+            if declared > limit:
+                raise LoadError(_too_big(item.path.name, member, limit))
             with archive.open(member) as source, target.open("wb") as sink:
-                shutil.copyfileobj(source, sink, _CHUNK)
+                if not copy_bounded(source, sink, limit):
+                    raise LoadError(_too_big(item.path.name, member, limit))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError) as exc:
         raise LoadError(f"{item.path.name} is not a zip archive this can read: {exc}") from None
     except OSError as exc:
         raise LoadError(f"cannot unpack {item.path.name}: {exc.strerror or exc}") from None
     return target
+
+
+def unpack_limit(folder: Path) -> int:
+    """How many bytes one member may expand to in ``folder``: the cap, or the free space less a margin."""
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        return MAX_UNPACKED_BYTES
+    return max(0, min(MAX_UNPACKED_BYTES, free - _FREE_MARGIN))
+
+
+def copy_bounded(source: IO[bytes], sink: IO[bytes], limit: int) -> bool:
+    """Copy ``source`` to ``sink``; False (and stop) as soon as more than ``limit`` bytes came out.
+
+    The bytes are counted, not the size the archive declares: a header may lie.
+    """
+    written = 0
+    while chunk := source.read(_CHUNK):
+        written += len(chunk)
+        if written > limit:
+            return False
+        sink.write(chunk)
+    return True
+
+
+def _too_big(archive: str, member: str, limit: int) -> str:
+    return (
+        f"{archive}: {member} expands to more than {limit >> 20} MB, more than this may unpack here "
+        "(a zip bomb, or too little free disk); unzip it yourself where there is room and load the file"
+    )
 
 
 def member_name(item: Input) -> str:

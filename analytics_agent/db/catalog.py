@@ -50,6 +50,38 @@ VISIBLE_RELATIONS = (
 )
 
 
+_NOTED: set[tuple[str, str]] = set()  # each skipped view is noted once per process, not once per caller
+
+
+def unreadable_views(cur: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The database's own views that cannot be read here, each with the one-line reason.
+
+    A database someone sent may hold a view over a file (``read_text('/etc/passwd')``: refused by the
+    sandbox) or over a table since dropped. Such a view is skipped, with a note, by everything that lists
+    or reads the catalog, instead of failing every command. Binding the view (``LIMIT 0``) reads no rows.
+    """
+    import logging
+
+    views = cur.execute(
+        "SELECT view_name FROM duckdb_views() WHERE database_name = current_database() "
+        "AND schema_name = 'main' AND NOT internal AND NOT temporary"
+    ).fetchall()
+    broken: dict[str, str] = {}
+    for (name,) in views:
+        try:
+            cur.execute(f"SELECT * FROM {quote_ident(name)} LIMIT 0").fetchall()
+        except duckdb.Error as exc:
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+            broken[name] = reason
+            if (name, reason) in _NOTED:
+                continue
+            _NOTED.add((name, reason))
+            logging.getLogger(__name__).warning(
+                "skipped the view %s: it cannot be read here (%s)", name, reason
+            )
+    return broken
+
+
 def table_names(cur: duckdb.DuckDBPyConnection) -> list[str]:
     rows = cur.execute(
         "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
@@ -181,4 +213,6 @@ def read_catalog(cursor: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]
         "ORDER BY table_name, column_index"
     ).fetchall():
         catalog.setdefault(table, {})[column] = kind
+    for view in unreadable_views(cursor):
+        catalog.pop(view, None)
     return catalog

@@ -155,6 +155,10 @@ def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
 
 def _connect_waiting(path: Path, wait_s: float, **kwargs: Any) -> duckdb.DuckDBPyConnection:
     """``duckdb.connect``, retried while another process holds a conflicting lock, for up to ``wait_s``."""
+    wal = path.with_name(path.name + ".wal")
+    if wal.is_symlink():
+        # DuckDB would write its log through the link, wherever someone pointed it
+        raise DatabaseError(f"{wal} is a symbolic link; remove it, then open {path.name} again")
     deadline = time.monotonic() + wait_s
     while True:
         try:

@@ -21,7 +21,7 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.catalog import META_SCHEMA, get_profile, quote_ident, table_names
+from analytics_agent.db.catalog import META_SCHEMA, get_profile, quote_ident, table_names, unreadable_views
 from analytics_agent.db.rows import first_row
 
 MIN_COVERAGE = 0.5
@@ -70,6 +70,8 @@ def _catalog(cur: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
         "current_database() AND schema_name = 'main' ORDER BY table_name, column_index"
     ).fetchall():
         catalog.setdefault(table, {})[column] = kind
+    for view in unreadable_views(cur):
+        catalog.pop(view, None)
     return catalog
 
 

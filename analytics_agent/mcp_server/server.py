@@ -24,6 +24,7 @@ from mcp.shared.exceptions import MCPError
 from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.db.catalog import list_tables
 from analytics_agent.mcp_server import render
+from analytics_agent.mcp_server.gate import Busy, CallGate
 from analytics_agent.mcp_server.notify import Notifier
 from analytics_agent.workspace.live import LiveWorkspace
 
@@ -54,9 +55,12 @@ class _Server(Server[dict[str, Any]]):
 class Handlers:
     """The request handlers, over one live workspace."""
 
-    def __init__(self, live: LiveWorkspace, *, timezone: str | None = None) -> None:
+    def __init__(
+        self, live: LiveWorkspace, *, timezone: str | None = None, gate: CallGate | None = None
+    ) -> None:
         self.live = live
         self.timezone = timezone
+        self.gate = gate or CallGate()
         self._listed: tuple[object, types.ListToolsResult] | None = None
 
     async def list_tools(self, ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
@@ -68,7 +72,11 @@ class Handlers:
     async def call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        outcome = await anyio.to_thread.run_sync(self.live.execute, params.name, params.arguments)
+        name, arguments = params.name, params.arguments
+        try:
+            outcome = await self.gate.run(ctx.session, lambda: self.live.execute(name, arguments))
+        except Busy as exc:
+            return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
         tool = self.live.registry.get(params.name)
         return render.call_result(outcome, structured=tool is not None and tool.returns == "rows")
 
@@ -87,12 +95,16 @@ class Handlers:
         uri = str(params.uri)
         table = render.table_from_uri(uri)
         if uri == render.TABLES_URI:
-            outcome = await anyio.to_thread.run_sync(self.live.execute, "list_tables", {})
+            name, arguments = "list_tables", {}
         elif table is not None and table in self.live.tables:
-            outcome = await anyio.to_thread.run_sync(self.live.execute, "describe_table", {"table": table})
+            name, arguments = "describe_table", {"table": table}
         else:
             known = ", ".join(self.live.tables)
             raise MCPError(types.INVALID_PARAMS, f"no resource {uri!r}; tables: {known}")
+        try:
+            outcome = await self.gate.run(ctx.session, lambda: self.live.execute(name, arguments))
+        except Busy as exc:
+            raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
         if outcome.is_error:
             raise MCPError(types.INTERNAL_ERROR, outcome.text)
         return render.resource_result(uri, outcome.text)

@@ -1,9 +1,9 @@
 """Run the server over stdio (what desktop clients launch) or Streamable HTTP on a local port.
 
 On stdio, stdout is the protocol: the SDK points file descriptor 1 at stderr while it serves, so nothing
-else can write there by accident, and our logs go to stderr. Over HTTP, the SDK turns on DNS-rebinding
-protection (Host/Origin checks) when bound to a loopback address; any other address serves without
-authentication, which ``serve_http`` says on stderr.
+else can write there by accident, and our logs go to stderr. Over HTTP, DNS-rebinding protection
+(Host/Origin checks) is on whenever the address is loopback, however it is spelled (``127.1``,
+``[::1]``…); any other address serves without authentication, which ``serve_http`` says on stderr.
 """
 
 from __future__ import annotations
@@ -16,8 +16,39 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 log = logging.getLogger(__name__)
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 MCP_PATH = "/mcp"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` spells a loopback address: ``localhost``, ``127.1``, ``0x7f.1``, ``[::1]``,
+    ``::ffff:127.0.0.1``… Decided from the spelling alone (no DNS), as the socket layer reads it."""
+    import ipaddress
+    import socket
+
+    bare = host.strip().strip("[]").rstrip(".").lower()
+    if bare == "localhost" or bare.endswith(".localhost"):
+        return True
+    try:
+        address: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(bare)
+    except ValueError:
+        try:  # the old inet_aton forms the resolver also accepts: 127.1, 0x7f.1, 2130706433
+            address = ipaddress.IPv4Address(socket.inet_aton(bare))
+        except OSError:
+            return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
+
+
+def rebinding_allow_lists(host: str) -> tuple[list[str], list[str]]:
+    """The Host and Origin values a loopback server accepts: the usual names and the one it was given."""
+    given = host.strip()
+    if ":" in given and not given.startswith("["):
+        given = f"[{given}]"
+    names = ["127.0.0.1", "localhost", "[::1]"]
+    if given not in names:
+        names.append(given)
+    return [f"{n}:*" for n in names], [f"http://{n}:*" for n in names]
 
 
 def serve_stdio(server: Server[Any]) -> None:
@@ -30,9 +61,16 @@ def serve_stdio(server: Server[Any]) -> None:
 
 def serve_http(server: Server[Any], *, host: str, port: int) -> None:
     import uvicorn  # only HTTP needs it
+    from mcp.server.transport_security import TransportSecuritySettings
 
-    if host not in LOOPBACK_HOSTS:
+    security = None
+    if is_loopback(host):
+        hosts, origins = rebinding_allow_lists(host)
+        security = TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins)
+    else:
         log.warning("serving on %s without authentication: anyone who can reach the port can query", host)
-    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host, transport_security=security)
     # log_config=None: uvicorn logs through our root logger (stderr) instead of its own stdout handler.
-    uvicorn.run(app, host=host, port=port, log_config=None, access_log=False, lifespan="on")
+    uvicorn.run(
+        app, host=host.strip().strip("[]"), port=port, log_config=None, access_log=False, lifespan="on"
+    )

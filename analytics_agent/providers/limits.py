@@ -115,6 +115,15 @@ def _shutdown(sock: socket.socket) -> None:
         sock.shutdown(socket.SHUT_RDWR)
 
 
+def too_many_calls(where: str) -> ProviderResponseError:
+    """The refusal of a reply with more than ``MAX_TOOL_CALLS_PER_REPLY`` calls, raised by a stream
+    assembler as soon as the next call starts (reading 100,000 calls first would take minutes)."""
+    return ProviderResponseError(
+        f"{where} sent more than {MAX_TOOL_CALLS_PER_REPLY} tool calls in one reply (at most "
+        f"{MAX_TOOL_CALLS_PER_REPLY} are accepted), so it was dropped"
+    )
+
+
 def too_large(where: str, limit: int, what: str = "a reply") -> ProviderResponseError:
     return ProviderResponseError(
         f"{where} sent {what} larger than {_size(limit)}, so it was dropped; a real reply is far "

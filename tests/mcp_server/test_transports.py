@@ -83,23 +83,24 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
+def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 30, host: str = "127.0.0.1") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise AssertionError(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
         with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
+            if probe.connect_ex((host, port)) == 0:
                 return
         time.sleep(0.05)
     raise AssertionError("server did not start listening")
 
 
 @pytest.fixture
-def http_server(sample_db: Path, tmp_path: Path):
+def http_server(sample_db: Path, tmp_path: Path, request: pytest.FixtureRequest):
+    host = getattr(request, "param", None)
     port = _free_port()
     out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
-    serve_http = ["mcp", "--http", "--port", str(port)]
+    serve_http = ["mcp", "--http", "--port", str(port), *(["--host", host] if host else [])]
     with out.open("w") as stdout, err.open("w") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-m", "analytics_agent", "--db", str(sample_db), *serve_http],
@@ -108,8 +109,8 @@ def http_server(sample_db: Path, tmp_path: Path):
             env=_env(),
         )
         try:
-            _wait_listening(port, proc)
-            yield f"http://127.0.0.1:{port}/mcp", out, err
+            _wait_listening(port, proc, host=host or "127.0.0.1")
+            yield f"http://{host or '127.0.0.1'}:{port}/mcp", out, err
         finally:
             proc.terminate()
             proc.wait(timeout=20)
@@ -148,3 +149,33 @@ async def test_http_server_refuses_a_foreign_host_header(http_server):
         lambda: httpx.post(url, headers={"Host": "evil.example"}, json={}, timeout=10)
     )
     assert response.status_code in (400, 403, 421)
+
+
+# issue 24: `--host 127.1` used to turn DNS-rebinding protection off (only three spellings were known)
+@pytest.mark.parametrize("http_server", ["127.1"], indirect=True)
+async def test_any_loopback_spelling_keeps_refusing_a_foreign_host_header(http_server):
+    import httpx
+
+    url, _, err = http_server
+    foreign = await anyio.to_thread.run_sync(
+        lambda: httpx.post(url, headers={"Host": "evil.example"}, json={}, timeout=10)
+    )
+    assert foreign.status_code in (400, 403, 421)
+    assert "without authentication" not in err.read_text()
+    async with Client(url) as client:  # the spelling the user gave still works
+        assert "sales_summary" in {t.name for t in (await client.list_tools()).tools}
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True), ("127.1", True), ("127.0.0.2", True), ("0x7f.1", True), ("2130706433", True),
+        ("::1", True), ("[::1]", True), ("::ffff:127.0.0.1", True), ("localhost", True), ("LOCALHOST.", True),
+        ("0.0.0.0", False), ("::", False), ("10.0.0.1", False), ("::ffff:10.0.0.1", False),
+        ("example.com", False), ("127.0.0.1.example.com", False),
+    ],
+)  # fmt: skip
+def test_loopback_is_decided_from_the_address_not_a_list_of_spellings(host, loopback):
+    from analytics_agent.mcp_server.transports import is_loopback
+
+    assert is_loopback(host) is loopback

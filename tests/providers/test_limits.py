@@ -172,5 +172,5 @@ def test_a_streamed_reply_with_thousands_of_calls_is_refused_by_the_provider() -
     provider = OpenAIProvider(
         base_url="http://x/v1", model="m", stream=True, client=httpx.Client(transport=transport)
     )
-    with pytest.raises(ProviderResponseError, match="5,000 tool calls in one reply"):
+    with pytest.raises(ProviderResponseError, match="more than 128 tool calls in one reply"):
         provider.complete(Conversation(messages=[UserTurn("q")]), NoTools())

@@ -26,11 +26,14 @@ from typing import Any
 from analytics_agent.conversation import ModelResponse
 from analytics_agent.errors import ProviderResponseError
 from analytics_agent.providers.bedrock.wire import parse_response
+from analytics_agent.providers.limits import MAX_TOOL_CALLS_PER_REPLY, too_many_calls
 
 log = logging.getLogger(__name__)
 
 
 _OPEN, _CLOSE = "<thinking>", "</thinking>"
+_MAX_BLOCKS = 4 * MAX_TOOL_CALLS_PER_REPLY
+"""Text and reasoning blocks beside the calls; far more than any real reply holds."""
 
 
 class _ThinkingFilter:
@@ -115,6 +118,7 @@ class StreamAssembler:
         self._blocks: dict[int, _Block] = {}
         self._stop_reason: str | None = None
         self._usage: dict[str, Any] = {}
+        self._tool_blocks = 0
 
     def feed(self, event: dict[str, Any]) -> str:
         """Take one event; return the text it adds to the answer ('' if none)."""
@@ -142,7 +146,15 @@ class StreamAssembler:
         )
 
     def _block(self, payload: dict[str, Any]) -> _Block:
-        return self._blocks.setdefault(int(payload.get("contentBlockIndex", 0)), _Block())
+        index = int(payload.get("contentBlockIndex", 0))
+        block = self._blocks.get(index)
+        if block is None:
+            if len(self._blocks) >= _MAX_BLOCKS:
+                raise ProviderResponseError(
+                    f"Bedrock sent more than {_MAX_BLOCKS} content blocks in one reply, so it was dropped"
+                )
+            block = self._blocks[index] = _Block()
+        return block
 
     def _on_messageStart(self, payload: dict[str, Any]) -> str:
         return ""
@@ -151,6 +163,10 @@ class StreamAssembler:
         block = self._block(payload)
         start = payload.get("start") or {}
         if "toolUse" in start:
+            if block.kind != "toolUse":
+                self._tool_blocks += 1
+                if self._tool_blocks > MAX_TOOL_CALLS_PER_REPLY:
+                    raise too_many_calls("Bedrock")  # at once, not after reading the rest of the stream
             block.kind = "toolUse"
             block.tool = {k: v for k, v in start["toolUse"].items() if k != "input"}
         else:

@@ -22,6 +22,7 @@ from typing import Any
 from analytics_agent.conversation import ModelResponse, ToolCall, Usage
 from analytics_agent.errors import EmptyStreamError, ProviderConnectionError, ProviderResponseError
 from analytics_agent.providers.http import parse_json, snippet
+from analytics_agent.providers.limits import MAX_TOOL_CALLS_PER_REPLY, too_many_calls
 from analytics_agent.providers.openai.sse import Event
 from analytics_agent.providers.openai.wire import (
     CALL_EXTRAS,
@@ -67,6 +68,7 @@ class StreamAssembler:
         self._reasoning: list[str] | None = None
         self._details: list[dict[str, Any]] = []
         self._calls: list[_PartialCall] = []
+        self._by_index: dict[int, _PartialCall] = {}  # the last call of each index: no scan per fragment
 
     @property
     def received(self) -> bool:
@@ -193,13 +195,17 @@ class StreamAssembler:
     def _call_for(self, index: int | None, new_id: str) -> _PartialCall:
         """The call a fragment continues, or a new one."""
         if index is not None:
-            known = [c for c in self._calls if c.index == index]
-            if known and not (new_id and known[-1].id and known[-1].id != new_id):
-                return known[-1]
+            last = self._by_index.get(index)
+            if last is not None and not (new_id and last.id and last.id != new_id):
+                return last
         elif self._calls and not (new_id and self._calls[-1].id and self._calls[-1].id != new_id):
             return self._calls[-1]
+        if len(self._calls) >= MAX_TOOL_CALLS_PER_REPLY:
+            raise too_many_calls(self.where)
         call = _PartialCall(index=index)
         self._calls.append(call)
+        if index is not None:
+            self._by_index[index] = call
         return call
 
     def _merge_details(self, items: list[Any]) -> None:

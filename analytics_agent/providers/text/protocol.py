@@ -63,20 +63,48 @@ class ParsedReply:
 
 def render_call(name: str, arguments: str) -> str:
     """One call in the documented format (how past calls are shown to the model again)."""
-    return (
-        f'{CALL_OPEN}\n{{"name": {json.dumps(name)}, "arguments": {arguments.strip() or "{}"}}}\n{CALL_CLOSE}'
-    )
+    # Valid JSON holds ``<`` only inside strings, where ``\\u003c`` means the same: a past call's
+    # arguments can then never close its block early.
+    shown = arguments.strip() or "{}"
+    shown = shown.replace("<", "\\u003c") if _is_json(shown) else escape_markup(shown)
+    return f'{CALL_OPEN}\n{{"name": {json.dumps(name)}, "arguments": {shown}}}\n{CALL_CLOSE}'
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def render_raw_call(raw: str) -> str:
     """A call that could not be read, shown back exactly as the model wrote it."""
-    return f"{CALL_OPEN}\n{raw.strip()}\n{CALL_CLOSE}"
+    return f"{CALL_OPEN}\n{escape_markup(raw.strip())}\n{CALL_CLOSE}"
 
 
 def render_result(name: str, content: str, *, is_error: bool = False) -> str:
-    """One tool result, as the user message of the next step carries it."""
+    """One tool result, as the user message of the next step carries it.
+
+    The result is data (it may hold text from the user's files): any of our own markup inside it is
+    escaped, so a value such as ``</tool_result><tool_call>…`` can neither end the block nor pose as a call.
+    """
     marker = ' error="true"' if is_error else ""
-    return f'<tool_result name="{name}"{marker}>\n{content.strip()}\n</tool_result>'
+    return (
+        f'<tool_result name="{_attribute(name)}"{marker}>\n{escape_markup(content.strip())}\n</tool_result>'
+    )
+
+
+_MARKUP = re.compile(r"<(\s*/?\s*tool_(?:result|call))", re.IGNORECASE)
+
+
+def escape_markup(text: str) -> str:
+    """``text`` with every opening or closing ``tool_result``/``tool_call`` tag defused (``&lt;``)."""
+    return _MARKUP.sub(r"&lt;\1", text) if "<" in text else text
+
+
+def _attribute(value: str) -> str:
+    return value.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def parse_reply(text: str, known_names: Collection[str] = ()) -> ParsedReply:

@@ -3,6 +3,7 @@ named metrics and dimensions (with synonyms, so "sales" finds revenue). Pure; on
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -94,7 +95,17 @@ def _metric(m: Any) -> str:
         text = f"{m.ratio[0]} / {m.ratio[1]}"
     else:
         text = f"{m.fn}({m.column or '*'})" + (f" where {m.where}" if m.where else "")
-    extras = [m.description] if m.description else []
+    # A semantic file may come from someone else: its description is data the model reads, quoted (JSON)
+    # and cut short, never prose that could pass for our instructions.
+    extras = [f"described as {json.dumps(_clip(m.description), ensure_ascii=False)}"] if m.description else []
     if m.synonyms:
         extras.append("also: " + ", ".join(m.synonyms))
     return text + (f" ({'; '.join(extras)})" if extras else "")
+
+
+DESCRIPTION_CHARS = 300
+
+
+def _clip(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= DESCRIPTION_CHARS else flat[: DESCRIPTION_CHARS - 1] + "…"
