@@ -13,6 +13,10 @@ import time
 from collections.abc import Callable, Iterator
 
 
+REPEAT_S = 0.05
+"""How often an overdue block's ``on_expiry`` is called again, in real seconds, until the block ends."""
+
+
 class Watchdog:
     """Calls each guarded block's ``on_expiry`` if the block is still running at its deadline."""
 
@@ -53,9 +57,15 @@ class Watchdog:
         with self._wake:
             while not self._stopping:
                 now = self._clock()
-                for token, (deadline, on_expiry) in list(self._deadlines.items()):
+                overdue = False
+                for deadline, on_expiry in list(self._deadlines.values()):
                     if deadline <= now:
-                        del self._deadlines[token]
+                        # Called again until the block ends: an interrupt that lands before the block's
+                        # query has started is lost (DuckDB clears it when a query begins).
                         on_expiry()
-                upcoming = min((d for d, _ in self._deadlines.values()), default=None)
-                self._wake.wait(None if upcoming is None else upcoming - now)
+                        overdue = True
+                upcoming = min((d for d, _ in self._deadlines.values() if d > now), default=None)
+                if overdue:
+                    self._wake.wait(REPEAT_S)
+                else:
+                    self._wake.wait(None if upcoming is None else upcoming - now)
