@@ -12,7 +12,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 
-
 REPEAT_S = 0.05
 """How often an overdue block's ``on_expiry`` is called again, in real seconds, until the block ends."""
 
