@@ -121,7 +121,7 @@ def test_ctrl_c_cancels_the_calls_not_started_and_says_so() -> None:
             started.append(arguments)
             if len(started) == 8:  # every worker is busy: once all 40 are queued, the user presses Ctrl-C
                 _when_main_waits(_interrupt_main)
-        release.wait(120)  # a generous bound so a broken run_calls ends; nothing asserts on it
+        release.wait(600)  # a generous bound so a broken run_calls ends; nothing asserts on it
         finished.append(arguments)
         return ToolOutcome(name, "{}", False)
 
@@ -139,7 +139,7 @@ def _when_main_waits(then: Callable[[], None]) -> None:
     """Call ``then`` once the main thread blocks waiting for a result (all calls submitted): a readiness
     signal read from the main thread's stack instead of a guess of how long submitting takes."""
     main = threading.main_thread().ident
-    for _ in range(120_000):  # a generous bound (about 2 min) so a broken test ends; nothing asserts on it
+    for _ in range(600_000):  # a generous bound (10 min or more) so a broken test ends; nothing asserts on it
         frame = sys._current_frames().get(main)  # type: ignore[arg-type]
         names = []
         while frame is not None:
