@@ -46,6 +46,8 @@ RETRYABLE_ERRORS: tuple[type[Exception], ...] = (
     httpx.RemoteProtocolError,
     httpx.TimeoutException,
 )
+# A kept-alive connection the server closed under us: the request never reached a live handler.
+DROPPED_ERRORS: tuple[type[Exception], ...] = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError)
 
 
 @dataclass(frozen=True)
@@ -289,13 +291,26 @@ class Sender:
         return self.send_counted(build, stream=stream)[0]
 
     def send_counted(
-        self, build: Callable[[], httpx.Request], *, stream: bool, retries_done: int = 0
+        self,
+        build: Callable[[], httpx.Request],
+        *,
+        stream: bool,
+        retries_done: int = 0,
+        reopen_dropped: bool = False,
     ) -> tuple[httpx.Response, int]:
-        """Like ``send``, also taking and returning the retries spent (a stream restart shares them)."""
+        """Like ``send``, also taking and returning the retries spent (a stream restart shares them).
+
+        ``reopen_dropped``: the connection in the pool is suspect (the server just failed a request on
+        it), so one dropped connection is sent again at once on a new one, outside the retry budget.
+        """
         while True:
             try:
                 response = self.client.send(build(), stream=stream)
             except RETRYABLE_ERRORS as exc:
+                if reopen_dropped and isinstance(exc, DROPPED_ERRORS):
+                    reopen_dropped = False
+                    log.info("%s: %s on a reused connection; sending again on a new one", self.where, exc)
+                    continue
                 if retries_done >= self.policy.max_retries:
                     raise transport_error(exc, where=self.where, attempts=retries_done + 1) from None
                 delay = backoff_delay(retries_done, self.policy, self.rand())

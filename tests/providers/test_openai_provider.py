@@ -470,3 +470,71 @@ def test_bad_settings_are_config_errors_that_say_what_to_fix(kwargs, message):
 
     with pytest.raises(ConfigError, match=re.escape(message)):
         OpenAIProvider(**kwargs)
+
+
+def _read_request(conn: socket.socket) -> bytes:
+    """One whole HTTP/1.1 request (headers and Content-Length body) from a raw socket."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))  # type: ignore[union-attr]
+    while len(body) < length:
+        body += conn.recv(65536)
+    return head + b"\r\n\r\n" + body
+
+
+@pytest.fixture
+def stream_refusing_server() -> Iterator[tuple[int, list[bytes]]]:
+    """llama-cpp-python's way with a streamed request with tools (seen on 0.3.36): a 200 event stream
+    with no event, the connection kept alive, then dropped when the next request arrives on it. A new
+    connection gets a whole JSON reply."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    requests: list[bytes] = []
+
+    def serve() -> None:
+        first, _ = listener.accept()
+        requests.append(_read_request(first))
+        first.sendall(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: keep-alive\r\n"
+            b"transfer-encoding: chunked\r\n\r\n0\r\n\r\n"
+        )
+        requests.append(_read_request(first))  # the next request came on the kept connection: drop it
+        first.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        first.close()
+        second, _ = listener.accept()
+        requests.append(_read_request(second))
+        body = json.dumps(TEXT_REPLY).encode()
+        second.sendall(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
+            + str(len(body)).encode() + b"\r\n\r\n" + body
+        )  # fmt: skip
+        second.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1], requests
+    listener.close()
+    thread.join(timeout=30)
+
+
+def test_after_an_empty_stream_the_unstreamed_request_survives_the_server_dropping_the_kept_connection(
+    stream_refusing_server,
+):
+    port, requests = stream_refusing_server
+    refused: list[str] = []
+    p = OpenAIProvider(
+        base_url=f"http://127.0.0.1:{port}/v1", model="m", max_retries=0, stream=True,
+        on_stream_refused=lambda reason: refused.append(reason) or "",
+    )  # fmt: skip
+    reply = p.complete(question(), TOOLS)
+    p.close()
+    assert reply.turn.text == "42"
+    assert len(refused) == 1 and p.stream is False
+    streamed = [b'"stream": true' in r for r in requests]
+    assert streamed == [True, False, False], requests

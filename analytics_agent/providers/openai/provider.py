@@ -150,16 +150,20 @@ class OpenAIProvider:
         build = lambda: self._request(body, deadline)  # noqa: E731 - one fresh request per attempt
         try:
             result = None
+            fell_back = False
             if self.stream:
                 shown = StreamRedactor(self._secrets, on_text) if on_text is not None else None
                 try:
                     result = self._complete_streamed(build, sender, deadline, taken, shown)
                 except EmptyStreamError as exc:
                     self._stop_streaming(str(exc))
+                    fell_back = True
                     body = render_request(self.model, conversation, tools, stream=False, options=self.options)
                     build = lambda: self._request(body, deadline)  # noqa: E731
             if result is None:
-                response = sender.send(build, stream=True)
+                # After an empty stream the server may close the connection it kept alive (llama-cpp-python
+                # does, right after its 200): the unstreamed request must not die on it.
+                response, _ = sender.send_counted(build, stream=True, reopen_dropped=fell_back)
                 try:
                     result = self._read_reply(response, deadline, taken)
                 finally:
