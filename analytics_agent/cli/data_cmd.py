@@ -6,7 +6,6 @@
 
 import json
 import sys
-from collections.abc import Sequence
 from typing import Annotated, Optional
 
 import typer
@@ -20,6 +19,13 @@ _NULL_HELP = (
     "NaN and '-'. An empty field is always missing."
 )
 _SKIP_HELP = "Load the good records and keep the malformed ones in the table <TABLE>_rejects."
+_PAD_HELP = "Read the missing fields at the end of a short record as empty (NULL)."
+_DATE_HELP = (
+    "Date format for every date column (%d/%m/%Y for day-first), or COLUMN=FORMAT for one column "
+    "(repeatable)."
+)
+_ESCAPE_HELP = "Character escaping a quote inside quotes, e.g. '\\'. Default: detect."
+_NEWLINE_HELP = "Line ends: any (each of \\r\\n, \\n, \\r), crlf, lf or cr. Default: detect."
 
 
 def tables(as_json: JsonFlag = False) -> None:
@@ -103,9 +109,7 @@ def load(
             "--header/--no-header", help="The first line is (not) the column names. Default: detect."
         ),
     ] = None,
-    date_format: Annotated[
-        Optional[str], typer.Option("--date-format", help="e.g. %d/%m/%Y for day-first dates.")
-    ] = None,
+    date_format: Annotated[Optional[list[str]], typer.Option("--date-format", help=_DATE_HELP)] = None,
     types: Annotated[Optional[list[str]], typer.Option("--type", help=_TYPE_HELP)] = None,
     thousands: Annotated[
         Optional[str], typer.Option("--thousands", help="Thousands separator in numbers, e.g. ','.")
@@ -116,6 +120,7 @@ def load(
     ] = None,
     null: Annotated[Optional[list[str]], typer.Option("--null", metavar="TOKEN", help=_NULL_HELP)] = None,
     skip_bad_rows: Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)] = False,
+    pad_short_rows: Annotated[bool, typer.Option("--pad-short-rows", help=_PAD_HELP)] = False,
     allow_empty: Annotated[
         bool, typer.Option("--allow-empty", help="Create the table even if the file has no data rows.")
     ] = False,
@@ -128,37 +133,15 @@ def load(
     quote: Annotated[
         Optional[str], typer.Option("--quote", help="Quote character, or '' for none. Default: detect.")
     ] = None,
-    escape: Annotated[
-        Optional[str],
-        typer.Option(
-            "--escape", help="Character escaping a quote inside quotes, e.g. '\\'. Default: detect."
-        ),
-    ] = None,
+    escape: Annotated[Optional[str], typer.Option("--escape", help=_ESCAPE_HELP)] = None,
+    newline: Annotated[Optional[str], typer.Option("--newline", help=_NEWLINE_HELP)] = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
-    from analytics_agent.db.sources import LoadOptions
-    from analytics_agent.errors import Interrupted, LoadError
+    flags = {name: value for name, value in locals().items() if name != "paths"}  # named as load_options' own
+    from analytics_agent.db.sources import load_options
+    from analytics_agent.errors import Interrupted
 
-    if replace and append:
-        raise LoadError("--replace and --append contradict each other; choose one")
-    options = LoadOptions(
-        table=table,
-        mode="replace" if replace else "append" if append else "create",
-        delimiter=delimiter,
-        header=header,
-        date_format=date_format,
-        types=parse_type_overrides(types or ()),
-        thousands=thousands,
-        decimal=decimal,
-        encoding=encoding,
-        null_tokens=tuple(null) if null else None,
-        skip_bad_rows=skip_bad_rows,
-        allow_empty=allow_empty,
-        comment=comment,
-        skip=skip,
-        quote=quote,
-        escape=escape,
-    )
+    options = load_options(**flags)
     try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
         summary = _run_load(paths, options)
     except KeyboardInterrupt:
@@ -211,19 +194,6 @@ def bundled_tools_lost(summary) -> str | None:
         f"note: {summary.table} now {reason}; the bundled tools {', '.join(tools_using(summary.table))} "
         f"need its sample columns and are skipped from now on (load your data under another --table to keep them)"
     )
-
-
-def parse_type_overrides(items: Sequence[str]) -> dict[str, str]:
-    """``--type COLUMN=TYPE`` values as a mapping; a malformed one is a LoadError saying the form."""
-    from analytics_agent.errors import LoadError
-
-    result: dict[str, str] = {}
-    for item in items:
-        column, sep, type_name = item.partition("=")
-        if not sep or not column.strip() or not type_name.strip():
-            raise LoadError(f"--type {item!r}: write COLUMN=TYPE, e.g. --type amount=VARCHAR")
-        result[column.strip()] = type_name.strip()
-    return result
 
 
 def render_summary(summary) -> str:

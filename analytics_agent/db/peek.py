@@ -25,6 +25,9 @@ class Peek:
     """The encoding the bytes say (``utf-16`` for a BOM or NUL-interleaved text), or None for UTF-8."""
     comment: str | None
     """The mark of comment lines above the header (``#``), if the file starts with one."""
+    endings: tuple[str, ...] = ()
+    """The kinds of line end in the first block (``\\r\\n``, ``\\n``, ``\\r``, as written); more than
+    one is a file DuckDB's sniffer cannot read (``--newline any`` reads it)."""
 
 
 def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | None, skip: int | None) -> Peek:
@@ -68,7 +71,14 @@ def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | No
             f"line; at most {MAX_COLUMNS:,} can load "
             "(split the file, or transpose it so the columns become rows)"
         )
-    return Peek(guessed, found_comment)
+    return Peek(guessed, found_comment, line_endings(text))
+
+
+def line_endings(text: str) -> tuple[str, ...]:
+    """Which of ``\\r\\n``, ``\\n`` and ``\\r`` end lines in ``text``, spelled as escapes. Pure."""
+    crlf = text.count("\r\n")
+    found = (("\\r\\n", crlf), ("\\n", text.count("\n") - crlf), ("\\r", text.count("\r") - crlf))
+    return tuple(name for name, count in found if count)
 
 
 def _widest(line: str) -> int:

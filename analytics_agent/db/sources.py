@@ -53,6 +53,13 @@ class LoadOptions:
     """The quote character; ``""`` for none. None: DuckDB detects it."""
     escape: str | None = None
     """The character that escapes a quote inside a quoted value. None: DuckDB detects it."""
+    newline: str | None = None
+    """``any`` (every ``\\r\\n``, ``\\r`` and ``\\n`` ends a line: the file is read through a copy with
+    one kind), or ``crlf``/``lf``/``cr`` (only that one); None: DuckDB detects it."""
+    pad_short_rows: bool = False
+    """A record with fewer fields than the header gets NULL for the missing ones (DuckDB's null_padding)."""
+    column_date_formats: Mapping[str, str] = field(default_factory=dict)
+    """``--date-format COLUMN=FORMAT``: that column read as a DATE (TIMESTAMP with a time) in that format."""
 
     def csv_only_options(self) -> list[str]:
         used = {
@@ -68,12 +75,64 @@ class LoadOptions:
             "--skip": self.skip is not None,
             "--quote": self.quote is not None,
             "--escape": self.escape is not None,
+            "--newline": self.newline is not None,
+            "--pad-short-rows": self.pad_short_rows,
         }
+        used["--date-format"] = used["--date-format"] or bool(self.column_date_formats)
         return [flag for flag, on in used.items() if on]
 
     def nulls(self) -> list[str]:
         tokens = DEFAULT_NULL_TOKENS if self.null_tokens is None else (*self.null_tokens, "")
         return list(dict.fromkeys(tokens))
+
+
+NEWLINES = {"crlf": "\\r\\n", "lf": "\\n", "cr": "\\r", "any": None}
+"""``--newline`` values and what DuckDB's ``new_line`` takes for them (``any`` is a normalised copy)."""
+
+
+def load_options(
+    *,
+    table: str | None = None,
+    replace: bool = False,
+    append: bool = False,
+    types: Mapping[str, str] | Sequence[str] | None = None,
+    null: Sequence[str] | None = None,
+    date_format: str | Sequence[str] | None = None,
+    **rest: Any,
+) -> LoadOptions:
+    """The options of one load from the flags of ``analytics-agent load`` or the arguments of
+    ``Workspace.load`` (named alike): the one place both front doors build them. Pure.
+
+    ``types``: a mapping, or ``COLUMN=TYPE`` strings; ``date_format``: one format for every date column
+    and/or ``COLUMN=FORMAT`` items (repeatable)."""
+    if replace and append:
+        raise LoadError("--replace and --append contradict each other; choose one")
+    formats = [date_format] if isinstance(date_format, str) else list(date_format or ())
+    shared = [f for f in formats if "=" not in f]
+    if len(shared) > 1:
+        raise LoadError(
+            f"--date-format given twice ({', '.join(shared)}); give one for all columns, or COLUMN=FORMAT"
+        )
+    return LoadOptions(
+        table=table,
+        mode="replace" if replace else "append" if append else "create",
+        types=types if isinstance(types, Mapping) else _pairs(types or (), "--type", "amount=VARCHAR"),
+        null_tokens=tuple(null) if null is not None else None,
+        date_format=shared[0] if shared else None,
+        column_date_formats=_pairs([f for f in formats if "=" in f], "--date-format", "day=%d/%m/%Y"),
+        **rest,
+    )
+
+
+def _pairs(items: Sequence[str], flag: str, example: str) -> dict[str, str]:
+    """``COLUMN=VALUE`` items as a mapping; a malformed one is a LoadError saying the form. Pure."""
+    result: dict[str, str] = {}
+    for item in items:
+        column, sep, value = item.partition("=")
+        if not sep or not column.strip() or not value.strip():
+            raise LoadError(f"{flag} {item!r}: write COLUMN=VALUE, e.g. {flag} {example}")
+        result[column.strip()] = value.strip()
+    return result
 
 
 @dataclass(frozen=True)
@@ -159,6 +218,13 @@ def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
                 if flag == "--comment"
                 else f"{flag} takes one character (or '' for none), e.g. {flag} '\"'"
             )
+    if options.newline == "any" and (options.encoding or "").lower().replace("-", "") == "utf16":
+        raise LoadError("--newline any reads utf-8 and latin-1 files; convert a utf-16 file to utf-8 first")
+    if options.newline is not None and options.newline not in NEWLINES:
+        raise LoadError(f"--newline takes one of {', '.join(NEWLINES)} (any: each of them ends a line)")
+    for column, fmt in options.column_date_formats.items():
+        if "%" not in fmt:
+            raise LoadError(f"--date-format {column}={fmt}: give a strptime format such as %d/%m/%Y")
     if options.skip is not None and options.skip < 0:
         raise LoadError("--skip takes the number of lines to skip before the header, e.g. --skip 2")
     if options.mode not in ("create", "replace", "append"):
@@ -219,8 +285,9 @@ def csv_reader_sql(
         ("thousands", options.thousands),
         ("decimal_separator", options.decimal),
         ("encoding", options.encoding),
+        ("new_line", NEWLINES.get(options.newline or "any")),
         ("strict_mode", True),
-        ("null_padding", False),
+        ("null_padding", options.pad_short_rows),
         ("union_by_name", None if single else True),
     ]
     if lenient:  # a second look at a file already loaded: never fail on what the load set aside
@@ -250,6 +317,8 @@ def sniff_sql(path: Path, options: LoadOptions, **pinned: Any) -> tuple[str, lis
         ("skip", options.skip),
         ("quote", options.quote),
         ("escape", options.escape),
+        ("new_line", NEWLINES.get(options.newline or "any")),
+        ("null_padding", options.pad_short_rows or None),
         *pinned.items(),
     ]
     named = list({key: value for key, value in named}.items())  # a pinned value replaces the user's
@@ -266,17 +335,23 @@ def _call(function: str, first: list[Any], named: list[tuple[str, Any]]) -> tupl
 
 
 def map_type_overrides(
-    overrides: Mapping[str, str], originals: Sequence[str], safe: Sequence[str]
+    overrides: Mapping[str, str],
+    originals: Sequence[str],
+    safe: Sequence[str],
+    *,
+    flag: str = "--type",
+    upper: bool = True,
 ) -> dict[str, str]:
-    """``--type`` may name a column as the file does or as it is stored; DuckDB wants the file's name."""
+    """``--type`` (or ``--date-format COLUMN=…``) may name a column as the file does or as it is stored;
+    DuckDB wants the file's name."""
     by_name = {o: o for o in originals} | {s: o for s, o in zip(safe, originals, strict=True)}
     by_lower = {k.lower(): v for k, v in by_name.items()}
     mapped: dict[str, str] = {}
-    for column, type_name in overrides.items():
+    for column, value in overrides.items():
         original = by_name.get(column) or by_lower.get(column.lower())
         if original is None:
             raise LoadError(
-                f"--type {column}=…: no column {column!r}{did_you_mean(column, safe)}; columns: {', '.join(safe)}"
+                f"{flag} {column}=…: no column {column!r}{did_you_mean(column, safe)}; columns: {', '.join(safe)}"
             )
-        mapped[original] = type_name.strip().upper()
+        mapped[original] = value.strip().upper() if upper else value
     return mapped
