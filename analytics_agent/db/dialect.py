@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.load_errors import explain_load_error
-from analytics_agent.db.peek import peek_file
+from analytics_agent.db.peek import peek_file, trailing_empty_fields
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import Dialect, LoadOptions, duckdb_path, sniff_sql
 from analytics_agent.errors import LoadError
@@ -75,6 +75,9 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         timestamp_format=sniffed["TimestampFormat"],
         comment=options.comment or "",
         skip=options.skip or 0,
+        trailing_empty=trailing_empty_fields(
+            peeked.text, sniffed["Delimiter"], quote, len(columns), skip=options.skip or 0
+        ),
     )
 
 

@@ -22,6 +22,9 @@ _PARSE_DATE = re.compile(
     r'Error when converting column "(?P<column>.+?)"\. Could not parse string "(?P<value>.*?)" '
     r'according to format specifier "(?P<format>[^"]*)"'
 )
+_STRPTIME = re.compile(
+    r'Could not parse string "(?P<value>.*?)" according to format specifier "(?P<format>[^"]*)"'
+)
 _COLUMNS = re.compile(r"Expected Number of Columns: (\d+) Found: (\d+)")
 _UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
 _ORIGINAL = re.compile(r"^Original Line: (.*)$", re.MULTILINE)
@@ -83,6 +86,11 @@ def explain_load_error(
             f'{where}: "{_short(match["value"])}" in column {column} does not match the date format '
             f"{match['format']}; give the right --date-format or load it as text with --type {column}=VARCHAR"
         )
+    if match := _STRPTIME.search(message):
+        return (
+            f'{where}: "{_short(match["value"])}" does not match the --date-format {match["format"]} given for '
+            "its column; give the format its values are written in, or leave it out to keep the column as text"
+        )
     if match := _COLUMNS.search(message):
         return _field_count(where, int(match[2]), int(match[1]), record, good_records)
     if "Error when sniffing file" in message:
@@ -111,12 +119,9 @@ def _field_count(where: str, fields: int, expected: int, record: str, good: int 
     if mark in ("#", ";", "%") and fields < expected:
         return f"{head}; it starts with {mark!r}: add --comment {mark!r} if such lines are comments"
     skip = "--skip-bad-rows to load the other lines"
-    if fields < expected:
-        others = f", or {skip}" if good != 0 else ""
-        return (
-            f"{head}; fix that line, or add --pad-short-rows to read the missing fields at its end as "
-            f"empty (NULL){others}"
-        )
+    pad = "--pad-short-rows to read the missing fields at its end as empty (NULL)"
+    if fields < expected:  # setting a broken record aside loses nothing, so it comes first when it loads some
+        return f"{head}; fix that line, or add {f'{skip} (or {pad})' if good != 0 else pad}"
     dropped = " (empty fields past the header are dropped, said in the summary; this one has values there)"
     if good == 0:
         return (

@@ -35,6 +35,7 @@ from analytics_agent.db.sources import (
     check_options,
     file_kind,
     resolve_inputs,
+    trailing_reader_sql,
 )
 from analytics_agent.db.write_safety import (
     WriteState,
@@ -197,12 +198,34 @@ class _Load:
             tokens=self.options.nulls(),
             date_formats=plan.date_formats,
         )
+        notes += self._trailing_note()
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         if self.options.mode == "append":
             renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
         store_profile(conn, table, original_names=renamed or None)
         store_relationships(conn, table)
         return loaded, rejected, notes
+
+    def _trailing_note(self) -> list[str]:
+        """One rule for empty fields past the header (``1,2,3,,`` under three columns): dropped, and said
+        with how many records had them. Counted over the whole file when its first block shows one."""
+        dialect = self.plan.dialect
+        if dialect is None or not dialect.trailing_empty or len(self.files) != 1:
+            return []
+        source, params = trailing_reader_sql(self.files[0], self.options, dialect)
+        past = len(dialect.columns) + 1
+        count = int(
+            first_row(
+                self.conn.execute(f"SELECT count(*) FILTER (WHERE trim(#{past}) = '') FROM {source}", params)
+            )[0]
+        )
+        if not count:
+            return []
+        records = "record has" if count == 1 else "records have"
+        return [
+            f"{count:,} {records} empty fields past the header's {len(dialect.columns)} columns (a trailing "
+            "delimiter); those empty fields were dropped"
+        ]
 
     def explain(self, message: str) -> str:
         """One line for a DuckDB failure: the file's own line number, and whether other records are good

@@ -246,6 +246,8 @@ class Dialect:
     timestamp_format: str | None = None
     comment: str = ""
     skip: int = 0
+    trailing_empty: bool = False
+    """A record of the first block has empty fields past the header (DuckDB drops them; counted, said)."""
 
 
 def duckdb_path(path: Path) -> str:
@@ -262,6 +264,8 @@ def csv_reader_sql(
     types: Mapping[str, str] | None = None,
     rejects: tuple[str, str] | None = None,
     lenient: bool = False,
+    strict: bool = True,
+    nulls: list[str] | None = None,
 ) -> tuple[str, list[Any]]:
     """``read_csv(…)`` with the layout pinned: no second guess, and a record whose field count differs
     from the header fails (or, with ``rejects`` = (errors table, scans table), is set aside there).
@@ -279,14 +283,14 @@ def csv_reader_sql(
         ("comment", dialect.comment),
         ("columns", {**dialect.columns, **(types or {})} if single else None),
         ("types", dict(types) if types and not single else None),
-        ("nullstr", options.nulls()),
+        ("nullstr", nulls or options.nulls()),
         ("dateformat", options.date_format or dialect.date_format),
         ("timestampformat", dialect.timestamp_format),
         ("thousands", options.thousands),
         ("decimal_separator", options.decimal),
         ("encoding", options.encoding),
         ("new_line", NEWLINES.get(options.newline or "any")),
-        ("strict_mode", True),
+        ("strict_mode", strict),
         ("null_padding", options.pad_short_rows),
         ("union_by_name", None if single else True),
     ]
@@ -295,6 +299,18 @@ def csv_reader_sql(
     if rejects is not None:
         named += [("store_rejects", True), ("rejects_table", rejects[0]), ("rejects_scan", rejects[1])]
     return _call("read_csv", [[duckdb_path(f) for f in files]], named)
+
+
+def trailing_reader_sql(path: Path, options: LoadOptions, dialect: Dialect) -> tuple[str, list[Any]]:
+    """One file as text with one column past the header's: ``''`` for a record with empty fields there
+    (DuckDB drops them in the load), NULL for the others (padded; what lies further is ignored)."""
+    columns = {name: "VARCHAR" for name in dialect.columns}
+    extra = next(f"_past_{n}" for n in range(len(columns) + 1) if f"_past_{n}" not in columns)
+    padded = replace(dialect, columns={**columns, extra: "VARCHAR"})
+    # no empty-string null: an empty field past the header must read as '', not NULL
+    return csv_reader_sql(
+        [path], replace(options, pad_short_rows=True), padded, lenient=True, strict=False, nulls=["\x01"]
+    )
 
 
 def parquet_reader_sql(files: Sequence[Path]) -> tuple[str, list[Any]]:
