@@ -28,6 +28,45 @@ _ESCAPE_HELP = "Character escaping a quote inside quotes, e.g. '\\'. Default: de
 _NEWLINE_HELP = "Line ends: any (each of \\r\\n, \\n, \\r), crlf, lf or cr. Default: detect."
 
 
+# The load command's options, one alias each (typer reads them at run time).
+_Paths = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="PATH...",
+        help="CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several).",
+    ),
+]
+_Table = Annotated[
+    Optional[str], typer.Option("--table", "-t", help="Table name (default: from the file name).")
+]
+_Header = Annotated[
+    Optional[bool],
+    typer.Option("--header/--no-header", help="The first line is (not) the column names. Default: detect."),
+]
+_Skip = Annotated[Optional[int], typer.Option("--skip", help="Lines to skip before the header (a preamble).")]
+_Delimiter = Annotated[Optional[str], typer.Option("--delimiter", help="Field separator, e.g. ';' or '\\t'.")]
+_Thousands = Annotated[
+    Optional[str], typer.Option("--thousands", help="Thousands separator in numbers, e.g. ','.")
+]
+_Decimal = Annotated[Optional[str], typer.Option("--decimal", help="Decimal separator, e.g. ','.")]
+_Encoding = Annotated[
+    Optional[str], typer.Option("--encoding", help="File encoding: utf-8, utf-16 or latin-1.")
+]
+_Comment = Annotated[
+    Optional[str], typer.Option("--comment", help="Skip lines starting with this character, e.g. '#'.")
+]
+_Quote = Annotated[
+    Optional[str], typer.Option("--quote", help="Quote character, or '' for none. Default: detect.")
+]
+_Escape = Annotated[Optional[str], typer.Option("--escape", help=_ESCAPE_HELP)]
+_Newline = Annotated[Optional[str], typer.Option("--newline", help=_NEWLINE_HELP)]
+_SkipBadRows = Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)]
+_PadShortRows = Annotated[bool, typer.Option("--pad-short-rows", help=_PAD_HELP)]
+_AllowEmpty = Annotated[
+    bool, typer.Option("--allow-empty", help="Create the table even if the file has no data rows.")
+]
+
+
 def tables(as_json: JsonFlag = False) -> None:
     """Tables in the database with row and column counts."""
     from analytics_agent.db.catalog import NO_TABLES, list_tables
@@ -88,53 +127,26 @@ def schema(
 
 
 def load(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="PATH...",
-            help="CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several).",
-        ),
-    ],
-    table: Annotated[
-        Optional[str], typer.Option("--table", "-t", help="Table name (default: from the file name).")
-    ] = None,
+    paths: _Paths,
+    table: _Table = None,
     replace: Annotated[bool, typer.Option("--replace", help="Replace the table if it exists.")] = False,
     append: Annotated[bool, typer.Option("--append", help="Add rows to the table (same columns).")] = False,
-    delimiter: Annotated[
-        Optional[str], typer.Option("--delimiter", help="Field separator, e.g. ';' or '\\t'.")
-    ] = None,
-    header: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--header/--no-header", help="The first line is (not) the column names. Default: detect."
-        ),
-    ] = None,
+    delimiter: _Delimiter = None,
+    header: _Header = None,
     date_format: Annotated[Optional[list[str]], typer.Option("--date-format", help=_DATE_HELP)] = None,
     types: Annotated[Optional[list[str]], typer.Option("--type", help=_TYPE_HELP)] = None,
-    thousands: Annotated[
-        Optional[str], typer.Option("--thousands", help="Thousands separator in numbers, e.g. ','.")
-    ] = None,
-    decimal: Annotated[Optional[str], typer.Option("--decimal", help="Decimal separator, e.g. ','.")] = None,
-    encoding: Annotated[
-        Optional[str], typer.Option("--encoding", help="File encoding: utf-8, utf-16 or latin-1.")
-    ] = None,
+    thousands: _Thousands = None,
+    decimal: _Decimal = None,
+    encoding: _Encoding = None,
     null: Annotated[Optional[list[str]], typer.Option("--null", metavar="TOKEN", help=_NULL_HELP)] = None,
-    skip_bad_rows: Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)] = False,
-    pad_short_rows: Annotated[bool, typer.Option("--pad-short-rows", help=_PAD_HELP)] = False,
-    allow_empty: Annotated[
-        bool, typer.Option("--allow-empty", help="Create the table even if the file has no data rows.")
-    ] = False,
-    comment: Annotated[
-        Optional[str], typer.Option("--comment", help="Skip lines starting with this character, e.g. '#'.")
-    ] = None,
-    skip: Annotated[
-        Optional[int], typer.Option("--skip", help="Lines to skip before the header (a preamble).")
-    ] = None,
-    quote: Annotated[
-        Optional[str], typer.Option("--quote", help="Quote character, or '' for none. Default: detect.")
-    ] = None,
-    escape: Annotated[Optional[str], typer.Option("--escape", help=_ESCAPE_HELP)] = None,
-    newline: Annotated[Optional[str], typer.Option("--newline", help=_NEWLINE_HELP)] = None,
+    skip_bad_rows: _SkipBadRows = False,
+    pad_short_rows: _PadShortRows = False,
+    allow_empty: _AllowEmpty = False,
+    comment: _Comment = None,
+    skip: _Skip = None,
+    quote: _Quote = None,
+    escape: _Escape = None,
+    newline: _Newline = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
     flags = {name: value for name, value in locals().items() if name != "paths"}  # named as load_options' own
@@ -183,10 +195,10 @@ def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to re
 
 def bundled_tools_lost(summary) -> str | None:
     """What a ``--replace`` of a sample table costs the bundled tools, or None if they still fit it."""
+    if summary.mode != "replace":  # before the import: the tools (and pydantic) cost a load ~0.3 s of CPU
+        return None
     from analytics_agent.tools.bundled import tools_using, unfit_tables
 
-    if summary.mode != "replace":
-        return None
     reason = unfit_tables({summary.table: {c.name: c.type for c in summary.columns}}).get(summary.table)
     if reason is None:
         return None

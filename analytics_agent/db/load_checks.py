@@ -22,6 +22,7 @@ _MOSTLY = 0.9
 _DATE_SHAPE = re.compile(
     r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{1,2}|[A-Za-z]{3,9})\4\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4})$"
 )
+_WRITTEN_DATE = re.compile(r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$")
 _NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
 
 
@@ -253,8 +254,9 @@ def _date_candidates(
 
 
 def _date_like(value: str) -> bool:
-    """A short value with digits and at most a month name: could be a written date. Pure."""
-    return 6 <= len(value) <= 20 and any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) <= 9
+    """Three parts, numbers or a month name, with date separators: could be a written date (``Jan 1 2009``,
+    ``1-Jan-2009``, ``2009/01/31``; not ``A-00001234``). Pure."""
+    return 6 <= len(value) <= 20 and _WRITTEN_DATE.match(value) is not None
 
 
 def _year_shape(col: str, fmt: str) -> str:
