@@ -144,6 +144,8 @@ def trailing_empty_fields(text: str, delimiter: str, quote: str, width: int, *, 
     them, and the load says so. Pure."""
     import csv
 
+    if len(delimiter) != 1 or len(quote) > 1:  # the csv module splits on one character only
+        return False
     lines = text.splitlines()[skip:-1]  # the last line may be cut by the block's end
     reader = csv.reader(
         lines,

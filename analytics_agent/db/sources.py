@@ -116,21 +116,25 @@ def load_options(
     return LoadOptions(
         table=table,
         mode="replace" if replace else "append" if append else "create",
-        types=types if isinstance(types, Mapping) else _pairs(types or (), "--type", "amount=VARCHAR"),
+        types=types
+        if isinstance(types, Mapping)
+        else _pairs(types or (), "--type", "TYPE", "amount=VARCHAR"),
         null_tokens=tuple(null) if null is not None else None,
         date_format=shared[0] if shared else None,
-        column_date_formats=_pairs([f for f in formats if "=" in f], "--date-format", "day=%d/%m/%Y"),
+        column_date_formats=_pairs(
+            [f for f in formats if "=" in f], "--date-format", "FORMAT", "day=%d/%m/%Y"
+        ),
         **rest,
     )
 
 
-def _pairs(items: Sequence[str], flag: str, example: str) -> dict[str, str]:
+def _pairs(items: Sequence[str], flag: str, what: str, example: str) -> dict[str, str]:
     """``COLUMN=VALUE`` items as a mapping; a malformed one is a LoadError saying the form. Pure."""
     result: dict[str, str] = {}
     for item in items:
         column, sep, value = item.partition("=")
         if not sep or not column.strip() or not value.strip():
-            raise LoadError(f"{flag} {item!r}: write COLUMN=VALUE, e.g. {flag} {example}")
+            raise LoadError(f"{flag} {item!r}: write COLUMN={what}, e.g. {flag} {example}")
         result[column.strip()] = value.strip()
     return result
 

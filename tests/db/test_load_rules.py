@@ -122,7 +122,7 @@ def test_one_builder_for_both_front_doors() -> None:
     assert (options.date_format, dict(options.column_date_formats)) == ("%d/%m/%Y", {"d": "%Y"})
     with pytest.raises(LoadError, match="contradict"):
         load_options(replace=True, append=True)
-    with pytest.raises(LoadError, match="--type 'amount': write COLUMN=VALUE"):
+    with pytest.raises(LoadError, match="--type 'amount': write COLUMN=TYPE"):
         load_options(types=["amount"])
     with pytest.raises(LoadError, match="--date-format given twice"):
         load_options(date_format=["%d/%m/%Y", "%m/%d/%Y"])
