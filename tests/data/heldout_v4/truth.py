@@ -2,6 +2,7 @@
 
 Run: python tests/data/heldout_v4/truth.py   (prints each id and its rows)
 """
+
 from __future__ import annotations
 
 import re
