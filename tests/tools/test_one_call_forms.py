@@ -253,3 +253,18 @@ def test_a_year_column_in_two_tables_is_no_relationship(rates_db):
     with Workspace.open(rates_db) as ws:
         described = call(ws, "describe_table", {"table": "cars"})
     assert "rates" not in json.dumps(described.get("related", {}))
+
+
+def test_time_column_may_name_the_date_a_period_compares_without_a_grain(tmp_path):
+    path = tmp_path / "two_dates.duckdb"
+    with duckdb.connect(str(path)) as conn:
+        conn.execute(
+            "CREATE TABLE orders AS SELECT * FROM (VALUES (DATE '2011-03-01', DATE '2012-01-05', 10), "
+            "(DATE '2012-02-01', DATE '2012-02-03', 20), (DATE '2012-12-30', DATE '2013-01-02', 40)) t(placed, shipped, amount)"
+        )
+    with Workspace.open(path) as ws:
+        by_shipped = call(ws, "aggregate", {"table": "orders", "metrics": [{"fn": "sum", "column": "amount"}], "time_column": "shipped",
+                                            "period": "2012-01-01..2012-12-31", "baseline": "2011-01-01..2011-12-31"})  # fmt: skip
+        alone = refused(ws, {"table": "orders", "metrics": [{"fn": "count"}], "time_column": "shipped"})
+    assert by_shipped["rows"] == [[30, None, None, None]]  # by placed it would be 20 against 10
+    assert "add a time_grain" in alone and "or a period" in alone
