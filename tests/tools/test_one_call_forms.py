@@ -218,7 +218,9 @@ def rates_db(tmp_path: Path) -> Path:
             "4 + (y * 3 % 7) / 3.0 AS annual, CASE WHEN y % 4 = 0 THEN 'gold' ELSE 'blue' END AS tag "
             "FROM range(1948, 2017) t(y)"
         )
-        conn.execute("CREATE TABLE cars AS SELECT * FROM (VALUES ('a', 1999), ('b', 2008), ('c', 2008)) t(model, year)")
+        conn.execute(
+            "CREATE TABLE cars AS SELECT * FROM (VALUES ('a', 1999), ('b', 2008), ('c', 2008)) t(model, year)"
+        )
     return path
 
 
@@ -240,9 +242,21 @@ def test_decades_as_a_grain_and_a_date_part_over_an_integer_year(rates_db):
             "SELECT (year // 10 * 10)::VARCHAR || 's', round(avg(annual), 6) FROM rates GROUP BY 1 ORDER BY 1"
         ).fetchall()
     with Workspace.open(rates_db) as ws:
-        grain = call(ws, "aggregate", {"table": "rates", "metrics": [{"fn": "avg", "column": "annual"}], "time_grain": "decade"})
-        part = call(ws, "aggregate", {"table": "rates", "metrics": [{"fn": "avg", "column": "annual"}], "group_by": ["date.decade"]})
-        change = call(ws, "aggregate", {"table": "rates", "metrics": [{"fn": "count"}], "time_grain": "decade", "baseline": "previous"})
+        grain = call(
+            ws,
+            "aggregate",
+            {"table": "rates", "metrics": [{"fn": "avg", "column": "annual"}], "time_grain": "decade"},
+        )
+        part = call(
+            ws,
+            "aggregate",
+            {"table": "rates", "metrics": [{"fn": "avg", "column": "annual"}], "group_by": ["date.decade"]},
+        )
+        change = call(
+            ws,
+            "aggregate",
+            {"table": "rates", "metrics": [{"fn": "count"}], "time_grain": "decade", "baseline": "previous"},
+        )
     assert [(label, round(v, 6)) for label, v in grain["rows"]] == truth
     assert part["rows"] == grain["rows"] and grain["rows"][0][0] == "1940s"
     sixties = next(r for r in change["rows"] if r[0] == "1960s")

@@ -16,9 +16,9 @@ from analytics_agent.tools.aggregate.conditions import OtherColumn, parse_condit
 from analytics_agent.tools.aggregate.refs import Catalog, Resolver
 from analytics_agent.tools.aggregate.sql import (
     NUMERIC_FNS,
-    ColumnOperand,
     PART_GRAINS,
     TRUNC_GRAINS,
+    ColumnOperand,
     FilterPlan,
     KeyPlan,
     MetricPlan,

@@ -290,7 +290,9 @@ def _with_previous(grouped: str, keys: Sequence[KeyPlan], metrics: Sequence[Metr
 
 
 def _one_grain_before(key: str, grain: str | None) -> str:
-    step = {"week": "INTERVAL 7 DAY", "quarter": "INTERVAL 3 MONTH", "decade": "INTERVAL 10 YEAR"}.get(grain or "")
+    step = {"week": "INTERVAL 7 DAY", "quarter": "INTERVAL 3 MONTH", "decade": "INTERVAL 10 YEAR"}.get(
+        grain or ""
+    )
     if grain in ("day", "month", "year"):
         step = f"INTERVAL 1 {grain.upper()}"
     if step is None:  # a numbered part (hour, weekday, month of year) or an integer year
