@@ -25,7 +25,7 @@ _DATE_HELP = (
     "(repeatable)."
 )
 _ESCAPE_HELP = "Character escaping a quote inside quotes, e.g. '\\'. Default: detect."
-_NEWLINE_HELP = "Line ends: any (each of \\r\\n, \\n, \\r), crlf, lf or cr. Default: detect."
+_NEWLINE_HELP = "any: each of \\r\\n, \\n and \\r ends a line (for a file that mixes them). Default: detect."
 
 
 # The load command's options, one alias each (typer reads them at run time).

@@ -54,8 +54,8 @@ class LoadOptions:
     escape: str | None = None
     """The character that escapes a quote inside a quoted value. None: DuckDB detects it."""
     newline: str | None = None
-    """``any`` (every ``\\r\\n``, ``\\r`` and ``\\n`` ends a line: the file is read through a copy with
-    one kind), or ``crlf``/``lf``/``cr`` (only that one); None: DuckDB detects it."""
+    """``any``: every ``\\r\\n``, ``\\r`` and ``\\n`` ends a line (the file is read through a copy with
+    one kind); None: DuckDB detects it."""
     pad_short_rows: bool = False
     """A record with fewer fields than the header gets NULL for the missing ones (DuckDB's null_padding)."""
     column_date_formats: Mapping[str, str] = field(default_factory=dict)
@@ -86,8 +86,10 @@ class LoadOptions:
         return list(dict.fromkeys(tokens))
 
 
-NEWLINES = {"crlf": "\\r\\n", "lf": "\\n", "cr": "\\r", "any": None}
-"""``--newline`` values and what DuckDB's ``new_line`` takes for them (``any`` is a normalised copy)."""
+NEWLINES: dict[str, str | None] = {"any": None}
+"""``--newline`` values and what DuckDB's ``new_line`` takes for them (``any`` is a normalised copy). DuckDB
+1.x/2.0 reads no rows with ``new_line = '\\r\\n'`` in strict mode when the header holds a quoted ``\\n``, so
+``crlf``/``lf``/``cr`` are not offered."""
 
 
 def load_options(
@@ -225,7 +227,7 @@ def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
     if options.newline == "any" and (options.encoding or "").lower().replace("-", "") == "utf16":
         raise LoadError("--newline any reads utf-8 and latin-1 files; convert a utf-16 file to utf-8 first")
     if options.newline is not None and options.newline not in NEWLINES:
-        raise LoadError(f"--newline takes one of {', '.join(NEWLINES)} (any: each of them ends a line)")
+        raise LoadError("--newline takes any (each of \\r\\n, \\n and \\r ends a line)")
     for column, fmt in options.column_date_formats.items():
         if "%" not in fmt:
             raise LoadError(f"--date-format {column}={fmt}: give a strptime format such as %d/%m/%Y")

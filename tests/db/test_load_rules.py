@@ -11,7 +11,7 @@ import pytest
 
 from analytics_agent.db.loader import load_files
 from analytics_agent.db.newlines import normalise
-from analytics_agent.db.sources import load_options
+from analytics_agent.db.sources import check_options, load_options
 from analytics_agent.errors import LoadError
 
 
@@ -126,3 +126,10 @@ def test_one_builder_for_both_front_doors() -> None:
         load_options(types=["amount"])
     with pytest.raises(LoadError, match="--date-format given twice"):
         load_options(date_format=["%d/%m/%Y", "%m/%d/%Y"])
+
+
+def test_newline_takes_any_only() -> None:
+    with pytest.raises(LoadError, match="--newline takes any"):
+        check_options(load_options(newline="crlf"), "csv")
+    with pytest.raises(LoadError, match="--newline any reads utf-8 and latin-1"):
+        check_options(load_options(newline="any", encoding="utf-16"), "csv")
