@@ -136,10 +136,14 @@ class Workspace:
         null: Iterable[str] | None = None,
         skip_bad_rows: bool = False,
         allow_empty: bool = False,
+        timezone: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same
         options, named as the flags). Returns what was stored: the table, its rows and columns, and the
         notes the command line prints (odd values, renamed columns, skipped records).
+
+        ``timezone`` sets the database's business time zone (kept in its semantic file, as ``load
+        --timezone``): days and months of zoned timestamps are counted in it from then on.
 
         Raises:
             LoadError: the file cannot be loaded as it is (the database is unchanged); the message says
@@ -152,6 +156,11 @@ class Workspace:
             raise LoadError("load() needs at least one file path")
         if replace and append:
             raise LoadError("replace and append contradict each other; choose one")
+        zone = None
+        if timezone is not None:
+            from analytics_agent.tools.semantic.zone_file import checked_zone
+
+            zone = checked_zone(timezone, flag="timezone")
         options = LoadOptions(
             table=table,
             mode="replace" if replace else "append" if append else "create",
@@ -168,6 +177,11 @@ class Workspace:
         )
         self._live.close()  # a write needs the file to itself
         summary = load_files(self.path, [str(p) for p in paths], options, sample_data=self._sample)
+        if zone:
+            from analytics_agent.tools.semantic.load import semantic_path_for
+            from analytics_agent.tools.semantic.zone_file import set_zone
+
+            summary.notes.append(set_zone(semantic_path_for(self.path), zone).note())
         return Loaded.of(summary)
 
     # --- asking -------------------------------------------------------------------------------------

@@ -134,6 +134,14 @@ def load(
             "--escape", help="Character escaping a quote inside quotes, e.g. '\\'. Default: detect."
         ),
     ] = None,
+    timezone: Annotated[
+        Optional[str],
+        typer.Option(
+            "--timezone",
+            help="The database's business time zone (IANA, e.g. America/New_York): days and months of "
+            "zoned timestamps are counted in it. Kept in <db>.semantic.yaml.",
+        ),
+    ] = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
     from analytics_agent.db.sources import LoadOptions
@@ -141,6 +149,11 @@ def load(
 
     if replace and append:
         raise LoadError("--replace and --append contradict each other; choose one")
+    zone = None
+    if timezone is not None:
+        from analytics_agent.tools.semantic.zone_file import checked_zone
+
+        zone = checked_zone(timezone)
     options = LoadOptions(
         table=table,
         mode="replace" if replace else "append" if append else "create",
@@ -163,10 +176,22 @@ def load(
         summary = _run_load(paths, options)
     except KeyboardInterrupt:
         raise Interrupted("interrupted before the load started; the database is unchanged") from None
+    unset = None
+    if zone:
+        from analytics_agent.errors import SemanticModelError
+        from analytics_agent.tools.semantic.load import semantic_path_for
+        from analytics_agent.tools.semantic.zone_file import set_zone
+
+        try:
+            summary.notes.append(set_zone(semantic_path_for(db_path()), zone).note())
+        except SemanticModelError as exc:
+            unset = exc  # the load is committed: show it, then say what is missing
     try:
         _show_load(summary)
     except KeyboardInterrupt:
         raise Interrupted("interrupted after the load was committed; it is complete") from None
+    if unset is not None:
+        raise unset
 
 
 def _run_load(paths, options):
