@@ -110,7 +110,7 @@ def _from_bundled(text: str, zone: tuple[str, str] | None) -> str:
 def _zone_samples(cur: object, catalog: dict[str, dict[str, str]]) -> dict[str, list[tuple[float, int]]]:
     """Per zoned timestamp column beside an integer ``hour`` column: sampled (epoch seconds, hour)."""
     from analytics_agent.db.catalog import quote_ident
-    from analytics_agent.tools.aggregate.plan import NUMERIC
+    from analytics_agent.tools.aggregate.metrics import NUMERIC
     from analytics_agent.tools.aggregate.time import is_zoned
 
     samples: dict[str, list[tuple[float, int]]] = {}

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from analytics_agent.db.relationships import Relationship
-from analytics_agent.tools.aggregate.plan import NUMERIC
+from analytics_agent.tools.aggregate.metrics import NUMERIC
 from analytics_agent.tools.aggregate.time import TEMPORAL, is_zoned
 from analytics_agent.tools.date_parts import parts_date
 
