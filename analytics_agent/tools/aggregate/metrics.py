@@ -10,12 +10,18 @@ from dataclasses import replace
 from typing import Any
 
 from analytics_agent.errors import ToolError
-from analytics_agent.suggest import listing
-from analytics_agent.tools.aggregate.conditions import parse_condition
+from analytics_agent.suggest import clipped, listing
+from analytics_agent.tools.aggregate.conditions import OtherColumn, parse_condition
 from analytics_agent.tools.aggregate.filters import shape_filter
 from analytics_agent.tools.aggregate.refs import Resolver
-from analytics_agent.tools.aggregate.sql import NUMERIC_FNS, FilterPlan, MetricPlan, metric_alias
-from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, refuse_nested
+from analytics_agent.tools.aggregate.sql import (
+    NUMERIC_FNS,
+    ColumnOperand,
+    FilterPlan,
+    MetricPlan,
+    metric_alias,
+)
+from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, kind_family, refuse_nested
 
 NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
 
@@ -152,8 +158,27 @@ def _text(node: Any) -> str:
 
 def condition_term(t: Any, refs: Resolver) -> FilterPlan:
     ref = refs.resolve(t.column, "metrics.where")
+    if isinstance(t.value, OtherColumn):
+        return _column_comparison(t, ref, refs)
     refs.check_values(ref, t.value if isinstance(t.value, list) else [t.value] if t.value is not None else [])
     return shape_filter(t.column, t.op, t.value, sql=ref.sql, table=ref.table, source=ref.column)
+
+
+def _column_comparison(t: Any, ref: Any, refs: Resolver) -> FilterPlan:
+    """``dec > jan``: two columns of the same row, of comparable kinds (numbers, text, or dates)."""
+    try:
+        other = refs.resolve(t.value.name, "metrics.where")
+    except ToolError as exc:
+        raise ToolError(
+            f"{exc}; a name right of {t.op!r} is a column: write a text value in single quotes "
+            f"({t.column} {t.op} '{clipped(t.value.name)}')"
+        ) from None
+    if kind_family(ref.type) != kind_family(other.type):
+        raise ToolError(
+            f"metrics.where: cannot compare {t.column} ({ref.type}) with {t.value.name} ({other.type}); "
+            "compare numbers with numbers, text with text, dates with dates"
+        )
+    return FilterPlan(t.column, t.op, ColumnOperand(other.sql), sql=ref.sql)
 
 
 def _conditional(fn: str, column: str | None, conditions: Sequence[FilterPlan]) -> str:

@@ -74,6 +74,8 @@ def bucket_start(day: dt.date, grain: str) -> dt.date:
         return day.replace(month=(day.month - 1) // 3 * 3 + 1, day=1)
     if grain == "year":
         return day.replace(month=1, day=1)
+    if grain == "decade":
+        return dt.date(day.year // 10 * 10, 1, 1)
     return day
 
 

@@ -127,8 +127,11 @@ class Planner:
             alias = grain if grain not in args.group_by else f"{ref.column}_{grain}"
             keys.append(KeyPlan(alias, time_key(grain, local(ref.sql, ref.type, self.zone)), grain))
             time_ordered = True
-        elif args.time_column:
-            raise ToolError("time_column needs a time_grain (day, week, month, ... day_of_week)")
+        elif args.time_column and getattr(args, "period", None) is None:
+            raise ToolError(
+                "time_column says which date column time_grain buckets and period filters: add a time_grain "
+                "(day, week, month, ... day_of_week) or a period"
+            )
         for name in args.group_by:
             ref = refs.resolve(name, "group_by")
             refuse_nested("group_by", name, ref.type, refs.table, refs.catalog[refs.table])
