@@ -45,8 +45,45 @@ def closest(word: str, candidates: Iterable[str], *, n: int = 3) -> list[str]:
     return [by_case[m] for m in lowered]
 
 
+# Words a model writes for one of our choices that no spelling distance finds ('mean' is not close to
+# 'avg'): aggregate functions, time grains and filter operators. A synonym is offered only when its
+# target is among the choices of the place that refused the word.
+_SYNONYMS = {
+    "average": "avg", "mean": "avg", "avg_of": "avg", "total": "sum", "summation": "sum", "add": "sum",
+    "distinct_count": "count_distinct", "count_unique": "count_distinct", "unique_count": "count_distinct",
+    "nunique": "count_distinct", "n_unique": "count_distinct", "distinct": "count_distinct",
+    "unique": "count_distinct", "ndv": "count_distinct", "approx_count_distinct": "count_distinct",
+    "number": "count", "num": "count", "cnt": "count", "n": "count", "rows": "count", "size": "count",
+    "minimum": "min", "maximum": "max", "lowest": "min", "highest": "max", "smallest": "min",
+    "largest": "max", "std": "stddev", "stdev": "stddev", "std_dev": "stddev", "sd": "stddev",
+    "standard_deviation": "stddev", "stddev_samp": "stddev", "percent": "pct", "percentage": "pct",
+    "p50": "median", "percentile_50": "median", "med": "median",
+    "daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter", "yearly": "year",
+    "annual": "year", "annually": "year", "hourly": "hour", "weekday": "day_of_week", "dow": "day_of_week",
+    "day_of_the_week": "day_of_week", "dayofweek": "day_of_week", "month_name": "month_of_year",
+    "calendar_month": "month_of_year", "years": "year", "months": "month", "days": "day", "weeks": "week",
+    "==": "=", "eq": "=", "equals": "=", "equal": "=", "is": "=", "<>": "!=", "ne": "!=", "neq": "!=",
+    "not_equal": "!=", "not_equals": "!=", "lt": "<", "less_than": "<", "lte": "<=", "le": "<=",
+    "=<": "<=", "gt": ">", "greater_than": ">", "gte": ">=", "ge": ">=", "=>": ">=",
+    "not in": "not_in", "notin": "not_in", "nin": "not_in", "isin": "in", "one_of": "in",
+    "is null": "is_null", "isnull": "is_null", "null": "is_null", "is_none": "is_null",
+    "is not null": "not_null", "is_not_null": "not_null", "notnull": "not_null", "not null": "not_null",
+    "ilike": "like", "contains": "like", "range": "between",
+}  # fmt: skip
+
+
+def synonym(word: str, candidates: Iterable[str]) -> str | None:
+    """The choice ``word`` is another name for, when that choice is among ``candidates``."""
+    target = _SYNONYMS.get(word.strip().lower().replace("-", "_"))
+    if target is None:
+        target = _SYNONYMS.get(" ".join(word.lower().split()))
+    return target if target is not None and target in {str(c) for c in candidates} else None
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    found = closest(word, candidates)
+    pool = [str(c) for c in candidates]
+    meant = synonym(word, pool) if len(word) <= MAX_WORD_CHARS else None
+    found = [meant] if meant else closest(word, pool)
     if not found:
         return ""
     return "; did you mean " + " or ".join(repr(f) for f in found) + "?"

@@ -142,11 +142,15 @@ class Workspace:
         quote: str | None = None,
         escape: str | None = None,
         newline: str | None = None,
+        timezone: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same
         options, named as the flags; ``date_format`` may also be a list of ``COLUMN=FORMAT`` items).
         Returns what was stored: the table, its rows and columns, and the notes the command line prints
         (odd values, renamed columns, skipped records).
+
+        ``timezone`` sets the database's business time zone (kept in its semantic file, as ``load
+        --timezone``): days and months of zoned timestamps are counted in it from then on.
 
         Raises:
             LoadError: the file cannot be loaded as it is (the database is unchanged); the message says
@@ -157,6 +161,11 @@ class Workspace:
 
         if not paths:
             raise LoadError("load() needs at least one file path")
+        zone = None
+        if timezone is not None:
+            from analytics_agent.tools.semantic.zone_file import checked_zone
+
+            zone = checked_zone(timezone, flag="timezone")
         options = load_options(
             table=table,
             replace=replace,
@@ -180,6 +189,11 @@ class Workspace:
         )
         self._live.close()  # a write needs the file to itself
         summary = load_files(self.path, [str(p) for p in paths], options, sample_data=self._sample)
+        if zone:
+            from analytics_agent.tools.semantic.load import semantic_path_for
+            from analytics_agent.tools.semantic.zone_file import set_zone
+
+            summary.notes.append(set_zone(semantic_path_for(self.path), zone).note())
         return Loaded.of(summary)
 
     # --- asking -------------------------------------------------------------------------------------

@@ -60,6 +60,14 @@ _Quote = Annotated[
 ]
 _Escape = Annotated[Optional[str], typer.Option("--escape", help=_ESCAPE_HELP)]
 _Newline = Annotated[Optional[str], typer.Option("--newline", help=_NEWLINE_HELP)]
+_Timezone = Annotated[
+    Optional[str],
+    typer.Option(
+        "--timezone",
+        help="The database's business time zone (IANA, e.g. America/New_York): days and months of "
+        "zoned timestamps are counted in it. Kept in <db>.semantic.yaml.",
+    ),
+]
 _SkipBadRows = Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)]
 _PadShortRows = Annotated[bool, typer.Option("--pad-short-rows", help=_PAD_HELP)]
 _AllowEmpty = Annotated[
@@ -147,21 +155,40 @@ def load(
     quote: _Quote = None,
     escape: _Escape = None,
     newline: _Newline = None,
+    timezone: _Timezone = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
-    flags = {name: value for name, value in locals().items() if name != "paths"}  # named as load_options' own
+    # named as load_options' own; the zone is the semantic file's, not the load's
+    flags = {name: value for name, value in locals().items() if name not in ("paths", "timezone")}
     from analytics_agent.db.sources import load_options
     from analytics_agent.errors import Interrupted
 
+    zone = None
+    if timezone is not None:
+        from analytics_agent.tools.semantic.zone_file import checked_zone
+
+        zone = checked_zone(timezone)
     options = load_options(**flags)
     try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
         summary = _run_load(paths, options)
     except KeyboardInterrupt:
         raise Interrupted("interrupted before the load started; the database is unchanged") from None
+    unset = None
+    if zone:
+        from analytics_agent.errors import SemanticModelError
+        from analytics_agent.tools.semantic.load import semantic_path_for
+        from analytics_agent.tools.semantic.zone_file import set_zone
+
+        try:
+            summary.notes.append(set_zone(semantic_path_for(db_path()), zone).note())
+        except SemanticModelError as exc:
+            unset = exc  # the load is committed: show it, then say what is missing
     try:
         _show_load(summary)
     except KeyboardInterrupt:
         raise Interrupted("interrupted after the load was committed; it is complete") from None
+    if unset is not None:
+        raise unset
 
 
 def _run_load(paths, options):

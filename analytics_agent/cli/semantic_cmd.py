@@ -40,13 +40,23 @@ def init(
     from analytics_agent.tools.aggregate.tool import read_catalog
     from analytics_agent.tools.semantic.describe import row_key
     from analytics_agent.tools.semantic.load import bundled_semantic_path, semantic_path_for
+    from analytics_agent.tools.semantic.model import read_semantic
     from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
     from analytics_agent.tools.semantics import Semantics
 
     path = output or semantic_path_for(db_path())
-    if path.exists() and not force:
+    kept = None
+    if path.is_file() and not path.is_symlink():
+        try:
+            kept = read_semantic(path)
+        except SemanticModelError:
+            kept = None  # a broken file is only replaced with --force, below
+    only_zone = kept is not None and not kept.tables and not kept.problems and kept.timezone is not None
+    if path.exists() and not force and not only_zone:
         raise SemanticModelError("already exists; edit it, or add --force to write a new one", path=str(path))
     zone = (check_zone(timezone).key, "given with --timezone") if timezone else None
+    if zone is None and kept is not None and kept.timezone:
+        zone = (check_zone(kept.timezone).key, f"kept from the previous {path.name}")
     with open_workspace() as ws:
         cur = ws.cursor()
         catalog = {t: c for t, c in read_catalog(cur).items() if t not in ws.linked_tables}
@@ -100,18 +110,22 @@ def _from_bundled(text: str, zone: tuple[str, str] | None) -> str:
 def _zone_samples(cur: object, catalog: dict[str, dict[str, str]]) -> dict[str, list[tuple[float, int]]]:
     """Per zoned timestamp column beside an integer ``hour`` column: sampled (epoch seconds, hour)."""
     from analytics_agent.db.catalog import quote_ident
+    from analytics_agent.tools.aggregate.metrics import NUMERIC
     from analytics_agent.tools.aggregate.time import is_zoned
 
     samples: dict[str, list[tuple[float, int]]] = {}
     for table, kinds in catalog.items():
-        hour = next((c for c in kinds if c.lower() == "hour" and "INT" in kinds[c].upper()), None)
+        hour = next((c for c in kinds if c.lower() in ("hour", "hr") and NUMERIC.match(kinds[c])), None)
         for column, kind in kinds.items():
             if hour and is_zoned(kind):
                 t, c, h = quote_ident(table), quote_ident(column), quote_ident(hour)
+                # spread over the whole table: the first rows of a sorted export are often one season,
+                # and a winter-only sample cannot tell London from UTC
                 rows = cur.execute(  # type: ignore[attr-defined]
-                    f"SELECT epoch({c}), {h} FROM {t} WHERE {c} IS NOT NULL AND {h} IS NOT NULL LIMIT 2000"
+                    f"SELECT epoch({c}), {h} FROM (SELECT {c}, {h} FROM {t} WHERE {c} IS NOT NULL "
+                    f"AND {h} IS NOT NULL) USING SAMPLE reservoir(2000 ROWS) REPEATABLE (7)"
                 ).fetchall()
-                samples[f"{table}.{column}"] = [(float(e), int(x)) for e, x in rows]
+                samples[f"{table}.{column}"] = [(float(e), int(x)) for e, x in rows if float(x).is_integer()]
     return samples
 
 

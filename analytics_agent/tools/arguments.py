@@ -26,7 +26,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from analytics_agent.errors import ArgumentError
-from analytics_agent.suggest import clipped
+from analytics_agent.suggest import clipped, did_you_mean
 from analytics_agent.tools.sqlfile import ParamSpec
 
 DEFAULT_STRING_MAX = 200
@@ -245,7 +245,21 @@ def _field_name(part: str | int) -> str:
 
 
 def _short_literal_message(error: ErrorDetails) -> str:
-    expected = error.get("ctx", {}).get("expected", "")
-    return (
-        f"Input should be one of {clipped(str(expected), limit=300)}; got {clipped(repr(error.get('input')))}"
-    )
+    expected = str(error.get("ctx", {}).get("expected", ""))
+    got = error.get("input")
+    hint = did_you_mean(got, _choices(expected)) if isinstance(got, str) else ""
+    return f"Input should be one of {clipped(expected, limit=300)}; got {clipped(repr(got))}{hint}"
+
+
+def _choices(expected: str) -> list[str]:
+    """The choices in pydantic's ``'a', 'b' or 'c'`` (each a Python repr), for the did-you-mean hint."""
+    import ast
+
+    found = []
+    for literal in re.findall(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", expected[:20_000]):
+        try:
+            value = ast.literal_eval(literal)
+        except (ValueError, SyntaxError):
+            continue
+        found.append(str(value))
+    return found

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analytics_agent.errors import ToolError
+from analytics_agent.suggest import did_you_mean
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<num>-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
@@ -31,6 +32,7 @@ _TOKEN = re.compile(
     r"|(?P<word>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)?))"
 )
 _COMPARE = {"=", "!=", "<>", "<", "<=", ">", ">=", "like"}
+_OPERATORS = ("=", "!=", "<", "<=", ">", ">=", "like", "in", "not in", "between", "is null", "is not null")
 MAX_CONDITION = 500
 _RESERVED = {"true", "false", "null", "and", "not", "in", "is", "between", "like"}
 
@@ -156,6 +158,13 @@ class _Parser:
         kind, op = self.next()
         op = str(op).lower() if kind == "word" else op
         if op in _COMPARE:
+            glued = self.tokens[self.pos] if self.pos < len(self.tokens) else None
+            if kind == "op" and glued and glued[0] == "op" and glued[1] in _COMPARE:
+                written = f"{op}{glued[1]}"  # '=>' and '==' come in as two operators
+                raise ToolError(
+                    f"{self.where}: in {self.text!r}, {written!r} is not an operator"
+                    f"{did_you_mean(written, _OPERATORS)}; operators: {' '.join(_OPERATORS)}"
+                )
             op = {"<>": "!="}.get(op, op)
             other = self.other_column() if op != "like" else None
             return Term(column, op, other if other is not None else self.value())
@@ -179,8 +188,13 @@ class _Parser:
                 self.fail("expected 'in' after 'not'")
             self.next()
         elif op != "in":
+            if kind == "word":
+                raise ToolError(
+                    f"{self.where}: in {self.text!r}, {op!r} is not an operator"
+                    f"{did_you_mean(str(op), _OPERATORS)}; operators: {' '.join(_OPERATORS)}"
+                )
             self.pos -= 1
-            self.fail("expected an operator (= != < <= > >= like in between is)")
+            self.fail(f"expected an operator ({' '.join(_OPERATORS)})")
         self.expect_op("(")
         values = [self.value()]
         while self.pos < len(self.tokens) and self.tokens[self.pos] == ("op", ","):

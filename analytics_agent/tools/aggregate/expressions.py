@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from analytics_agent.errors import ToolError
+from analytics_agent.suggest import did_you_mean
 
 MAX_EXPRESSION = 300
 _TOKEN = re.compile(
@@ -143,7 +144,8 @@ class _Parser:
         name = fn.lower()
         if name not in self.functions:
             raise ToolError(
-                f"{self.where}: {fn!r} is not a function here; functions: {', '.join(self.functions)}"
+                f"{self.where}: {fn!r} is not a function here{did_you_mean(fn, self.functions)}; "
+                f"functions: {', '.join(self.functions)}"
             )
         self.expect("(")
         if self.peek(")") or self.peek("*"):

@@ -257,12 +257,34 @@ def build_query(plan: QueryPlan) -> tuple[str, dict[str, Any]]:
         [FilterPlan(h.column, h.op, h.value, sql=quote_ident(h.column)) for h in plan.having], params
     )
     sql = f"SELECT {', '.join(outer)} FROM ({sql}) AS g" + (f" WHERE {having}" if having else "")
+    ranked = _ranked_by(plan)
+    if plan.limit is not None and ranked:
+        # "the top 1" when three share the top value is all three: a cut inside a tie would name one of
+        # them as if it stood alone (the rows show the tie; past MAX_ROWS the result says it was cut)
+        sql += f" QUALIFY rank() OVER (ORDER BY {ranked}) <= {int(plan.limit)}"
     order = _order(plan)
     if order:
         sql += " ORDER BY " + order
     if plan.limit is not None:
-        sql += f" LIMIT {int(plan.limit)}"
+        sql += f" LIMIT {int(plan.limit)}" if not ranked else f" LIMIT {MAX_TIED_ROWS}"
     return sql, params.values
+
+
+MAX_TIED_ROWS = 1_000
+"""Rows a limit with ties may keep (more than any result shows: past its cap the result says it was cut)."""
+
+
+def _ranked_by(plan: QueryPlan) -> str:
+    """The order term of a limit that ranks rows by an output (a metric), where ties can straddle the cut;
+    empty when rows are ordered by a key (time or a group), whose values do not repeat."""
+    key_aliases = {k.alias for k in plan.keys}
+    if plan.order_by:
+        if plan.order_by in key_aliases:
+            return ""
+        return f"{quote_ident(plan.order_by)} {'DESC' if plan.descending else 'ASC'} NULLS LAST"
+    if plan.time_ordered or not plan.keys:
+        return ""
+    return f"{quote_ident(plan.metrics[0].alias)} DESC NULLS LAST"
 
 
 _ZERO_WHEN_EMPTY = frozenset({"count", "count_distinct", "sum"})

@@ -16,7 +16,8 @@ from analytics_agent.db.relationships import SAMPLE_ROWS, Relationship, duplicat
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import SemanticModelError, ToolError
 from analytics_agent.suggest import did_you_mean
-from analytics_agent.tools.aggregate.plan import Planner, build_metric
+from analytics_agent.tools.aggregate.metrics import build_metric
+from analytics_agent.tools.aggregate.plan import Planner
 from analytics_agent.tools.aggregate.refs import Catalog
 from analytics_agent.tools.aggregate.sql import METRIC_FNS
 from analytics_agent.tools.aggregate.time import TEMPORAL, check_zone

@@ -3,6 +3,7 @@ tables (applied only where it fits without a problem), else the inferred relatio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ from analytics_agent.tools.semantics import Semantics
 if TYPE_CHECKING:  # the checker and the YAML reader are imported by the one function that uses them
     import duckdb
 
+    from analytics_agent.db.relationships import Relationship
     from analytics_agent.tools.aggregate.refs import Catalog
 
 
@@ -39,9 +41,22 @@ def load_semantics(
             file = read_semantic(path)
         except SemanticModelError as exc:
             return Semantics(relationships=inferred), [exc]
-        return check_semantic(file, catalog, inferred, cur)
+        if file.tables or file.problems:
+            return check_semantic(file, catalog, inferred, cur)
+        # a file that only sets the zone (``load --timezone``) keeps what the database had without one
+        own, problems = check_semantic(file, catalog, inferred, cur)
+        return replace(_shipped_or_inferred(cur, catalog, inferred), timezone=own.timezone), problems
+    return _shipped_or_inferred(cur, catalog, inferred), []
+
+
+def _shipped_or_inferred(
+    cur: duckdb.DuckDBPyConnection, catalog: Catalog, inferred: list[Relationship]
+) -> Semantics:
+    from analytics_agent.tools.semantic.check import check_semantic
+    from analytics_agent.tools.semantic.model import read_semantic
+
     bundled = read_semantic(bundled_semantic_path())
     semantics, problems = check_semantic(bundled, catalog, inferred, cur)
     if problems or not bundled.tables or any(t.name not in catalog for t in bundled.tables):
-        return Semantics(relationships=inferred), []  # not the sample database: not ours to complain about
-    return semantics, []
+        return Semantics(relationships=inferred)  # not the sample database: not ours to complain about
+    return semantics

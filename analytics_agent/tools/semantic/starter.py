@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from analytics_agent.db.relationships import Relationship
-from analytics_agent.tools.aggregate.plan import NUMERIC
+from analytics_agent.tools.aggregate.metrics import NUMERIC
 from analytics_agent.tools.aggregate.time import TEMPORAL, is_zoned
 from analytics_agent.tools.date_parts import parts_date
 
@@ -139,9 +139,16 @@ def _unique(name: str, taken: set[str], table: str = "") -> str:
     return name
 
 
+ZONE_AGREEMENT = 0.995
+"""Share of sampled rows whose local hour a zone must show: a row or two at a DST gap (an hour the clock
+skips, such as 02:00 on a spring-forward day, written by a generator as 03:00) must not hide the zone."""
+
+
 def propose_zone(samples: Mapping[str, Sequence[tuple[float, int]]]) -> tuple[str, str] | None:
-    """The IANA zone in which every sampled zoned timestamp shows the hour its table's local ``hour``
-    column says (column -> [(epoch seconds, hour)]), with the reason; None when no zone fits all."""
+    """The IANA zone in which the sampled zoned timestamps show the hour their table's local ``hour``
+    column says (column -> [(epoch seconds, hour)]) on at least ``ZONE_AGREEMENT`` of the rows, with the
+    reason; None when no zone fits. Common business zones are tried first, so of zones that agree on
+    every sampled row (a winter-only sample cannot tell New York from Toronto) the usual one is named."""
     import datetime as dt
     from zoneinfo import ZoneInfo, available_timezones
 
@@ -157,12 +164,20 @@ def propose_zone(samples: Mapping[str, Sequence[tuple[float, int]]]) -> tuple[st
         and not z.startswith(("Etc/", "US/", "SystemV/", "posix", "right/"))
         and z not in preferred
     )
-    rows = [(column, s) for column, pairs in samples.items() for s in pairs]
+    rows = [(epoch, hour) for pairs in samples.values() for epoch, hour in pairs]
     if not rows:
         return None
+    allowed = len(rows) - int(len(rows) * ZONE_AGREEMENT)
     for name in (*preferred, *others):
         zone = ZoneInfo(name)
-        if all(dt.datetime.fromtimestamp(epoch, zone).hour == hour for _, (epoch, hour) in rows):
+        misses = 0
+        for epoch, hour in rows:
+            if dt.datetime.fromtimestamp(epoch, zone).hour != hour:
+                misses += 1
+                if misses > allowed:
+                    break
+        else:
             columns = ", ".join(samples)
-            return name, f"{columns} shows the local hour column's hour in this zone on every sampled row"
+            agree = f"{len(rows) - misses:,} of {len(rows):,}" if misses else f"all {len(rows):,}"
+            return name, f"{columns} shows the local hour column's hour in this zone on {agree} sampled rows"
     return None

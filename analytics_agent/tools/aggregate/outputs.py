@@ -1,0 +1,82 @@
+"""The output columns of an ``aggregate`` call: each metric's ``as`` checked, ``per`` made a ratio of two
+metrics, repeated default names numbered, ``order_by`` found among the outputs. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from analytics_agent.errors import ToolError
+from analytics_agent.suggest import clipped, did_you_mean, listing
+from analytics_agent.tools.aggregate.refs import Resolver
+from analytics_agent.tools.aggregate.sql import MetricPlan
+
+_OUTPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
+
+
+def named_outputs(metrics: list[MetricPlan], args: Any, refs: Resolver) -> list[MetricPlan]:
+    """Each metric's ``as``: a plain name, unique, not a column of the table (a filter on it must mean
+    the output)."""
+    result, taken = [], {*args.group_by}
+    for m, asked in zip(metrics, args.metrics, strict=True):
+        name = getattr(asked, "as_", None)
+        if not name or getattr(asked, "per", None):
+            result.append(m)
+            continue
+        if not _OUTPUT_NAME.match(name):
+            raise ToolError(f"metrics: as {clipped(repr(name))} must be a plain name (letters, digits, _)")
+        if name in taken or name in refs.column_names:
+            raise ToolError(f"metrics: as {name!r} is already a column or output name; choose another")
+        taken.add(name)
+        result.append(replace(m, alias=name))
+    return result
+
+
+def per_ratios(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPlan]:
+    """A metric with ``per`` (another metric's output name) becomes the ratio of the two: revenue per
+    customer is sum(amount) / count_distinct(customer_id), both computed over the same rows."""
+    names = [m.alias for m in metrics]
+    result = []
+    for m, a in zip(metrics, asked, strict=True):
+        other = getattr(a, "per", None)
+        if not other:
+            result.append(m)
+            continue
+        if other not in names or other == m.alias:
+            raise ToolError(
+                f"metrics: per {other!r} is not another metric of this call{did_you_mean(other, names)}; "
+                f"its metrics: {listing(names)}"
+            )
+        denominator = metrics[names.index(other)]
+        numerator = replace(m, share=False)
+        alias = getattr(a, "as_", None) or f"{m.alias}_per_{other}"
+        result.append(MetricPlan("ratio", None, alias, share=m.share, ratio=(numerator, denominator)))
+    return result
+
+
+def unique_aliases(metrics: list[MetricPlan]) -> list[MetricPlan]:
+    taken: set[str] = set()
+    result = []
+    for m in metrics:
+        alias, n = m.alias, 1
+        while alias in taken:
+            n += 1
+            alias = f"{m.alias}_{n}"
+        taken.add(alias)
+        result.append(replace(m, alias=alias))
+    return result
+
+
+def find_order_by(text: str | None, outputs: list[str]) -> tuple[str | None, bool]:
+    if not text:
+        return None, False
+    name = text.strip()
+    descending = name.startswith("-")
+    name = name.lstrip("-").strip()
+    if name not in outputs:
+        raise ToolError(
+            f"order_by: {clipped(repr(name))} is not a result column{did_you_mean(name, outputs)}; result columns: {listing(outputs)}"
+        )
+    return name, descending

@@ -1,0 +1,107 @@
+"""The database's business time zone, kept in the ``timezone:`` line of its semantic file: where the
+semantic layer reads it, so ``aggregate``, ``describe_table`` and the system prompt all follow it, and a
+user sees and changes it in one place (``load --timezone``, ``semantic init --timezone`` or an edit).
+
+``with_zone`` is pure (text in, text out: every other line kept as written); ``set_zone`` does the I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from analytics_agent.errors import SemanticModelError
+
+_TOP_ZONE = re.compile(r"^timezone[ \t]*:[^\n]*$", re.M)
+_NEW_FILE = (
+    "# This database's business time zone: days, months and hours of zoned timestamps are counted in it.\n"
+    "# Set by `analytics-agent load --timezone`; `analytics-agent semantic init` writes a full starting\n"
+    "# file (metrics, dimensions) that keeps this zone.\n"
+)
+
+
+@dataclass(frozen=True)
+class ZoneChange:
+    zone: str
+    previous: str | None
+    path: Path
+    created: bool
+
+    def note(self) -> str:
+        """One line for the load summary: what changed, where it is kept, how to change it back."""
+        where = f"{'new file ' if self.created else ''}{self.path.name}"
+        if self.previous == self.zone:
+            return f"business time zone {self.zone} (unchanged, in {where})"
+        was = f"was {self.previous}; " if self.previous else ""
+        undo = f"--timezone {self.previous}" if self.previous else "--timezone ZONE"
+        return (
+            f"business time zone set to {self.zone} in {where} ({was}days, months and hours of zoned "
+            f"timestamps are counted in it; change it with load {undo} or by editing the file)"
+        )
+
+
+def with_zone(text: str, zone: str) -> tuple[str, str | None]:
+    """``text`` with its top-level ``timezone:`` set to ``zone`` (added first when it has none), and the
+    zone it had before."""
+    line = f"timezone: {zone}"
+    found = _TOP_ZONE.search(text)
+    if found is None:  # after the file's opening comments, before its first key
+        head = re.match(r"(?:[ \t]*(?:#[^\n]*)?\n)*", text)
+        cut = head.end() if head else 0
+        return f"{text[:cut]}{line}\n{text[cut:]}", None
+    before = found.group(0).split(":", 1)[1].split("#", 1)[0].strip().strip("'\"") or None
+    if before == zone:
+        return text, before  # its comment kept
+    return text[: found.start()] + line + text[found.end() :], before
+
+
+def checked_zone(name: str, *, flag: str = "--timezone") -> str:
+    """The IANA name as the zone database spells it, checked before a load starts.
+
+    Raises:
+        LoadError: not a known IANA zone (one line, with an example).
+    """
+    from analytics_agent.errors import LoadError, ToolError
+    from analytics_agent.tools.aggregate.time import check_zone
+
+    try:
+        return check_zone(name.strip()).key
+    except ToolError as exc:
+        raise LoadError(f"{flag}: {exc}; nothing was loaded") from None
+
+
+def _check_reads_back(text: str, zone: str, path: Path) -> None:
+    """A file whose top level is not plain block YAML could hide the line; then say so, change nothing."""
+    from analytics_agent.tools.semantic.model import parse_semantic
+
+    try:
+        found = parse_semantic(text, path=str(path)).timezone
+    except SemanticModelError:
+        found = None
+    if found != zone:
+        raise SemanticModelError(
+            f"cannot set the time zone here; write 'timezone: {zone}' at the top of the file", path=str(path)
+        )
+
+
+def set_zone(path: Path, zone: str) -> ZoneChange:
+    """Write ``zone`` into the semantic file at ``path`` (created when missing), never through a link.
+
+    Raises:
+        SemanticModelError: the file cannot be read or written (the reason in one line).
+    """
+    from analytics_agent.paths import refuse_symlink, write_file
+
+    try:
+        refuse_symlink(path)
+        created = not path.exists()
+        text = _NEW_FILE if created else path.read_text(encoding="utf-8")
+        new, previous = with_zone(text, zone)
+        if new != text:
+            _check_reads_back(new, zone, path)
+            write_file(path, new)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise SemanticModelError(f"cannot set the time zone: {reason}", path=str(path)) from None
+    return ZoneChange(zone, previous, path, created)
