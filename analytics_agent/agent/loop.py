@@ -199,7 +199,7 @@ class Agent:
         conversation.messages.append(turn)
         answer = turn.text
         if cut_off:
-            answer += "\n(The answer was cut off at the model's output limit.)"
+            answer += "\n(The answer was cut off at the model's output limit; raise it with --max-tokens.)"
         return _result(answer, run, "answer")
 
     def _run(self, turn: AssistantTurn, run: _Run, step: int) -> list[ToolResult]:

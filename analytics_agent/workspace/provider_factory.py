@@ -99,6 +99,7 @@ def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None, ke
         stream=stream and memory.get(stream_key) != "off",
         limits=reply_limits(settings),
         on_stream_refused=refused,
+        **_given(max_tokens=settings.max_tokens),
         **limits,
     )
 
