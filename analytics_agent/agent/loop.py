@@ -255,7 +255,9 @@ class Agent:
 def _record(step: int, call: ToolCall, outcome: ToolOutcome, run: _Run) -> tuple[ToolCallRecord, str]:
     text = bounded_error(outcome.text) if outcome.is_error else outcome.text
     previous = run.last_failed_args.get(call.name)
-    repaired = previous if previous is not None and previous != call.arguments else None
+    # Only a call that worked repairs the failed one before it (a second failure is another attempt).
+    fixed = previous is not None and previous != call.arguments and not outcome.is_error
+    repaired = previous if fixed else None
     record = ToolCallRecord(
         step=step,
         call_id=call.id,

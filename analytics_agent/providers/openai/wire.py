@@ -310,9 +310,10 @@ def content_text(content: Any) -> str:
 
 
 def parse_usage(usage: Any) -> Usage:
-    """Token counts; absent or malformed fields count as zero."""
+    """Token counts; absent or malformed fields count as zero, and no ``usage`` object at all is marked
+    as not reported."""
     if not isinstance(usage, dict):
-        return Usage()
+        return Usage(unreported=1)
     details = usage.get("prompt_tokens_details")
     details = details if isinstance(details, dict) else {}
     return Usage(
