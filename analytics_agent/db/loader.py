@@ -175,6 +175,7 @@ def _load(
     with unpacked(inputs) as files, open_writer(db_path) as conn:
         reserved = _reserved_words(conn)
         table = _target_table(options, patterns, reserved)
+        mode = _effective_mode(options.mode, table, table_names(conn))
         plan = _plan(conn, kind, files, inputs, options, reserved, rejects)
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         labels = {str(f): i.label for f, i in zip(files, inputs, strict=True)}
@@ -184,7 +185,7 @@ def _load(
                 _progress(conn, on_progress),
                 transaction(conn, state),
             ):
-                loaded = _write(conn, table, plan, options.mode)
+                loaded = _write(conn, table, plan, mode)
                 rejected = rejects.keep(conn, table, labels) if rejects else []
                 _refuse_empty(conn, loaded, rejected, files, inputs, table, options)
                 notes = settle_columns(
@@ -199,7 +200,7 @@ def _load(
                     date_formats=plan.date_formats,
                 )
                 original_names = renamed
-                if options.mode == "append":
+                if mode == "append":
                     original_names = {**get_profile(conn, table).get("original_names", {}), **renamed}
                 store_profile(conn, table, original_names=original_names or None)
                 store_relationships(conn, table)
@@ -216,7 +217,7 @@ def _load(
     return LoadSummary(
         table=table,
         files=[i.label for i in inputs],
-        mode=options.mode,
+        mode=mode,
         rows_loaded=loaded,
         rows_total=int(profile["rows"]),
         columns=_column_summaries(profile),
@@ -370,6 +371,24 @@ def _refuse_empty(
         f"{names} has no data rows, only a header; nothing loaded (add --allow-empty to create "
         f"{table} with its columns and no rows)"
     )
+
+
+def _effective_mode(mode: str, table: str, existing: list[str]) -> str:
+    """``create`` when ``--replace``/``--append`` names a table that is not there (the summary then says
+    what happened); a name close to an existing table is taken for a typo and refused, since replacing
+    or appending was meant to change that table, not to make a new one beside it."""
+    if mode == "create" or table.lower() in {name.lower() for name in existing}:
+        return mode
+    from analytics_agent.suggest import did_you_mean
+
+    hint = did_you_mean(table, existing)
+    if hint:
+        flag = f"--{mode}"
+        raise LoadError(
+            f"no table {table!r} to {'replace' if mode == 'replace' else 'append to'}{hint} "
+            f"(to create {table!r} as a new table, leave out {flag})"
+        )
+    return "create"
 
 
 def _write(conn: duckdb.DuckDBPyConnection, table: str, plan: _Plan, mode: str) -> int:

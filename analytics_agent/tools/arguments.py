@@ -26,7 +26,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 
 from analytics_agent.errors import ArgumentError
-from analytics_agent.suggest import clipped
+from analytics_agent.suggest import clipped, did_you_mean
 from analytics_agent.tools.sqlfile import ParamSpec
 
 DEFAULT_STRING_MAX = 200
@@ -245,7 +245,23 @@ def _field_name(part: str | int) -> str:
 
 
 def _short_literal_message(error: ErrorDetails) -> str:
-    expected = error.get("ctx", {}).get("expected", "")
-    return (
-        f"Input should be one of {clipped(str(expected), limit=300)}; got {clipped(repr(error.get('input')))}"
-    )
+    expected = str(error.get("ctx", {}).get("expected", ""))
+    given = error.get("input")
+    hint = did_you_mean(given, _quoted_values(expected)) if isinstance(given, str) else ""
+    return f"Input should be one of {clipped(expected, limit=300)}; got {clipped(repr(given))}{hint}"
+
+
+def _quoted_values(expected: str) -> list[str]:
+    """The strings in pydantic's ``'a', 'b' or 'c'`` (a table name, a grain, a function)."""
+    import ast
+    import re
+
+    values = []
+    for quoted in re.findall(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", expected):
+        try:
+            value = ast.literal_eval(quoted)
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, str):
+            values.append(value)
+    return values

@@ -116,7 +116,7 @@ def _bedrock(settings: Settings, *, stream: bool) -> Provider:
     limits = _given(
         connect_timeout=settings.connect_timeout, read_timeout=settings.read_timeout, max_attempts=attempts
     )
-    return BedrockProvider(
+    provider = BedrockProvider(
         model=settings.model or "",
         region=settings.region,
         profile=settings.profile,
@@ -124,6 +124,10 @@ def _bedrock(settings: Settings, *, stream: bool) -> Provider:
         limits=reply_limits(settings),
         **limits,
     )
+    # The client is made now, not at the first request: a missing region or an unknown profile is a
+    # configuration error, reported before any "[step 1] asking ..." line.
+    provider.client  # noqa: B018 - the property makes the client
+    return provider
 
 
 def reply_limits(settings: Settings) -> ReplyLimits:
