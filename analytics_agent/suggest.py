@@ -22,6 +22,12 @@ def listing(names: Iterable[object], *, limit: int = MAX_LISTED) -> str:
     return f"{', '.join(items[:limit])}, … and {len(items) - limit:,} more"
 
 
+def with_article(word: str) -> str:
+    """``a SELECT``, ``an INSERT``, ``an UPDATE``: the article by the first letter (statement kinds and
+    column names, where a vowel letter is a vowel sound)."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def clipped(text: str, *, limit: int = MAX_WORD_CHARS) -> str:
     """``text`` cut to ``limit`` characters, saying how long it was: for echoing what was sent."""
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters)"
