@@ -55,7 +55,9 @@ def check_select(cursor: duckdb.DuckDBPyConnection, query: str) -> str:
     statement = statements[0]
     if statement.type != duckdb.StatementType.SELECT:
         kind = statement.type.name if hasattr(statement.type, "name") else str(statement.type)
-        raise ToolError(f"run_sql only runs SELECT (or WITH … SELECT); this is {with_article(kind)} statement")
+        raise ToolError(
+            f"run_sql only runs SELECT (or WITH … SELECT); this is {with_article(kind)} statement"
+        )
     query = statement.query.strip().rstrip(";").strip()
     _refuse_outside_reads(cursor, query)
     return query

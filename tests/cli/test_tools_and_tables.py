@@ -139,10 +139,9 @@ def test_the_db_path_can_come_from_the_environment_and_a_missing_one_is_an_error
     [
         ["ask", "how many orders?", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"],
         ["schema", "orders"],
-        ["mcp"],
     ],
 )
-def test_a_mistyped_db_is_an_error_for_every_command_but_load(tmp_path, command):
+def test_a_mistyped_db_is_an_error_for_every_command_but_load_and_mcp(tmp_path, command):
     target = tmp_path / "flight.duckdb"
     result = run(["--db", str(target), *command], cwd=tmp_path)
     assert result.returncode == 1 and not target.exists(), result.stderr
