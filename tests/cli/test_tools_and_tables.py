@@ -166,4 +166,4 @@ def test_an_unusable_db_path_is_one_clear_line(tmp_path, make, needle):
 
 def test_a_usage_mistake_is_reported_without_a_traceback(db_args, tmp_path):
     result = run([*db_args, "tools", "spec", "--format", "yaml"], cwd=tmp_path)
-    assert result.returncode == 1 and "--format must be openai, bedrock or mcp" in result.stderr
+    assert result.returncode == 2 and "--format must be openai, bedrock or mcp" in result.stderr
