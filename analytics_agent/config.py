@@ -12,7 +12,7 @@ read with the standard library's ``tomllib``. Keys (all optional, top level):
     timezone = "Asia/Kolkata"        # IANA name; "yesterday" resolves in this zone
     max_steps = 8                    # model requests per question
     max_tokens_budget = 100000       # input tokens per question
-    max_tokens = 4096                # output tokens per reply, openai provider (0: send no cap)
+    max_tokens = 4096                # output tokens per reply (bedrock: only when set; 0: no cap)
     connect_timeout = 10.0           # seconds [default: the provider's own]
     read_timeout = 120.0             # seconds [default: the provider's own; 120 openai, 3600 bedrock]
     request_deadline = 900.0         # seconds for one model request, retries included
@@ -122,7 +122,7 @@ class Settings:
     max_steps: int = 8
     max_tokens_budget: int = 100_000
     max_tokens: int | None = None
-    """Output tokens per reply (openai provider). None: its default (4096); 0: no cap is sent."""
+    """Output tokens per reply. None: the provider's default (4096 openai, the model's own bedrock); 0: none."""
     connect_timeout: float | None = None
     """None: the provider's own default (each provider knows what suits its endpoint)."""
     read_timeout: float | None = None

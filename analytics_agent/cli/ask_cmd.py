@@ -80,8 +80,8 @@ MaxTokensOpt = Annotated[
     int | None,
     typer.Option(
         "--max-tokens",
-        help="Output tokens per reply, openai provider (env ANALYTICS_AGENT_MAX_TOKENS; default: 4096; "
-        "0 sends no cap).",
+        help="Output tokens per reply (env ANALYTICS_AGENT_MAX_TOKENS; default: 4096 for openai, the "
+        "model's own for bedrock; 0 sends no cap).",
         show_default=False,
     ),
 ]

@@ -122,6 +122,8 @@ def _bedrock(settings: Settings, *, stream: bool) -> Provider:
         profile=settings.profile,
         stream=stream,
         limits=reply_limits(settings),
+        # Bedrock models have their own output default; a cap the user set is sent as inferenceConfig.
+        inference={"maxTokens": settings.max_tokens} if settings.max_tokens else None,
         **limits,
     )
     # The client is made now, not at the first request: a missing region or an unknown profile is a

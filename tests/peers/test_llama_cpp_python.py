@@ -222,3 +222,23 @@ def test_the_default_output_cap_is_sent_in_the_field_this_server_reads(peer: Pee
             "max_completion_tokens": 8, "seed": 7}  # fmt: skip
     ignored = httpx.post(f"{peer.url}/chat/completions", json={**body, "max_tokens": 64}, timeout=600)
     assert ignored.status_code == 200 and ignored.json()["usage"]["completion_tokens"] > 8
+
+
+def test_a_streamed_reply_without_usage_is_traced_as_not_reported_not_as_zero_tokens(peer: Peer):
+    """This server ignores ``stream_options.include_usage``: a streamed text-mode reply carries no counts,
+    and the trace says so instead of "0 in / 0 out tokens"."""
+    from analytics_agent.agent.events import ResponseReceived
+    from analytics_agent.conversation import Conversation, UserTurn
+    from analytics_agent.present.trace import format_event
+    from analytics_agent.tools.registry import Registry
+
+    provider = OpenAIProvider(base_url=peer.url, model="smollm2", max_retries=0, max_tokens=8, stream=True)
+    seen: list[str] = []
+    reply = provider.complete(
+        Conversation(messages=[UserTurn("Say hello.")]), Registry([]), on_text=seen.append
+    )
+    assert seen and reply.turn.text.strip()
+    assert reply.usage.unreported == 1 and reply.usage.output_tokens == 0
+    event = ResponseReceived(1, reply.stop, reply.turn.text, (), reply.usage, 10.0)
+    line = format_event(event, streamed=True) or ""
+    assert line.endswith("(usage not reported by the server)") and "0 in / 0 out" not in line

@@ -51,6 +51,16 @@ def test_bedrock_gets_model_region_profile_and_retries_as_attempts(tmp_path, mon
         "work",
     )
     assert provider._client_settings[2] == 3  # 2 retries = 3 attempts
+    assert provider.inference == {}  # no cap set: the model's own default
+    capped = make_provider(
+        resolve_settings({**settings_flags(settings), "max_tokens": 1024}, env={}, file={})
+    )
+    assert capped.inference == {"maxTokens": 1024}  # type: ignore[attr-defined]
+
+
+def settings_flags(settings) -> dict:
+    return {"provider": "bedrock", "model": settings.model, "region": settings.region,
+            "profile": settings.profile, "max_retries": settings.max_retries, "tool_mode": "native"}  # fmt: skip
 
 
 def test_unset_limits_keep_each_providers_own_defaults() -> None:
