@@ -51,8 +51,11 @@ def build_missing_server(problem: str) -> Server[dict[str, Any]]:
     async def list_prompts(ctx: ServerRequestContext[Any], params: Any) -> types.ListPromptsResult:
         return types.ListPromptsResult(prompts=[])
 
+    from analytics_agent.mcp_server.server import server_version
+
     return Server(
         "analytics-agent",
+        version=server_version(),
         instructions=f"analytics-agent cannot serve: {problem}",
         on_list_tools=list_tools,
         on_call_tool=call_tool,
