@@ -32,6 +32,7 @@ from analytics_agent.db.sources import (
     Input,
     Kind,
     LoadOptions,
+    Mode,
     check_options,
     file_kind,
     resolve_inputs,
@@ -282,7 +283,7 @@ def _named_member(item: Input) -> Input:
     return Input(item.path, member_name(item)) if is_archive(item.path) else item
 
 
-def _effective_mode(mode: str, table: str, existing: list[str]) -> str:
+def _effective_mode(mode: Mode, table: str, existing: list[str]) -> Mode:
     """``create`` when ``--replace``/``--append`` names a table that is not there (the summary then says
     what happened); a name close to an existing table is taken for a typo and refused, since replacing
     or appending was meant to change that table, not to make a new one beside it."""
