@@ -12,6 +12,7 @@ read with the standard library's ``tomllib``. Keys (all optional, top level):
     timezone = "Asia/Kolkata"        # IANA name; "yesterday" resolves in this zone
     max_steps = 8                    # model requests per question
     max_tokens_budget = 100000       # input tokens per question
+    max_tokens = 4096                # output tokens per reply (bedrock: only when set; 0: no cap)
     connect_timeout = 10.0           # seconds [default: the provider's own]
     read_timeout = 120.0             # seconds [default: the provider's own; 120 openai, 3600 bedrock]
     request_deadline = 900.0         # seconds for one model request, retries included
@@ -20,7 +21,8 @@ read with the standard library's ``tomllib``. Keys (all optional, top level):
     tool_mode = "auto"               # native | text | auto: how tools are offered (see README)
 
 Environment: ``LLM_BASE_URL`` / ``LLM_API_KEY`` / ``LLM_MODEL`` (this tool's own, checked first), then
-``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``; ``ANALYTICS_AGENT_MODEL`` names the model before ``LLM_MODEL``.
+``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``; ``ANALYTICS_AGENT_MODEL`` names the model before ``LLM_MODEL``;
+``ANALYTICS_AGENT_MAX_TOKENS`` sets ``max_tokens``.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ _KEY_TYPES: dict[str, tuple[type, ...]] = {
     "timezone": (str,),
     "max_steps": (int,),
     "max_tokens_budget": (int,),
+    "max_tokens": (int,),
     "connect_timeout": (int, float),
     "read_timeout": (int, float),
     "request_deadline": (int, float),
@@ -69,7 +72,9 @@ _ENV: dict[str, tuple[str, ...]] = {
     "base_url": ("LLM_BASE_URL", "OPENAI_BASE_URL"),
     "api_key": ("LLM_API_KEY", "OPENAI_API_KEY"),
     "model": ("ANALYTICS_AGENT_MODEL", "LLM_MODEL"),
+    "max_tokens": ("ANALYTICS_AGENT_MAX_TOKENS",),
 }
+_ENV_INTS = ("max_tokens",)
 
 _DEFAULTS: dict[str, Any] = {
     "provider": "openai",
@@ -116,6 +121,8 @@ class Settings:
     today: dt.date | None = None
     max_steps: int = 8
     max_tokens_budget: int = 100_000
+    max_tokens: int | None = None
+    """Output tokens per reply. None: the provider's default (4096 openai, the model's own bedrock); 0: none."""
     connect_timeout: float | None = None
     """None: the provider's own default (each provider knows what suits its endpoint)."""
     read_timeout: float | None = None
@@ -194,7 +201,7 @@ def resolve_settings(
     for key, names in _ENV.items():
         value = next((env[n] for n in names if env.get(n, "").strip()), None)
         if value is not None:
-            merged[key] = value.strip()
+            merged[key] = _env_int(names, value) if key in _ENV_INTS else value.strip()
     merged.update({k: v for k, v in flags.items() if v is not None})
     return _check(merged)
 
@@ -224,6 +231,7 @@ def _check(values: dict[str, Any]) -> Settings:
         today=_parse_today(values.get("today")),
         max_steps=_positive_int("max_steps", values["max_steps"]),
         max_tokens_budget=_positive_int("max_tokens_budget", values["max_tokens_budget"]),
+        max_tokens=_optional(_non_negative_int, "max_tokens", values),
         connect_timeout=_optional(_positive_float, "connect_timeout", values),
         read_timeout=_optional(_positive_float, "read_timeout", values),
         request_deadline=_optional(_positive_float, "request_deadline", values),
@@ -231,6 +239,13 @@ def _check(values: dict[str, Any]) -> Settings:
         tools_dirs=_tools_dirs(values.get("tools_dir")),
         tool_mode=_tool_mode(values["tool_mode"]),
     )
+
+
+def _env_int(names: tuple[str, ...], value: str) -> int:
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ConfigError(f"{names[0]} must be a whole number, not {value.strip()!r}") from None
 
 
 def _tool_mode(value: Any) -> str:

@@ -73,12 +73,16 @@ class Usage:
     output_tokens: int = 0
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
+    unreported: int = 0
+    """Replies whose server sent no token counts (llama-cpp-python's streams): their zeros are unknown,
+    not free. Not in ``as_dict``: the counts there stay what the servers said."""
 
     def add(self, other: Usage) -> None:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
         self.cache_read_tokens += other.cache_read_tokens
         self.cache_write_tokens += other.cache_write_tokens
+        self.unreported += other.unreported
 
     def as_dict(self) -> dict[str, int]:
         return {

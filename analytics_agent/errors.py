@@ -38,7 +38,9 @@ class AnalyticsAgentError(Exception):
 
 
 class ConfigError(AnalyticsAgentError):
-    pass
+    """A setting, flag or file the user must fix before anything runs (exit 2, as for a usage error)."""
+
+    exit_code = 2
 
 
 class DatabaseError(AnalyticsAgentError):

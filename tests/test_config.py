@@ -150,3 +150,27 @@ def test_a_bad_base_url_is_named_without_its_credentials() -> None:
 def test_url_credentials_are_among_the_settings_secrets() -> None:
     settings = resolve_settings({"base_url": "http://alice:pa55word-9f8e@localhost:8080/v1"}, env={}, file={})
     assert "pa55word-9f8e" in settings.secrets
+
+
+def test_the_output_cap_comes_from_flag_env_or_file_and_reaches_the_provider() -> None:
+    local = {"model": "m", "base_url": "http://127.0.0.1:8080/v1", "tool_mode": "native"}
+    env = {"ANALYTICS_AGENT_MAX_TOKENS": " 1024 "}
+    assert resolve_settings(local, env={}, file={"max_tokens": 2048}).max_tokens == 2048
+    assert resolve_settings(local, env=env, file={"max_tokens": 2048}).max_tokens == 1024
+    assert resolve_settings({**local, "max_tokens": 0}, env=env, file={}).max_tokens == 0
+    unset = resolve_settings(local, env={}, file={})
+    assert make_provider(unset).options.max_tokens == 4096  # type: ignore[attr-defined]
+    chosen = resolve_settings(local, env=env, file={})
+    assert make_provider(chosen).options.max_tokens == 1024  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "env, file, message",
+    [
+        ({"ANALYTICS_AGENT_MAX_TOKENS": "lots"}, {}, "ANALYTICS_AGENT_MAX_TOKENS must be a whole number"),
+        ({}, {"max_tokens": -1}, "--max-tokens must be a whole number"),
+    ],
+)
+def test_a_bad_output_cap_is_one_line_naming_where_it_came_from(env: dict, file: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        resolve_settings({"model": "m", "base_url": "http://127.0.0.1:1/v1"}, env=env, file=file)

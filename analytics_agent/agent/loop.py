@@ -199,7 +199,7 @@ class Agent:
         conversation.messages.append(turn)
         answer = turn.text
         if cut_off:
-            answer += "\n(The answer was cut off at the model's output limit.)"
+            answer += "\n(The answer was cut off at the model's output limit; raise it with --max-tokens.)"
         return _result(answer, run, "answer")
 
     def _run(self, turn: AssistantTurn, run: _Run, step: int) -> list[ToolResult]:
@@ -255,7 +255,9 @@ class Agent:
 def _record(step: int, call: ToolCall, outcome: ToolOutcome, run: _Run) -> tuple[ToolCallRecord, str]:
     text = bounded_error(outcome.text) if outcome.is_error else outcome.text
     previous = run.last_failed_args.get(call.name)
-    repaired = previous if previous is not None and previous != call.arguments else None
+    # Only a call that worked repairs the failed one before it (a second failure is another attempt).
+    fixed = previous is not None and previous != call.arguments and not outcome.is_error
+    repaired = previous if fixed else None
     record = ToolCallRecord(
         step=step,
         call_id=call.id,

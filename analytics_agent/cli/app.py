@@ -28,7 +28,7 @@ from analytics_agent.cli.global_options import (
 from analytics_agent.cli.semantic_cmd import semantic_app
 from analytics_agent.cli.sources_cmd import sources_app
 from analytics_agent.cli.tools_cmd import tools_app
-from analytics_agent.errors import AnalyticsAgentError
+from analytics_agent.errors import AnalyticsAgentError, Interrupted
 
 app = typer.Typer(
     name="analytics-agent",
@@ -133,7 +133,7 @@ def main() -> None:
 
         code = getattr(exc, "exit_code", 1)  # Interrupted: 130, and its message says what state it left
         text = escape_control(str(exc))  # may quote the endpoint, a CSV value or a tool file
-        typer.echo(f"error: {text}" if code == 1 else text, err=True)
+        typer.echo(text if code == Interrupted.exit_code else f"error: {text}", err=True)
         sys.exit(code)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)

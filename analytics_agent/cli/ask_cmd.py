@@ -76,6 +76,15 @@ BudgetOpt = Annotated[
     int | None,
     typer.Option("--max-tokens-budget", help="Input tokens per question (default: 100000)."),
 ]
+MaxTokensOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-tokens",
+        help="Output tokens per reply (env ANALYTICS_AGENT_MAX_TOKENS; default: 4096 for openai, the "
+        "model's own for bedrock; 0 sends no cap).",
+        show_default=False,
+    ),
+]
 ConnectOpt = Annotated[float | None, typer.Option("--connect-timeout", help="Seconds (default: 10).")]
 DeadlineOpt = Annotated[
     float | None,
@@ -131,6 +140,7 @@ def ask(
     timezone: ZoneOpt = None,
     max_steps: StepsOpt = None,
     max_tokens_budget: BudgetOpt = None,
+    max_tokens: MaxTokensOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
     request_deadline: DeadlineOpt = None,
@@ -170,6 +180,7 @@ def chat(
     timezone: ZoneOpt = None,
     max_steps: StepsOpt = None,
     max_tokens_budget: BudgetOpt = None,
+    max_tokens: MaxTokensOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
     request_deadline: DeadlineOpt = None,
@@ -250,7 +261,7 @@ def demo(
 # The model and limit flags ask and chat share (typer needs them declared on each command).
 _SETTING_FLAGS = (
     "provider", "base_url", "model", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
+    "max_tokens_budget", "max_tokens", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
     "tool_mode",
 )  # fmt: skip
 

@@ -217,7 +217,7 @@ def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to re
     from analytics_agent.db.drop import drop_table
 
     rows = drop_table(db_path(), table)
-    typer.echo(escape_control(f"Dropped {table} ({rows:,} rows)."))
+    typer.echo(escape_control(f"Dropped {table} ({rows:,} row{'' if rows == 1 else 's'})."))
 
 
 def bundled_tools_lost(summary) -> str | None:

@@ -15,6 +15,7 @@ from analytics_agent.cli.ask_cmd import (
     BudgetOpt,
     ConnectOpt,
     DeadlineOpt,
+    MaxTokensOpt,
     ProfileOpt,
     ProviderOpt,
     ReadOpt,
@@ -56,6 +57,7 @@ def eval_command(
     timezone: ZoneOpt = None,
     max_steps: StepsOpt = None,
     max_tokens_budget: BudgetOpt = None,
+    max_tokens: MaxTokensOpt = None,
     connect_timeout: ConnectOpt = None,
     read_timeout: ReadOpt = None,
     request_deadline: DeadlineOpt = None,
@@ -122,7 +124,7 @@ def eval_command(
 
 _SETTING_FLAGS = (
     "provider", "base_url", "api_key", "region", "profile", "today", "timezone", "max_steps",
-    "max_tokens_budget", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
+    "max_tokens_budget", "max_tokens", "connect_timeout", "read_timeout", "request_deadline", "max_retries",
     "tool_mode",
 )  # fmt: skip
 

@@ -8,6 +8,7 @@ to install it. Everything the server prints goes to stderr: on stdio, stdout is 
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 import logging
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -47,11 +48,18 @@ def mcp(
             level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
         )
     if not db_path().exists() and not gets_sample_data(db_path()):
-        # a mistyped path in a client's config must not become a new empty database every question fails on
-        from analytics_agent.cli.context import missing_database_message
-        from analytics_agent.errors import DatabaseError
+        # A mistyped path in a client's config must not become a new empty database every question fails
+        # on, nor a server that stops at start (the client shows a badge, its model nothing): the server
+        # starts, and everything it answers says which file is missing.
+        from analytics_agent.mcp_server.missing import build_missing_server
 
-        raise DatabaseError(missing_database_message(db_path()))
+        problem = missing_database_for_mcp(db_path())
+        typer.echo(f"error: {problem}", err=True)
+        if http:
+            door.serve_http(build_missing_server(problem), host=host, port=port)
+        else:
+            door.serve_stdio(build_missing_server(problem))
+        return
     sources, unreadable = linked_sources(db_path())
     for problem in unreadable:
         typer.echo(f"warning: {problem}", err=True)
@@ -78,6 +86,18 @@ def mcp(
             door.serve_stdio(server)
     finally:
         live.close()
+
+
+def missing_database_for_mcp(path: Path) -> str:
+    """One line for the client's model: the file that does not exist, and the path to fix."""
+    from analytics_agent.suggest import did_you_mean
+
+    nearby = [p.name for p in path.parent.glob("*.duckdb")] if path.parent.is_dir() else []
+    return (
+        f"the database file {path} does not exist{did_you_mean(path.name, nearby)}; fix the --db path in "
+        f"this MCP server's configuration and restart it, or create the file with: analytics-agent --db "
+        f"{path} load FILE.csv"
+    )
 
 
 def _import_mcp_server():

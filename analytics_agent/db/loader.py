@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import duckdb
 
 from analytics_agent.db.archives import is_archive, member_name, unpacked
-from analytics_agent.db.catalog import get_profile, store_profile
+from analytics_agent.db.catalog import get_profile, store_profile, table_names
 from analytics_agent.db.connect import ensure_database, open_writer
 from analytics_agent.db.load_checks import Rejects, settle_columns
 from analytics_agent.db.load_errors import explain_load_error, renumber_lines
@@ -32,6 +32,7 @@ from analytics_agent.db.sources import (
     Input,
     Kind,
     LoadOptions,
+    Mode,
     check_options,
     file_kind,
     resolve_inputs,
@@ -145,6 +146,7 @@ def _load(
     ):
         reserved = _reserved_words(conn)
         table = _target_table(options, patterns, reserved)
+        options = replace(options, mode=_effective_mode(options.mode, table, table_names(conn)))
         plan = make_plan(conn, kind, files, inputs, options, reserved, rejects)
         load = _Load(conn, table, plan, options, files, inputs, rejects)
         try:
@@ -279,6 +281,23 @@ def physical_line(path: Path, record_line: int, dialect: Dialect) -> int:
 def _named_member(item: Input) -> Input:
     """An archive input with its member named, so every message can say which file inside it."""
     return Input(item.path, member_name(item)) if is_archive(item.path) else item
+
+
+def _effective_mode(mode: Mode, table: str, existing: list[str]) -> Mode:
+    """``create`` when ``--replace``/``--append`` names a table that is not there (the summary then says
+    what happened); a name close to an existing table is taken for a typo and refused, since replacing
+    or appending was meant to change that table, not to make a new one beside it."""
+    if mode == "create" or table.lower() in {name.lower() for name in existing}:
+        return mode
+    from analytics_agent.suggest import did_you_mean
+
+    hint = did_you_mean(table, existing)
+    if hint:
+        raise LoadError(
+            f"no table {table!r} to {'replace' if mode == 'replace' else 'append to'}{hint} "
+            f"(to create {table!r} as a new table, leave out --{mode})"
+        )
+    return "create"
 
 
 def _target_table(options: LoadOptions, patterns: Sequence[str], reserved: frozenset[str]) -> str:

@@ -116,6 +116,8 @@ class QuestionFile:
     path: Path
     cases: list[Case]
     data: DataSpec = field(default_factory=DataSpec)
+    sql_lines: dict[str, int] = field(default_factory=dict)
+    """The line of each case's ``sql`` by case id, for errors that name where to fix it."""
 
     def data_paths(self) -> list[tuple[Path, str | None]]:
         """The files to load, resolved against the question file's folder, with their table names.
@@ -194,8 +196,9 @@ def read_question_file(path: Path) -> QuestionFile:
     header: dict[str, Any] = {}
     if suffix == ".jsonl":
         items = _jsonl_items(path, text)
+        sql_lines = [line for line, _ in items]
     elif suffix in (".yaml", ".yml"):
-        items, header = _yaml_items(path, text)
+        items, header, sql_lines = _yaml_items(path, text)
     else:
         raise EvalFileError(f"{path}: a question file is .jsonl, .yaml or .yml, not {suffix or 'no suffix'}")
     data = _data_spec(path, header)
@@ -203,7 +206,8 @@ def read_question_file(path: Path) -> QuestionFile:
     if not cases:
         raise EvalFileError(f"{path}: holds no cases")
     _check_unique(path, cases, [line for line, _ in items])
-    return QuestionFile(path, cases, data)
+    found = {case.id: line for case, line in zip(cases, sql_lines, strict=True) if case.sql}
+    return QuestionFile(path, cases, data, sql_lines=found)
 
 
 def select(cases: list[Case], only: Sequence[str]) -> list[Case]:
@@ -237,9 +241,9 @@ def _jsonl_items(path: Path, text: str) -> list[tuple[int, Any]]:
     return items
 
 
-def _yaml_items(path: Path, text: str) -> tuple[list[tuple[int, Any]], dict[str, Any]]:
-    """The list items with the line each starts on, and the other top-level keys when the cases are
-    under a ``cases:`` key."""
+def _yaml_items(path: Path, text: str) -> tuple[list[tuple[int, Any]], dict[str, Any], list[int]]:
+    """The list items with the line each starts on, the other top-level keys when the cases are under a
+    ``cases:`` key, and the line of each item's ``sql`` (its start when it has none)."""
     try:
         check_yaml_bounds(text)
     except YamlTooLarge as exc:
@@ -259,14 +263,26 @@ def _yaml_items(path: Path, text: str) -> tuple[list[tuple[int, Any]], dict[str,
         data = data["cases"]
         root = next(v for k, v in root.value if k.value == "cases") if root is not None else None
     if data is None:
-        return [], header
+        return [], header, []
     if not isinstance(data, list):
         raise EvalFileError(
             f"{path}: expected a list of cases (each starting with '- id: ...'), or a mapping with "
             "'cases' (and optionally 'load' and 'timezone')"
         )
-    lines = [node.start_mark.line + 1 for node in root.value] if root is not None else []
-    return list(zip(lines, data, strict=True)), header
+    nodes = root.value if root is not None else []
+    lines = [node.start_mark.line + 1 for node in nodes]
+    return list(zip(lines, data, strict=True)), header, [_key_line(node, "sql") for node in nodes]
+
+
+def _key_line(node: Any, key: str) -> int:
+    """The line a mapping node's ``key`` value starts on (the node's own line when it has no such key)."""
+    if isinstance(node, yaml.MappingNode):
+        for name, value in node.value:
+            if getattr(name, "value", None) == key:
+                # a block scalar (``sql: |``) starts on the indicator's line; its text on the next
+                block = isinstance(value, yaml.ScalarNode) and value.style in ("|", ">")
+                return int(value.start_mark.line) + 1 + int(block)
+    return int(node.start_mark.line) + 1
 
 
 def _data_spec(path: Path, header: dict[str, Any]) -> DataSpec:

@@ -69,7 +69,8 @@ def evaluate(
     models = [c.label for c in request.contenders]
     progress = Progress(len(cases) * len(models) * request.repeat, err_raw, live=live, quiet=request.quiet)
     with workspace_for(question_file, open_default) as workspace:
-        prepared = prepare(workspace, cases)
+        lines = question_file.sql_lines
+        prepared = prepare(workspace, cases, where=lambda case: f"{path}:{lines.get(case.id, '?')}")
         outcomes = run_all(
             workspace,
             prepared,

@@ -93,14 +93,16 @@ class Outcome:
 OnDone = Callable[[Outcome], None]
 
 
-def prepare(workspace: Workspace, cases: Sequence[Case]) -> list[Prepared]:
+def prepare(
+    workspace: Workspace, cases: Sequence[Case], *, where: Callable[[Case], str] = lambda case: ""
+) -> list[Prepared]:
     """Run every case's SQL on the sandboxed database, held to ``run_sql``'s rules: one SELECT that
     passes its parse-tree check (no file readers, no remote queries, no source outside its tables), under
     the tool time limit, fetched bounded (a question file may come from anyone).
 
     Raises:
         EvalFileError: a case's SQL is refused, fails, runs too long or returns more than an answer
-            can state (naming the case and the reason).
+            can state (naming where it is, ``where(case)`` as ``file:line``, the case and the reason).
     """
     prepared = []
     for case in cases:
@@ -109,7 +111,10 @@ def prepare(workspace: Workspace, cases: Sequence[Case]) -> list[Prepared]:
             try:
                 rows = reference_rows(workspace, case.sql)
             except ToolError as exc:
-                raise EvalFileError(f"case {case.id!r}: its sql failed: {exc}") from None
+                place = where(case)
+                raise EvalFileError(
+                    f"{place + ': ' if place else ''}case {case.id!r}: its sql failed: {exc}"
+                ) from None
         prepared.append(Prepared(case, expected_values(case, rows)))
     return prepared
 

@@ -147,7 +147,7 @@ def build_server(
 
     server = _Server(
         "analytics-agent",
-        version=_version(),
+        version=server_version(),
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
         on_list_tools=handlers.list_tools,
@@ -179,7 +179,7 @@ async def _watch(live: LiveWorkspace, notifier: Notifier, poll_s: float) -> None
             log.exception("checking the database for changes failed")
 
 
-def _version() -> str:
+def server_version() -> str:
     try:
         return version("analytics-agent")
     except PackageNotFoundError:  # a checkout that was never installed

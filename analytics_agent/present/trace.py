@@ -15,6 +15,7 @@ from analytics_agent.agent.events import (
     ToolCallRecord,
     ToolFinished,
 )
+from analytics_agent.conversation import Usage
 from analytics_agent.present.safe_text import escape_control
 from analytics_agent.suggest import MAX_LISTED
 
@@ -53,8 +54,7 @@ def _format(event: Event, *, model: str, streamed: bool, show_sql: bool) -> str 
         r = event.result
         return (
             f"[done] {r.steps} step{'s' if r.steps != 1 else ''}, {len(r.tool_calls)} tool "
-            f"call{'s' if len(r.tool_calls) != 1 else ''}, {r.usage.input_tokens:,} in / "
-            f"{r.usage.output_tokens:,} out tokens ({r.stop})"
+            f"call{'s' if len(r.tool_calls) != 1 else ''}, {_tokens(r.usage, replies=r.steps)} ({r.stop})"
         )
     return None
 
@@ -86,13 +86,20 @@ def _response(event: ResponseReceived, *, streamed: bool) -> str:
     what = f"{count} tool call{'s' if count != 1 else ''}" if count else "answer"
     if event.stop not in ("answer", "tool_use"):
         what += f", stop: {event.stop}"
-    line = (
-        f"[step {event.step}] reply in {event.duration_ms / 1000:.2f} s: {what} "
-        f"({event.usage.input_tokens:,} in / {event.usage.output_tokens:,} out tokens)"
-    )
+    line = f"[step {event.step}] reply in {event.duration_ms / 1000:.2f} s: {what} ({_tokens(event.usage)})"
     if event.tool_calls and event.text.strip() and not streamed:  # what it said alongside its calls
         line += f"\n    says: {_clip(' '.join(event.text.split()))}"
     return line + (f"\n    notice: {event.notice}" if event.notice else "")
+
+
+def _tokens(usage: Usage, *, replies: int = 1) -> str:
+    """``120 in / 8 out tokens``; a server that sent no counts is said so, not shown as 0 tokens."""
+    counted = f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens"
+    if not usage.unreported:
+        return counted
+    if usage.unreported >= replies:
+        return "usage not reported by the server"
+    return f"{counted}, usage not reported for {usage.unreported} of {replies} replies"
 
 
 def format_tool(record: ToolCallRecord) -> str:
@@ -113,7 +120,7 @@ def format_tool(record: ToolCallRecord) -> str:
         rows = f"{record.rows} row{'s' if record.rows != 1 else ''}"
         cut = ", truncated" if record.truncated else ""
         lines = [f"{head}{rows}, ~{record.tokens:,} tokens{cut}{timing}"]
-    if record.repaired_from is not None:
+    if record.repaired_from is not None and not record.is_error:  # a failed call repaired nothing
         change = describe_repair(record.repaired_from, record.arguments)
         if change:
             lines.append(f"      repaired: {change}")
@@ -160,8 +167,12 @@ def _parsed(text: str) -> dict[str, Any] | None:
 
 
 def _short(arguments: str) -> str:
+    """The arguments on one bounded line: parsed ones re-serialised, malformed ones escaped (a reply's
+    raw newlines and controls would otherwise break the trace into lines that look like our own)."""
     parsed = _parsed(arguments)
-    return _clip(json.dumps(parsed, ensure_ascii=False) if parsed is not None else arguments)
+    if parsed is not None:
+        return _clip(escape_control(json.dumps(parsed, ensure_ascii=False), newlines=False))
+    return _clip(escape_control(arguments, newlines=False))
 
 
 def _clip(text: str) -> str:

@@ -10,6 +10,7 @@ exhausted quota (waiting does not refill it).
 from __future__ import annotations
 
 import email.utils
+import ipaddress
 import logging
 import random
 import re
@@ -222,21 +223,37 @@ def status_error(status: int, payload: Any, text: str, *, where: str, why: str =
     return ProviderError(message, status=status, code=code)
 
 
-def transport_error(exc: Exception, *, where: str, attempts: int) -> ProviderError:
-    """One typed error for a request that got no response."""
+def transport_error(exc: Exception, *, where: str, attempts: int, timeout_hint: str = "") -> ProviderError:
+    """One typed error for a request that got no response.
+
+    ``timeout_hint``: what to change when the server is too slow (replaces the generic advice)."""
     tried = f" after {attempts} attempts" if attempts > 1 else ""
     if isinstance(exc, httpx.ConnectTimeout):
         return ProviderTimeoutError(f"connecting to {where} timed out{tried}; is the server running?")
     if isinstance(exc, httpx.TimeoutException):
-        return ProviderTimeoutError(
-            f"{where} did not answer in time{tried} ({type(exc).__name__}); "
-            "raise the read timeout for slow local models, or try again"
-        )
+        advice = timeout_hint or "raise the read timeout for slow local models, or try again"
+        return ProviderTimeoutError(f"{where} did not answer in time{tried} ({type(exc).__name__}); {advice}")
     if isinstance(exc, httpx.ConnectError):
         return ProviderConnectionError(
             f"cannot connect to {where}{tried}: {_reason(exc)}; is the server running?"
         )
     return ProviderConnectionError(f"{where} dropped the connection{tried}: {_reason(exc)}")
+
+
+def is_local_host(host: str) -> bool:
+    """A server on this machine or this network: loopback, a private or link-local address, ``localhost``,
+    ``*.local``, or a one-label name (a container or LAN host). No DNS lookup: the name as written decides."""
+    name = host.strip("[]").lower().rstrip(".")
+    if not name:
+        return False
+    try:
+        address = ipaddress.ip_address(name)
+    except ValueError:
+        return name == "localhost" or name.endswith((".localhost", ".local")) or "." not in name
+    mapped = getattr(address, "ipv4_mapped", None)
+    if mapped is not None:
+        address = mapped
+    return address.is_loopback or address.is_private or address.is_link_local
 
 
 def _reason(exc: Exception) -> str:
@@ -271,12 +288,31 @@ class Sender:
         policy: RetryPolicy,
         sleep: Callable[[float], None] = time.sleep,
         rand: Callable[[], float] = random.random,
+        retry_read_timeouts: bool = True,
+        timeout_hint: str = "",
     ) -> None:
         self.client = client
         self.where = where
         self.policy = policy
         self.sleep = sleep
         self.rand = rand
+        self.retry_read_timeouts = retry_read_timeouts
+        """False for a local server: it was busy generating, and sending the same request again only
+        queues the same long generation behind the one still running (a single-slot server)."""
+        self.timeout_hint = timeout_hint
+
+    def gives_up_on(self, exc: Exception, retries_done: int) -> bool:
+        """Whether a request that got no response (``exc``) is final rather than worth another attempt."""
+        if retries_done >= self.policy.max_retries:
+            return True
+        slow = isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout)
+        return slow and not self.retry_read_timeouts
+
+    def no_response(self, exc: Exception, retries_done: int) -> ProviderError:
+        """The typed error for a request that got no response after ``retries_done`` retries."""
+        return transport_error(
+            exc, where=self.where, attempts=retries_done + 1, timeout_hint=self.timeout_hint
+        )
 
     def send(self, build: Callable[[], httpx.Request], *, stream: bool = False) -> httpx.Response:
         """Send ``build()`` until it succeeds, a failure is final, or retries run out.
@@ -311,12 +347,12 @@ class Sender:
                     reopen_dropped = False
                     log.info("%s: %s on a reused connection; sending again on a new one", self.where, exc)
                     continue
-                if retries_done >= self.policy.max_retries:
-                    raise transport_error(exc, where=self.where, attempts=retries_done + 1) from None
+                if self.gives_up_on(exc, retries_done):
+                    raise self.no_response(exc, retries_done) from None
                 delay = backoff_delay(retries_done, self.policy, self.rand())
                 log.info("%s: %s; retrying in %.2f s", self.where, type(exc).__name__, delay)
             except httpx.HTTPError as exc:
-                raise transport_error(exc, where=self.where, attempts=1) from None
+                raise self.no_response(exc, 0) from None
             else:
                 if response.is_success:
                     return response, retries_done

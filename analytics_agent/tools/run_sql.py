@@ -17,6 +17,7 @@ from pydantic import Field
 
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
+from analytics_agent.suggest import with_article
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.fetch import fetch_rows
@@ -54,7 +55,9 @@ def check_select(cursor: duckdb.DuckDBPyConnection, query: str) -> str:
     statement = statements[0]
     if statement.type != duckdb.StatementType.SELECT:
         kind = statement.type.name if hasattr(statement.type, "name") else str(statement.type)
-        raise ToolError(f"run_sql only runs SELECT (or WITH … SELECT); this is a {kind} statement")
+        raise ToolError(
+            f"run_sql only runs SELECT (or WITH … SELECT); this is {with_article(kind)} statement"
+        )
     query = statement.query.strip().rstrip(";").strip()
     _refuse_outside_reads(cursor, query)
     return query

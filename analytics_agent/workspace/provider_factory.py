@@ -99,6 +99,7 @@ def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None, ke
         stream=stream and memory.get(stream_key) != "off",
         limits=reply_limits(settings),
         on_stream_refused=refused,
+        **_given(max_tokens=settings.max_tokens),
         **limits,
     )
 
@@ -115,14 +116,20 @@ def _bedrock(settings: Settings, *, stream: bool) -> Provider:
     limits = _given(
         connect_timeout=settings.connect_timeout, read_timeout=settings.read_timeout, max_attempts=attempts
     )
-    return BedrockProvider(
+    provider = BedrockProvider(
         model=settings.model or "",
         region=settings.region,
         profile=settings.profile,
         stream=stream,
         limits=reply_limits(settings),
+        # Bedrock models have their own output default; a cap the user set is sent as inferenceConfig.
+        inference={"maxTokens": settings.max_tokens} if settings.max_tokens else None,
         **limits,
     )
+    # The client is made now, not at the first request: a missing region or an unknown profile is a
+    # configuration error, reported before any "[step 1] asking ..." line.
+    provider.client  # noqa: B018 - the property makes the client
+    return provider
 
 
 def reply_limits(settings: Settings) -> ReplyLimits:

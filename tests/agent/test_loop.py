@@ -319,3 +319,18 @@ def test_tool_results_are_fed_back_before_the_next_request(workspace: Workspace)
     provider = FakeProvider(calls(("get_order", {"order_id": "A-1042"})), check)
     result = make_agent(workspace, provider).ask("q")
     assert result.answer == "A-1042 was delivered on 2026-10-18"
+
+
+def test_only_the_call_that_worked_is_marked_as_the_repair_never_a_second_failure(
+    workspace: Workspace,
+) -> None:
+    provider = FakeProvider(
+        calls(("sales_summary", {"city": "Pune", "day": "24 Oct 2026"})),
+        calls(("sales_summary", {"city": "Pune", "day": "Oct 24"})),
+        calls(("sales_summary", {"city": "Pune", "day": "2026-10-24"})),
+        answer("Pune had 3 orders."),
+    )
+    result = make_agent(workspace, provider).ask("q")
+    assert [r.is_error for r in result.tool_calls] == [True, True, False]
+    assert [r.repaired_from is not None for r in result.tool_calls] == [False, False, True]
+    assert json.loads(result.tool_calls[2].repaired_from or "{}")["day"] == "Oct 24"

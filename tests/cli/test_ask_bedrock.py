@@ -74,11 +74,10 @@ def test_ask_with_bedrock_and_no_region_says_how_to_set_one(sample_db: Path, tmp
     env = {k: v for k, v in FAKE_ENV.items() if k != "AWS_REGION"}
     args = ["--db", str(sample_db), "ask", "q", "--provider", "bedrock", "--model", MODEL]
     result = run_cli([*args, "--transcript", str(tmp_path / "t.jsonl")], tmp_path, **env)
-    assert result.returncode == 1
-    assert (
-        result.stderr.strip().splitlines()[-1]
-        == "error: no AWS region: pass --region (e.g. us-east-1) or set AWS_REGION"
-    )
+    assert result.returncode == 2  # a configuration error, told before any request is traced
+    assert result.stderr.strip().splitlines() == [
+        "error: no AWS region: pass --region (e.g. us-east-1) or set AWS_REGION"
+    ]
 
 
 def test_ask_with_bedrock_and_no_credentials_says_how_to_provide_them(

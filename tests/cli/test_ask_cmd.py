@@ -233,7 +233,7 @@ def test_bad_flag_values_are_one_line_errors(capsys, monkeypatch) -> None:
     code, _, err = run_main(
         ["ask", "q", "--model", "m", "--base-url", "localhost:1", "--today", "x"], capsys, monkeypatch
     )
-    assert code == 1 and err.count("\n") == 1 and "--base-url must be an http" in err
+    assert code == 2 and err.count("\n") == 1 and "--base-url must be an http" in err
 
 
 def test_bedrock_without_aws_credentials_is_one_line(

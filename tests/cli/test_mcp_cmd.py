@@ -27,7 +27,7 @@ def test_without_the_extra_the_command_says_how_to_install_it(sample_db):
         timeout=600,
         env=dict(os.environ),
     )
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stdout == ""
     assert (
         done.stderr.strip() == "error: the mcp command needs the MCP SDK: pip install 'analytics-agent[mcp]'"
@@ -48,6 +48,6 @@ def test_a_busy_port_is_one_line_naming_the_flag(sample_db):
             timeout=600,
             env=dict(os.environ),
         )
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert done.stderr.startswith(f"error: cannot serve on 127.0.0.1:{port}: ")
     assert done.stderr.strip().endswith("choose another --port") and "Traceback" not in done.stderr

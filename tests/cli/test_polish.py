@@ -102,7 +102,7 @@ def test_data_commands_work_with_a_broken_config_file_and_say_so(sample_db, tmp_
     schema = run_cli(["--db", str(sample_db), "schema", "orders"], cwd=tmp_path, env=env)
     assert schema.returncode == 0 and "city" in schema.stdout
     ask = run_cli(["--db", str(sample_db), "ask", "q", "--model", "m"], cwd=tmp_path, env=env)
-    assert ask.returncode == 1 and ask.stderr.startswith("error: ") and "not valid TOML" in ask.stderr
+    assert ask.returncode == 2 and ask.stderr.startswith("error: ") and "not valid TOML" in ask.stderr
 
 
 def test_an_empty_database_says_how_to_load_a_table(empty_db, tmp_path):

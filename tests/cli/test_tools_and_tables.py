@@ -139,10 +139,9 @@ def test_the_db_path_can_come_from_the_environment_and_a_missing_one_is_an_error
     [
         ["ask", "how many orders?", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"],
         ["schema", "orders"],
-        ["mcp"],
     ],
 )
-def test_a_mistyped_db_is_an_error_for_every_command_but_load(tmp_path, command):
+def test_a_mistyped_db_is_an_error_for_every_command_but_load_and_mcp(tmp_path, command):
     target = tmp_path / "flight.duckdb"
     result = run(["--db", str(target), *command], cwd=tmp_path)
     assert result.returncode == 1 and not target.exists(), result.stderr
@@ -167,4 +166,4 @@ def test_an_unusable_db_path_is_one_clear_line(tmp_path, make, needle):
 
 def test_a_usage_mistake_is_reported_without_a_traceback(db_args, tmp_path):
     result = run([*db_args, "tools", "spec", "--format", "yaml"], cwd=tmp_path)
-    assert result.returncode == 1 and "--format must be openai, bedrock or mcp" in result.stderr
+    assert result.returncode == 2 and "--format must be openai, bedrock or mcp" in result.stderr

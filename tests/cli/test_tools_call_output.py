@@ -95,12 +95,12 @@ def test_json_carries_the_result_with_its_sql(sample_db, tmp_path):
 
 def test_two_output_formats_at_once_are_refused(sample_db, tmp_path):
     result = run_cli(["--db", str(sample_db), *TREND, "--csv", "--json"], cwd=tmp_path)
-    assert result.returncode == 1 and "choose one of --sql, --csv and --json" in result.stderr
+    assert result.returncode == 2 and "choose one of --sql, --csv and --json" in result.stderr
 
 
 def test_a_terminal_chart_never_mixes_into_csv_but_a_chart_file_can_go_with_it(sample_db, tmp_path):
     mixed = run_cli(["--db", str(sample_db), *RANKING, "--csv", "--chart"], cwd=tmp_path)
-    assert mixed.returncode == 1 and "use --chart-file" in mixed.stderr and mixed.stdout == ""
+    assert mixed.returncode == 2 and "use --chart-file" in mixed.stderr and mixed.stdout == ""
     path = tmp_path / "rank.svg"
     both = run_cli(["--db", str(sample_db), *RANKING, "--csv", "--chart-file", str(path)], cwd=tmp_path)
     assert both.returncode == 0 and len(list(csv.reader(io.StringIO(both.stdout)))) == 11 and path.exists()

@@ -44,7 +44,13 @@ def test_asking_page_lists_each_settings_variables_in_the_order_they_are_read() 
 
     page = (DOCS / "asking.md").read_text(encoding="utf-8")
     reference = render_markdown()
-    for setting, flag in (("base_url", "--base-url"), ("model", "--model"), ("api_key", "--api-key")):
+    settings = (
+        ("base_url", "--base-url"),
+        ("model", "--model"),
+        ("api_key", "--api-key"),
+        ("max_tokens", "--max-tokens"),
+    )
+    for setting, flag in settings:
         row = re.search(rf"^\| `{flag}` \| (.+) \|$", page, re.M)
         assert row is not None, flag
         assert re.findall(r"`(\w+)`", row.group(1)) == list(_ENV[setting])

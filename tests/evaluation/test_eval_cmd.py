@@ -216,12 +216,43 @@ def test_a_case_whose_sql_fails_stops_the_run_before_any_model_is_asked(
     run_eval, tmp_path: Path, models
 ) -> None:
     path = tmp_path / "bad.jsonl"
-    path.write_text(json.dumps({"id": "x", "question": "q", "sql": "SELECT nope FROM orders"}) + "\n")
+    good = json.dumps({"id": "w", "question": "q", "sql": "SELECT 1"})
+    path.write_text(
+        good + "\n\n" + json.dumps({"id": "x", "question": "q", "sql": "SELECT nope FROM orders"}) + "\n"
+    )
     model = models({})
     result = run_eval(str(path), "--base-url", model.url, "-m", "m")
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: case 'x': its sql failed: ") and "nope" in result.stderr
+    assert (
+        result.stderr.startswith(f"error: {path}:3: case 'x': its sql failed: ") and "nope" in result.stderr
+    )
     assert model.requests == 0
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        (
+            "- id: a\n  question: q\n  sql: SELECT 1\n- id: x\n  question: q\n  sql: SELECT nope FROM orders\n",
+            6,
+        ),
+        (
+            "cases:\n  - id: x\n    question: q\n    tags: [t]\n    sql: |\n      SELECT nope\n      FROM orders\n",
+            6,
+        ),
+    ],
+    ids=["inline", "block"],
+)
+def test_a_failing_yaml_sql_is_reported_with_its_file_and_line(
+    run_eval, tmp_path: Path, models, text: str, line: int
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    model = models({})
+    result = run_eval(str(path), "--base-url", model.url, "-m", "m")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {path}:{line}: case 'x': its sql failed: "), result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and model.requests == 0
 
 
 def test_only_runs_the_chosen_cases(run_eval, question_file: Path, models) -> None:

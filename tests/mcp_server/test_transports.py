@@ -77,6 +77,36 @@ async def test_stdio_server_answers_and_announces_a_load_from_another_terminal(
     assert "analytics-agent MCP server on stdio" in logged and SECRET not in logged
 
 
+async def test_a_missing_database_is_told_to_the_clients_model_by_every_answer_and_no_file_is_made(tmp_path):
+    """A mistyped --db in a client's config: the server starts (over stdio, with the official client) and
+    the tool list, every tool call, the resources and the instructions say which file to fix."""
+    target = tmp_path / "flight.duckdb"
+    (tmp_path / "flights.duckdb").write_bytes(b"")  # the near miss the user meant
+    errlog = tmp_path / "server-stderr.txt"
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "analytics_agent", "--db", str(target), "mcp"], env=_env()
+    )
+    with errlog.open("w") as stderr:
+        async with Client(stdio_client(params, errlog=stderr), mode="legacy") as client:
+            instructions = client.instructions or ""
+            tools = (await client.list_tools()).tools
+            calls = [
+                await client.call_tool(name, {"city": "Pune"}) for name in ("list_tables", "sales_summary")
+            ]
+            resources = (await client.list_resources()).resources
+            with pytest.raises(Exception) as unread:
+                await client.read_resource("analytics-agent://tables")
+    problem = f"the database file {target} does not exist; did you mean 'flights.duckdb'?; fix the --db path"
+    assert problem in instructions
+    assert [t.name for t in tools] == ["list_tables"] and problem in (tools[0].description or "")
+    for result in calls:
+        [text] = [c.text for c in result.content]
+        assert result.is_error and text.startswith(f"Error: {problem}") and len(text.splitlines()) == 1
+    assert problem in (resources[0].description or "") and problem in str(unread.value)
+    assert not target.exists()
+    assert f"error: {problem}" in errlog.read_text()
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

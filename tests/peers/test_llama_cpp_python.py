@@ -200,3 +200,45 @@ def test_streaming_with_tools_falls_back_to_one_unstreamed_request_and_stays_the
     if refused:  # the server could not stream with tools: one streamed try, then never again
         assert streamed[0] and not any(streamed[1:]), streamed
         assert provider.stream is False
+
+
+def test_the_default_output_cap_is_sent_in_the_field_this_server_reads(peer: Peer):
+    """llama-cpp-python reads ``max_tokens`` and silently ignores ``max_completion_tokens`` (without a cap
+    one reply ran 553 s on a single-slot server): the provider's own default request is cut at its cap."""
+    from analytics_agent.conversation import Conversation, UserTurn
+    from analytics_agent.tools.registry import Registry
+
+    story = "Write a long story about a cat who learns to sail, with many chapters."
+    recorder = Recorder()
+    provider = OpenAIProvider(
+        base_url=peer.url, model="smollm2", client=recorder.client(), max_retries=0, max_tokens=8
+    )
+    reply = provider.complete(Conversation(messages=[UserTurn(story)]), Registry([]))
+    assert recorder.failures() == []
+    assert recorder.exchanges[0][0]["max_tokens"] == 8
+    assert reply.stop == "truncated" and 0 < reply.usage.output_tokens <= 8, reply
+    # the newer field name is not read by this server: the same request under it runs past 8 tokens
+    body = {"model": "smollm2", "messages": [{"role": "user", "content": story}], "temperature": 0,
+            "max_completion_tokens": 8, "seed": 7}  # fmt: skip
+    ignored = httpx.post(f"{peer.url}/chat/completions", json={**body, "max_tokens": 64}, timeout=600)
+    assert ignored.status_code == 200 and ignored.json()["usage"]["completion_tokens"] > 8
+
+
+def test_a_streamed_reply_without_usage_is_traced_as_not_reported_not_as_zero_tokens(peer: Peer):
+    """This server ignores ``stream_options.include_usage``: a streamed text-mode reply carries no counts,
+    and the trace says so instead of "0 in / 0 out tokens"."""
+    from analytics_agent.agent.events import ResponseReceived
+    from analytics_agent.conversation import Conversation, UserTurn
+    from analytics_agent.present.trace import format_event
+    from analytics_agent.tools.registry import Registry
+
+    provider = OpenAIProvider(base_url=peer.url, model="smollm2", max_retries=0, max_tokens=8, stream=True)
+    seen: list[str] = []
+    reply = provider.complete(
+        Conversation(messages=[UserTurn("Say hello.")]), Registry([]), on_text=seen.append
+    )
+    assert seen and reply.turn.text.strip()
+    assert reply.usage.unreported == 1 and reply.usage.output_tokens == 0
+    event = ResponseReceived(1, reply.stop, reply.turn.text, (), reply.usage, 10.0)
+    line = format_event(event, streamed=True) or ""
+    assert line.endswith("(usage not reported by the server)") and "0 in / 0 out" not in line

@@ -538,3 +538,83 @@ def test_after_an_empty_stream_the_unstreamed_request_survives_the_server_droppi
     assert len(refused) == 1 and p.stream is False
     streamed = [b'"stream": true' in r for r in requests]
     assert streamed == [True, False, False], requests
+
+
+# --- output cap and slow local servers (issue 25) ------------------------------------------------
+
+
+def provider_at(
+    base_url: str, server: Server, waits: list[float] | None = None, **kwargs: Any
+) -> OpenAIProvider:
+    client = httpx.Client(transport=httpx.MockTransport(server), timeout=httpx.Timeout(120.0, connect=10.0))
+    sleeps = waits if waits is not None else []
+    return OpenAIProvider(base_url=base_url, model="m", client=client, sleep=sleeps.append, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "base_url, field",
+    [
+        ("http://127.0.0.1:8080/v1", "max_tokens"),  # llama-cpp-python ignores max_completion_tokens
+        ("http://localhost:11434/v1", "max_tokens"),  # Ollama too
+        ("https://openrouter.ai/api/v1", "max_tokens"),
+        ("https://api.openai.com/v1", "max_completion_tokens"),  # o-series refuse max_tokens
+        ("https://me.openai.azure.com/openai/v1", "max_completion_tokens"),
+    ],
+)
+def test_every_request_carries_an_output_cap_in_the_field_the_server_reads(base_url, field):
+    server = Server(httpx.Response(200, json=TEXT_REPLY))
+    provider_at(base_url, server).complete(question(), TOOLS)
+    body = server.bodies[0]
+    other = {"max_tokens", "max_completion_tokens"} - {field}
+    assert body[field] == 4096 and not other & set(body)
+
+
+def test_the_output_cap_is_configurable_and_zero_sends_none():
+    server = Server(httpx.Response(200, json=TEXT_REPLY), httpx.Response(200, json=TEXT_REPLY))
+    provider_at("http://127.0.0.1:8080/v1", server, max_tokens=512).complete(question(), TOOLS)
+    provider_at("http://127.0.0.1:8080/v1", server, max_tokens=0).complete(question(), TOOLS)
+    assert server.bodies[0]["max_tokens"] == 512
+    assert "max_tokens" not in server.bodies[1] and "max_completion_tokens" not in server.bodies[1]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:8080", "localhost:8080", "192.168.1.20:8000", "[::1]:8080", "ollama:11434"]
+)
+def test_a_read_timeout_on_a_local_server_is_not_sent_again_and_says_what_to_raise(host, stream):
+    waits: list[float] = []
+    server = Server(httpx.ReadTimeout("timed out"), httpx.Response(200, json=TEXT_REPLY))
+    p = provider_at(f"http://{host}/v1", server, waits, stream=stream, max_retries=3, max_tokens=2048)
+    with pytest.raises(ProviderTimeoutError) as caught:
+        p.complete(question(), TOOLS)
+    assert len(server.requests) == 1 and waits == []
+    message = str(caught.value)
+    assert "not sent again" in message
+    assert "--read-timeout (now 120 s)" in message and "--max-tokens (now 2048)" in message
+
+
+class SlowStream(httpx.SyncByteStream):
+    """A streamed body whose first read times out (the server is still generating)."""
+
+    def __iter__(self) -> Iterator[bytes]:
+        raise httpx.ReadTimeout("timed out")
+        yield b""  # pragma: no cover - makes this a generator
+
+
+def test_a_stream_that_times_out_before_any_event_on_a_local_server_is_not_restarted():
+    slow = httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=SlowStream())
+    server = Server(slow, event_stream(["[DONE]"]))
+    with pytest.raises(ProviderTimeoutError, match="--read-timeout"):
+        provider_at("http://127.0.0.1:8080/v1", server, stream=True, max_retries=3).complete(
+            question(), TOOLS
+        )
+    assert len(server.requests) == 1
+
+
+def test_a_read_timeout_on_a_hosted_server_is_still_retried():
+    waits: list[float] = []
+    server = Server(httpx.ReadTimeout("timed out"), httpx.Response(200, json=TEXT_REPLY))
+    reply = provider_at("https://api.example.com/v1", server, waits, max_retries=3).complete(
+        question(), TOOLS
+    )
+    assert reply.turn.text == "42" and len(server.requests) == 2 and len(waits) == 1

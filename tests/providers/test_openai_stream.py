@@ -251,3 +251,11 @@ def test_streamed_reasoning_content_is_kept_for_replay_and_not_shown():
 def test_events_after_done_are_ignored():
     _, reply = assemble(data(chunk({"content": "a"}, finish="stop"), "[DONE]", chunk({"content": "late"})))
     assert reply.turn.text == "a"
+
+
+def test_a_stream_without_usage_is_marked_unreported_and_one_with_usage_is_not():
+    _, silent = assemble(data(chunk({"content": "4"}, finish="stop"), "[DONE]"))
+    assert silent.usage.unreported == 1  # llama-cpp-python 0.3.36 ignores stream_options.include_usage
+    usage = {"prompt_tokens": 812, "completion_tokens": 9}
+    _, counted = assemble(data(chunk({"content": "4"}, finish="stop", usage=usage), "[DONE]"))
+    assert counted.usage.unreported == 0 and counted.usage.output_tokens == 9

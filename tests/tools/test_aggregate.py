@@ -170,7 +170,9 @@ def test_aggregate_is_always_there_and_run_sql_only_when_allowed(sample_db):
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("DROP TABLE orders", "only runs SELECT"),
+        ("DROP TABLE orders", "only runs SELECT (or WITH … SELECT); this is a DROP statement"),
+        ("INSERT INTO orders SELECT * FROM orders", "this is an INSERT statement"),
+        ("UPDATE orders SET amount = 0", "this is an UPDATE statement"),
         ("SELECT 1; DROP TABLE orders", "exactly one statement; got 2"),
         ("COPY orders TO '/tmp/x.csv'", "only runs SELECT"),
         ("SELECT * FROM", "does not parse"),

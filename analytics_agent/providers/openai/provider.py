@@ -28,10 +28,10 @@ from analytics_agent.providers.http import (
     RetryPolicy,
     Sender,
     backoff_delay,
+    is_local_host,
     parse_json,
     redacted,
     snippet,
-    transport_error,
 )
 from analytics_agent.providers.limits import (
     Deadline,
@@ -43,8 +43,10 @@ from analytics_agent.providers.limits import (
 from analytics_agent.providers.openai.sse import iter_events
 from analytics_agent.providers.openai.stream import StreamAssembler
 from analytics_agent.providers.openai.wire import (
+    DEFAULT_MAX_TOKENS,
     RequestOptions,
     conversation_call_ids,
+    max_tokens_field_for,
     parse_response,
     render_request,
 )
@@ -72,7 +74,11 @@ class OpenAIProvider:
         max_retry_wait: longest server-requested wait honoured; beyond it the call fails at once.
         sleep: how to wait between attempts (injected by tests).
         extra_headers: added to every request (e.g. OpenRouter's ``HTTP-Referer``).
-        options: optional request settings (max tokens, temperature, strict tools, ...).
+        max_tokens: the output-token cap sent with each request (``max_completion_tokens`` to OpenAI's
+            own API, ``max_tokens`` elsewhere: llama-cpp-python and Ollama ignore the newer name); None
+            or 0 sends none. Without a cap a local model can write for many minutes.
+        options: optional request settings (temperature, strict tools, ...); a ``max_tokens`` set
+            there wins over ``max_tokens``.
         limits: bounds on each reply: its size, one stream event's size, the request's deadline.
         on_stream_refused: told (with the reason) when the server closes a stream before any event;
             the request then goes again unstreamed, as do all later ones. Returns what the notice adds
@@ -98,6 +104,7 @@ class OpenAIProvider:
         options: RequestOptions | None = None,
         limits: ReplyLimits | None = None,
         on_stream_refused: Callable[[str], str] | None = None,
+        max_tokens: int | None = DEFAULT_MAX_TOKENS,
     ) -> None:
         if not model or not model.strip():
             raise ConfigError(
@@ -115,7 +122,12 @@ class OpenAIProvider:
         """Set once the server closed a stream before any event; later requests are not streamed."""
         self._on_stream_refused = on_stream_refused
         self._refusal_notice = ""
-        self.options = options or RequestOptions()
+        options = options or RequestOptions()
+        if options.max_tokens is None and max_tokens:
+            options = replace(options, max_tokens=max_tokens, max_tokens_field=max_tokens_field_for(self.url))
+        self.options = options
+        self.local = is_local_host(urlsplit(self.url).hostname or "")
+        """A server on this machine or network: a read timeout there is not retried (see ``Sender``)."""
         self._api_key = api_key or None
         self._extra_headers = {str(k): str(v) for k, v in (extra_headers or {}).items()}
         self.limits = limits or ReplyLimits()
@@ -145,7 +157,12 @@ class OpenAIProvider:
         taken = conversation_call_ids(conversation)
         deadline = Deadline(self.limits.deadline_s, where=self.where)
         sender = Sender(
-            self._client, where=self.where, policy=self._policy, sleep=deadline.sleeper(self._sleep)
+            self._client,
+            where=self.where,
+            policy=self._policy,
+            sleep=deadline.sleeper(self._sleep),
+            retry_read_timeouts=not self.local,
+            timeout_hint=self._timeout_hint(),
         )
         build = lambda: self._request(body, deadline)  # noqa: E731 - one fresh request per attempt
         try:
@@ -178,6 +195,19 @@ class OpenAIProvider:
             return checked_reply(result, secrets=self._secrets, where=self.where)
         except ProviderError as exc:
             raise redacted(exc, self._secrets) from None
+
+    def _timeout_hint(self) -> str:
+        """What to change when the server takes too long: the read timeout, or a shorter reply."""
+        read = self._client.timeout.read
+        limit = f" (now {read:g} s)" if read is not None else ""
+        cap = self.options.max_tokens
+        shorter = f"lower --max-tokens (now {cap})" if cap else "set --max-tokens (no cap is sent now)"
+        if self.local:
+            return (
+                "a local server works on one request at a time, so the same request was not sent again; "
+                f"raise --read-timeout{limit} or {shorter}"
+            )
+        return f"raise --read-timeout{limit}, {shorter}, or try again"
 
     def _stop_streaming(self, reason: str) -> None:
         """The server cannot stream this request: ask without streaming from now on, and say so once."""
@@ -254,12 +284,12 @@ class OpenAIProvider:
                 with deadline.cut_off(_socket(response)):
                     return self._assemble(response, deadline, taken, assembler, shown)
             except RETRYABLE_ERRORS as exc:
-                if assembler.received or retries >= self._policy.max_retries:
-                    raise transport_error(exc, where=self.where, attempts=retries + 1) from None
+                if assembler.received or sender.gives_up_on(exc, retries):
+                    raise sender.no_response(exc, retries) from None
                 delay = backoff_delay(retries, self._policy, sender.rand())
                 log.info("%s: stream failed before any data (%s); retrying in %.2f s", self.where, exc, delay)
             except httpx.HTTPError as exc:
-                raise transport_error(exc, where=self.where, attempts=retries + 1) from None
+                raise sender.no_response(exc, retries) from None
             finally:
                 response.close()
             sender.sleep(delay)

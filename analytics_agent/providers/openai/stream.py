@@ -62,7 +62,7 @@ class StreamAssembler:
         self.events = 0
         self.done = False
         self.finish_reason: str | None = None
-        self.usage = Usage()
+        self.usage = Usage(unreported=1)  # until a chunk carries the counts
         self._text: list[str] = []
         self._refusal: list[str] = []
         self._reasoning: list[str] | None = None

@@ -45,13 +45,31 @@ PROVIDER_TAG = "openai"
 ``{"provider", "field", "value"}`` for a message field, plus ``"call_id"`` for a per-call field."""
 
 
+DEFAULT_MAX_TOKENS = 4096
+"""Output tokens per reply when none is configured: a tool call or an analytics answer fits many times
+over, and a runaway local generation ends in minutes, not the 6,157 tokens (553 s) seen without one."""
+_COMPLETION_TOKENS_HOSTS = ("api.openai.com", "openai.azure.com")
+
+
+def max_tokens_field_for(url: str) -> str:
+    """The output-cap field a server reads: OpenAI's own API wants ``max_completion_tokens`` (its
+    reasoning models refuse ``max_tokens``); llama-cpp-python, Ollama, LM Studio and OpenRouter read only
+    ``max_tokens`` and silently ignore the newer name; vLLM and llama.cpp read both."""
+    from urllib.parse import urlsplit
+
+    host = (urlsplit(url).hostname or "").lower()
+    if any(host == h or host.endswith("." + h) for h in _COMPLETION_TOKENS_HOSTS):
+        return "max_completion_tokens"
+    return "max_tokens"
+
+
 @dataclass(frozen=True)
 class RequestOptions:
     """Optional request settings; ``None`` leaves the server's default."""
 
     max_tokens: int | None = None
-    max_tokens_field: str = "max_completion_tokens"
-    """OpenRouter, vLLM and older servers only read ``max_tokens``."""
+    max_tokens_field: str = "max_tokens"
+    """``max_completion_tokens`` for OpenAI's own API (``max_tokens_field_for``)."""
     temperature: float | None = None
     parallel_tool_calls: bool | None = None
     strict_tools: bool = False
@@ -292,9 +310,10 @@ def content_text(content: Any) -> str:
 
 
 def parse_usage(usage: Any) -> Usage:
-    """Token counts; absent or malformed fields count as zero."""
+    """Token counts; absent or malformed fields count as zero, and no ``usage`` object at all is marked
+    as not reported."""
     if not isinstance(usage, dict):
-        return Usage()
+        return Usage(unreported=1)
     details = usage.get("prompt_tokens_details")
     details = details if isinstance(details, dict) else {}
     return Usage(
