@@ -1,20 +1,20 @@
 """The command line's front door: the Typer app, its global options, and one-line errors at the edge.
 
-Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``, ``mcp_cmd``); this module imports
-them and registers their functions, so no command module imports the app. Heavy libraries (duckdb,
-pydantic, httpx, boto3) are imported inside commands so ``--help`` stays fast.
+Every command lives in a module of its own (``tools_cmd``, ``data_cmd``, ``ask_cmd``, ``mcp_cmd``); this module
+registers their functions, importing a command's module only when the app being built has that command, so
+no command module imports the app. Heavy libraries (duckdb, pydantic, httpx, boto3) are imported inside
+commands so ``--help`` stays fast.
 """
 
 # No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
-import copy
 import sys
+from importlib import import_module
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from analytics_agent.cli import ask_cmd, data_cmd, eval_cmd, mcp_cmd
 from analytics_agent.cli.context import State
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
@@ -25,31 +25,62 @@ from analytics_agent.cli.global_options import (
     GlobalOptionsGroup,
     set_verbose,
 )
-from analytics_agent.cli.semantic_cmd import semantic_app
-from analytics_agent.cli.sources_cmd import sources_app
-from analytics_agent.cli.tools_cmd import tools_app
 from analytics_agent.errors import AnalyticsAgentError, Interrupted
 
-app = typer.Typer(
-    name="analytics-agent",
-    help="Ask business questions about your data in plain language; get answers with real numbers.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    cls=GlobalOptionsGroup,
+HELP = "Ask business questions about your data in plain language; get answers with real numbers."
+# The command tree, as (name, module in analytics_agent.cli, attribute): groups first, in help order. A run
+# imports only the module of the command it names (the others cost start-up: their imports and typer's
+# reading of their signatures); --help, a mistake and the docs get the whole tree.
+GROUPS = (
+    ("tools", "tools_cmd", "tools_app"),
+    ("semantic", "semantic_cmd", "semantic_app"),
+    ("sources", "sources_cmd", "sources_app"),
 )
-app.add_typer(tools_app, name="tools")
-app.add_typer(semantic_app, name="semantic")
-app.add_typer(sources_app, name="sources")
-app.command("tables")(data_cmd.tables)
-app.command("schema")(data_cmd.schema)
-app.command("ask")(ask_cmd.ask)
-app.command("chat")(ask_cmd.chat)
-app.command("demo")(ask_cmd.demo)
-app.command("load")(data_cmd.load)
-app.command("drop")(data_cmd.drop)
-app.command("mcp")(mcp_cmd.mcp)
-app.command("eval")(eval_cmd.eval_command)
+COMMANDS = (("tables", "data_cmd", "tables"), ("schema", "data_cmd", "schema"), ("ask", "ask_cmd", "ask"),
+            ("chat", "ask_cmd", "chat"), ("demo", "ask_cmd", "demo"), ("load", "data_cmd", "load"),
+            ("drop", "data_cmd", "drop"), ("mcp", "mcp_cmd", "mcp"), ("eval", "eval_cmd", "eval_command"))  # fmt: skip
+
+
+def _command(module: str, attribute: str) -> Any:
+    return getattr(import_module(f"analytics_agent.cli.{module}"), attribute)
+
+
+def build_app(only: str | None = None) -> typer.Typer:
+    """The app with every command, or with only the command or group named ``only``."""
+    built = typer.Typer(
+        name="analytics-agent",
+        help=HELP,
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        cls=GlobalOptionsGroup,
+    )
+    for name, module, attribute in GROUPS:
+        if only in (None, name):
+            built.add_typer(_command(module, attribute), name=name)
+    for name, module, attribute in COMMANDS:
+        if only in (None, name):
+            built.command(name)(_command(module, attribute))
+    built.callback()(_root)
+    return built
+
+
+_whole: list[typer.Typer] = []
+
+
+def whole_app() -> typer.Typer:
+    """The app with every command, built once per process."""
+    if not _whole:
+        _whole.append(build_app())
+    return _whole[0]
+
+
+def __getattr__(name: str) -> Any:
+    # ``app`` (the docs' reference, tests, the benchmarks) is the whole app, built on first use
+    if name == "app":
+        return whole_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 DbOption = Annotated[
     Optional[Path],  # noqa: UP045 - typer reads the annotation at run time
@@ -65,7 +96,6 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     db: DbOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help=VERBOSE_HELP)] = False,
@@ -110,17 +140,12 @@ def command_name(args: list[str]) -> str | None:
 
 
 def app_for(args: list[str]) -> typer.Typer:
-    """The app with only the command ``args`` run: typer builds every registered command's parameters
-    before it parses, so one command's run skips the other eighteen. The root's own help, a mistyped
-    command and ``--version`` get the whole app."""
+    """The app with only the command ``args`` run: its module alone is imported, and typer builds only its
+    parameters. The root's own help, a mistyped command and ``--version`` get the whole app."""
     name = command_name(args)
-    commands = [c for c in app.registered_commands if c.name == name]
-    groups = [g for g in app.registered_groups if g.name == name]
-    if not commands and not groups:
-        return app
-    trimmed = copy.copy(app)
-    trimmed.registered_commands, trimmed.registered_groups = commands, groups
-    return trimmed
+    if name in {n for n, _, _ in (*GROUPS, *COMMANDS)}:
+        return build_app(name)
+    return whole_app()
 
 
 def main() -> None:

@@ -5,12 +5,13 @@ command gets these options (in their own help panel) and they fill the same ``St
 places, the later one wins (``--tools-dir`` adds up).
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: typer reads the options' annotations below at run time.
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Optional
 
-from typer.core import TyperGroup, TyperOption
+import typer
+from typer.core import TyperGroup
 
 from analytics_agent.cli.context import State
 
@@ -23,7 +24,8 @@ VERBOSE_HELP = "Log details to stderr."
 
 
 class GlobalOptionsGroup(TyperGroup):
-    """A command group whose commands (and their subcommands) also take the global options."""
+    """A command group whose commands (and their subcommands) also take the global options, and whose help
+    labels each value plainly on any typer release."""
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
@@ -31,56 +33,123 @@ class GlobalOptionsGroup(TyperGroup):
             add_global_options(command)
         return command
 
+    def get_params(self, ctx: Any) -> Any:
+        return plain_labels(super().get_params(ctx))
+
 
 def add_global_options(command: Any) -> None:
     """Give ``command`` (or each command of a group, recursively) the global options, once."""
+    if getattr(command, "_global_options", False):
+        return
+    command._global_options = True
+    _label_plainly(command)
     if isinstance(command, TyperGroup):
         for sub in getattr(command, "commands", {}).values():
             add_global_options(sub)
         return
-    if getattr(command, "_global_options", False):
-        return
     taken = {name for p in command.params for name in getattr(p, "opts", ())}
     command.params.extend(o for o in _options() if not taken & set(o.opts))
-    command._global_options = True
 
 
-def _options() -> list[TyperOption]:
-    return [
-        TyperOption(param_decls=["--db"], metavar="PATH", callback=_set_db, expose_value=False, help=DB_HELP,
-                    rich_help_panel=PANEL),
-        TyperOption(param_decls=["--tools-dir"], metavar="PATH", multiple=True, callback=_add_tools_dirs,
-                    expose_value=False, help=TOOLS_DIR_HELP, rich_help_panel=PANEL),
-        TyperOption(param_decls=["--allow-sql"], is_flag=True, callback=_allow_sql, expose_value=False,
-                    help=ALLOW_SQL_HELP, rich_help_panel=PANEL),
-        TyperOption(param_decls=["--no-sources"], is_flag=True, callback=_no_sources, expose_value=False,
-                    help=NO_SOURCES_HELP, rich_help_panel=PANEL),
-        TyperOption(param_decls=["--verbose", "-v"], is_flag=True, callback=_verbose, expose_value=False,
-                    help=VERBOSE_HELP, rich_help_panel=PANEL),
-    ]  # fmt: skip
+def _label_plainly(command: Any) -> None:
+    """Every parameter ``command`` shows (its help option included, which click makes on demand) is
+    labelled by ``plain_labels``."""
+    if isinstance(command, GlobalOptionsGroup):
+        return  # does it in its own get_params
+    get_params = command.get_params
+    command.get_params = lambda ctx: plain_labels(get_params(ctx))
 
 
-def _set_db(_ctx: Any, _param: Any, value: Any) -> None:
+def plain_labels(params: list[Any]) -> list[Any]:
+    """Help that reads as click's: ``--json``, ``--timezone TEXT``, ``NAME [ARGUMENTS]``.
+
+    From 0.27 typer labels every value with its Python type (``--json <bool>``, ``<list[Path]>``) and wraps
+    a required argument in braces (``{name}``), which reads as noise in a terminal, so each parameter of
+    those releases gets click's plain label instead; a label set as a metavar is kept. Releases before
+    0.27 label plainly already and are left alone. Returns ``params``."""
+    for param in params:
+        descriptor = getattr(param, "type_descriptor", None)  # the 0.27+ API the noisy labels come from
+        if descriptor is None or getattr(param, "_plain", False):
+            continue
+        param._plain = True
+        if getattr(param, "param_type_name", "") == "argument":
+            usage = (param.metavar or param.name or "").upper()
+            usage = usage if param.required else f"[{usage}]"
+            usage += "..." if param.nargs != 1 and param.metavar is None else ""
+            param.get_usage_pieces = lambda ctx, usage=usage: [usage]
+        if param.metavar is not None:
+            label = param.metavar
+        elif getattr(param, "is_flag", False) or getattr(param, "count", False):
+            label = None
+        else:
+            label = _plain_type(descriptor)
+        param.display_type_rich = lambda ctx, label=label: label
+    return params
+
+
+def _plain_type(descriptor: Any) -> str:
+    if descriptor.is_path or descriptor.is_file:
+        return "PATH"
+    if descriptor.is_choice:
+        return f"[{'|'.join(str(c) for c in descriptor.choices)}]"
+    annotation = descriptor.annotation
+    if descriptor.is_list:
+        annotation = (getattr(annotation, "__args__", None) or (str,))[0]
+    name = {int: "INTEGER", float: "FLOAT"}.get(annotation, "TEXT")
+    return f"{name} RANGE" if descriptor.is_ranged else name
+
+
+@cache
+def _options() -> tuple[Any, ...]:
+    """The options, built by typer itself from a signature: each typer release constructs and renders its
+    own parameters its own way (0.27 changed how, 0.29 what an option needs to be built), so we never
+    build one by hand. Built once per process; click keeps parsed values in the context, not the option."""
+    from typer.main import get_command
+
+    def option(*names: str, **kwargs: Any) -> Any:
+        return typer.Option(*names, expose_value=False, rich_help_panel=PANEL, show_default=False, **kwargs)
+
+    holder = typer.Typer(add_completion=False)
+
+    @holder.command()
+    def global_options(
+        db: Annotated[Optional[Path], option("--db", metavar="PATH", callback=_set_db, help=DB_HELP)] = None,  # noqa: UP045
+        tools_dir: Annotated[
+            Optional[list[Path]],  # noqa: UP045 - typer reads the annotation at run time
+            option("--tools-dir", metavar="PATH", callback=_add_tools_dirs, help=TOOLS_DIR_HELP),
+        ] = None,
+        allow_sql: Annotated[bool, option("--allow-sql", callback=_allow_sql, help=ALLOW_SQL_HELP)] = False,
+        no_sources: Annotated[
+            bool, option("--no-sources", callback=_no_sources, help=NO_SOURCES_HELP)
+        ] = False,
+        verbose: Annotated[bool, option("--verbose", "-v", callback=_verbose, help=VERBOSE_HELP)] = False,
+    ) -> None:
+        """Never run: the signature the options are read from."""
+
+    return tuple(get_command(holder).params)
+
+
+def _set_db(value: Optional[Path]) -> None:  # noqa: UP045 - typer reads the annotation at run time
     if value is not None:
         State.db = Path(value)
 
 
-def _add_tools_dirs(_ctx: Any, _param: Any, value: Any) -> None:
+def _add_tools_dirs(value: Optional[list[Path]]) -> None:  # noqa: UP045
     if value:
         State.tools_dirs = (*State.tools_dirs, *(Path(v) for v in value))
 
 
-def _allow_sql(_ctx: Any, _param: Any, value: Any) -> None:
+def _allow_sql(value: bool) -> None:
     if value:
         State.allow_sql = True
 
 
-def _no_sources(_ctx: Any, _param: Any, value: Any) -> None:
+def _no_sources(value: bool) -> None:
     if value:
         State.use_sources = False
 
 
-def _verbose(_ctx: Any, _param: Any, value: Any) -> None:
+def _verbose(value: bool) -> None:
     if value:
         set_verbose()
 

@@ -8,7 +8,6 @@ line per problem, field first.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -27,9 +26,9 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 
 from analytics_agent.errors import ArgumentError
 from analytics_agent.suggest import clipped, did_you_mean
+from analytics_agent.tools.quick_args import DEFAULT_STRING_MAX, decode_arguments
 from analytics_agent.tools.sqlfile import ParamSpec
 
-DEFAULT_STRING_MAX = 200
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -181,30 +180,11 @@ def arguments_model(
 
 def parse_arguments(model: type[_Model], raw: str | dict[str, Any] | None) -> _Model:
     """Validate what the model sent. Raises ArgumentError, one line per problem."""
-    if raw is None:
-        data: Any = {}
-    elif isinstance(raw, str):
-        if not raw.strip():
-            data = {}
-        else:
-            try:
-                data = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise ArgumentError(
-                    f"arguments are not valid JSON ({exc.msg} at character {exc.pos}); send one JSON object"
-                ) from None
-            except ValueError:  # an integer past Python's digit limit (4,300 by default)
-                raise ArgumentError(
-                    "arguments are not valid JSON (a number is too long to read); send one JSON object"
-                ) from None
-            except RecursionError:
-                raise ArgumentError(
-                    "arguments are not valid JSON (nested too deeply to read); send one flat JSON object"
-                ) from None
-    else:
-        data = raw
-    if not isinstance(data, dict):
-        raise ArgumentError(f"arguments must be a JSON object, not {type(data).__name__}")
+    return validate_arguments(model, decode_arguments(raw))
+
+
+def validate_arguments(model: type[_Model], data: dict[str, Any]) -> _Model:
+    """Validate decoded arguments (``quick_args.decode_arguments``). Raises ArgumentError."""
     try:
         data = _drop_nulls_for_defaults(model, data)
         return model.model_validate(data)

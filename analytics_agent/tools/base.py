@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import duckdb
 
-from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.shaping import Rows
+
+if TYPE_CHECKING:  # pydantic: imported by the first tool that builds its model, not by every import
+    from analytics_agent.tools.arguments import ToolArguments
 
 
 @dataclass(frozen=True)
@@ -19,6 +22,14 @@ class ToolValue:
     sql: str = ""
     params: dict[str, Any] | list[Any] | None = None
     """The values bound to the SQL's parameters (``$name`` as a dict, ``?`` as a list), as run."""
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A call's validated arguments, ready to run: ``run`` on a cursor, and the arguments as JSON."""
+
+    run: Callable[[duckdb.DuckDBPyConnection], ToolValue]
+    arguments: dict[str, Any]
 
 
 class Tool:
@@ -33,3 +44,10 @@ class Tool:
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         raise NotImplementedError
+
+    def prepare(self, data: dict[str, Any]) -> Prepared:
+        """Validate decoded arguments against ``arguments`` (raises ArgumentError, one line per problem)."""
+        from analytics_agent.tools.arguments import validate_arguments
+
+        args = validate_arguments(self.arguments, data)
+        return Prepared(lambda cursor: self.run(cursor, args), args.model_dump(mode="json"))

@@ -3,31 +3,44 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Annotated, Any
 
 import duckdb
-from pydantic import Field, create_model
 
 from analytics_agent.db.catalog import NO_TABLES, get_profile, list_tables
 from analytics_agent.errors import ToolError
-from analytics_agent.tools.arguments import ToolArguments, one_of
-from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.base import Prepared, Tool, ToolValue
 from analytics_agent.tools.profile_view import fit_profile
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 
-
-class ListTablesArguments(ToolArguments):
-    pass
+if TYPE_CHECKING:  # pydantic: imported when a model is first built (schemas, a call to check)
+    from analytics_agent.tools.arguments import ToolArguments
 
 
 class ListTables(Tool):
     name = "list_tables"
     description = "Tables with row and column counts; then describe_table."
-    arguments = ListTablesArguments
     returns = "rows"
 
+    @cached_property
+    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]  # lazy stand-in for the attribute
+        from pydantic import create_model
+
+        from analytics_agent.tools.arguments import ToolArguments
+
+        return create_model("ListTablesArguments", __base__=ToolArguments)
+
+    def prepare(self, data: dict[str, Any]) -> Prepared:
+        if data:  # an unknown key: the model words the error
+            return super().prepare(data)
+        return Prepared(self.tables, {})
+
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+        return self.tables(cursor)
+
+    def tables(self, cursor: duckdb.DuckDBPyConnection) -> ToolValue:
         infos = list_tables(cursor)
         rows = [(t.name, t.rows, t.columns) for t in infos]
         return ToolValue(Rows(columns=("table", "rows", "columns"), rows=rows, total=len(rows)))
@@ -55,6 +68,10 @@ class DescribeTable(Tool):
         self.catalog = catalog or {}
         self.timezone = timezone
         self._empty = not tables
+        from pydantic import Field, create_model  # built with the tool, on first use (tools.deferred)
+
+        from analytics_agent.tools.arguments import ToolArguments, one_of
+
         table_type = one_of(tuple(tables)) if tables else str
         self.arguments = create_model(
             "DescribeTableArguments",

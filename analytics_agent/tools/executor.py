@@ -16,8 +16,8 @@ import duckdb
 
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
-from analytics_agent.tools.arguments import ToolArguments, parse_arguments
-from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.base import Prepared, Tool, ToolValue
+from analytics_agent.tools.quick_args import decode_arguments
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.shaping import Shaped, estimate_tokens, shape_object, shape_rows
 from analytics_agent.tools.watchdog import Watchdog
@@ -78,10 +78,10 @@ class Executor:
     def run_value(self, tool: Tool, arguments: dict[str, Any]) -> ToolValue:
         """Run ``tool`` (which need not be registered) under the same checks and time limit as a model's
         call, and return its unshaped value. Raises ToolError (the one-line reason) when it fails."""
-        args = parse_arguments(tool.arguments, arguments)
+        prepared = tool.prepare(decode_arguments(arguments))
         cursor = self.connection.cursor()
         try:
-            return self._run_with_timeout(tool, cursor, args)
+            return self._run_with_timeout(tool, cursor, prepared)
         finally:
             cursor.close()
 
@@ -91,10 +91,10 @@ class Executor:
             raise UnknownToolError(
                 f"unknown tool {name!r}; available tools: {', '.join(self.registry.names)}"
             )
-        args = parse_arguments(tool.arguments, arguments)
+        prepared = tool.prepare(decode_arguments(arguments))
         cursor = self.connection.cursor()
         try:
-            value = self._run_with_timeout(tool, cursor, args)
+            value = self._run_with_timeout(tool, cursor, prepared)
         finally:
             cursor.close()
         shaped = _shape(value)
@@ -107,15 +107,15 @@ class Executor:
             tokens=shaped.tokens,
             sql=value.sql,
             params=to_jsonable(value.params),
-            arguments=args.model_dump(mode="json"),
+            arguments=prepared.arguments,
         )
 
     def _run_with_timeout(
-        self, tool: Tool, cursor: duckdb.DuckDBPyConnection, args: ToolArguments
+        self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared
     ) -> ToolValue:
         try:
             with self._watchdog.guard(self.timeout_s, cursor.interrupt):
-                return tool.run(cursor, args)
+                return prepared.run(cursor)
         except duckdb.InterruptException:
             raise ToolError(
                 f"{tool.name} took longer than {self.timeout_s:g} s and was stopped; "

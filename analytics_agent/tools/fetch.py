@@ -63,7 +63,7 @@ def fetch_rows(
     rows = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
     total = len(rows)
     if total > max_rows or (total and _fetched_chars(rows) >= MAX_FETCH_CHARS):
-        counting = _one_select(f"SELECT count(*) FROM ({_body(sql)})")
+        counting = _one_select(cursor, f"SELECT count(*) FROM ({_body(sql)})")
         total = first_row(cursor.execute(counting, params))[0]
     extra = {"hint": hint} if hint else {}
     return Rows(columns=names, rows=rows, total=total, **extra)
@@ -79,7 +79,7 @@ def _plan(cursor: duckdb.DuckDBPyConnection, sql: str, params: Any, max_rows: in
     kinds = [_kind(t.id) for t in relation.types]
     value_chars = max(_MIN_VALUE_CHARS, min(MAX_VALUE_CHARS, MAX_FETCH_CHARS // max(1, len(names))))
     wrapped = f"{_capped_select(kinds, value_chars, _body(sql))} LIMIT {max_rows + 1}"
-    return names, kinds, value_chars, _one_select(wrapped)
+    return names, kinds, value_chars, _one_select(cursor, wrapped)
 
 
 def _signature(params: Sequence[Any] | dict[str, Any] | None) -> tuple[Any, ...]:
@@ -130,9 +130,11 @@ def _column_sql(kind: str, col: str, value_chars: int) -> list[str]:
     return ["NULL", f"octet_length({col})"]  # blob: its size is all a model can use
 
 
-def _one_select(sql: str) -> str:
+def _one_select(cursor: duckdb.DuckDBPyConnection, sql: str) -> str:
     try:
-        statements = duckdb.extract_statements(sql)
+        # the cursor's parser: ``duckdb.extract_statements`` opens the default in-memory database first,
+        # about 25 ms of CPU, more than a small query costs
+        statements = cursor.extract_statements(sql)
     except duckdb.Error as exc:
         raise ToolError(
             f"the query cannot be wrapped for a bounded fetch: {str(exc).splitlines()[0]}"

@@ -9,9 +9,10 @@ optional ones nullable, and no ``default``. Every schema stays in the portable s
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+if TYPE_CHECKING:  # the models come built; rendering them needs no import of pydantic here
+    from pydantic import BaseModel
 
 _DROP_KEYS = {"title", "$schema", "$id"}
 

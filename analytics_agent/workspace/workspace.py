@@ -5,17 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from analytics_agent.db.connect import ensure_database, open_sandbox
-from analytics_agent.db.linked.link import SourceSetUp
-from analytics_agent.db.linked.spec import Source
 from analytics_agent.errors import DatabaseError, ToolDefinitionError
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.semantic.load import semantic_path_for
+
+if TYPE_CHECKING:  # linking (extensions, object stores) is imported only by a run that has sources
+    from analytics_agent.db.linked.link import SourceSetUp
+    from analytics_agent.db.linked.spec import Source
 
 
 @dataclass
@@ -51,8 +54,12 @@ class Workspace:
         business zone of ``aggregate``; ``semantic_file`` defaults to ``<db>.semantic.yaml`` beside it.
         """
         created = prepare_database(db_path, sample_data=sample_data)
-        linked = SourceSetUp(sources)
-        connection = open_sandbox(db_path, set_up=linked if sources else None)
+        linked: SourceSetUp | None = None
+        if sources:
+            from analytics_agent.db.linked.link import SourceSetUp
+
+            linked = SourceSetUp(sources)
+        connection = open_sandbox(db_path, set_up=linked)
         try:
             registry, problems = build_registry(
                 connection,
@@ -65,7 +72,16 @@ class Workspace:
             connection.close()
             raise
         executor = Executor(registry, connection, timeout_s=timeout_s)
-        return cls(db_path, connection, registry, executor, problems, created, linked.tables, linked.problems)
+        return cls(
+            db_path,
+            connection,
+            registry,
+            executor,
+            problems,
+            created,
+            linked.tables if linked else {},
+            linked.problems if linked else [],
+        )
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         return self.connection.cursor()

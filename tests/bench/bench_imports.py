@@ -20,11 +20,13 @@ from tests.import_probe import imported_by
 # our package's own import time (self time of analytics_agent.* modules, which includes what they build at
 # import: pydantic classes, dataclasses, patterns) as a share of the command's whole import time. A share,
 # not milliseconds: -X importtime on a machine shared with other jobs moves both sides alike.
+# Data commands: 0.30 until issue 22's second pass took pydantic, the other commands' modules and the source
+# linking out of them (19-21 % -> 15-18 %).
 BUDGET_SHARE = {
     "--help": 0.10,
-    "tools list": 0.30,
-    "tools call sales_summary": 0.30,
-    "tables": 0.30,
+    "tools list": 0.22,
+    "tools call sales_summary": 0.22,
+    "tables": 0.22,
     "ask --help": 0.10,
 }
 

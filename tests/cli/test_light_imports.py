@@ -23,6 +23,8 @@ PLANNER = {
 ASKING = {"analytics_agent.agent.loop", "analytics_agent.providers", "analytics_agent.workspace.session"}
 DRAWING = {"analytics_agent.present.charts", "analytics_agent.present.results"}
 LOADING = {"analytics_agent.db.loader"}
+COMMAND_MODULES = {"tools_cmd", "data_cmd", "ask_cmd", "eval_cmd", "mcp_cmd", "semantic_cmd", "sources_cmd"}
+OTHER_COMMANDS = {"tools": COMMAND_MODULES - {"tools_cmd"}, "tables": COMMAND_MODULES - {"data_cmd"}}
 
 
 def _top(modules: set[str]) -> set[str]:
@@ -58,6 +60,11 @@ def test_a_light_command_leaves_the_planner_the_network_and_charts_out(
     found = _top(imported_by(["--db", str(sample_db), *args], cwd=tmp_path).modules)
     assert "duckdb" in found  # it did run
     assert found & (NETWORK_AND_SERVERS | PLANNER | ASKING | DRAWING | LOADING) == set()
+    # plain arguments of a .sql tool are checked without a pydantic model (tools.quick_args); the first
+    # model a process builds costs about as much CPU as importing DuckDB
+    assert "pydantic" not in found
+    # a run imports the module of its own command only
+    assert found & {f"analytics_agent.cli.{m}" for m in OTHER_COMMANDS[args[0]]} == set()
 
 
 def test_aggregate_is_imported_by_the_command_that_calls_it(sample_db: Path, tmp_path: Path) -> None:
@@ -90,5 +97,6 @@ def test_a_run_builds_only_its_command_and_mistakes_get_the_whole_app() -> None:
 
     trimmed = app_for(["tools", "list"])
     assert [g.name for g in trimmed.registered_groups] == ["tools"] and trimmed.registered_commands == []
+    assert [c.name for c in app_for(["--db", "x", "tables"]).registered_commands] == ["tables"]
     assert app_for(["tabels"]) is app and app_for(["--help"]) is app
     assert len(app.registered_commands) > 1  # the whole app is left as it was

@@ -10,11 +10,13 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from analytics_agent.db.linked.spec import Source, parse_sources
 from analytics_agent.errors import SourceError
 from analytics_agent.paths import config_dir
+
+if TYPE_CHECKING:  # the parser is imported only when there is a file to parse: most runs have none
+    from analytics_agent.db.linked.spec import Source
 
 HEADER = "# Data sources of analytics-agent; `analytics-agent sources add/remove` rewrites this file.\n"
 
@@ -25,8 +27,6 @@ def sources_path() -> Path:
 
 def read_sources(path: Path | None = None) -> list[Source]:
     """The configured sources (none when the file does not exist)."""
-    import tomllib
-
     path = path or sources_path()
     try:
         text = path.read_text(encoding="utf-8")
@@ -34,6 +34,10 @@ def read_sources(path: Path | None = None) -> list[Source]:
         return []
     except OSError as exc:
         raise SourceError(f"cannot read {path}: {exc.strerror}") from None
+    import tomllib  # only when there is a file: most runs have none
+
+    from analytics_agent.db.linked.spec import parse_sources
+
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
