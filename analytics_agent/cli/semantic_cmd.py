@@ -132,7 +132,7 @@ def check(
         raise SemanticModelError(
             "no such file; write a starting one with: analytics-agent semantic init", path=str(path)
         )
-    with open_workspace() as ws:
+    with open_workspace(semantic_warnings=False) as ws:
         cur = ws.cursor()
         semantics, problems = check_semantic(
             read_semantic(path), read_catalog(cur), read_relationships(cur), cur
@@ -140,6 +140,7 @@ def check(
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
     links = len(semantics.relationships)
-    typer.echo(f"{path}: {len(semantics.metrics)} metrics, {links} relationships, {len(problems)} problems")
+    count = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}"
+    typer.echo(f"{path}: {len(semantics.metrics)} metrics, {links} relationships, {count}")
     if problems:
         raise typer.Exit(1)

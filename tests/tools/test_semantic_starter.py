@@ -80,3 +80,26 @@ def test_an_existing_file_is_replaced_only_with_force_and_kept_as_bak(sample_db,
         semantic_path_for(db).with_name(semantic_path_for(db).name + ".bak").read_text(encoding="utf-8")
         == "tables: {}\n"
     )
+
+
+def test_check_prints_each_mistake_once_with_a_counted_noun(tmp_path):
+    from cli_process import run_cli
+
+    db = build_real_db(tmp_path / "real.duckdb")
+    init(db)
+    path = semantic_path_for(db)
+    good = path.read_text(encoding="utf-8")
+    path.write_text(good.replace("column: dep_delay,", "column: dep_delayx,"), encoding="utf-8")
+    one = run_cli(["--db", str(db), "semantic", "check"], cwd=tmp_path)
+    assert one.returncode == 1
+    assert one.stderr.count("dep_delayx") == 1, one.stderr  # the workspace's warning is not printed too
+    assert one.stdout.rstrip().endswith(", 1 problem"), one.stdout
+    path.write_text(
+        good.replace("column: dep_delay,", "column: dep_delayx,").replace(
+            "column: distance,", "column: distancex,"
+        ),
+        encoding="utf-8",
+    )
+    two = run_cli(["--db", str(db), "semantic", "check"], cwd=tmp_path)
+    assert two.stderr.count("error: ") == 2 and "warning" not in two.stderr, two.stderr
+    assert two.stdout.rstrip().endswith(", 2 problems"), two.stdout
