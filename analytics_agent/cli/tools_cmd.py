@@ -126,13 +126,11 @@ def call_json(outcome) -> dict:
 
 def _chart(name: str, text: str, *, draw: bool, path: Path | None) -> None:
     from analytics_agent.cli.output import draw_chart, write_chart_file
-    from analytics_agent.present.results import call_chart
+    from analytics_agent.present.results import call_chart, why_no_chart
 
     spec = call_chart(name, text)
     if spec is None:
-        typer.echo(
-            "no chart: it needs two or more rows with a date or category column and a number column", err=True
-        )
+        typer.echo(f"no chart: {why_no_chart(name, text)}", err=True)
         return
     if draw:
         typer.echo()
