@@ -101,7 +101,7 @@ def _bar_chart(spec: ChartSpec, width: int, *, ascii: bool) -> list[str]:
     values = spec.series[0].values
     shown = uniform_labels([v for v in values if v is not None])
     texts = ["n/a" if v is None else shown.pop(0) for v in values]
-    label_w = min(max(len(x) for x in spec.labels), max(6, width // 3))
+    label_w = min(max(len(x) for x in (*spec.labels, spec.x_label)), max(6, width // 3))
     value_w = max(len(t) for t in texts)
     room = width - label_w - value_w - 2
     low = min(0.0, *(v for v in values if v is not None))
