@@ -46,9 +46,10 @@ def schema(
     table_name: Annotated[str, typer.Argument(metavar="TABLE", help="Table name.")], as_json: JsonFlag = False
 ) -> None:
     """Columns of one table: type, nulls, range and common values."""
+    from analytics_agent.cli.output import text_columns
     from analytics_agent.db.catalog import NO_TABLES, get_profile, table_names
     from analytics_agent.errors import DatabaseError
-    from analytics_agent.present.tables import is_year, plural, table
+    from analytics_agent.present.tables import column_list, is_year, plural, table, width
     from analytics_agent.suggest import did_you_mean
 
     with open_workspace() as ws:
@@ -78,7 +79,11 @@ def schema(
         if original:
             row.insert(1, original.get(c["name"], ""))
         rows.append(row)
-    typer.echo(table(headers, rows, right=(headers.index("nulls"),)))
+    text = table(headers, rows, right=(headers.index("nulls"),))
+    columns = text_columns()
+    if columns is not None and max(width(line) for line in text.splitlines()) > columns:
+        text = column_list(headers, rows, columns)  # a wide table wraps into noise: one column per block
+    typer.echo(text)
 
 
 def load(

@@ -24,9 +24,13 @@ def tools_list(as_json: JsonFlag = False) -> None:
     if as_json:
         typer.echo(json.dumps([{"name": n, "description": d} for n, d in items], indent=2))
         return
-    width = max(len(n) for n, _ in items)
+    from analytics_agent.cli.output import text_columns
+    from analytics_agent.present.tables import hanging
+
+    width, columns = max(len(n) for n, _ in items), text_columns()
     for name, description in items:
-        typer.echo(escape_control(f"{name.ljust(width)}  {first_sentence(description)}"))
+        text = escape_control(first_sentence(description))
+        typer.echo("\n".join(hanging(f"{escape_control(name).ljust(width)}  ", text, columns)))
 
 
 @tools_app.command("spec")
