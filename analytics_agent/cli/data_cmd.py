@@ -23,23 +23,33 @@ _SKIP_HELP = "Load the good records and keep the malformed ones in the table <TA
 
 
 def tables(as_json: JsonFlag = False) -> None:
-    """Tables in the database with row and column counts."""
+    """Tables in the database with row and column counts; a linked table names its source."""
     from analytics_agent.db.catalog import NO_TABLES, list_tables
     from analytics_agent.present.tables import table
 
     with open_workspace() as ws:
         infos = list_tables(ws.cursor())
+        linked = dict(ws.linked_tables)
     if not infos and not as_json:
         typer.echo(NO_TABLES)
         return
     if as_json:
+        rows = [
+            {"name": t.name, "rows": t.rows, "columns": t.columns, "source": linked.get(t.name)}
+            for t in infos
+        ]
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    if not linked:
         typer.echo(
-            json.dumps([{"name": t.name, "rows": t.rows, "columns": t.columns} for t in infos], indent=2)
+            table(["table", "rows", "columns"], [(t.name, t.rows, t.columns) for t in infos], right=(1, 2))
         )
         return
-    typer.echo(
-        table(["table", "rows", "columns"], [(t.name, t.rows, t.columns) for t in infos], right=(1, 2))
-    )
+    # linked tables are read where they live: say from which source, so none passes for a loaded one
+    cells = [
+        (t.name, t.rows, t.columns, f"linked: {linked[t.name]}" if t.name in linked else "") for t in infos
+    ]
+    typer.echo(table(["table", "rows", "columns", "source"], cells, right=(1, 2)))
 
 
 def schema(
