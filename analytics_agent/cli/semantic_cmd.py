@@ -38,7 +38,7 @@ def init(
     from analytics_agent.errors import SemanticModelError
     from analytics_agent.tools.aggregate.time import check_zone
     from analytics_agent.tools.aggregate.tool import read_catalog
-    from analytics_agent.tools.semantic.describe import row_key
+    from analytics_agent.tools.semantic.describe import not_additive, row_key
     from analytics_agent.tools.semantic.load import bundled_semantic_path, semantic_path_for
     from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
     from analytics_agent.tools.semantics import Semantics
@@ -58,9 +58,9 @@ def init(
             semantics = Semantics(relationships=relationships)
             keys = {t: k for t in catalog if (k := row_key(cur, t, catalog[t], semantics))}
             zone = zone or propose_zone(_zone_samples(cur, catalog))
-            text = starter_yaml(
-                catalog, relationships, {t: get_profile(cur, t) for t in catalog}, keys=keys, zone=zone
-            )
+            profiles = {t: get_profile(cur, t) for t in catalog}
+            skipped = {t: not_additive(cur, t, catalog[t]) for t in catalog}
+            text = starter_yaml(catalog, relationships, profiles, keys=keys, zone=zone, not_measures=skipped)
     from analytics_agent.paths import refuse_symlink, write_file
 
     try:
