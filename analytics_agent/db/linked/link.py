@@ -195,7 +195,8 @@ def _attach(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> 
 
 
 _PG_KEYS = """
-SELECT c.contype::text, t.relname::text, a.attname::text, coalesce(ft.relname::text, ''), coalesce(fa.attname::text, '')
+SELECT c.contype::text AS kind, t.relname::text AS tab, a.attname::text AS col,
+       coalesce(ft.relname::text, '') AS target, coalesce(fa.attname::text, '') AS key
 FROM pg_constraint c
 JOIN pg_class t ON t.oid = c.conrelid
 JOIN pg_namespace n ON n.oid = t.relnamespace
