@@ -51,6 +51,8 @@ def _same(got: Any, want: Any) -> bool:
     if isinstance(got, str) and isinstance(want, int):  # a year label "2012" for year(date) = 2012
         if len(got) == 7 and got[4] == "-" and 1 <= want <= 12:  # a month label "2008-03" for month(date) = 3
             return got[5:].isdigit() and int(got[5:]) == want
+        if len(got) == 5 and got.endswith("s"):  # a decade label "1950s" for year // 10 * 10 = 1950
+            return got[:4] == str(want)
         return got == str(want)
     if isinstance(got, str) and isinstance(want, str) and len(got) == 3 and got != want:
         return want.startswith(got)  # "Nov" for monthname's "November", "Mon" for dayname's "Monday"

@@ -102,7 +102,8 @@ def score_one(question: dict[str, Any], result: dict[str, Any], data: Path) -> d
         return {**row, "verdict": "right", "why": "declined an unanswerable question"}
     if not numbers:
         return {**row, "verdict": "refused", "why": "no number in the answer", "answer": answer}
-    missing, close = [], []
+    missing: list[str | float] = []
+    close: list[float] = []
     for value in truth_values(question["sql"], data):
         if value is None:
             continue
