@@ -55,11 +55,11 @@ def stderr_spinner():
 
 
 def text_columns() -> int | None:
-    """How wide plain-text output may be: the terminal's width (or $COLUMNS) on a terminal or when
-    $COLUMNS is set; None (no limit) when piped, so a file or a grep gets whole lines."""
+    """How wide plain-text output may be: the terminal's width (or $COLUMNS) on a terminal; None (no
+    limit) when piped, so a file or a grep gets whole lines whatever $COLUMNS says."""
     import shutil
 
-    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
+    if sys.stdout.isatty():
         return max(40, shutil.get_terminal_size((80, 24)).columns)
     return None
 
