@@ -90,12 +90,13 @@ def show_answer(wiring: Any, result: Any, question: str, view: View) -> None:
 
 
 def _chart(calls: list, *, draw: bool, path: Path | None) -> None:
-    from analytics_agent.present.results import answer_chart
+    from analytics_agent.present.results import answer_chart, why_no_chart
 
     spec = answer_chart(calls)
     if spec is None:
         if path is not None:
-            typer.echo("no chart: no tool result had a date or category column with numbers", err=True)
+            last = f" ({calls[-1].name}: {why_no_chart(calls[-1].name, calls[-1].content)})" if calls else ""
+            typer.echo(f"no chart: no tool result makes one{last}", err=True)
         return
     if draw:
         typer.echo()

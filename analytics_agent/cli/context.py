@@ -38,12 +38,14 @@ def gets_sample_data(path: Path) -> bool:
     return path.expanduser().absolute() == builtin_db_path().absolute()
 
 
-def open_workspace(timezone: str | None = None, *, demo: bool = False):
+def open_workspace(timezone: str | None = None, *, demo: bool = False, semantic_warnings: bool = True):
     """The workspace the global options describe; says once when it created the database.
 
     ``timezone`` (``--timezone``) is the business zone ``aggregate`` buckets timestamps in; without it, the
     config file's ``timezone``, else the machine's zone. ``demo``: without --db, the demo's own database;
-    a new one gets the sample data either way."""
+    a new one gets the sample data either way. ``semantic_warnings=False``: the caller reports the semantic
+    file's mistakes itself (``semantic check``), so they are not printed twice."""
+    from analytics_agent.errors import SemanticModelError
     from analytics_agent.paths import demo_db_path
     from analytics_agent.workspace.workspace import Workspace
 
@@ -64,7 +66,9 @@ def open_workspace(timezone: str | None = None, *, demo: bool = False):
     )
     if workspace.created:
         say_created(path, sample_data=demo or gets_sample_data(path))
-    warn_problems(workspace.problems)
+    warn_problems(
+        [p for p in workspace.problems if semantic_warnings or not isinstance(p, SemanticModelError)]
+    )
     for problem in (*unreadable, *workspace.source_problems):
         typer.echo(escape_control(f"warning: {problem}"), err=True)
     return workspace

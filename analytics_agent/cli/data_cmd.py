@@ -76,32 +76,43 @@ _AllowEmpty = Annotated[
 
 
 def tables(as_json: JsonFlag = False) -> None:
-    """Tables in the database with row and column counts."""
+    """Tables in the database with row and column counts; a linked table names its source."""
     from analytics_agent.db.catalog import NO_TABLES, list_tables
     from analytics_agent.present.tables import table
 
     with open_workspace() as ws:
         infos = list_tables(ws.cursor())
+        linked = dict(ws.linked_tables)
     if not infos and not as_json:
         typer.echo(NO_TABLES)
         return
     if as_json:
+        rows = [
+            {"name": t.name, "rows": t.rows, "columns": t.columns, "source": linked.get(t.name)}
+            for t in infos
+        ]
+        typer.echo(json.dumps(rows, indent=2))
+        return
+    if not linked:
         typer.echo(
-            json.dumps([{"name": t.name, "rows": t.rows, "columns": t.columns} for t in infos], indent=2)
+            table(["table", "rows", "columns"], [(t.name, t.rows, t.columns) for t in infos], right=(1, 2))
         )
         return
-    typer.echo(
-        table(["table", "rows", "columns"], [(t.name, t.rows, t.columns) for t in infos], right=(1, 2))
-    )
+    # linked tables are read where they live: say from which source, so none passes for a loaded one
+    cells = [
+        (t.name, t.rows, t.columns, f"linked: {linked[t.name]}" if t.name in linked else "") for t in infos
+    ]
+    typer.echo(table(["table", "rows", "columns", "source"], cells, right=(1, 2)))
 
 
 def schema(
     table_name: Annotated[str, typer.Argument(metavar="TABLE", help="Table name.")], as_json: JsonFlag = False
 ) -> None:
     """Columns of one table: type, nulls, range and common values."""
+    from analytics_agent.cli.output import text_columns
     from analytics_agent.db.catalog import NO_TABLES, get_profile, table_names
     from analytics_agent.errors import DatabaseError
-    from analytics_agent.present.tables import is_year, plural, table
+    from analytics_agent.present.tables import column_list, is_year, plural, table, width
     from analytics_agent.suggest import did_you_mean
 
     with open_workspace() as ws:
@@ -131,7 +142,11 @@ def schema(
         if original:
             row.insert(1, original.get(c["name"], ""))
         rows.append(row)
-    typer.echo(table(headers, rows, right=(headers.index("nulls"),)))
+    text = table(headers, rows, right=(headers.index("nulls"),))
+    columns = text_columns()
+    if columns is not None and max(width(line) for line in text.splitlines()) > columns:
+        text = column_list(headers, rows, columns)  # a wide table wraps into noise: one column per block
+    typer.echo(text)
 
 
 def load(

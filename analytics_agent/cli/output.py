@@ -54,6 +54,16 @@ def stderr_spinner():
     )
 
 
+def text_columns() -> int | None:
+    """How wide plain-text output may be: the terminal's width (or $COLUMNS) on a terminal; None (no
+    limit) when piped, so a file or a grep gets whole lines whatever $COLUMNS says."""
+    import shutil
+
+    if sys.stdout.isatty():
+        return max(40, shutil.get_terminal_size((80, 24)).columns)
+    return None
+
+
 def draw_chart(spec: ChartSpec) -> None:
     """The chart on stdout, as wide as the terminal (or $COLUMNS), in ASCII where UTF-8 cannot show."""
     import shutil

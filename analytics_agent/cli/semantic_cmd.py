@@ -38,7 +38,7 @@ def init(
     from analytics_agent.errors import SemanticModelError
     from analytics_agent.tools.aggregate.time import check_zone
     from analytics_agent.tools.aggregate.tool import read_catalog
-    from analytics_agent.tools.semantic.describe import row_key
+    from analytics_agent.tools.semantic.describe import not_additive, row_key
     from analytics_agent.tools.semantic.load import bundled_semantic_path, semantic_path_for
     from analytics_agent.tools.semantic.model import read_semantic
     from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
@@ -68,9 +68,9 @@ def init(
             semantics = Semantics(relationships=relationships)
             keys = {t: k for t in catalog if (k := row_key(cur, t, catalog[t], semantics))}
             zone = zone or propose_zone(_zone_samples(cur, catalog))
-            text = starter_yaml(
-                catalog, relationships, {t: get_profile(cur, t) for t in catalog}, keys=keys, zone=zone
-            )
+            profiles = {t: get_profile(cur, t) for t in catalog}
+            skipped = {t: not_additive(cur, t, catalog[t]) for t in catalog}
+            text = starter_yaml(catalog, relationships, profiles, keys=keys, zone=zone, not_measures=skipped)
     from analytics_agent.paths import refuse_symlink, write_file
 
     try:
@@ -146,7 +146,7 @@ def check(
         raise SemanticModelError(
             "no such file; write a starting one with: analytics-agent semantic init", path=str(path)
         )
-    with open_workspace() as ws:
+    with open_workspace(semantic_warnings=False) as ws:
         cur = ws.cursor()
         semantics, problems = check_semantic(
             read_semantic(path), read_catalog(cur), read_relationships(cur), cur
@@ -154,6 +154,7 @@ def check(
     for problem in problems:
         typer.echo(f"error: {problem}", err=True)
     links = len(semantics.relationships)
-    typer.echo(f"{path}: {len(semantics.metrics)} metrics, {links} relationships, {len(problems)} problems")
+    count = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}"
+    typer.echo(f"{path}: {len(semantics.metrics)} metrics, {links} relationships, {count}")
     if problems:
         raise typer.Exit(1)

@@ -19,87 +19,102 @@ _WHERE = "Where"
 _NameArg = Annotated[str, typer.Argument(metavar="NAME", help="The source's name, e.g. trips.")]
 
 
+# The options of ``sources add``, one alias each, so the command reads as what it does.
+_KindOpt = Annotated[str, typer.Option("--type", help="files, postgres, ducklake or motherduck.")]
+_PathOpt = Annotated[
+    Optional[str], typer.Option(help="files: a file, glob, folder or s3:// URL.", rich_help_panel=_WHERE)
+]
+_FormatOpt = Annotated[
+    Optional[str], typer.Option("--format", help="files: parquet or csv.", rich_help_panel=_WHERE)
+]
+_HiveOpt = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--hive/--no-hive",
+        help="files: key=value folders are columns.",
+        rich_help_panel=_WHERE,
+        show_default=False,
+    ),
+]
+_DsnOpt = Annotated[
+    Optional[str],
+    typer.Option(help="postgres: e.g. 'host=db dbname=shop user=reader'.", rich_help_panel=_WHERE),
+]
+_SchemaOpt = Annotated[
+    Optional[str], typer.Option(help="postgres: the schema (default public).", rich_help_panel=_WHERE)
+]
+_PasswordEnvOpt = Annotated[
+    Optional[str],
+    typer.Option(help="postgres/ducklake: variable holding the password.", rich_help_panel=_WHERE),
+]
+_CatalogOpt = Annotated[
+    Optional[str], typer.Option(help="ducklake: e.g. 'postgres:dbname=lake host=…'.", rich_help_panel=_WHERE)
+]
+_DataPathOpt = Annotated[
+    Optional[str], typer.Option(help="ducklake: folder or s3:// URL of its files.", rich_help_panel=_WHERE)
+]
+_DatabaseOpt = Annotated[
+    Optional[str], typer.Option(help="motherduck: the database name.", rich_help_panel=_WHERE)
+]
+_TokenEnvOpt = Annotated[
+    Optional[str], typer.Option(help="motherduck: variable holding the token.", rich_help_panel=_WHERE)
+]
+_EndpointOpt = Annotated[
+    Optional[str],
+    typer.Option(help="S3-compatible endpoint, e.g. http://127.0.0.1:9000.", rich_help_panel=_WHERE),
+]
+_RegionOpt = Annotated[Optional[str], typer.Option(help="S3 region.", rich_help_panel=_WHERE)]
+_PrefixOpt = Annotated[Optional[str], typer.Option(help="Prepended to its table names, e.g. pg_.")]
+_TablesOpt = Annotated[Optional[list[str]], typer.Option("--table", help="Only this table (repeatable).")]
+_ReplaceOpt = Annotated[bool, typer.Option("--replace", help="Replace a source of that name.")]
+_NoTestOpt = Annotated[bool, typer.Option("--no-test", help="Save without trying it first.")]
+
+
 @sources_app.command("add")
 def add(
-    name: _NameArg,
-    kind: Annotated[str, typer.Option("--type", help="files, postgres, ducklake or motherduck.")],
-    path: Annotated[
-        Optional[str], typer.Option(help="files: a file, glob, folder or s3:// URL.", rich_help_panel=_WHERE)
-    ] = None,
-    fmt: Annotated[
-        Optional[str], typer.Option("--format", help="files: parquet or csv.", rich_help_panel=_WHERE)
-    ] = None,
-    hive: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--hive/--no-hive",
-            help="files: key=value folders are columns.",
-            rich_help_panel=_WHERE,
-            show_default=False,
-        ),
-    ] = None,
-    dsn: Annotated[
-        Optional[str],
-        typer.Option(help="postgres: e.g. 'host=db dbname=shop user=reader'.", rich_help_panel=_WHERE),
-    ] = None,
-    schema: Annotated[
-        Optional[str], typer.Option(help="postgres: the schema (default public).", rich_help_panel=_WHERE)
-    ] = None,
-    password_env: Annotated[
-        Optional[str],
-        typer.Option(help="postgres/ducklake: variable holding the password.", rich_help_panel=_WHERE),
-    ] = None,
-    catalog: Annotated[
-        Optional[str],
-        typer.Option(help="ducklake: e.g. 'postgres:dbname=lake host=…'.", rich_help_panel=_WHERE),
-    ] = None,
-    data_path: Annotated[
-        Optional[str],
-        typer.Option(help="ducklake: folder or s3:// URL of its files.", rich_help_panel=_WHERE),
-    ] = None,
-    database: Annotated[
-        Optional[str], typer.Option(help="motherduck: the database name.", rich_help_panel=_WHERE)
-    ] = None,
-    token_env: Annotated[
-        Optional[str], typer.Option(help="motherduck: variable holding the token.", rich_help_panel=_WHERE)
-    ] = None,
-    endpoint: Annotated[
-        Optional[str],
-        typer.Option(help="S3-compatible endpoint, e.g. http://127.0.0.1:9000.", rich_help_panel=_WHERE),
-    ] = None,
-    region: Annotated[Optional[str], typer.Option(help="S3 region.", rich_help_panel=_WHERE)] = None,
-    prefix: Annotated[Optional[str], typer.Option(help="Prepended to its table names, e.g. pg_.")] = None,
-    tables: Annotated[
-        Optional[list[str]], typer.Option("--table", help="Only this table (repeatable).")
-    ] = None,
-    replace: Annotated[bool, typer.Option("--replace", help="Replace a source of that name.")] = False,
-    no_test: Annotated[bool, typer.Option("--no-test", help="Save without trying it first.")] = False,
-) -> None:
+    name: _NameArg, kind: _KindOpt, path: _PathOpt = None, fmt: _FormatOpt = None, hive: _HiveOpt = None,
+    dsn: _DsnOpt = None, schema: _SchemaOpt = None, password_env: _PasswordEnvOpt = None,
+    catalog: _CatalogOpt = None, data_path: _DataPathOpt = None, database: _DatabaseOpt = None,
+    token_env: _TokenEnvOpt = None, endpoint: _EndpointOpt = None, region: _RegionOpt = None,
+    prefix: _PrefixOpt = None, tables: _TablesOpt = None, replace: _ReplaceOpt = False, no_test: _NoTestOpt = False,
+) -> None:  # fmt: skip
     """Add a source; it is tried first (attached read-only in a scratch connection), then saved.
     With --db it belongs to that database only; without, every database sees it."""
-    from analytics_agent.cli.context import State
-    from analytics_agent.db.linked.spec import parse_source
-    from analytics_agent.db.linked.store import read_sources, write_sources
-    from analytics_agent.errors import SourceError
-
-    if path and "://" not in path:  # saved absolute, so the source works from any folder
-        path = _absolute(path)
     values = {
         "type": kind, "path": path, "format": fmt, "hive": hive, "dsn": dsn, "schema": schema,
         "password_env": password_env, "catalog": catalog, "data_path": data_path, "database": database,
         "token_env": token_env, "endpoint": endpoint, "region": region, "prefix": prefix,
         "tables": list(tables) if tables else None,
-        "db": str(State.db.expanduser().absolute()) if State.db is not None else None,
     }  # fmt: skip
-    source = parse_source(name, {k: v for k, v in values.items() if v is not None})
+    _save(_new_source(name, values), replace=replace, test=not no_test)
+
+
+def _new_source(name: str, values: dict[str, Any]) -> Any:
+    """The source the options describe: a local path made absolute (so it works from any folder), and
+    bound to --db when one was given."""
+    from analytics_agent.cli.context import State
+    from analytics_agent.db.linked.spec import parse_source
+
+    if values["path"] and "://" not in values["path"]:
+        values = {**values, "path": _absolute(values["path"])}
+    if State.db is not None:
+        values = {**values, "db": str(State.db.expanduser().absolute())}
+    return parse_source(name, {k: v for k, v in values.items() if v is not None})
+
+
+def _save(source: Any, *, replace: bool, test: bool) -> None:
+    """Tried first unless told not to, then written beside the others; a name taken needs --replace."""
+    from analytics_agent.db.linked.store import read_sources, write_sources
+    from analytics_agent.errors import SourceError
+
     existing = read_sources()
-    if any(s.name == name for s in existing) and not replace:
-        raise SourceError(f"a source named {name} exists; pass --replace or choose another name")
-    if not no_test:
+    if any(s.name == source.name for s in existing) and not replace:
+        raise SourceError(f"a source named {source.name} exists; pass --replace or choose another name")
+    if test:
         _echo_report(_check(source))
-    path_written = write_sources([s for s in existing if s.name != name] + [source])
+    path_written = write_sources([s for s in existing if s.name != source.name] + [source])
     scope = f"used with {source.db} only" if source.db else "used with every database"
-    typer.echo(f"Saved source {name} in {path_written} ({scope}).")
+    typer.echo(f"Saved source {source.name} in {path_written} ({scope}).")
 
 
 @sources_app.command("list")

@@ -24,9 +24,13 @@ def tools_list(as_json: JsonFlag = False) -> None:
     if as_json:
         typer.echo(json.dumps([{"name": n, "description": d} for n, d in items], indent=2))
         return
-    width = max(len(n) for n, _ in items)
+    from analytics_agent.cli.output import text_columns
+    from analytics_agent.present.tables import hanging
+
+    width, columns = max(len(n) for n, _ in items), text_columns()
     for name, description in items:
-        typer.echo(escape_control(f"{name.ljust(width)}  {first_sentence(description)}"))
+        text = escape_control(first_sentence(description))
+        typer.echo("\n".join(hanging(f"{escape_control(name).ljust(width)}  ", text, columns)))
 
 
 @tools_app.command("spec")
@@ -126,13 +130,11 @@ def call_json(outcome) -> dict:
 
 def _chart(name: str, text: str, *, draw: bool, path: Path | None) -> None:
     from analytics_agent.cli.output import draw_chart, write_chart_file
-    from analytics_agent.present.results import call_chart
+    from analytics_agent.present.results import call_chart, why_no_chart
 
     spec = call_chart(name, text)
     if spec is None:
-        typer.echo(
-            "no chart: it needs two or more rows with a date or category column and a number column", err=True
-        )
+        typer.echo(f"no chart: {why_no_chart(name, text)}", err=True)
         return
     if draw:
         typer.echo()

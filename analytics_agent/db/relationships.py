@@ -21,7 +21,14 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.catalog import META_SCHEMA, get_profile, quote_ident, table_names, unreadable_views
+from analytics_agent.db.catalog import (
+    LINKED,
+    META_SCHEMA,
+    get_profile,
+    quote_ident,
+    table_names,
+    unreadable_views,
+)
 from analytics_agent.db.rows import first_row
 
 MIN_COVERAGE = 0.5
@@ -201,6 +208,72 @@ def store_relationships(conn: duckdb.DuckDBPyConnection, changed: str | None = N
     return found
 
 
+def declared_links(
+    cur: duckdb.DuckDBPyConnection,
+    tables: list[str],
+    primary_keys: dict[str, str],
+    foreign_keys: list[tuple[str, str, str, str]],
+    own_names: dict[str, str],
+) -> list[Relationship]:
+    """Links among linked ``tables`` (``own_names``: each one's name in its database, without a prefix) from the keys their database enforces: every foreign key whose target
+    is a primary key, and a column named for another table's primary key (``customer_id`` →
+    ``customers.id``) whose values that key covers at least half of (one sampled query each). No scan
+    for duplicates: the database guarantees the key unique."""
+    found = {
+        (t, c): Relationship(t, c, target, key)
+        for t, c, target, key in foreign_keys
+        if t in tables and target in tables and primary_keys.get(target) == key
+    }
+    kinds: dict[str, dict[str, str]] = {}
+    for table, column, kind in cur.execute(
+        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = ? "
+        "AND schema_name = 'main' ORDER BY table_name, column_index",
+        [LINKED],
+    ).fetchall():
+        kinds.setdefault(table, {})[column] = kind
+    for table in tables:
+        for column, kind in kinds.get(table, {}).items():
+            if (table, column) in found or not _KEY_TYPES.match(kind):
+                continue
+            for target, key in primary_keys.items():
+                if target == table or target not in tables or key not in kinds.get(target, {}):
+                    continue
+                if names_match(column, own_names.get(target, target), key) and _family(
+                    kinds[target][key]
+                ) == _family(kind):
+                    share = coverage(cur, table, column, target, key)
+                    if share >= MIN_COVERAGE:
+                        found[table, column] = Relationship(table, column, target, key, round(share, 4))
+                        break
+    return sorted(found.values(), key=lambda r: (r.table, r.column, r.target))
+
+
+def install_linked_relationships(conn: duckdb.DuckDBPyConnection, links: list[Relationship]) -> None:
+    """Keep the linked tables' links for this session (``linked._agent.relationships``), beside their
+    profiles: nothing about a source is written into the database's file."""
+    conn.execute(f"CREATE SCHEMA IF NOT EXISTS {LINKED}.{META_SCHEMA}")
+    conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {LINKED}.{META_SCHEMA}.relationships (table_name VARCHAR, "
+        "column_name VARCHAR, target VARCHAR, key VARCHAR, coverage DOUBLE, verified BOOLEAN)"
+    )
+    if links:
+        conn.executemany(
+            f"INSERT INTO {LINKED}.{META_SCHEMA}.relationships VALUES (?, ?, ?, ?, ?, ?)",
+            [(r.table, r.column, r.target, r.key, r.coverage, r.verified) for r in links],
+        )
+
+
+def _linked_links(cur: duckdb.DuckDBPyConnection) -> list[Relationship]:
+    exists = cur.execute(
+        "SELECT 1 FROM duckdb_tables() WHERE database_name = ? AND schema_name = ? AND table_name = 'relationships'",
+        [LINKED, META_SCHEMA],
+    ).fetchone()
+    if not exists:
+        return []
+    rows = cur.execute(f"SELECT * FROM {LINKED}.{META_SCHEMA}.relationships ORDER BY 1, 2, 3").fetchall()
+    return [Relationship(r[0], r[1], r[2], r[3], r[4], verified=r[5]) for r in rows]
+
+
 def _stored(cur: duckdb.DuckDBPyConnection) -> bool:
     return bool(
         cur.execute(
@@ -212,14 +285,20 @@ def _stored(cur: duckdb.DuckDBPyConnection) -> bool:
 
 
 def read_relationships(cur: duckdb.DuckDBPyConnection) -> list[Relationship]:
-    """The stored links whose tables still exist, or links inferred now when none were ever stored."""
+    """The stored links whose tables still exist, or links inferred now when none were ever stored; then
+    the linked sources' links declared by their databases' keys (kept for the session)."""
+    linked = _linked_links(cur)
     if not _stored(cur):
-        return infer_relationships(cur)
+        inferred = infer_relationships(cur)
+        return inferred + [
+            r for r in linked if (r.table, r.column) not in {(i.table, i.column) for i in inferred}
+        ]
     tables = set(table_names(cur))
     rows = cur.execute(f"SELECT * FROM {META_SCHEMA}.relationships ORDER BY 1, 2, 3").fetchall()
     # rows of an earlier layout have no "verified": their keys were checked in full
-    return [
+    stored = [
         Relationship(row[0], row[1], row[2], row[3], row[4], verified=row[5] if len(row) > 5 else True)
         for row in rows
         if row[0] in tables and row[2] in tables
     ]
+    return stored + linked

@@ -14,6 +14,7 @@ from typing import Any
 
 from analytics_agent.agent.events import Event, QuestionAsked, ToolFinished
 from analytics_agent.present.charts import ChartSpec, parse_result, pick_chart
+from analytics_agent.present.charts.pick import no_chart_reason, result_total
 
 
 @dataclass(frozen=True)
@@ -95,10 +96,18 @@ def call_chart(name: str, content: str) -> ChartSpec | None:
     parsed = parse_result(content)
     if parsed is None:
         return None
-    spec = pick_chart(*parsed)
+    spec = pick_chart(*parsed, total=result_total(content))
     if spec is None:
         return None
     return ChartSpec(**{**spec.__dict__, "title": f"{name}: {spec.title}"})
+
+
+def why_no_chart(name: str, content: str) -> str:
+    """Why one tool's result makes no chart, true to its shape."""
+    parsed = parse_result(content)
+    if parsed is None:
+        return f"{name} returned an object, not rows"
+    return no_chart_reason(*parsed)
 
 
 def export_names(calls: list[CallResult]) -> list[str]:

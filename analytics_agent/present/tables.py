@@ -38,6 +38,45 @@ def table(
     return "\n".join(out)
 
 
+def column_list(headers: Sequence[str], rows: Sequence[Sequence[Any]], columns: int) -> str:
+    """A table too wide for the terminal as one entry per row: its first cell, then ``header value`` for
+    the other cells that hold something, wrapped at spaces to ``columns`` under the first cell's column."""
+    cells = [
+        [_cell(v, separators=not _YEAR_HEADER.search(h)) for h, v in zip(headers, r, strict=True)]
+        for r in rows
+    ]
+    name_w = min(max(width(r[0]) for r in cells), columns // 3)
+    out: list[str] = []
+    for row in cells:
+        parts = [f"{h} {c}" for h, c in zip(headers[1:], row[1:], strict=True) if c != ""]
+        out += hanging(_pad(row[0], name_w, right=False) + "  ", "; ".join(parts), columns)
+    return "\n".join(out)
+
+
+def hanging(head: str, text: str, columns: int | None) -> list[str]:
+    """``head`` then ``text`` wrapped at spaces to ``columns`` (never inside a word), later lines indented
+    under the text's start (or, when the head leaves under 20 columns, the text under the head); one line
+    when ``columns`` is None. A word longer than a line stays whole."""
+    import textwrap
+
+    if columns is None:
+        return [f"{head}{text}".rstrip()]
+    first, rest = head, " " * len(head)
+    lines = []
+    if columns - len(head) < 20:
+        lines, first = [head.rstrip()], "    "
+        rest = first
+    wrapped = textwrap.wrap(
+        text,
+        columns,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return lines + wrapped if wrapped or lines else [head.rstrip()]
+
+
 def width(text: str) -> int:
     """Terminal cells the text takes: wide (W/F) characters two, combining marks and zero-width none."""
     total = 0

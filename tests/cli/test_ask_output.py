@@ -58,7 +58,10 @@ def test_a_plot_question_shows_the_chart_under_the_answer_even_when_piped(model_
     answer, _, chart = result.stdout.partition("\n\n")
     assert answer == ANSWER
     assert chart.splitlines()[0] == "revenue_trend: revenue by period"
-    assert "2026-01" in chart.splitlines()[-1] and "2026-10" in chart.splitlines()[-1]
+    assert "2026-01" in chart.splitlines()[-2] and "2026-10" in chart.splitlines()[-2]
+    assert (
+        chart.splitlines()[-1] == "not drawn: orders (another unit or scale than revenue)"
+    )  # said, not hidden
 
 
 def test_a_piped_answer_has_no_chart_unless_asked_and_no_chart_wins(model_server, sample_db, tmp_path):

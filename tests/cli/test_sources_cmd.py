@@ -115,3 +115,45 @@ def test_removing_a_source_that_does_not_exist_is_an_error(tmp_path):
     result = run(["sources", "remove", "sale"], tmp_path)
     assert result.returncode == 1
     assert "no source 'sale'" in result.stderr and "sales" in result.stderr and "Removed" not in result.stdout
+
+
+def test_sources_add_is_small_pieces_with_one_job_each():
+    """Review leftover of issue 25: ``add`` was 80 lines; its options are named aliases, its body two calls."""
+    import ast
+    import inspect
+
+    from analytics_agent.cli import sources_cmd
+
+    tree = ast.parse(inspect.getsource(sources_cmd))
+    lengths = {f.name: f.end_lineno - f.lineno + 1 for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
+    assert max(lengths.values()) <= 60, lengths
+    assert lengths["add"] <= 30, lengths["add"]
+
+
+def test_tables_marks_linked_tables_and_semantic_init_leaves_them_out(sample_db, tmp_path):
+    import json
+
+    import yaml
+
+    duckdb.sql(f"COPY (SELECT i % 5 AS shop, i AS amount FROM range(100) t(i)) TO '{tmp_path}/sales.parquet'")
+    assert (
+        run(["sources", "add", "sales", "--type", "files", "--path", "sales.parquet"], tmp_path).returncode
+        == 0
+    )
+    shown = run(["--db", str(sample_db), "tables"], tmp_path).stdout
+    assert shown.splitlines()[0].split() == ["table", "rows", "columns", "source"]
+    marks = {line.split()[0]: line.split()[3:] for line in shown.splitlines()[2:]}
+    assert marks["sales"] == ["linked:", "sales"] and marks["orders"] == []
+    listed = json.loads(run(["--db", str(sample_db), "tables", "--json"], tmp_path).stdout)
+    assert {t["name"]: t["source"] for t in listed}["sales"] == "sales"
+
+    own = tmp_path / "own.duckdb"
+    with duckdb.connect(str(own)) as conn:
+        conn.execute("CREATE TABLE visits AS SELECT 'north' AS region, 3 AS amount")
+    made = run(["--db", str(own), "semantic", "init"], tmp_path)
+    assert made.returncode == 0, made.stderr
+    written = yaml.safe_load((tmp_path / "own.semantic.yaml").read_text(encoding="utf-8"))
+    assert set(written["tables"]) == {"visits"}  # the linked table is not written as if it were local
+    with duckdb.connect(str(own), read_only=True) as conn:
+        stored = {r[0] for r in conn.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+    assert "sales" not in stored

@@ -101,7 +101,8 @@ def test_tools_spec_strict_marks_every_function_strict(db_args, tmp_path):
 def test_tables_json_lists_name_rows_and_columns(db_args, tmp_path):
     tables = json.loads(run([*db_args, "tables", "--json"], cwd=tmp_path).stdout)
     by_name = {t["name"]: t for t in tables}
-    assert set(tables[0]) == {"name", "rows", "columns"}
+    assert set(tables[0]) == {"name", "rows", "columns", "source"}  # source: the linked source, else null
+    assert by_name["orders"]["source"] is None
     assert by_name["orders"]["rows"] >= 40000 and by_name["orders"]["columns"] == 7
 
 

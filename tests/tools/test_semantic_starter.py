@@ -80,3 +80,42 @@ def test_an_existing_file_is_replaced_only_with_force_and_kept_as_bak(sample_db,
         semantic_path_for(db).with_name(semantic_path_for(db).name + ".bak").read_text(encoding="utf-8")
         == "tables: {}\n"
     )
+
+
+def test_check_prints_each_mistake_once_with_a_counted_noun(tmp_path):
+    from cli_process import run_cli
+
+    db = build_real_db(tmp_path / "real.duckdb")
+    init(db)
+    path = semantic_path_for(db)
+    good = path.read_text(encoding="utf-8")
+    path.write_text(good.replace("column: dep_delay,", "column: dep_delayx,"), encoding="utf-8")
+    one = run_cli(["--db", str(db), "semantic", "check"], cwd=tmp_path)
+    assert one.returncode == 1
+    assert one.stderr.count("dep_delayx") == 1, one.stderr  # the workspace's warning is not printed too
+    assert one.stdout.rstrip().endswith(", 1 problem"), one.stdout
+    path.write_text(
+        good.replace("column: dep_delay,", "column: dep_delayx,").replace(
+            "column: distance,", "column: distancex,"
+        ),
+        encoding="utf-8",
+    )
+    two = run_cli(["--db", str(db), "semantic", "check"], cwd=tmp_path)
+    assert two.stderr.count("error: ") == 2 and "warning" not in two.stderr, two.stderr
+    assert two.stdout.rstrip().endswith(", 2 problems"), two.stdout
+
+
+def test_numbers_the_data_shows_are_ids_or_clock_times_get_no_sum(tmp_path):
+    db = tmp_path / "trips.duckdb"
+    with duckdb.connect(str(db)) as conn:
+        conn.execute(
+            "CREATE TABLE trips AS SELECT i AS ticket, (5 + i % 18) * 100 + (i * 7) % 60 AS depart, "
+            "i % 90 + 10 AS fare_amount, i % 7 AS sample_number, 0.5 + i % 11 AS ratio_c13, "
+            "(i * 37) % 360 AS wind_dir FROM range(200) t(i)"
+        )
+    init(db)
+    text = semantic_path_for(db).read_text(encoding="utf-8")
+    metrics = yaml.safe_load(text)["tables"]["trips"]["metrics"]
+    fns = {m.get("column"): m["fn"] for m in metrics.values()}
+    assert fns == {None: "count", "fare_amount": "sum", "ratio_c13": "avg"}, fns
+    assert "# ticket: no measure, an id" in text and "# depart: no measure, a clock time" in text

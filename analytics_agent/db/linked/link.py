@@ -38,6 +38,13 @@ class Linked:
     allowed_directories: list[str] = field(default_factory=list)
     allowed_paths: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    primary_keys: dict[str, str] = field(default_factory=dict)
+    """A view's single-column primary key, as its database declares it (PostgreSQL)."""
+    foreign_keys: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(view, column, target view, key): single-column foreign keys its database declares (PostgreSQL)."""
+    own_names: dict[str, str] = field(default_factory=dict)
+    """A keyed view's table name in its database (``pg_customers`` → ``customers``): what a column that
+    refers to it is named after (``customer_id``)."""
 
 
 def link_sources(
@@ -179,10 +186,48 @@ def _attach(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> 
                 f"source {source.name}: no table {missing[0]!r} in {schema}; it has {', '.join(found)}"
             )
         found = [t for t in found if t in source.tables]
+    if source.type == "postgres":
+        _postgres_keys(conn, alias, schema, {t: source.prefix + t for t in found}, linked)
     return [
         (source.prefix + table, f"{quote_ident(alias)}.{quote_ident(schema)}.{quote_ident(table)}")
         for table in found
     ]
+
+
+_PG_KEYS = """
+SELECT c.contype::text AS kind, t.relname::text AS tab, a.attname::text AS col,
+       coalesce(ft.relname::text, '') AS target, coalesce(fa.attname::text, '') AS key
+FROM pg_constraint c
+JOIN pg_class t ON t.oid = c.conrelid
+JOIN pg_namespace n ON n.oid = t.relnamespace
+JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+LEFT JOIN pg_class ft ON ft.oid = c.confrelid
+LEFT JOIN pg_attribute fa ON fa.attrelid = c.confrelid AND fa.attnum = c.confkey[1]
+WHERE n.nspname = '{schema}' AND c.contype IN ('p', 'f') AND array_length(c.conkey, 1) = 1
+  AND (c.contype = 'p' OR ft.relnamespace = n.oid)
+"""
+
+
+def _postgres_keys(
+    conn: duckdb.DuckDBPyConnection, alias: str, schema: str, views: dict[str, str], linked: Linked
+) -> None:
+    """The single-column primary and foreign keys PostgreSQL declares among the linked tables: keys it
+    enforces, so a link along one is many-to-one without scanning a remote table for duplicates. A
+    catalog that cannot be read only costs the links (logged), never the source."""
+    query = _PG_KEYS.format(schema=_sql_text(schema)).replace("'", "''")
+    try:
+        rows = conn.execute(f"SELECT * FROM postgres_query({quote_ident(alias)}, '{query}')").fetchall()
+    except duckdb.Error as exc:
+        log.info("source %s: keys not read: %s", alias, _first_line(exc))
+        return
+    for kind, table, column, target, key in rows:
+        if table not in views:
+            continue
+        linked.own_names[views[table]] = table
+        if kind == "p":
+            linked.primary_keys[views[table]] = column
+        elif target in views:
+            linked.foreign_keys.append((views[table], column, views[target], key))
 
 
 def _password_secret(conn: duckdb.DuckDBPyConnection, source: Source, name: str | None) -> bool:
@@ -272,8 +317,17 @@ class SourceSetUp:
     def __call__(self, conn: duckdb.DuckDBPyConnection) -> None:
         from analytics_agent.db.catalog import table_names
         from analytics_agent.db.linked.profiles import install_profiles
+        from analytics_agent.db.relationships import declared_links, install_linked_relationships
 
         linked = link_sources(conn, self.sources, taken=table_names(conn), skip_failing=True)
         install_profiles(conn, self.sources, linked.tables)
+        keyed = [
+            t
+            for t in linked.tables
+            if t in linked.primary_keys or any(t == f[0] for f in linked.foreign_keys)
+        ]
+        if keyed:
+            links = declared_links(conn, keyed, linked.primary_keys, linked.foreign_keys, linked.own_names)
+            install_linked_relationships(conn, links)
         lock_down(conn, linked)
         self.tables, self.problems = linked.tables, linked.problems

@@ -56,19 +56,25 @@ def vega_lite(spec: ChartSpec) -> dict[str, Any]:
     }
 
 
+def _cell(value: object) -> str:
+    if value is None:
+        return "<td></td>"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f'<td class="num">{escape(format_number(value, compact=False))}</td>'
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return f"<td>{escape(text)}</td>"
+
+
 def render_html(spec: ChartSpec) -> str:
-    """A page with the chart, its note and its numbers; nothing on it is fetched from anywhere."""
-    header = "".join(f"<th>{escape(name)}</th>" for name in [spec.x_label, *(s.name for s in spec.series)])
-    rows = "".join(
-        "<tr><td>"
-        + escape(label)
-        + "".join(
-            f'<td class="num">{"" if (v := s.values[i]) is None else escape(format_number(v, compact=False))}</td>'
-            for s in spec.series
-        )
-        + "</tr>"
-        for i, label in enumerate(spec.labels)
-    )
+    """A page with the chart, its note and its numbers: every column and row of the result it was drawn
+    from (a measure the chart leaves out is still in the table); nothing on it is fetched from anywhere."""
+    if spec.table_columns:
+        columns, cells = list(spec.table_columns), [list(r) for r in spec.table_rows]
+    else:
+        columns = [spec.x_label, *(s.name for s in spec.series)]
+        cells = [[label, *(s.values[i] for s in spec.series)] for i, label in enumerate(spec.labels)]
+    header = "".join(f"<th>{escape(name)}</th>" for name in columns)
+    rows = "".join("<tr>" + "".join(_cell(v) for v in row) + "</tr>" for row in cells)
     spec_json = json.dumps(vega_lite(spec), ensure_ascii=False).replace("<", "\\u003c")  # no tag inside
     note = f"<p>{escape(spec.note)}</p>" if spec.note else ""
     return f"""<!doctype html>

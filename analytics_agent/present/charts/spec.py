@@ -32,7 +32,11 @@ class ChartSpec:
     unit: str = ""
     """"%" for shares and rates; empty when the data does not say."""
     note: str = ""
-    """What the chart leaves out (top 20 of 48, rows without a date), shown with it."""
+    """What the chart leaves out (top 20 of 48, rows without a date, measures not drawn), shown with it."""
+    table_columns: tuple[str, ...] = ()
+    table_rows: tuple[tuple[object, ...], ...] = ()
+    """The whole result the chart was drawn from (every column, every row the tool returned): the HTML
+    page's table shows it, so a measure the chart leaves out is still there to read."""
 
     @property
     def y_title(self) -> str:
@@ -79,20 +83,51 @@ def nice_ticks(low: float, high: float, *, count: int = 5) -> list[float]:
 
 
 def tick_labels(ticks: list[float]) -> list[str]:
-    """Labels that tell every tick apart: the compact form, with more digits only if two would read alike."""
-    for digits in (3, 4, 6, 9):
-        labels = [_compact(t, digits) for t in ticks]
-        if len(set(labels)) == len(labels):
-            return labels
-    return [repr(t) for t in ticks]
+    """The ticks' labels, alike in unit suffix and decimals (see ``uniform_labels``), each exact."""
+    return uniform_labels(ticks, exact=True)
 
 
-def _compact(value: float, digits: int) -> str:
-    magnitude = abs(value)
-    for limit, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if magnitude >= limit:
-            return f"{_trim(value / limit, digits)}{suffix}"
-    return _trim(value, digits)
+_SCALES = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e4, "k"))
+
+
+def uniform_labels(values: Sequence[float], *, exact: bool = False) -> list[str]:
+    """Labels for numbers shown side by side in one chart: one unit suffix (chosen by the largest value,
+    so never ``1.63k`` beside ``400``) and one number of decimals (never ``15.8`` beside ``15.56``): enough
+    for three significant digits of the largest, more only while two different values would read alike.
+    Below 10,000 (whole numbers: below a million) they are written out with thousands separators
+    (``1,630`` beside ``400``).
+    ``exact`` (round tick values): the fewest decimals that write every value exactly (``0.0 2.5 5.0``)."""
+    if not values:
+        return []
+    top = max(abs(v) for v in values)
+    whole = all(float(v).is_integer() for v in values)
+    floor = 1e6 if whole else 1e4  # counts up to 999,999 read best written out
+    divisor, suffix = next(((d, s) for d, s in _SCALES if top >= max(d, floor)), (1.0, ""))
+    if divisor == 1e4:
+        divisor = 1e3
+    scaled = [v / divisor for v in values]
+    if exact:
+        decimals = next((d for d in range(10) if all(abs(round(v, d) - v) < 1e-9 for v in scaled)), 9)
+    elif not suffix and whole:
+        decimals = 0
+    else:
+        peak = max(abs(v) for v in scaled)
+        decimals = max(0, 2 - math.floor(math.log10(peak))) if peak else 0
+    if not exact and any(v and round(x, decimals) == 0 for v, x in zip(values, scaled, strict=True)):
+        # a small value beside a huge one would read as 0.00M: write them all out in full instead
+        scaled, suffix = list(values), ""
+        decimals = 0 if top >= 100 else decimals
+    distinct = len(set(values))
+    for extra in range(7):
+        labels = [f"{v:,.{decimals + extra}f}{suffix}" for v in scaled]
+        zeroed = any(v and round(x, decimals + extra) == 0 for v, x in zip(values, scaled, strict=True))
+        if len(set(labels)) == distinct and not zeroed:
+            break
+    return [_no_minus_zero(label) for label in labels]
+
+
+def _no_minus_zero(label: str) -> str:
+    return label[1:] if label.startswith("-") and not any(ch in "123456789" for ch in label) else label
 
 
 def short_dates(labels: tuple[str, ...]) -> tuple[str, ...]:

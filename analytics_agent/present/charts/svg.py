@@ -16,11 +16,13 @@ from analytics_agent.present.charts.spec import (
     short_dates,
     spaced_labels,
     tick_labels,
+    uniform_labels,
 )
 
 WIDTH = 760
 FONT = 12
-CHAR_W = FONT * 0.62  # a generous average glyph width for sans-serif, to keep labels apart
+MARGIN = 16  # no text comes closer than this to the drawing's edge
+LABEL_ROOM = 220  # px: a longer category label is cut with "…" (its full text is in the bar's tooltip)
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
 
 
@@ -34,8 +36,14 @@ def render_svg(spec: ChartSpec) -> str:
             f'viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="{FONT}">',
             f"<title>{escape(title)}</title>",
             f'<rect width="{WIDTH}" height="{height}" fill="white"/>',
-            _text(16, 22, spec.title, cls="title", size=15, weight="bold"),
-            *([_text(16, 40, spec.note, cls="note", fill="#555")] if spec.note else []),
+            _text(
+                MARGIN, 22, fit_text(spec.title, WIDTH - 2 * MARGIN, 15), cls="title", size=15, weight="bold"
+            ),
+            *(
+                [_text(MARGIN, 40, fit_text(spec.note, WIDTH - 2 * MARGIN), cls="note", fill="#555")]
+                if spec.note
+                else []
+            ),
             *body,
             "</svg>",
         ]
@@ -51,9 +59,32 @@ def _text(x: float, y: float, text: str, *, cls: str, anchor: str = "start", siz
     )
 
 
+# Advance widths of ASCII 32..126 in thousandths of an em: per character the widest of DejaVu Sans and
+# Liberation Sans (Arial's metrics), regular and bold, read from their font files' hmtx tables. A viewer's
+# "sans-serif" is one of these or narrower, so a width summed from here is never short.
+_ADVANCE = (
+    348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696,
+    696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 611, 1015, 774, 762, 734, 830, 683, 683, 821,
+    837, 372, 556, 775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457,
+    365, 457, 838, 556, 500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687,
+    716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838,
+)  # fmt: skip
+
+
 def text_width(text: str, size: int = FONT) -> float:
-    """An over-estimate of a label's drawn width, used to keep labels from overlapping."""
-    return len(text) * size * 0.62
+    """A label's drawn width at ``size`` px, never less than a sans-serif font draws it: per-character
+    widths for ASCII, a full em for anything else (accents, CJK, symbols)."""
+    ems = sum(_ADVANCE[o - 32] if 32 <= (o := ord(ch)) <= 126 else 1000 for ch in text) / 1000
+    return ems * size
+
+
+def fit_text(text: str, max_width: float, size: int = FONT) -> str:
+    """The text, or its start with "…" when it would be wider than ``max_width`` px."""
+    if text_width(text, size) <= max_width:
+        return text
+    while text and text_width(text + "…", size) > max_width:
+        text = text[:-1]
+    return text + "…"
 
 
 # --- lines ----------------------------------------------------------------------------------------------
@@ -68,8 +99,9 @@ def _line(spec: ChartSpec) -> tuple[list[str], int]:
     left = max(40 + max(text_width(n) for n in names), text_width(shown[0]) / 2 + 8)
     top, right, bottom = 60, WIDTH - max(24, text_width(shown[-1]) / 2 + 8), height - 56
     legend = len(spec.series) > 1
+    keys = [fit_text(s.name, 160) for s in spec.series]
     if legend:
-        right -= 12 + max(text_width(s.name) for s in spec.series) + 20
+        right -= 12 + max(text_width(k) for k in keys) + 20
 
     def y_of(v: float) -> float:
         return bottom - (v - ticks[0]) / (ticks[-1] - ticks[0]) * (bottom - top)
@@ -78,7 +110,8 @@ def _line(spec: ChartSpec) -> tuple[list[str], int]:
     out = _y_axis(ticks, names, y_of, left, right, spec)
     out.append(f'<line class="x-axis" x1="{left}" y1="{bottom}" x2="{right}" y2="{bottom}" stroke="#444"/>')
     out += _x_labels(shown, xs, bottom + 18)
-    out.append(_text((left + right) / 2, height - 10, spec.x_label, cls="x-title", anchor="middle"))
+    x_title = fit_text(spec.x_label, right - left)
+    out.append(_text((left + right) / 2, height - 10, x_title, cls="x-title", anchor="middle"))
     for i, series in enumerate(spec.series):
         color = PALETTE[i % len(PALETTE)]
         out += _polylines(series.values, xs, y_of, color)
@@ -92,7 +125,7 @@ def _line(spec: ChartSpec) -> tuple[list[str], int]:
         if legend:
             ly = top + 18 * i
             out.append(f'<rect x="{right + 16}" y="{ly - 9}" width="12" height="3" fill="{color}"/>')
-            out.append(_text(right + 32, ly, series.name, cls="legend"))
+            out.append(_text(right + 32, ly, keys[i], cls="legend"))
     return out, height
 
 
@@ -123,7 +156,8 @@ def _y_axis(ticks, names, y_of, left: float, right: float, spec: ChartSpec) -> l
         )
         out.append(_text(left - 6, y + 4, name, cls="y-tick", anchor="end"))
     middle = (y_of(ticks[0]) + y_of(ticks[-1])) / 2
-    out.append(_text(16, middle, spec.y_title, cls="y-title", anchor="middle", rotate=True))
+    room = y_of(ticks[0]) - y_of(ticks[-1])
+    out.append(_text(16, middle, fit_text(spec.y_title, room), cls="y-title", anchor="middle", rotate=True))
     return out
 
 
@@ -159,9 +193,13 @@ def _bars(spec: ChartSpec) -> tuple[list[str], int]:
     present = [v for v in values if v is not None]
     ticks = nice_ticks(min(0.0, *present), max(0.0, *present), count=6)
     names = tick_labels(ticks)
-    texts = ["n/a" if v is None else format_number(v) for v in values]
-    left = 24 + min(220, max(text_width(x) for x in spec.labels))
-    right = WIDTH - 24 - max(text_width(t) for t in texts)
+    shown = uniform_labels(present)
+    texts = ["n/a" if v is None else shown.pop(0) for v in values]
+    labels = [fit_text(x, LABEL_ROOM) for x in spec.labels]
+    x_title = fit_text(spec.x_label, LABEL_ROOM, FONT + 1)  # bold: a size up, for its wider glyphs
+    widest = max(text_width(x_title, FONT + 1), *(text_width(x) for x in labels))
+    left = MARGIN + 8 + widest  # the widest label ends 8 px left of its bar
+    right = WIDTH - MARGIN - 4 - max(text_width(t) for t in texts)  # the widest value ends at the margin
     top = 70
     bottom = top + band * len(values)
     height = bottom + 56
@@ -177,11 +215,12 @@ def _bars(spec: ChartSpec) -> tuple[list[str], int]:
             f'<line class="{cls}" x1="{x_of(t):.1f}" y1="{top - 6}" x2="{x_of(t):.1f}" y2="{bottom}" stroke="{stroke}"/>'
         )
         out.append(_text(x_of(t), bottom + 16, name, cls="x-tick", anchor="middle"))
-    out.append(_text((left + right) / 2, height - 12, spec.y_title, cls="x-title", anchor="middle"))
-    out.append(_text(left - 8, top - 12, spec.x_label, cls="y-title", anchor="end", weight="bold"))
-    for i, (label, v, text) in enumerate(zip(spec.labels, values, texts, strict=True)):
+    y_title = fit_text(spec.y_title, right - left)
+    out.append(_text((left + right) / 2, height - 12, y_title, cls="x-title", anchor="middle"))
+    out.append(_text(left - 8, top - 12, x_title, cls="y-title", anchor="end", weight="bold"))
+    for i, (label, short, v, text) in enumerate(zip(spec.labels, labels, values, texts, strict=True)):
         y = top + i * band
-        out.append(_text(left - 8, y + band / 2 + 4, _clip(label, 220), cls="y-label", anchor="end"))
+        out.append(_text(left - 8, y + band / 2 + 4, short, cls="y-label", anchor="end"))
         if v is not None:
             x0, x1 = sorted((zero, x_of(v)))
             out.append(
@@ -192,8 +231,3 @@ def _bars(spec: ChartSpec) -> tuple[list[str], int]:
         end = zero if v is None else max(zero, x_of(v))  # right of the bar, or of zero for a negative one
         out.append(_text(end + 4, y + band / 2 + 4, text, cls="value"))
     return out, height
-
-
-def _clip(text: str, max_width: float) -> str:
-    limit = int(max_width / (FONT * 0.62))
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -12,11 +12,11 @@ import itertools
 from analytics_agent.present.charts.spec import (
     ChartSpec,
     Series,
-    format_number,
     nice_ticks,
     short_dates,
     spaced_labels,
     tick_labels,
+    uniform_labels,
 )
 
 MIN_WIDTH = 30
@@ -54,7 +54,9 @@ def _spark_line(series: Series, spec: ChartSpec, width: int, *, ascii: bool) -> 
     labels = short_dates(spec.labels)
     name_w = max(len(s.name) for s in spec.series)
     name = f"{series.name.ljust(name_w)} " if len(spec.series) > 1 else ""
-    values = f" {format_number(min(present))}..{format_number(max(present))}"
+    ends = [f(v for s in spec.series for v in s.values if v is not None) for f in (min, max)]
+    low, high = uniform_labels([min(present), max(present), *ends])[:2]  # alike across the chart's lines
+    values = f" {low}..{high}"
     dates = f" {labels[0]}..{labels[-1]}" if spec.kind == "line" else ""
     wanted = min(len(series.values), 8)
     for span in (values + dates, values, ""):
@@ -97,8 +99,9 @@ def _buckets(values: tuple[float | None, ...], width: int) -> list[float | None]
 
 def _bar_chart(spec: ChartSpec, width: int, *, ascii: bool) -> list[str]:
     values = spec.series[0].values
-    texts = ["n/a" if v is None else format_number(v) for v in values]
-    label_w = min(max(len(x) for x in spec.labels), max(6, width // 3))
+    shown = uniform_labels([v for v in values if v is not None])
+    texts = ["n/a" if v is None else shown.pop(0) for v in values]
+    label_w = min(max(len(x) for x in (*spec.labels, spec.x_label)), max(6, width // 3))
     value_w = max(len(t) for t in texts)
     room = width - label_w - value_w - 2
     low = min(0.0, *(v for v in values if v is not None))

@@ -74,6 +74,35 @@ def row_key(
     return candidates[0] if distinct == present == rows else None
 
 
+def not_additive(cursor: duckdb.DuckDBPyConnection, table: str, columns: Mapping[str, str]) -> dict[str, str]:
+    """Integer columns whose values show they are no amount, with why: clock times written as numbers
+    (0..2400, the last two digits always under 60, many values: 517 is 05:17) and ids (a different value
+    on every row). Read from a sample of at most ``_KEY_CHECK_ROWS`` rows, one query per table."""
+    from analytics_agent.tools.aggregate.plan import NUMERIC
+
+    whole = [c for c, kind in columns.items() if NUMERIC.match(kind) and "INT" in kind.upper()]
+    if not whole:
+        return {}
+    t = quote_ident(table)
+    parts = []
+    for c in whole:
+        q = quote_ident(c)
+        parts.append(
+            f"count(DISTINCT {q}), count({q}), min({q}), max({q}), bool_and({q} >= 0 AND {q} % 100 < 60)"
+        )
+    row = cursor.execute(
+        f"SELECT {', '.join(parts)} FROM (SELECT * FROM {t} LIMIT {_KEY_CHECK_ROWS})"
+    ).fetchone()
+    found: dict[str, str] = {}
+    for i, c in enumerate(whole):
+        distinct, present, low, high, clock = row[5 * i : 5 * i + 5] if row else (0, 0, None, None, None)
+        if present >= 20 and distinct == present:
+            found[c] = "an id: a different value on every row"
+        elif clock and distinct >= 20 and low is not None and 100 <= high <= 2400:
+            found[c] = "a clock time written as a number (hhmm)"
+    return found
+
+
 def semantic_summary(table: str, semantics: Semantics) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     links = link_names(table, semantics.relationships)

@@ -23,8 +23,17 @@ _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _PARTS = {"year", "month", "day", "hour", "minute", "second", "week", "quarter", "weekday", "yr"}
 _NOT_MEASURE = re.compile(
     r"(^id$|_id$|^id_|_key$|^key$|_code$|^code$|zip|postal|phone|_no$|^no$|^number$|flight$|^flight"
+    r"|_number$|_num$|_nr$|^num$|serial|^seq|sequence|year"
     r"|_time$|^time$|_hhmm$|^tz$|tz_?offset|utc_?offset|^offset$|timezone|^lat|^lon|latitude|longitude"
-    r"|^alt$|altitude)",
+    r"|^alt$|altitude|_dir$|^dir$|direction|bearing|heading|angle)",
+    re.I,
+)
+# Sums that mean something: amounts, quantities, durations, distances. Any other number is averaged
+# (a sum of isotope ratios, ages or scores means nothing; an average of them at least reads as one).
+_ADDITIVE = re.compile(
+    r"(amount|revenue|sales|total|cost|spend|profit|income|paid|fee|tax|qty|quantity|units|count|^num_|^n_"
+    r"|seats|items|distance|duration|minutes|seconds|hours|precip|rain|snow|volume|population|orders"
+    r"|bookings|passengers|visits|clicks|views|sessions|calls|gross|net|budget|value)",
     re.I,
 )
 _AVERAGED = re.compile(
@@ -51,8 +60,11 @@ def is_measure(column: str, kind: str) -> bool:
 
 
 def natural_fn(column: str) -> str:
-    """avg for rates, levels and sizes (a sum of temperatures means nothing), else sum."""
-    return "avg" if _AVERAGED.search(column) else "sum"
+    """avg for rates, levels and sizes (a sum of temperatures means nothing), sum for amounts,
+    quantities and durations, and avg for a number whose name says neither."""
+    if _AVERAGED.search(column):
+        return "avg"
+    return "sum" if _ADDITIVE.search(column) else "avg"
 
 
 def dimensions(profile: Mapping[str, Any], kinds: Mapping[str, str]) -> list[str]:
@@ -76,10 +88,13 @@ def starter_yaml(
     *,
     keys: Mapping[str, str] | None = None,
     zone: tuple[str, str] | None = None,
+    not_measures: Mapping[str, Mapping[str, str]] | None = None,
 ) -> str:
     """``keys``: per table, a column found to be a unique key (what one row is). ``zone``: the business
-    time zone and why (written active when the data told it, else as a commented placeholder)."""
+    time zone and why (written active when the data told it, else as a commented placeholder).
+    ``not_measures``: per table, numeric columns the data shows are no amount (ids, clock times), and why."""
     keys = keys or {}
+    not_measures = not_measures or {}
     lines = [
         "# A starting semantic model, written from what the data shows. Edit freely: fill in the",
         "# descriptions and units, add synonyms and the metrics your business uses (names are global across",
@@ -116,8 +131,13 @@ def starter_yaml(
         lines.append("    metrics:")
         count = _unique(f"{table}_count", taken)
         lines.append(f"      {_q(count)}: {{fn: count, description: {json.dumps(row)}}}")
+        skipped = {**not_measures.get(table, {})}
+        if table in keys:
+            skipped.setdefault(keys[table], "the key: what one row is")
         for column, kind in kinds.items():
-            if not is_measure(column, kind):
+            if column in skipped and is_measure(column, kind):
+                lines.append(f"      # {_q(column)}: no measure, {skipped[column]}")
+            if column in skipped or not is_measure(column, kind):
                 continue
             fn = natural_fn(column)
             name = _unique(f"{'total' if fn == 'sum' else 'avg'}_{column}", taken, table)
