@@ -274,6 +274,7 @@ class SourceSetUp:
         from analytics_agent.db.linked.profiles import install_profiles
 
         linked = link_sources(conn, self.sources, taken=table_names(conn), skip_failing=True)
-        install_profiles(conn, self.sources, linked.tables)
+        skipped = install_profiles(conn, self.sources, linked.tables)
+        linked.problems.extend(skipped.values())
         lock_down(conn, linked)
         self.tables, self.problems = linked.tables, linked.problems
