@@ -104,3 +104,20 @@ def test_a_forged_stored_profile_of_many_megabytes_is_not_trusted(tmp_path):
     result = cli(path, "tools", "call", "describe_table", '{"table": "sales"}', cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-800:]
     assert json.loads(result.stdout)["rows"] == 5  # computed from the table, not the 20 MB forgery
+
+
+def test_a_macro_shadowing_a_builtin_function_is_refused_not_used(tmp_path):
+    """Before: ``CREATE MACRO sum(x) AS 42`` in a database someone sent made aggregate's sum 42 on every
+    row, a wrong number without a sign."""
+    path = tmp_path / "macro.duckdb"
+    conn = duckdb.connect(str(path))
+    conn.execute("CREATE TABLE sales AS SELECT range AS id, range * 2 AS amount FROM range(10)")
+    conn.execute("CREATE MACRO sum(x) AS 42")
+    conn.execute("CREATE MACRO margin(x) AS x * 0.1")  # a macro of its own name is the owner's business
+    conn.close()
+    args = '{"table": "sales", "metrics": [{"fn": "sum", "column": "amount"}]}'
+    result = cli(path, "tools", "call", "aggregate", args, cwd=tmp_path)
+    assert result.returncode == 1 and "42" not in result.stdout
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"error: the database {path} defines sum as its own macro")
+    assert "DROP MACRO sum" in line
