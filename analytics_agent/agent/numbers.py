@@ -17,7 +17,8 @@ _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# A day of a month (1-31) standing alone: "Jan 33.51" is a month's value, not a 33rd of January.
+_DAY = r"(?<![\d.,])(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?![.,]?\d)"
 _TO = r"(?:-|–|—|to|until|through|and)"
 _CURRENCY_WORD = r"(?:Rs|INR|USD|EUR|GBP)"
 # Spans that hold digits but are no quantity: each alternative is one kind of token.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 import json
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -128,7 +128,7 @@ class Workspace:
         append: bool = False,
         delimiter: str | None = None,
         header: bool | None = None,
-        date_format: str | None = None,
+        date_format: str | Sequence[str] | None = None,
         types: Mapping[str, str] | None = None,
         thousands: str | None = None,
         decimal: str | None = None,
@@ -136,25 +136,31 @@ class Workspace:
         null: Iterable[str] | None = None,
         skip_bad_rows: bool = False,
         allow_empty: bool = False,
+        pad_short_rows: bool = False,
+        comment: str | None = None,
+        skip: int | None = None,
+        quote: str | None = None,
+        escape: str | None = None,
+        newline: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same
-        options, named as the flags). Returns what was stored: the table, its rows and columns, and the
-        notes the command line prints (odd values, renamed columns, skipped records).
+        options, named as the flags; ``date_format`` may also be a list of ``COLUMN=FORMAT`` items).
+        Returns what was stored: the table, its rows and columns, and the notes the command line prints
+        (odd values, renamed columns, skipped records).
 
         Raises:
             LoadError: the file cannot be loaded as it is (the database is unchanged); the message says
                 which option reads it.
         """
         from analytics_agent.db.loader import load_files
-        from analytics_agent.db.sources import LoadOptions
+        from analytics_agent.db.sources import load_options
 
         if not paths:
             raise LoadError("load() needs at least one file path")
-        if replace and append:
-            raise LoadError("replace and append contradict each other; choose one")
-        options = LoadOptions(
+        options = load_options(
             table=table,
-            mode="replace" if replace else "append" if append else "create",
+            replace=replace,
+            append=append,
             delimiter=delimiter,
             header=header,
             date_format=date_format,
@@ -162,9 +168,15 @@ class Workspace:
             thousands=thousands,
             decimal=decimal,
             encoding=encoding,
-            null_tokens=tuple(null) if null is not None else None,
+            null=tuple(null) if null is not None else None,
             skip_bad_rows=skip_bad_rows,
             allow_empty=allow_empty,
+            pad_short_rows=pad_short_rows,
+            comment=comment,
+            skip=skip,
+            quote=quote,
+            escape=escape,
+            newline=newline,
         )
         self._live.close()  # a write needs the file to itself
         summary = load_files(self.path, [str(p) for p in paths], options, sample_data=self._sample)

@@ -6,7 +6,6 @@
 
 import json
 import sys
-from collections.abc import Sequence
 from typing import Annotated, Optional
 
 import typer
@@ -20,6 +19,52 @@ _NULL_HELP = (
     "NaN and '-'. An empty field is always missing."
 )
 _SKIP_HELP = "Load the good records and keep the malformed ones in the table <TABLE>_rejects."
+_PAD_HELP = "Read the missing fields at the end of a short record as empty (NULL)."
+_DATE_HELP = (
+    "Date format for every date column (%d/%m/%Y for day-first), or COLUMN=FORMAT for one column "
+    "(repeatable)."
+)
+_ESCAPE_HELP = "Character escaping a quote inside quotes, e.g. '\\'. Default: detect."
+_NEWLINE_HELP = "any: each of \\r\\n, \\n and \\r ends a line (for a file that mixes them). Default: detect."
+
+
+# The load command's options, one alias each (typer reads them at run time).
+_Paths = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="PATH...",
+        help="CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several).",
+    ),
+]
+_Table = Annotated[
+    Optional[str], typer.Option("--table", "-t", help="Table name (default: from the file name).")
+]
+_Header = Annotated[
+    Optional[bool],
+    typer.Option("--header/--no-header", help="The first line is (not) the column names. Default: detect."),
+]
+_Skip = Annotated[Optional[int], typer.Option("--skip", help="Lines to skip before the header (a preamble).")]
+_Delimiter = Annotated[Optional[str], typer.Option("--delimiter", help="Field separator, e.g. ';' or '\\t'.")]
+_Thousands = Annotated[
+    Optional[str], typer.Option("--thousands", help="Thousands separator in numbers, e.g. ','.")
+]
+_Decimal = Annotated[Optional[str], typer.Option("--decimal", help="Decimal separator, e.g. ','.")]
+_Encoding = Annotated[
+    Optional[str], typer.Option("--encoding", help="File encoding: utf-8, utf-16 or latin-1.")
+]
+_Comment = Annotated[
+    Optional[str], typer.Option("--comment", help="Skip lines starting with this character, e.g. '#'.")
+]
+_Quote = Annotated[
+    Optional[str], typer.Option("--quote", help="Quote character, or '' for none. Default: detect.")
+]
+_Escape = Annotated[Optional[str], typer.Option("--escape", help=_ESCAPE_HELP)]
+_Newline = Annotated[Optional[str], typer.Option("--newline", help=_NEWLINE_HELP)]
+_SkipBadRows = Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)]
+_PadShortRows = Annotated[bool, typer.Option("--pad-short-rows", help=_PAD_HELP)]
+_AllowEmpty = Annotated[
+    bool, typer.Option("--allow-empty", help="Create the table even if the file has no data rows.")
+]
 
 
 def tables(as_json: JsonFlag = False) -> None:
@@ -82,83 +127,33 @@ def schema(
 
 
 def load(
-    paths: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="PATH...",
-            help="CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several).",
-        ),
-    ],
-    table: Annotated[
-        Optional[str], typer.Option("--table", "-t", help="Table name (default: from the file name).")
-    ] = None,
+    paths: _Paths,
+    table: _Table = None,
     replace: Annotated[bool, typer.Option("--replace", help="Replace the table if it exists.")] = False,
     append: Annotated[bool, typer.Option("--append", help="Add rows to the table (same columns).")] = False,
-    delimiter: Annotated[
-        Optional[str], typer.Option("--delimiter", help="Field separator, e.g. ';' or '\\t'.")
-    ] = None,
-    header: Annotated[
-        Optional[bool],
-        typer.Option(
-            "--header/--no-header", help="The first line is (not) the column names. Default: detect."
-        ),
-    ] = None,
-    date_format: Annotated[
-        Optional[str], typer.Option("--date-format", help="e.g. %d/%m/%Y for day-first dates.")
-    ] = None,
+    delimiter: _Delimiter = None,
+    header: _Header = None,
+    date_format: Annotated[Optional[list[str]], typer.Option("--date-format", help=_DATE_HELP)] = None,
     types: Annotated[Optional[list[str]], typer.Option("--type", help=_TYPE_HELP)] = None,
-    thousands: Annotated[
-        Optional[str], typer.Option("--thousands", help="Thousands separator in numbers, e.g. ','.")
-    ] = None,
-    decimal: Annotated[Optional[str], typer.Option("--decimal", help="Decimal separator, e.g. ','.")] = None,
-    encoding: Annotated[
-        Optional[str], typer.Option("--encoding", help="File encoding: utf-8, utf-16 or latin-1.")
-    ] = None,
+    thousands: _Thousands = None,
+    decimal: _Decimal = None,
+    encoding: _Encoding = None,
     null: Annotated[Optional[list[str]], typer.Option("--null", metavar="TOKEN", help=_NULL_HELP)] = None,
-    skip_bad_rows: Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)] = False,
-    allow_empty: Annotated[
-        bool, typer.Option("--allow-empty", help="Create the table even if the file has no data rows.")
-    ] = False,
-    comment: Annotated[
-        Optional[str], typer.Option("--comment", help="Skip lines starting with this character, e.g. '#'.")
-    ] = None,
-    skip: Annotated[
-        Optional[int], typer.Option("--skip", help="Lines to skip before the header (a preamble).")
-    ] = None,
-    quote: Annotated[
-        Optional[str], typer.Option("--quote", help="Quote character, or '' for none. Default: detect.")
-    ] = None,
-    escape: Annotated[
-        Optional[str],
-        typer.Option(
-            "--escape", help="Character escaping a quote inside quotes, e.g. '\\'. Default: detect."
-        ),
-    ] = None,
+    skip_bad_rows: _SkipBadRows = False,
+    pad_short_rows: _PadShortRows = False,
+    allow_empty: _AllowEmpty = False,
+    comment: _Comment = None,
+    skip: _Skip = None,
+    quote: _Quote = None,
+    escape: _Escape = None,
+    newline: _Newline = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
-    from analytics_agent.db.sources import LoadOptions
-    from analytics_agent.errors import Interrupted, LoadError
+    flags = {name: value for name, value in locals().items() if name != "paths"}  # named as load_options' own
+    from analytics_agent.db.sources import load_options
+    from analytics_agent.errors import Interrupted
 
-    if replace and append:
-        raise LoadError("--replace and --append contradict each other; choose one")
-    options = LoadOptions(
-        table=table,
-        mode="replace" if replace else "append" if append else "create",
-        delimiter=delimiter,
-        header=header,
-        date_format=date_format,
-        types=parse_type_overrides(types or ()),
-        thousands=thousands,
-        decimal=decimal,
-        encoding=encoding,
-        null_tokens=tuple(null) if null else None,
-        skip_bad_rows=skip_bad_rows,
-        allow_empty=allow_empty,
-        comment=comment,
-        skip=skip,
-        quote=quote,
-        escape=escape,
-    )
+    options = load_options(**flags)
     try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
         summary = _run_load(paths, options)
     except KeyboardInterrupt:
@@ -200,10 +195,10 @@ def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to re
 
 def bundled_tools_lost(summary) -> str | None:
     """What a ``--replace`` of a sample table costs the bundled tools, or None if they still fit it."""
+    if summary.mode != "replace":  # before the import: the tools (and pydantic) cost a load ~0.3 s of CPU
+        return None
     from analytics_agent.tools.bundled import tools_using, unfit_tables
 
-    if summary.mode != "replace":
-        return None
     reason = unfit_tables({summary.table: {c.name: c.type for c in summary.columns}}).get(summary.table)
     if reason is None:
         return None
@@ -211,19 +206,6 @@ def bundled_tools_lost(summary) -> str | None:
         f"note: {summary.table} now {reason}; the bundled tools {', '.join(tools_using(summary.table))} "
         f"need its sample columns and are skipped from now on (load your data under another --table to keep them)"
     )
-
-
-def parse_type_overrides(items: Sequence[str]) -> dict[str, str]:
-    """``--type COLUMN=TYPE`` values as a mapping; a malformed one is a LoadError saying the form."""
-    from analytics_agent.errors import LoadError
-
-    result: dict[str, str] = {}
-    for item in items:
-        column, sep, type_name = item.partition("=")
-        if not sep or not column.strip() or not type_name.strip():
-            raise LoadError(f"--type {item!r}: write COLUMN=TYPE, e.g. --type amount=VARCHAR")
-        result[column.strip()] = type_name.strip()
-    return result
 
 
 def render_summary(summary) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.load_errors import explain_load_error
-from analytics_agent.db.peek import peek_file
+from analytics_agent.db.peek import peek_file, trailing_empty_fields
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import Dialect, LoadOptions, duckdb_path, sniff_sql
 from analytics_agent.errors import LoadError
@@ -36,11 +36,16 @@ class _SniffFailed(Exception):
 
 def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions) -> Dialect:
     """The layout of one CSV file, checked. Raises LoadError saying which option to use."""
-    peek_file(path, label, encoding=options.encoding, comment=options.comment, skip=options.skip)
+    peeked = peek_file(path, label, encoding=options.encoding, comment=options.comment, skip=options.skip)
     try:
         sniffed = _sniff(conn, path, label, options)
         pinned = _pin(conn, path, label, options, sniffed)
     except _SniffFailed:  # a ragged record inside the sample; pin the first line's delimiter
+        if len(peeked.endings) > 1 and options.newline is None:
+            raise LoadError(
+                f"{label} mixes line endings ({' and '.join(peeked.endings)}), which DuckDB cannot read as "
+                "they are; add --newline any to end a line at each of them"
+            ) from None
         delimiter = options.delimiter or likely_delimiter(first_line(conn, path, options))
         if delimiter is None:
             raise LoadError(_NO_LAYOUT.format(label=label)) from None
@@ -70,6 +75,9 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         timestamp_format=sniffed["TimestampFormat"],
         comment=options.comment or "",
         skip=options.skip or 0,
+        trailing_empty=trailing_empty_fields(
+            peeked.text, sniffed["Delimiter"], quote, len(columns), skip=options.skip or 0
+        ),
     )
 
 

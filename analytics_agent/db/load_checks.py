@@ -18,6 +18,11 @@ from analytics_agent.db.rows import first_row
 
 SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
 _MOSTLY = 0.9
+# day, month (number or name) and year with one separator kind: 12/31/09, 31-Jan-2009, 2009.01.31
+_DATE_SHAPE = re.compile(
+    r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{1,2}|[A-Za-z]{3,9})\4\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4})$"
+)
+_WRITTEN_DATE = re.compile(r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$")
 _NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
 
 
@@ -172,7 +177,7 @@ def _text_dates(
     conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str], decided: dict[str, str]
 ) -> tuple[list[str], list[str]]:
     """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS``: converted to DATE."""
-    text = _date_candidates(conn, table, text)
+    text, shaped = _date_candidates(conn, table, text)
     if not text:
         return [], []
     selects = []
@@ -197,8 +202,13 @@ def _text_dates(
         present, *fits = counts[width * i : width * (i + 1)]
         full = [f for f, n in zip(TEXT_DATE_FORMATS, fits, strict=True) if present and n == present]
         if not full:
+            if shaped.get(name):
+                notes.append(
+                    f"{name} looks like dates (e.g. {shaped[name]!r}) in a form not recognised; it stayed "
+                    f"text: add --date-format {name}=FORMAT (e.g. %d/%m/%y) to store it as DATE"
+                )
             continue
-        chosen, why = _choose_format(full, others)
+        chosen, why = _choose_format(name, full, others)
         col, target = quote_ident(name), quote_ident(table)
         bad, example = first_row(
             conn.execute(
@@ -223,24 +233,30 @@ def _text_dates(
     return converted, notes
 
 
-def _date_candidates(conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]) -> list[str]:
+def _date_candidates(
+    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]
+) -> tuple[list[str], dict[str, str]]:
     """The text columns whose first values fit some date format: the full check runs on these only
-    (``TRY_STRPTIME`` on every format for every sampled value is the costliest step of a load)."""
+    (``TRY_STRPTIME`` on every format for every sampled value is the costliest step of a load); and of
+    those, the ones shaped like dates throughout (``12/31/09``, ``2009-Jan-31``), with an example."""
     if not text:
-        return []
+        return [], {}
     wanted = ", ".join(quote_ident(name) for name in text)
     probe = conn.execute(f"SELECT {wanted} FROM {quote_ident(table)} LIMIT 50").fetchall()
-    keep = []
+    keep, shaped = [], {}
     for i, name in enumerate(text):
         values = [row[i] for row in probe if row[i] is not None]
         if values and all(_date_like(v) for v in values):
             keep.append(name)
-    return keep
+            if all(_DATE_SHAPE.match(v) for v in values):
+                shaped[name] = values[0]
+    return keep, shaped
 
 
 def _date_like(value: str) -> bool:
-    """A short value with digits and at most a month name: could be a written date. Pure."""
-    return 6 <= len(value) <= 20 and any(c.isdigit() for c in value) and sum(c.isalpha() for c in value) <= 9
+    """Three parts, numbers or a month name, with date separators: could be a written date (``Jan 1 2009``,
+    ``1-Jan-2009``, ``2009/01/31``; not ``A-00001234``). Pure."""
+    return 6 <= len(value) <= 20 and _WRITTEN_DATE.match(value) is not None
 
 
 def _year_shape(col: str, fmt: str) -> str:
@@ -248,17 +264,21 @@ def _year_shape(col: str, fmt: str) -> str:
     return f"regexp_matches({col}, '\\d{{4}}')" if "%Y" in fmt else "true"
 
 
-def _choose_format(full: Sequence[str], others: set[str]) -> tuple[str, str]:
+def _choose_format(name: str, full: Sequence[str], others: set[str]) -> tuple[str, str]:
     """One format among those every value fits: day-first unless the file's other dates are month-first."""
     if len(full) == 1:
         return full[0], ""
     month_first = [f for f in full if f in _DAY_FIRST and _DAY_FIRST[f] in full]
     if month_first:
         day_first = _DAY_FIRST[month_first[0]]
-        if month_first[0] in others:
-            return month_first[0], "; every value fits day-first too, month-first as the file's other dates"
+        if any(o.find("%m") < o.find("%d") for o in others if "%m" in o and "%d" in o):
+            return month_first[0], (
+                "; every value fits day-first too, read month-first as the file's other dates: if days come "
+                f"first, add --date-format {name}={day_first}"
+            )
         return day_first, (
-            f"; every value fits month-first too: if months come first, add --date-format {month_first[0]}"
+            f"; every value fits month-first too, read day-first: if months come first, add --date-format "
+            f"{name}={month_first[0]}"
         )
     return full[0], ""
 
@@ -328,7 +348,7 @@ def _ambiguous_date_notes(conn: duckdb.DuckDBPyConnection, table: str, formats: 
         else:
             notes.append(
                 f"{name}: dates read {first}-first ({fmt}) but every value fits {swapped} too; "
-                f"if that is meant, load again with --date-format {swapped}"
+                f"if that is meant, load again with --date-format {name}={swapped}"
             )
     return notes
 

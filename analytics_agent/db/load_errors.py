@@ -22,6 +22,9 @@ _PARSE_DATE = re.compile(
     r'Error when converting column "(?P<column>.+?)"\. Could not parse string "(?P<value>.*?)" '
     r'according to format specifier "(?P<format>[^"]*)"'
 )
+_STRPTIME = re.compile(
+    r'Could not parse string "(?P<value>.*?)" according to format specifier "(?P<format>[^"]*)"'
+)
 _COLUMNS = re.compile(r"Expected Number of Columns: (\d+) Found: (\d+)")
 _UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
 _ORIGINAL = re.compile(r"^Original Line: (.*)$", re.MULTILINE)
@@ -56,17 +59,21 @@ def explain_load_error(
     *,
     stored_names: Mapping[str, str] | None = None,
     label: str | None = None,
+    good_records: int | None = None,
 ) -> str:
     """One line for a failed load. ``stored_names`` maps a file's column names to the stored ones, so the
     suggested ``--type`` uses a name the user can type; ``label`` names the file as the user did (an
-    archive member is read from a temporary copy)."""
+    archive member is read from a temporary copy); ``good_records``: how many records have the header's
+    field count (None: not counted), so ``--skip-bad-rows`` is offered only when it would load some."""
     stored_names = stored_names or {}
     where = _where(message, files, label)
     fields = fields_in_record(message)
     columns = _COLUMNS.search(message)
     expected = int(columns[1]) if columns else len(stored_names) or None
+    original = _ORIGINAL.search(message)
+    record = original[1] if original else ""
     if fields is not None and expected and fields != expected:
-        return _field_count(where, fields, expected)
+        return _field_count(where, fields, expected, record, good_records)
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
         return (
@@ -79,8 +86,13 @@ def explain_load_error(
             f'{where}: "{_short(match["value"])}" in column {column} does not match the date format '
             f"{match['format']}; give the right --date-format or load it as text with --type {column}=VARCHAR"
         )
+    if match := _STRPTIME.search(message):
+        return (
+            f'{where}: "{_short(match["value"])}" does not match the --date-format {match["format"]} given for '
+            "its column; give the format its values are written in, or leave it out to keep the column as text"
+        )
     if match := _COLUMNS.search(message):
-        return _field_count(where, int(match[2]), int(match[1]))
+        return _field_count(where, int(match[2]), int(match[1]), record, good_records)
     if "Error when sniffing file" in message:
         return (
             f"{where or 'the file'}: DuckDB could not work out its layout; give --delimiter (and --no-header if "
@@ -98,16 +110,25 @@ def explain_load_error(
     return f"{where}: {first}" if where else first
 
 
-def _field_count(where: str, fields: int, expected: int) -> str:
-    extra = (
-        " (empty fields at the end of a record are dropped; this one has values there)"
-        if fields > expected
-        else ""
-    )
-    return (
-        f"{where} has {fields} fields where the header has {expected}{extra}; fix that line (or its quoting, "
-        "or --delimiter), or add --skip-bad-rows to load the other lines"
-    )
+def _field_count(where: str, fields: int, expected: int, record: str, good: int | None) -> str:
+    """A record with the wrong number of fields, and the option that loads the file: ``--comment`` for a
+    comment line, ``--pad-short-rows`` for a short record, ``--skip-bad-rows`` when other records are
+    good. Pure."""
+    head = f"{where} has {fields} field{'s' if fields != 1 else ''} where the header has {expected}"
+    mark = record.lstrip()[:1]
+    if mark in ("#", ";", "%") and fields < expected:
+        return f"{head}; it starts with {mark!r}: add --comment {mark!r} if such lines are comments"
+    skip = "--skip-bad-rows to load the other lines"
+    pad = "--pad-short-rows to read the missing fields at its end as empty (NULL)"
+    if fields < expected:  # setting a broken record aside loses nothing, so it comes first when it loads some
+        return f"{head}; fix that line, or add {f'{skip} (or {pad})' if good != 0 else pad}"
+    dropped = " (empty fields past the header are dropped, said in the summary; this one has values there)"
+    if good == 0:
+        return (
+            f"{head}{dropped}; no record below the header has {expected} field{'s' if expected != 1 else ''}, "
+            "so nothing can load: fix the header or the records (or their quoting or delimiter)"
+        )
+    return f"{head}{dropped}; fix that line (or its quoting, or --delimiter), or add {skip}"
 
 
 def _null_hint(value: str) -> str:

@@ -25,6 +25,11 @@ class Peek:
     """The encoding the bytes say (``utf-16`` for a BOM or NUL-interleaved text), or None for UTF-8."""
     comment: str | None
     """The mark of comment lines above the header (``#``), if the file starts with one."""
+    endings: tuple[str, ...] = ()
+    """The kinds of line end in the first block (``\\r\\n``, ``\\n``, ``\\r``, as written); more than
+    one is a file DuckDB's sniffer cannot read (``--newline any`` reads it)."""
+    text: str = ""
+    """The first block as text (at most ``PEEK_BYTES``)."""
 
 
 def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | None, skip: int | None) -> Peek:
@@ -68,7 +73,14 @@ def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | No
             f"line; at most {MAX_COLUMNS:,} can load "
             "(split the file, or transpose it so the columns become rows)"
         )
-    return Peek(guessed, found_comment)
+    return Peek(guessed, found_comment, line_endings(text), text)
+
+
+def line_endings(text: str) -> tuple[str, ...]:
+    """Which of ``\\r\\n``, ``\\n`` and ``\\r`` end lines in ``text``, spelled as escapes. Pure."""
+    crlf = text.count("\r\n")
+    found = (("\\r\\n", crlf), ("\\n", text.count("\n") - crlf), ("\\r", text.count("\r") - crlf))
+    return tuple(name for name, count in found if count)
 
 
 def _widest(line: str) -> int:
@@ -125,3 +137,23 @@ def _decode(head: bytes, encoding: str) -> str:
 
 def _short(line: str, limit: int = 60) -> str:
     return repr(line if len(line) <= limit else line[: limit - 3] + "...")
+
+
+def trailing_empty_fields(text: str, delimiter: str, quote: str, width: int, *, skip: int = 0) -> bool:
+    """Whether a record in ``text`` (the first block) has only empty fields past ``width``: DuckDB drops
+    them, and the load says so. Pure."""
+    import csv
+
+    if len(delimiter) != 1 or len(quote) > 1:  # the csv module splits on one character only
+        return False
+    lines = text.splitlines()[skip:-1]  # the last line may be cut by the block's end
+    reader = csv.reader(
+        lines,
+        delimiter=delimiter,
+        quotechar=quote or None,
+        quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
+    )
+    try:
+        return any(len(row) > width and not any(f.strip() for f in row[width:]) for row in reader)
+    except csv.Error:
+        return False

@@ -28,6 +28,7 @@ MIN_COVERAGE = 0.5
 MIN_VALUE_COVERAGE = 0.9
 MAX_LOOKUP_ROWS = 100_000
 SAMPLE_ROWS = 100_000
+_CALENDAR_PARTS = frozenset({"year", "month", "day", "hour", "minute", "week", "quarter", "weekday", "yr"})
 _KEY_TYPES = re.compile(r"^(VARCHAR|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|UUID)$")
 
 
@@ -57,9 +58,10 @@ def _singular(name: str) -> str:
 
 
 def names_match(column: str, target: str, key: str) -> bool:
-    """``carrier``→``carrier``, ``customer_id``→``customers.id``/``customers.customer_id``."""
+    """``carrier``→``carrier``, ``customer_id``→``customers.id``/``customers.customer_id``. A calendar
+    part (``year``) shared by two tables names a time, not a row of the other table: no link by name."""
     if column == key:
-        return True
+        return column.lower() not in _CALENDAR_PARTS
     return key == "id" and column in (f"{target}_id", f"{_singular(target)}_id")
 
 

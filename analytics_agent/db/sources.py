@@ -53,6 +53,13 @@ class LoadOptions:
     """The quote character; ``""`` for none. None: DuckDB detects it."""
     escape: str | None = None
     """The character that escapes a quote inside a quoted value. None: DuckDB detects it."""
+    newline: str | None = None
+    """``any``: every ``\\r\\n``, ``\\r`` and ``\\n`` ends a line (the file is read through a copy with
+    one kind); None: DuckDB detects it."""
+    pad_short_rows: bool = False
+    """A record with fewer fields than the header gets NULL for the missing ones (DuckDB's null_padding)."""
+    column_date_formats: Mapping[str, str] = field(default_factory=dict)
+    """``--date-format COLUMN=FORMAT``: that column read as a DATE (TIMESTAMP with a time) in that format."""
 
     def csv_only_options(self) -> list[str]:
         used = {
@@ -68,12 +75,70 @@ class LoadOptions:
             "--skip": self.skip is not None,
             "--quote": self.quote is not None,
             "--escape": self.escape is not None,
+            "--newline": self.newline is not None,
+            "--pad-short-rows": self.pad_short_rows,
         }
+        used["--date-format"] = used["--date-format"] or bool(self.column_date_formats)
         return [flag for flag, on in used.items() if on]
 
     def nulls(self) -> list[str]:
         tokens = DEFAULT_NULL_TOKENS if self.null_tokens is None else (*self.null_tokens, "")
         return list(dict.fromkeys(tokens))
+
+
+NEWLINES: dict[str, str | None] = {"any": None}
+"""``--newline`` values and what DuckDB's ``new_line`` takes for them (``any`` is a normalised copy). DuckDB
+1.x/2.0 reads no rows with ``new_line = '\\r\\n'`` in strict mode when the header holds a quoted ``\\n``, so
+``crlf``/``lf``/``cr`` are not offered."""
+
+
+def load_options(
+    *,
+    table: str | None = None,
+    replace: bool = False,
+    append: bool = False,
+    types: Mapping[str, str] | Sequence[str] | None = None,
+    null: Sequence[str] | None = None,
+    date_format: str | Sequence[str] | None = None,
+    **rest: Any,
+) -> LoadOptions:
+    """The options of one load from the flags of ``analytics-agent load`` or the arguments of
+    ``Workspace.load`` (named alike): the one place both front doors build them. Pure.
+
+    ``types``: a mapping, or ``COLUMN=TYPE`` strings; ``date_format``: one format for every date column
+    and/or ``COLUMN=FORMAT`` items (repeatable)."""
+    if replace and append:
+        raise LoadError("--replace and --append contradict each other; choose one")
+    formats = [date_format] if isinstance(date_format, str) else list(date_format or ())
+    shared = [f for f in formats if "=" not in f]
+    if len(shared) > 1:
+        raise LoadError(
+            f"--date-format given twice ({', '.join(shared)}); give one for all columns, or COLUMN=FORMAT"
+        )
+    return LoadOptions(
+        table=table,
+        mode="replace" if replace else "append" if append else "create",
+        types=types
+        if isinstance(types, Mapping)
+        else _pairs(types or (), "--type", "TYPE", "amount=VARCHAR"),
+        null_tokens=tuple(null) if null is not None else None,
+        date_format=shared[0] if shared else None,
+        column_date_formats=_pairs(
+            [f for f in formats if "=" in f], "--date-format", "FORMAT", "day=%d/%m/%Y"
+        ),
+        **rest,
+    )
+
+
+def _pairs(items: Sequence[str], flag: str, what: str, example: str) -> dict[str, str]:
+    """``COLUMN=VALUE`` items as a mapping; a malformed one is a LoadError saying the form. Pure."""
+    result: dict[str, str] = {}
+    for item in items:
+        column, sep, value = item.partition("=")
+        if not sep or not column.strip() or not value.strip():
+            raise LoadError(f"{flag} {item!r}: write COLUMN={what}, e.g. {flag} {example}")
+        result[column.strip()] = value.strip()
+    return result
 
 
 @dataclass(frozen=True)
@@ -159,6 +224,13 @@ def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
                 if flag == "--comment"
                 else f"{flag} takes one character (or '' for none), e.g. {flag} '\"'"
             )
+    if options.newline == "any" and (options.encoding or "").lower().replace("-", "") == "utf16":
+        raise LoadError("--newline any reads utf-8 and latin-1 files; convert a utf-16 file to utf-8 first")
+    if options.newline is not None and options.newline not in NEWLINES:
+        raise LoadError("--newline takes any (each of \\r\\n, \\n and \\r ends a line)")
+    for column, fmt in options.column_date_formats.items():
+        if "%" not in fmt:
+            raise LoadError(f"--date-format {column}={fmt}: give a strptime format such as %d/%m/%Y")
     if options.skip is not None and options.skip < 0:
         raise LoadError("--skip takes the number of lines to skip before the header, e.g. --skip 2")
     if options.mode not in ("create", "replace", "append"):
@@ -180,6 +252,8 @@ class Dialect:
     timestamp_format: str | None = None
     comment: str = ""
     skip: int = 0
+    trailing_empty: bool = False
+    """A record of the first block has empty fields past the header (DuckDB drops them; counted, said)."""
 
 
 def duckdb_path(path: Path) -> str:
@@ -196,6 +270,8 @@ def csv_reader_sql(
     types: Mapping[str, str] | None = None,
     rejects: tuple[str, str] | None = None,
     lenient: bool = False,
+    strict: bool = True,
+    nulls: list[str] | None = None,
 ) -> tuple[str, list[Any]]:
     """``read_csv(…)`` with the layout pinned: no second guess, and a record whose field count differs
     from the header fails (or, with ``rejects`` = (errors table, scans table), is set aside there).
@@ -213,14 +289,15 @@ def csv_reader_sql(
         ("comment", dialect.comment),
         ("columns", {**dialect.columns, **(types or {})} if single else None),
         ("types", dict(types) if types and not single else None),
-        ("nullstr", options.nulls()),
+        ("nullstr", nulls or options.nulls()),
         ("dateformat", options.date_format or dialect.date_format),
         ("timestampformat", dialect.timestamp_format),
         ("thousands", options.thousands),
         ("decimal_separator", options.decimal),
         ("encoding", options.encoding),
-        ("strict_mode", True),
-        ("null_padding", False),
+        ("new_line", NEWLINES.get(options.newline or "any")),
+        ("strict_mode", strict),
+        ("null_padding", options.pad_short_rows),
         ("union_by_name", None if single else True),
     ]
     if lenient:  # a second look at a file already loaded: never fail on what the load set aside
@@ -228,6 +305,18 @@ def csv_reader_sql(
     if rejects is not None:
         named += [("store_rejects", True), ("rejects_table", rejects[0]), ("rejects_scan", rejects[1])]
     return _call("read_csv", [[duckdb_path(f) for f in files]], named)
+
+
+def trailing_reader_sql(path: Path, options: LoadOptions, dialect: Dialect) -> tuple[str, list[Any]]:
+    """One file as text with one column past the header's: ``''`` for a record with empty fields there
+    (DuckDB drops them in the load), NULL for the others (padded; what lies further is ignored)."""
+    columns = {name: "VARCHAR" for name in dialect.columns}
+    extra = next(f"_past_{n}" for n in range(len(columns) + 1) if f"_past_{n}" not in columns)
+    padded = replace(dialect, columns={**columns, extra: "VARCHAR"})
+    # no empty-string null: an empty field past the header must read as '', not NULL
+    return csv_reader_sql(
+        [path], replace(options, pad_short_rows=True), padded, lenient=True, strict=False, nulls=["\x01"]
+    )
 
 
 def parquet_reader_sql(files: Sequence[Path]) -> tuple[str, list[Any]]:
@@ -250,6 +339,8 @@ def sniff_sql(path: Path, options: LoadOptions, **pinned: Any) -> tuple[str, lis
         ("skip", options.skip),
         ("quote", options.quote),
         ("escape", options.escape),
+        ("new_line", NEWLINES.get(options.newline or "any")),
+        ("null_padding", options.pad_short_rows or None),
         *pinned.items(),
     ]
     named = list({key: value for key, value in named}.items())  # a pinned value replaces the user's
@@ -266,17 +357,23 @@ def _call(function: str, first: list[Any], named: list[tuple[str, Any]]) -> tupl
 
 
 def map_type_overrides(
-    overrides: Mapping[str, str], originals: Sequence[str], safe: Sequence[str]
+    overrides: Mapping[str, str],
+    originals: Sequence[str],
+    safe: Sequence[str],
+    *,
+    flag: str = "--type",
+    upper: bool = True,
 ) -> dict[str, str]:
-    """``--type`` may name a column as the file does or as it is stored; DuckDB wants the file's name."""
+    """``--type`` (or ``--date-format COLUMN=…``) may name a column as the file does or as it is stored;
+    DuckDB wants the file's name."""
     by_name = {o: o for o in originals} | {s: o for s, o in zip(safe, originals, strict=True)}
     by_lower = {k.lower(): v for k, v in by_name.items()}
     mapped: dict[str, str] = {}
-    for column, type_name in overrides.items():
+    for column, value in overrides.items():
         original = by_name.get(column) or by_lower.get(column.lower())
         if original is None:
             raise LoadError(
-                f"--type {column}=…: no column {column!r}{did_you_mean(column, safe)}; columns: {', '.join(safe)}"
+                f"{flag} {column}=…: no column {column!r}{did_you_mean(column, safe)}; columns: {', '.join(safe)}"
             )
-        mapped[original] = type_name.strip().upper()
+        mapped[original] = value.strip().upper() if upper else value
     return mapped

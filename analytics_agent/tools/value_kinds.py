@@ -28,3 +28,14 @@ def refuse_nested(where: str, column: str, type_name: str, table: str, types: Ma
             f"{where}: {column} is {type_name}, a list/struct/map value that cannot be grouped or "
             f"compared; count it instead, or use a plain column of {table}: {', '.join(plain) or 'none'}"
         )
+
+
+def kind_family(kind: str) -> str:
+    """Which types compare without surprise: numbers, dates and times, booleans, or text."""
+    upper = kind.upper()
+    if upper.startswith(("DATE", "TIME")):
+        return "temporal"
+    if upper == "BOOLEAN":
+        return "boolean"
+    numeric = ("INT", "DOUBLE", "FLOAT", "DECIMAL", "REAL", "NUMERIC", "HUGEINT")
+    return "number" if any(n in upper for n in numeric) else "text"

@@ -344,3 +344,12 @@ def test_the_check_flags_exactly_the_numbers_no_result_explains(pool: list[int],
     evidence = Evidence(results=[json.dumps({"values": pool})], context=[])
     explained = direct or distance < 0
     assert (unverified_numbers(f"It came to {invented:,}.", evidence) == []) is explained
+
+
+def test_a_value_after_a_month_name_is_a_quantity_not_a_day():
+    """A monthly series written "Jan 33.51, Feb 28.46" once lost its whole parts to the date reader
+    and flagged .51 and .46 as unverified."""
+    assert values_of("Jan 33.51, Feb 28.46, Dec 19.52") == [33.51, 28.46, 19.52]
+    assert values_of("33.51 Feb 28.46") == [33.51, 28.46]
+    assert values_of("Jan 3,500 units; May 40") == [3500, 40]
+    assert values_of("on Oct 24, 2026 and 3rd of May and 19-25 Oct") == []

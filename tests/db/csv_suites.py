@@ -38,6 +38,8 @@ _FLAGS = {
     "skip": "--skip",
     "quote": "--quote",
     "escape": "--escape",
+    "newline": "--newline",
+    "pad_short_rows": "--pad-short-rows",
 }
 
 
@@ -146,7 +148,7 @@ def suite_files() -> list[Path]:
 
 
 _SUGGESTED = re.compile(
-    r"(--encoding|--comment|--skip-bad-rows|--skip|--no-header|--header|--delimiter|--null|--type|"
+    r"(--encoding|--comment|--skip-bad-rows|--skip|--pad-short-rows|--newline|--no-header|--header|--delimiter|--null|--type|"
     r"--date-format|--allow-empty|--quote|--escape|--thousands|--decimal)(?:\s+('[^']*'|\"[^\"]*\"|\S+))?"
 )
 
@@ -159,7 +161,7 @@ def suggested_options(message: str) -> dict[str, Any] | None:
         return None
     flag, raw = match[1], (match[2] or "").rstrip(";,)")
     value = raw[1:-1] if raw[:1] in "'\"" and raw[-1:] == raw[:1] and len(raw) > 1 else raw
-    if flag in ("--skip-bad-rows", "--allow-empty", "--no-header", "--header"):
+    if flag in ("--skip-bad-rows", "--pad-short-rows", "--allow-empty", "--no-header", "--header"):
         key = {"--no-header": "header", "--header": "header"}.get(flag, flag[2:].replace("-", "_"))
         return {key: flag != "--no-header"}
     if flag == "--type":

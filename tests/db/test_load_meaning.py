@@ -54,7 +54,7 @@ def test_stray_quotes_load_every_row(tmp_path: Path) -> None:
 
 def test_allow_empty_never_empties_a_file_with_data(tmp_path: Path) -> None:
     """Whatever made the read find no rows, --allow-empty must not turn a file with data into an empty table."""
-    from analytics_agent.db.loader import _refuse_empty
+    from analytics_agent.db.load_write import refuse_empty as _refuse_empty
     from analytics_agent.db.sources import Input
 
     path = tmp_path / "x.csv"

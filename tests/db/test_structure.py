@@ -148,5 +148,5 @@ def test_a_bad_line_inside_a_zip_is_named_by_the_archive_member(tmp_path):
     archive = tmp_path / "bad.zip"
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr("rows.csv", "a,b\n1,2\n3\n")
-    with pytest.raises(LoadError, match=r"^bad\.zip:rows\.csv: line 3 has 1 fields"):
+    with pytest.raises(LoadError, match=r"^bad\.zip:rows\.csv: line 3 has 1 field where"):
         load_files(tmp_path / "z.duckdb", [str(archive)], LoadOptions())

@@ -123,7 +123,7 @@ def test_a_file_naming_no_data_runs_on_the_users_workspace(tmp_path: Path) -> No
             "load: [{file: a.csv}]\n",
             r"q.yaml: load.0: unknown key 'file' \(an entry is a path, or path and table\)",
         ),
-        ("load: [bad.csv]\n", r"q.yaml: load: bad.csv: line 3 has 1 fields where the header has 2"),
+        ("load: [bad.csv]\n", r"q.yaml: load: bad.csv: line 3 has 1 field where the header has 2"),
     ],
 )
 def test_data_that_cannot_be_used_is_one_line_naming_the_question_file(

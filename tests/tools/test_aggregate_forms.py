@@ -137,7 +137,9 @@ def test_a_date_part_that_does_not_exist_or_a_value_it_never_holds_is_named(even
 def test_an_unknown_column_lists_the_date_parts_too(events_db):
     with Workspace.open(events_db, timezone="UTC") as ws:
         out = ws.executor.execute("aggregate", {"table": "events", "group_by": ["weekday"]})
-    assert "date parts: happened.<day|week|month|quarter|year|day_of_week|hour|month_of_year>" in out.text
+    assert (
+        "date parts: happened.<day|week|month|quarter|year|decade|day_of_week|hour|month_of_year>" in out.text
+    )
 
 
 @pytest.fixture(scope="module")

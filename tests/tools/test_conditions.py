@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analytics_agent.errors import ToolError
-from analytics_agent.tools.aggregate.conditions import Term, parse_condition
+from analytics_agent.tools.aggregate.conditions import OtherColumn, Term, parse_condition
 
 
 def test_comparisons_lists_ranges_and_nulls_are_parsed_into_terms():
@@ -39,7 +39,8 @@ def test_quotes_inside_text_and_related_or_quoted_names_survive():
         ("arr_delay > 15 or x = 1", "expected 'and' or the end"),
         ("arr_delay ~ 15", "cannot read '~ 15'"),
         ("x in 'a'", "expected '('"),
-        ("x = y", "expected a value"),
+        ("x = (", "expected a value"),
+        ("x like y", "expected a value"),
         ("x = 1; DROP TABLE t", "cannot read ';"),
         ("x is maybe", "expected 'null'"),
         ("x" + " and x = 1" * 60, "longer than 500"),
@@ -49,3 +50,12 @@ def test_anything_outside_the_grammar_is_one_error_naming_where(text, says):
     with pytest.raises(ToolError) as info:
         parse_condition(text)
     assert says in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_name_right_of_a_comparison_is_another_column_and_keywords_stay_values():
+    assert parse_condition('dec > jan and "Q 1" <> "Q 2" and flag = true and y = 3') == [
+        Term("dec", ">", OtherColumn("jan")),
+        Term("Q 1", "!=", OtherColumn("Q 2")),
+        Term("flag", "=", True),
+        Term("y", "=", 3),
+    ]

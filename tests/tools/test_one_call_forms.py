@@ -206,3 +206,79 @@ def test_did_you_mean_offers_only_close_names():
     assert did_you_mean("damage", ["name", "year", "wind"]) == ""
     assert did_you_mean("nme", ["name", "year"]) == "; did you mean 'name'?"
     assert "carrier" in did_you_mean("carier", ["carrier", "origin"])
+
+
+@pytest.fixture
+def rates_db(tmp_path: Path) -> Path:
+    """Yearly rates with one column per month (the BLS layout), and a yearly table beside it."""
+    path = tmp_path / "rates.duckdb"
+    with duckdb.connect(str(path)) as conn:
+        conn.execute(
+            "CREATE TABLE rates AS SELECT y AS year, 3 + (y * 7 % 11) / 2.0 AS jan, 3 + (y * 5 % 13) / 2.0 AS dec, "
+            "4 + (y * 3 % 7) / 3.0 AS annual, CASE WHEN y % 4 = 0 THEN 'gold' ELSE 'blue' END AS tag "
+            "FROM range(1948, 2017) t(y)"
+        )
+        conn.execute(
+            "CREATE TABLE cars AS SELECT * FROM (VALUES ('a', 1999), ('b', 2008), ('c', 2008)) t(model, year)"
+        )
+    return path
+
+
+def test_a_condition_compares_two_columns_of_the_same_row(rates_db):
+    with duckdb.connect(str(rates_db), read_only=True) as conn:
+        truth = conn.execute("SELECT count(*) FROM rates WHERE dec > jan").fetchone()[0]
+    with Workspace.open(rates_db) as ws:
+        got = call(ws, "aggregate", {"table": "rates", "metrics": [{"fn": "count", "where": "dec > jan"}]})
+        unquoted = refused(ws, {"table": "rates", "metrics": [{"fn": "count", "where": "tag = gold"}]})
+        mixed = refused(ws, {"table": "rates", "metrics": [{"fn": "count", "where": "tag > jan"}]})
+    assert 0 < truth < 69 and got["rows"] == [[truth]]
+    assert "no column 'gold'" in unquoted and "tag = 'gold'" in unquoted
+    assert "cannot compare tag (VARCHAR) with jan" in mixed
+
+
+def test_decades_as_a_grain_and_a_date_part_over_an_integer_year(rates_db):
+    with duckdb.connect(str(rates_db), read_only=True) as conn:
+        truth = conn.execute(
+            "SELECT (year // 10 * 10)::VARCHAR || 's', round(avg(annual), 6) FROM rates GROUP BY 1 ORDER BY 1"
+        ).fetchall()
+    with Workspace.open(rates_db) as ws:
+        grain = call(
+            ws,
+            "aggregate",
+            {"table": "rates", "metrics": [{"fn": "avg", "column": "annual"}], "time_grain": "decade"},
+        )
+        part = call(
+            ws,
+            "aggregate",
+            {"table": "rates", "metrics": [{"fn": "avg", "column": "annual"}], "group_by": ["date.decade"]},
+        )
+        change = call(
+            ws,
+            "aggregate",
+            {"table": "rates", "metrics": [{"fn": "count"}], "time_grain": "decade", "baseline": "previous"},
+        )
+    assert [(label, round(v, 6)) for label, v in grain["rows"]] == truth
+    assert part["rows"] == grain["rows"] and grain["rows"][0][0] == "1940s"
+    sixties = next(r for r in change["rows"] if r[0] == "1960s")
+    assert sixties[1:3] == [10, 10]  # the 1950s had ten years too
+
+
+def test_a_year_column_in_two_tables_is_no_relationship(rates_db):
+    with Workspace.open(rates_db) as ws:
+        described = call(ws, "describe_table", {"table": "cars"})
+    assert "rates" not in json.dumps(described.get("related", {}))
+
+
+def test_time_column_may_name_the_date_a_period_compares_without_a_grain(tmp_path):
+    path = tmp_path / "two_dates.duckdb"
+    with duckdb.connect(str(path)) as conn:
+        conn.execute(
+            "CREATE TABLE orders AS SELECT * FROM (VALUES (DATE '2011-03-01', DATE '2012-01-05', 10), "
+            "(DATE '2012-02-01', DATE '2012-02-03', 20), (DATE '2012-12-30', DATE '2013-01-02', 40)) t(placed, shipped, amount)"
+        )
+    with Workspace.open(path) as ws:
+        by_shipped = call(ws, "aggregate", {"table": "orders", "metrics": [{"fn": "sum", "column": "amount"}], "time_column": "shipped",
+                                            "period": "2012-01-01..2012-12-31", "baseline": "2011-01-01..2011-12-31"})  # fmt: skip
+        alone = refused(ws, {"table": "orders", "metrics": [{"fn": "count"}], "time_column": "shipped"})
+    assert by_shipped["rows"] == [[30, None, None, None]]  # by placed it would be 20 against 10
+    assert "add a time_grain" in alone and "or a period" in alone

@@ -109,7 +109,7 @@ def test_each_mistake_against_the_catalog_is_reported_on_its_own_line(real_db):
         "columns: year, month, day, dep_time, sched_dep_time, dep_delay, arr_time, sched_arr_time, arr_delay, "
         "carrier, flight, tailnum, origin, dest, air_time, distance, hour, minute, time_hour; related: "
         "airlines.<column of airlines>, dest.<column of airports>, origin.<column of airports>, "
-        "planes.<column of planes>; date parts: time_hour.<day|week|month|quarter|year|day_of_week|hour|"
+        "planes.<column of planes>; date parts: time_hour.<day|week|month|quarter|year|decade|day_of_week|hour|"
         "month_of_year>",
         "m.yaml:12: flights.metrics.mean: fn 'average' is not one of count, sum, avg, min, max, count_distinct, "
         "median, stddev, p90, p95, p99, pct; did you mean 'avg'?",

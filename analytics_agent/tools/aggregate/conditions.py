@@ -6,12 +6,15 @@ and closed: ``name op value`` joined by ``and``; names are checked against the c
 are bound as parameters, exactly like ``filters`` entries, so nothing in the text ever reaches SQL.
 
     condition := term ("and" term)*
-    term      := name ("=" | "!=" | "<>" | "<" | "<=" | ">" | ">=" | "like") value
+    term      := name ("=" | "!=" | "<>" | "<" | "<=" | ">" | ">=") (value | name)
+               | name "like" value
                | name ["not"] "in" "(" value ("," value)* ")"
                | name "between" value "and" value
                | name "is" ["not"] "null"
     name      := identifier ("." identifier)?   or a "double-quoted" name
     value     := 'text' | number | true | false
+
+A name on the right (``dec > jan``) compares two columns of the same row; it is checked like the left one.
 """
 
 from __future__ import annotations
@@ -29,6 +32,14 @@ _TOKEN = re.compile(
 )
 _COMPARE = {"=", "!=", "<>", "<", "<=", ">", ">=", "like"}
 MAX_CONDITION = 500
+_RESERVED = {"true", "false", "null", "and", "not", "in", "is", "between", "like"}
+
+
+@dataclass(frozen=True)
+class OtherColumn:
+    """The right side of ``a > b``: a column name, not a value to bind."""
+
+    name: str
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,16 @@ class _Parser:
         self.fail("expected a value ('text' in single quotes, or a number)")
         return None
 
+    def other_column(self) -> OtherColumn | None:
+        """A column name next, as the right side of a comparison (``true``/``false``/``null`` are values)."""
+        if self.pos >= len(self.tokens):
+            return None
+        kind, name = self.tokens[self.pos]
+        if kind == "name" or (kind == "word" and str(name).lower() not in _RESERVED):
+            self.pos += 1
+            return OtherColumn(str(name))
+        return None
+
     def term(self) -> Term:
         kind, column = self.next()
         if kind not in ("word", "name") or str(column).lower() in ("and", "not", "in", "is"):
@@ -135,7 +156,9 @@ class _Parser:
         kind, op = self.next()
         op = str(op).lower() if kind == "word" else op
         if op in _COMPARE:
-            return Term(column, {"<>": "!="}.get(op, op), self.value())
+            op = {"<>": "!="}.get(op, op)
+            other = self.other_column() if op != "like" else None
+            return Term(column, op, other if other is not None else self.value())
         if op == "is":
             negated = self.peek_word("not")
             if negated:

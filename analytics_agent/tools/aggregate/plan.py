@@ -12,12 +12,13 @@ from typing import Any
 
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
-from analytics_agent.tools.aggregate.conditions import parse_condition
+from analytics_agent.tools.aggregate.conditions import OtherColumn, parse_condition
 from analytics_agent.tools.aggregate.refs import Catalog, Resolver
 from analytics_agent.tools.aggregate.sql import (
     NUMERIC_FNS,
     PART_GRAINS,
     TRUNC_GRAINS,
+    ColumnOperand,
     FilterPlan,
     KeyPlan,
     MetricPlan,
@@ -30,7 +31,7 @@ from analytics_agent.tools.aggregate.time import TEMPORAL, day_filter, day_range
 from analytics_agent.tools.arguments import PREVIOUS
 from analytics_agent.tools.date_parts import PartsDate
 from analytics_agent.tools.semantics import Semantics
-from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, refuse_nested
+from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, kind_family, refuse_nested
 
 NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
 
@@ -128,8 +129,11 @@ class Planner:
             alias = grain if grain not in args.group_by else f"{ref.column}_{grain}"
             keys.append(KeyPlan(alias, time_key(grain, local(ref.sql, ref.type, self.zone)), grain))
             time_ordered = True
-        elif args.time_column:
-            raise ToolError("time_column needs a time_grain (day, week, month, ... day_of_week)")
+        elif args.time_column and getattr(args, "period", None) is None:
+            raise ToolError(
+                "time_column says which date column time_grain buckets and period filters: add a time_grain "
+                "(day, week, month, ... day_of_week) or a period"
+            )
         for name in args.group_by:
             ref = refs.resolve(name, "group_by")
             refuse_nested("group_by", name, ref.type, refs.table, refs.catalog[refs.table])
@@ -210,6 +214,8 @@ def bucket_start(day: dt.date, grain: str) -> dt.date:
         return day.replace(month=(day.month - 1) // 3 * 3 + 1, day=1)
     if grain == "year":
         return day.replace(month=1, day=1)
+    if grain == "decade":
+        return dt.date(day.year // 10 * 10, 1, 1)
     return day
 
 
@@ -384,8 +390,27 @@ def _named_outputs(metrics: list[MetricPlan], args: Any, refs: Resolver) -> list
 
 def _condition_term(t: Any, refs: Resolver) -> FilterPlan:
     ref = refs.resolve(t.column, "metrics.where")
+    if isinstance(t.value, OtherColumn):
+        return _column_comparison(t, ref, refs)
     refs.check_values(ref, t.value if isinstance(t.value, list) else [t.value] if t.value is not None else [])
     return _shape(t.column, t.op, t.value, sql=ref.sql, table=ref.table, source=ref.column)
+
+
+def _column_comparison(t: Any, ref: Any, refs: Resolver) -> FilterPlan:
+    """``dec > jan``: two columns of the same row, of comparable kinds (numbers, text, or dates)."""
+    try:
+        other = refs.resolve(t.value.name, "metrics.where")
+    except ToolError as exc:
+        raise ToolError(
+            f"{exc}; a name right of {t.op!r} is a column: write a text value in single quotes "
+            f"({t.column} {t.op} '{clipped(t.value.name)}')"
+        ) from None
+    if kind_family(ref.type) != kind_family(other.type):
+        raise ToolError(
+            f"metrics.where: cannot compare {t.column} ({ref.type}) with {t.value.name} ({other.type}); "
+            "compare numbers with numbers, text with text, dates with dates"
+        )
+    return FilterPlan(t.column, t.op, ColumnOperand(other.sql), sql=ref.sql)
 
 
 def _per(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPlan]:

@@ -34,7 +34,7 @@ AGGREGATES = {
 METRIC_FNS = (*AGGREGATES, "pct")
 NUMERIC_FNS = frozenset(AGGREGATES) - {"count", "min", "max", "count_distinct"}
 COMPARISONS = {"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-TRUNC_GRAINS = ("day", "week", "month", "quarter", "year")
+TRUNC_GRAINS = ("day", "week", "month", "quarter", "year", "decade")
 PART_GRAINS = ("day_of_week", "hour", "month_of_year")
 GRAINS = (*TRUNC_GRAINS, *PART_GRAINS)
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -46,6 +46,7 @@ _LABELS = {
     "month": "strftime({k}, '%Y-%m')",
     "quarter": "strftime({k}, '%Y') || '-Q' || quarter({k})",
     "year": "CAST(year({k}) AS VARCHAR)",
+    "decade": "CAST(year({k}) AS VARCHAR) || 's'",
     "day_of_week": "[" + ", ".join(f"'{d}'" for d in WEEKDAYS) + "][{k}]",
     "hour": "{k}",
     "month_of_year": "[" + ", ".join(f"'{m}'" for m in MONTHS) + "][{k}]",
@@ -64,6 +65,13 @@ class FilterPlan:
     table: str = ""
     """The table ``source`` lives in (for "did you mean" on values); empty for derived expressions."""
     source: str = ""
+
+
+@dataclass(frozen=True)
+class ColumnOperand:
+    """A comparison's right side that is another checked column (``dec > jan``), not a bound value."""
+
+    sql: str
 
 
 @dataclass(frozen=True)
@@ -157,7 +165,8 @@ def time_label(grain: str, key: str) -> str:
 def condition(f: FilterPlan, params: Params) -> str:
     col = f.sql or quote_ident(f.column)
     if f.op in COMPARISONS:
-        return f"{col} {COMPARISONS[f.op]} {params.add(f.value)}"
+        right = f.value.sql if isinstance(f.value, ColumnOperand) else params.add(f.value)
+        return f"{col} {COMPARISONS[f.op]} {right}"
     if f.op in ("in", "not_in"):
         names = ", ".join(params.add(v) for v in f.value)
         return f"{col} {'NOT IN' if f.op == 'not_in' else 'IN'} ({names})"
@@ -281,7 +290,9 @@ def _with_previous(grouped: str, keys: Sequence[KeyPlan], metrics: Sequence[Metr
 
 
 def _one_grain_before(key: str, grain: str | None) -> str:
-    step = {"week": "INTERVAL 7 DAY", "quarter": "INTERVAL 3 MONTH"}.get(grain or "")
+    step = {"week": "INTERVAL 7 DAY", "quarter": "INTERVAL 3 MONTH", "decade": "INTERVAL 10 YEAR"}.get(
+        grain or ""
+    )
     if grain in ("day", "month", "year"):
         step = f"INTERVAL 1 {grain.upper()}"
     if step is None:  # a numbered part (hour, weekday, month of year) or an integer year

@@ -5,6 +5,7 @@ questions one at a time, writing ``<dir>/answers/<id>.json`` (stdout), ``<id>.st
 and ``<dir>/status.txt``. Questions already answered are skipped, so a stopped run can be resumed.
 
     python -m tests.bench.relay.drive --dir /tmp/relay --port 8765
+    python -m tests.bench.relay.drive --dir /tmp/relay4 --port 8765 --set tests/data/heldout_v4
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,12 +24,46 @@ from typing import Any
 import yaml
 
 HERE = Path(__file__).resolve()
-DATA = HERE.parents[2] / "data" / "heldout_v3"
-FILES = {
-    "superstore": "superstore.csv.gz",
-    "seattle_weather": "seattle_weather.csv",
-    "us_marriages_divorces": "us_marriages_divorces.csv",
-}
+SETS = HERE.parents[2] / "data"
+DATA = SETS / "heldout_v3"  # the default question set
+DATA_SUFFIXES = (".csv", ".csv.gz")
+
+
+def table_name(file_name: str) -> str:
+    """The table a data file becomes: its stem (before the first dot), non-alphanumerics as ``_``."""
+    return re.sub(r"[^0-9A-Za-z]", "_", file_name.split(".", 1)[0])
+
+
+def set_files(data: Path) -> dict[str, str]:
+    """{table: file name} for every data file of a question set's folder (e.g. tests/data/heldout_v4)."""
+    files = sorted(p.name for p in data.iterdir() if p.name.endswith(DATA_SUFFIXES))
+    if not files:
+        sys.exit(f"no data files ({', '.join(DATA_SUFFIXES)}) in {data}")
+    return {table_name(name): name for name in files}
+
+
+FILES = set_files(DATA)  # heldout_v3's: superstore, seattle_weather, us_marriages_divorces
+
+
+def resolve_set(set_dir: Path | None, questions: Path | None, data: Path | None) -> tuple[Path, Path]:
+    """(questions.yaml, data folder) from --set (a folder with questions.yaml and its data files), with
+    --questions / --data overriding either; the default set is heldout_v3."""
+    folder = set_dir if set_dir is not None else DATA
+    if not folder.is_dir() and not folder.is_absolute() and (SETS / folder).is_dir():
+        folder = SETS / folder  # "--set heldout_v4"
+    return (questions or folder / "questions.yaml", data or folder)
+
+
+def add_set_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--set",
+        dest="set_dir",
+        type=Path,
+        default=None,
+        help="question set folder: questions.yaml and its data files (default tests/data/heldout_v3)",
+    )
+    parser.add_argument("--questions", type=Path, default=None, help="default: <set>/questions.yaml")
+    parser.add_argument("--data", type=Path, default=None, help="folder of the data files (default: <set>)")
 
 
 def cli() -> list[str]:
@@ -39,7 +75,7 @@ def build_database(db: Path, data: Path) -> None:
     """Each data file as its own table, loaded by our real loader (skipped when the file exists)."""
     if db.exists():
         return
-    for table, name in FILES.items():
+    for table, name in set_files(data).items():
         done = subprocess.run(
             [*cli(), "--db", str(db), "load", str(data / name), "--table", table],
             capture_output=True,
@@ -89,8 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--questions", type=Path, default=DATA / "questions.yaml")
-    parser.add_argument("--data", type=Path, default=DATA, help="folder of the data files")
+    add_set_arguments(parser)
     parser.add_argument("--only", nargs="*", default=None, help="question ids (default: all)")
     parser.add_argument("--limit", type=int, default=None, help="ask only the first N questions")
     parser.add_argument("--timeout", type=float, default=960.0, help="seconds one model request may take")
@@ -99,9 +134,14 @@ def main(argv: list[str] | None = None) -> None:
     root: Path = args.dir
     answers = root / "answers"
     answers.mkdir(parents=True, exist_ok=True)
+    questions_file, data = resolve_set(args.set_dir, args.questions, args.data)
     db = root / "bench.duckdb"
-    build_database(db, args.data)
-    questions: list[dict[str, Any]] = yaml.safe_load(args.questions.read_text())
+    marker = root / "set.txt"  # which data bench.duckdb holds: a folder is used for one set only
+    if marker.exists() and marker.read_text().strip() != str(data.resolve()):
+        sys.exit(f"{root} was built for {marker.read_text().strip()}; use another --dir for {data}")
+    build_database(db, data)
+    marker.write_text(f"{data.resolve()}\n")
+    questions: list[dict[str, Any]] = yaml.safe_load(questions_file.read_text())
     if args.only:
         questions = [q for q in questions if q["id"] in set(args.only)]
     if args.limit is not None:

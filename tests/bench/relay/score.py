@@ -5,7 +5,11 @@ A question is ``right`` when every ground-truth number appears in the answer as 
 state) is named; ``refused`` when the run failed or the answer has no numbers; ``check`` when a number is
 only close (within 1%) or a text value is missing, so a person decides; otherwise ``wrong``.
 
+A question marked ``unanswerable`` (no ``sql``) is ``right`` when the answer declines (it says the data
+has no such thing and gives no number), ``check`` when it declines but shows numbers, ``wrong`` otherwise.
+
     python -m tests.bench.relay.score --dir /tmp/relay
+    python -m tests.bench.relay.score --dir /tmp/relay4 --set tests/data/heldout_v4
 """
 
 from __future__ import annotations
@@ -21,10 +25,15 @@ from typing import Any
 
 import yaml
 
-from tests.bench.relay.drive import DATA, FILES
+from tests.bench.relay.drive import add_set_arguments, resolve_set, set_files
 
 _NUMBER = re.compile(
     r"(?<![\w.])[-−]?\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(%|percent|k\b|K\b|thousand|m\b|M\b|million|bn\b|billion)?",
+)
+_DECLINES = re.compile(
+    r"\b(no|not|cannot|can't|can ?not|doesn't|does not|don't|do not|isn't|is not|unavailable|only|without|"
+    r"lacks?|missing|unable)\b",
+    re.IGNORECASE,
 )
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 
@@ -33,7 +42,7 @@ def truth_values(sql: str, data: Path) -> list[Any]:
     import duckdb
 
     con = duckdb.connect()
-    for table, name in FILES.items():
+    for table, name in set_files(data).items():
         con.execute(f"CREATE TABLE {table} AS FROM read_csv('{data / name}')")
     return [value for row in con.execute(sql).fetchall() for value in row]
 
@@ -84,9 +93,17 @@ def score_one(question: dict[str, Any], result: dict[str, Any], data: Path) -> d
     if result.get("stop") == "error" or not answer:
         return {**row, "verdict": "refused", "why": result.get("error", "no answer")}
     numbers = answer_numbers(answer)
+    if question.get("unanswerable"):  # the right response is a refusal
+        if not _DECLINES.search(answer):
+            return {**row, "verdict": "wrong", "why": "answered an unanswerable question", "answer": answer}
+        if numbers:
+            return {**row, "verdict": "check", "missing": [], "close": [], "answer": answer,
+                    "why": "unanswerable: declines, but shows numbers"}  # fmt: skip
+        return {**row, "verdict": "right", "why": "declined an unanswerable question"}
     if not numbers:
         return {**row, "verdict": "refused", "why": "no number in the answer", "answer": answer}
-    missing, close = [], []
+    missing: list[str | float] = []
+    close: list[float] = []
     for value in truth_values(question["sql"], data):
         if value is None:
             continue
@@ -119,15 +136,15 @@ def score_one(question: dict[str, Any], result: dict[str, Any], data: Path) -> d
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dir", type=Path, required=True)
-    parser.add_argument("--questions", type=Path, default=DATA / "questions.yaml")
-    parser.add_argument("--data", type=Path, default=DATA)
+    add_set_arguments(parser)
     args = parser.parse_args(argv)
-    questions = yaml.safe_load(args.questions.read_text())
+    questions_file, data = resolve_set(args.set_dir, args.questions, args.data)
+    questions = yaml.safe_load(questions_file.read_text())
     rows = []
     for q in questions:
         path = args.dir / "answers" / f"{q['id']}.json"
         if path.exists():
-            rows.append(score_one(q, json.loads(path.read_text()), args.data))
+            rows.append(score_one(q, json.loads(path.read_text()), data))
     print(f"{'id':42} {'verdict':8} {'calls':>5} {'errors':>6} {'unverif':>7}")
     for r in rows:
         print(f"{r['id']:42} {r['verdict']:8} {r['tool_calls']:5} {r['tool_errors']:6} {r['unverified']:7}")

@@ -1,0 +1,192 @@
+"""What one load runs: the reader, the stored names and what is left to decide once the rows are in.
+
+Sniffing (once per file) is the only I/O; ``build_plan`` turns its answer into the reader call and the
+select list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.dialect import sniff_dialect
+from analytics_agent.db.load_checks import Rejects
+from analytics_agent.db.load_errors import explain_load_error
+from analytics_agent.db.names import safe_column_names
+from analytics_agent.db.sources import (
+    Dialect,
+    Input,
+    Kind,
+    LoadOptions,
+    csv_reader_sql,
+    map_type_overrides,
+    parquet_reader_sql,
+)
+from analytics_agent.errors import LoadError
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The reader and the names: what the one transaction runs."""
+
+    query: str
+    params: list[Any]
+    originals: list[str]
+    safe: list[str]
+    text_columns: list[str]
+    flags: list[str] = field(default_factory=list)
+    """Columns DuckDB guessed BOOLEAN, read as text: they become BOOLEAN only if every value is true/false
+    (``NO`` is Norway in a country column, not false)."""
+    recount: tuple[str, list[Any]] | None = None
+    """The file read again as text with only the empty field missing, to count missing-value tokens."""
+    text_reader: tuple[str, list[Any]] | None = None
+    """The file read as text, records of the wrong width left out (counts good records on failure)."""
+    date_formats: dict[str, str] = field(default_factory=dict)
+    """Stored date column -> the day/month format DuckDB guessed, when it was not given."""
+    fixed: list[str] = field(default_factory=list)
+    """Stored columns typed by --type or --date-format COLUMN=…: left as the user said."""
+    dialect: Dialect | None = None
+
+
+def make_plan(
+    conn: duckdb.DuckDBPyConnection,
+    kind: Kind,
+    files: list[Path],
+    inputs: list[Input],
+    options: LoadOptions,
+    reserved: frozenset[str],
+    rejects: Rejects | None,
+) -> Plan:
+    """Sniff (once per file), name the columns, apply --type and --date-format, and build the reader."""
+    if kind == "parquet":
+        source, params = parquet_reader_sql(files)
+        sniffed = describe(conn, source, params, files)
+        originals = list(sniffed)
+        safe = safe_column_names(originals, reserved=reserved)
+        overrides = map_type_overrides(options.types, originals, safe)
+        final = {o: overrides.get(o, t) for o, t in sniffed.items()}
+        return _plan(source, params, originals, safe, final, fixed=set(overrides))
+    dialect, sniffed = _csv_dialect(conn, files, inputs, options)
+    return build_plan(sniffed, dialect, files, options, reserved, rejects)
+
+
+def build_plan(
+    sniffed: dict[str, str],
+    dialect: Dialect,
+    files: list[Path],
+    options: LoadOptions,
+    reserved: frozenset[str],
+    rejects: Rejects | None,
+) -> Plan:
+    """The CSV plan from the sniffed columns. Pure."""
+    originals = list(sniffed)
+    safe = safe_column_names(originals, reserved=reserved)
+    overrides = map_type_overrides(options.types, originals, safe)
+    formats = map_type_overrides(
+        options.column_date_formats, originals, safe, flag="--date-format", upper=False
+    )
+    # DuckDB guesses BIGNUM for thousands-separated integers; BIGINT is what every tool expects
+    bignums = {o: "BIGINT" for o, t in sniffed.items() if t == "BIGNUM"}
+    flags = {o: "VARCHAR" for o, t in sniffed.items() if t == "BOOLEAN" and o not in overrides}
+    types = bignums | flags | overrides | {o: "VARCHAR" for o in formats}
+    source, params = csv_reader_sql(
+        files, options, dialect, types=types, rejects=(rejects.errors, rejects.scans) if rejects else None
+    )
+    as_text = {o: "VARCHAR" for o in originals}
+    text_reader = csv_reader_sql(
+        files, replace(options, null_tokens=()), dialect, types=as_text, lenient=True
+    )
+    final = {o: types.get(o, t) for o, t in sniffed.items()} | {
+        o: _parsed_type(f) for o, f in formats.items()
+    }
+    guessed = options.date_format is None and dialect.date_format
+    day_month: dict[str, str] = {}
+    if guessed and "%d" in guessed and "%m" in guessed and not guessed.startswith("%Y"):
+        day_month = {
+            s: guessed
+            for o, s in zip(originals, safe, strict=True)
+            if sniffed[o] == "DATE" and o not in overrides and o not in formats
+        }
+    return _plan(
+        source,
+        params,
+        originals,
+        safe,
+        final,
+        fixed=set(overrides) | set(formats),
+        flags=[s for o, s in zip(originals, safe, strict=True) if o in flags],
+        recount=text_reader if set(options.nulls()) - {""} else None,
+        text_reader=text_reader,
+        date_formats=day_month,
+        parse=formats,
+        dialect=dialect,
+    )
+
+
+def _plan(
+    source: str,
+    params: list[Any],
+    originals: list[str],
+    safe: list[str],
+    final: dict[str, str],
+    *,
+    fixed: set[str],
+    parse: dict[str, str] | None = None,
+    **rest: Any,
+) -> Plan:
+    parse = parse or {}
+    select = ", ".join(
+        f"{_read(o, parse.get(o))} AS {quote_ident(s)}" for o, s in zip(originals, safe, strict=True)
+    )
+    return Plan(
+        f"SELECT {select} FROM {source}",
+        params,
+        originals,
+        safe,
+        text_columns=[s for o, s in zip(originals, safe, strict=True) if final[o] == "VARCHAR"],
+        fixed=[s for o, s in zip(originals, safe, strict=True) if o in fixed],
+        **rest,
+    )
+
+
+def _read(original: str, date_format: str | None) -> str:
+    """The select expression of one column: as read, or parsed with its own --date-format. Pure."""
+    if date_format is None:
+        return quote_ident(original)
+    literal = "'" + date_format.replace("'", "''") + "'"
+    return f"CAST(strptime({quote_ident(original)}, {literal}) AS {_parsed_type(date_format)})"
+
+
+def _parsed_type(date_format: str) -> str:
+    return "TIMESTAMP" if any(f"%{c}" in date_format for c in "HIMSfpz") else "DATE"
+
+
+def _csv_dialect(
+    conn: duckdb.DuckDBPyConnection, files: list[Path], inputs: list[Input], options: LoadOptions
+) -> tuple[Dialect, dict[str, str]]:
+    """One dialect for all the files (a quote DuckDB saw in any of them applies to all) and the columns:
+    one file's own, or the union of several by name."""
+    dialects = [sniff_dialect(conn, f, i.label, options) for f, i in zip(files, inputs, strict=True)]
+    first = dialects[0]
+    if len(files) == 1:
+        return first, first.columns
+    if any(d.quote != first.quote or d.escape != first.escape for d in dialects):
+        quoted = next(d for d in dialects if d.quote)
+        first = replace(first, quote=quoted.quote, escape=quoted.escape)
+    source, params = csv_reader_sql(files, options, first)
+    return first, describe(conn, source, params, files)
+
+
+def describe(
+    conn: duckdb.DuckDBPyConnection, source: str, params: list[Any], files: list[Path]
+) -> dict[str, str]:
+    """The columns and guessed types of a reader (DuckDB sniffs a sample; nothing converted yet)."""
+    try:
+        described = conn.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()
+    except duckdb.Error as exc:
+        raise LoadError(explain_load_error(str(exc), files)) from None
+    return {row[0]: row[1] for row in described}

@@ -1,0 +1,121 @@
+"""Writing a planned load inside its transaction: the rows (create, replace by swap, or append by name),
+the refusal of a load that read nothing, and DuckDB's progress estimate for the terminal."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import duckdb
+
+from analytics_agent.db.catalog import column_types, quote_ident, table_names
+from analytics_agent.db.load_checks import data_lines, plural_lines
+from analytics_agent.db.load_plan import Plan
+from analytics_agent.db.rows import first_row
+from analytics_agent.db.sources import Input, LoadOptions
+from analytics_agent.errors import LoadError
+
+ProgressCallback = Callable[[float], None]
+_POLL_S = 0.2
+
+
+def write_rows(conn: duckdb.DuckDBPyConnection, table: str, plan: Plan, mode: str) -> int:
+    """Write the rows (inside the caller's transaction). Returns the rows written."""
+    exists = table in table_names(conn)
+    target = quote_ident(table)
+    if exists and mode == "create":
+        raise LoadError(
+            f"table {table!r} already exists; add --replace to overwrite it or --append to add rows"
+        )
+    if exists and mode == "append":
+        _check_same_columns(conn, table, plan.safe)
+        return int(first_row(conn.execute(f"INSERT INTO {target} BY NAME {plan.query}", plan.params))[0])
+    if exists:  # replace: build beside the old table, then swap, all before COMMIT
+        temporary = quote_ident(f"_loading_{uuid.uuid4().hex[:12]}")
+        loaded = first_row(conn.execute(f"CREATE TABLE {temporary} AS {plan.query}", plan.params))[0]
+        conn.execute(f"DROP TABLE {target}")
+        conn.execute(f"ALTER TABLE {temporary} RENAME TO {target}")
+        return int(loaded)
+    return int(first_row(conn.execute(f"CREATE TABLE {target} AS {plan.query}", plan.params))[0])
+
+
+def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> None:
+    existing = list(column_types(conn, table))
+    missing = [c for c in existing if c not in columns]
+    extra = [c for c in columns if c not in existing]
+    if missing or extra:
+        parts = []
+        if extra:
+            parts.append(f"the file has {', '.join(extra)} which {table} lacks")
+        if missing:
+            parts.append(f"{table} has {', '.join(missing)} which the file lacks")
+        raise LoadError(
+            f"--append needs the same columns: {'; '.join(parts)}; use --replace or another --table"
+        )
+
+
+def refuse_empty(
+    conn: duckdb.DuckDBPyConnection,
+    loaded: int,
+    rejected: list[int],
+    files: list[Path],
+    inputs: list[Input],
+    table: str,
+    options: LoadOptions,
+) -> None:
+    """Zero rows is refused (the transaction rolls back) unless --allow-empty asked for it, and even then
+    when the file has lines below the header: an empty table from a file with data is a silent loss."""
+    if loaded:
+        return
+    names = ", ".join(i.label for i in inputs)
+    if options.allow_empty:
+        lines = sum(data_lines(conn, f, options) for f in files)
+        if lines:
+            check = (
+                "if its first line is data, add --no-header; otherwise check --delimiter and --quote"
+                if options.header is None
+                else "check --delimiter, --quote and --header"
+            )
+            raise LoadError(
+                f"{names} has {plural_lines(lines)} of data by DuckDB's own reading but none read as a row here: "
+                f"{check} (--allow-empty only creates a table from a file with no data lines)"
+            )
+        return
+    if rejected:
+        raise LoadError(
+            f"every record of {names} was rejected ({len(rejected):,}, first at line {rejected[0]}); "
+            "check --delimiter and --header, nothing was loaded"
+        )
+    raise LoadError(
+        f"{names} has no data rows, only a header; nothing loaded (add --allow-empty to create "
+        f"{table} with its columns and no rows)"
+    )
+
+
+@contextlib.contextmanager
+def progress(conn: duckdb.DuckDBPyConnection, callback: ProgressCallback | None) -> Iterator[None]:
+    """Report DuckDB's own progress estimate (0-100) from a side thread while the load runs."""
+    if callback is None:
+        yield
+        return
+    conn.execute("SET enable_progress_bar = true")
+    conn.execute("SET enable_progress_bar_print = false")  # we draw it, on stderr only
+    done = threading.Event()
+
+    def poll() -> None:
+        while not done.wait(_POLL_S):
+            with contextlib.suppress(duckdb.Error):
+                value = conn.query_progress()
+                if value >= 0:
+                    callback(value)
+
+    thread = threading.Thread(target=poll, name="load-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()

@@ -1,0 +1,135 @@
+"""Load rules added for the suites' remaining cases (issue 21): empty fields past the header, short records,
+mixed line ends, per-column date formats, and the one builder of the options for the CLI and the API."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics_agent.db.loader import load_files
+from analytics_agent.db.newlines import normalise
+from analytics_agent.db.sources import check_options, load_options
+from analytics_agent.errors import LoadError
+
+
+def _load(tmp_path: Path, text: str | bytes, **flags: object):
+    path = tmp_path / "f.csv"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    return load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t", **flags))  # type: ignore[arg-type]
+
+
+def _rows(tmp_path: Path, sql: str) -> list[tuple]:
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def test_empty_fields_past_the_header_are_dropped_and_counted(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "a,b,c\n1,2,3,,\n4,5,6\n7,8,9,\n")
+    assert _rows(tmp_path, "SELECT * FROM t ORDER BY a") == [(1, 2, 3), (4, 5, 6), (7, 8, 9)]
+    assert any(n.startswith("2 records have empty fields past the header's 3 columns") for n in summary.notes)
+
+
+def test_a_value_past_the_header_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="line 2 has 5 fields where the header has 3") as caught:
+        _load(tmp_path, "a,b,c\n1,2,3,,x\n4,5,6\n")
+    assert "--skip-bad-rows" in str(caught.value)
+
+
+def test_a_file_with_no_good_record_is_not_offered_skip_bad_rows(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="nothing can load") as caught:
+        _load(tmp_path, "a,b\n1,2,3\n")
+    assert "--skip-bad-rows" not in str(caught.value)
+
+
+def test_a_short_record_is_padded_when_asked(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="add --pad-short-rows"):
+        _load(tmp_path, "i,j\n7\n")
+    _load(tmp_path, "i,j\n7\n", pad_short_rows=True)
+    assert _rows(tmp_path, "SELECT * FROM t") == [(7, None)]
+
+
+def test_a_comment_line_below_the_header_names_comment(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="add --comment '#'"):
+        _load(tmp_path, "a,b,c\n1,2,3\n# note\n4,5,6\n")
+    _load(tmp_path, "a,b,c\n1,2,3\n# note\n4,5,6\n", comment="#")
+    assert _rows(tmp_path, "SELECT count(*) FROM t") == [(2,)]
+
+
+def test_mixed_line_ends_are_named_and_newline_any_reads_them(tmp_path: Path) -> None:
+    text = b"a,b,c\n1,2,3\r\n4,5,6\n7,8,9\r10,11,12\n"
+    with pytest.raises(LoadError, match=r"mixes line endings .*add --newline any"):
+        _load(tmp_path, text)
+    summary = _load(tmp_path, text, newline="any")
+    assert summary.rows_loaded == 4
+    assert _rows(tmp_path, "SELECT sum(c) FROM t") == [(30,)]
+
+
+def test_normalise_keeps_a_crlf_split_across_chunks(tmp_path: Path) -> None:
+    import io
+
+    source, target = io.BytesIO(b"a\r\nb\rc\n"), io.BytesIO()
+    normalise(source, target)
+    assert target.getvalue() == b"a\nb\nc\n"
+
+
+def test_a_column_date_format_reads_that_column(tmp_path: Path) -> None:
+    text = "id,day\n1,12/31/09\n2,01/15/09\n"
+    _load(tmp_path, text, date_format=["day=%m/%d/%y"])
+    assert _rows(tmp_path, "SELECT day FROM t ORDER BY id") == [
+        (datetime.date(2009, 12, 31),),
+        (datetime.date(2009, 1, 15),),
+    ]
+    with pytest.raises(LoadError, match='"12/31/09" does not match the --date-format %d/%m/%y'):
+        _load(tmp_path, text, date_format=["day=%d/%m/%y"], replace=True)
+
+
+def test_an_ambiguous_text_date_names_the_other_reading_per_column(tmp_path: Path) -> None:
+    text = "id,seen\n1,03/04/2024\n2,05/06/2024\n"
+    summary = _load(tmp_path, text)
+    note = next(n for n in summary.notes if n.startswith("seen:"))
+    assert "read day-first" in note and "--date-format seen=%m/%d/%Y" in note
+    _load(tmp_path, text, date_format=["seen=%m/%d/%Y"], replace=True)
+    assert _rows(tmp_path, "SELECT seen FROM t ORDER BY id")[0] == (datetime.date(2024, 3, 4),)
+
+
+def test_a_date_shaped_column_that_stays_text_names_the_option(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "id,when_seen\n1,2009-Jan-31\n2,2010-Feb-01\n")
+    assert any(
+        n.startswith("when_seen looks like dates") and "--date-format when_seen=FORMAT" in n
+        for n in summary.notes
+    )
+    _load(
+        tmp_path,
+        "id,when_seen\n1,2009-Jan-31\n2,2010-Feb-01\n",
+        date_format=["when_seen=%Y-%b-%d"],
+        replace=True,
+    )
+    assert _rows(tmp_path, "SELECT max(when_seen) FROM t") == [(datetime.date(2010, 2, 1),)]
+
+
+def test_one_builder_for_both_front_doors() -> None:
+    options = load_options(
+        table="t", append=True, types=["amount=VARCHAR"], null=["-"], date_format=["%d/%m/%Y", "d=%Y"]
+    )
+    assert (options.mode, dict(options.types), options.null_tokens) == (
+        "append",
+        {"amount": "VARCHAR"},
+        ("-",),
+    )
+    assert (options.date_format, dict(options.column_date_formats)) == ("%d/%m/%Y", {"d": "%Y"})
+    with pytest.raises(LoadError, match="contradict"):
+        load_options(replace=True, append=True)
+    with pytest.raises(LoadError, match="--type 'amount': write COLUMN=TYPE"):
+        load_options(types=["amount"])
+    with pytest.raises(LoadError, match="--date-format given twice"):
+        load_options(date_format=["%d/%m/%Y", "%m/%d/%Y"])
+
+
+def test_newline_takes_any_only() -> None:
+    with pytest.raises(LoadError, match="--newline takes any"):
+        check_options(load_options(newline="crlf"), "csv")
+    with pytest.raises(LoadError, match="--newline any reads utf-8 and latin-1"):
+        check_options(load_options(newline="any", encoding="utf-16"), "csv")
