@@ -279,7 +279,7 @@ def _record(step: int, call: ToolCall, outcome: ToolOutcome, run: _Run) -> tuple
 def _interrupt_sentence(cancelled: int, running: int) -> str:
     sentence = f"interrupted: {cancelled} tool call{'s' if cancelled != 1 else ''} not started yet cancelled"
     if running:
-        sentence += f"; {running} already running end within their time limit"
+        sentence += f"; {running} already running stopped"
     return sentence
 
 

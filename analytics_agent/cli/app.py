@@ -8,6 +8,7 @@ commands so ``--help`` stays fast.
 
 # No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+import os
 import sys
 from importlib import import_module
 from pathlib import Path
@@ -162,11 +163,34 @@ def main() -> None:
         sys.exit(code)
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
-        sys.exit(130)
+        _exit_now(130)
+    except SystemExit as exc:
+        if exc.code != 130:
+            raise
+        # typer turns a Ctrl-C inside a command into a silent exit 130; say it, in one line
+        typer.echo("interrupted", err=True)
+        _exit_now(130)
     except Exception as exc:  # a bug: keep the user's screen clean, keep the details in a log
         path = _log_crash(exc)
         typer.echo(f"error: internal error ({type(exc).__name__}); details in {path}", err=True)
         sys.exit(2)
+
+
+def _exit_now(code: int) -> None:
+    """Exit with ``code`` without waiting for worker threads still busy after Ctrl-C (a question still
+    with the model under ``eval --jobs``, a tool call in Python code): the interpreter's exit would join
+    each, up to its request deadline. Everything that writes (a load, a transcript line) has finished or
+    rolled back by the time the interrupt reaches here; only buffered output needs flushing."""
+    import contextlib
+    import threading
+
+    busy = [t for t in threading.enumerate() if t is not threading.current_thread() and not t.daemon]
+    if not busy:
+        sys.exit(code)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can be said
+            stream.flush()
+    os._exit(code)
 
 
 def _log_crash(exc: BaseException) -> str:

@@ -5,7 +5,7 @@
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -39,14 +39,39 @@ ModelsOpt = Annotated[
 ]
 
 
+FileArg = Annotated[
+    Path | None,
+    typer.Argument(
+        help="Questions as .jsonl or .yaml, or a bundled set's name: retail (the default, on the sample "
+        "data) or real_exports (loads its own data)."
+    ),
+]
+OnlyOpt = Annotated[
+    list[str] | None,
+    typer.Option("--only", help="Run only this case id or tag (repeatable), e.g. --only relative-date."),
+]
+RepeatOpt = Annotated[int, typer.Option("--repeat", min=1, help="Ask each question N times.")]
+JobsOpt = Annotated[
+    int, typer.Option("--jobs", "-j", min=1, max=32, help="Questions asked at once (at most 32).")
+]
+FailUnderOpt = Annotated[
+    float | None,
+    typer.Option("--fail-under", min=0, max=100, help="Exit 0 when at least PCT % passed (default: 100)."),
+]
+CompareOpt = Annotated[
+    str | None,
+    typer.Option("--compare", help="A stored run (its JSON file, or 'last') to show what changed against."),
+]
+PriceOpt = Annotated[
+    list[str] | None,
+    typer.Option("--price", help="Dollars per million tokens: IN,OUT or MODEL=IN,OUT (repeatable)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help='Print {"results": [...], "summary": {...}} as JSON.')]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")]
+
+
 def eval_command(
-    file: Annotated[
-        Path | None,
-        typer.Argument(
-            help="Questions as .jsonl or .yaml, or a bundled set's name: retail (the default, on the sample "
-            "data) or real_exports (loads its own data)."
-        ),
-    ] = None,
+    file: FileArg = None,
     provider: ProviderOpt = None,
     base_url: BaseUrlOpt = None,
     model: ModelsOpt = None,
@@ -63,55 +88,47 @@ def eval_command(
     request_deadline: DeadlineOpt = None,
     max_retries: RetriesOpt = None,
     tool_mode: ToolModeOpt = None,
-    only: Annotated[
-        list[str] | None,
-        typer.Option("--only", help="Run only this case id or tag (repeatable), e.g. --only relative-date."),
-    ] = None,
-    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Ask each question N times.")] = 1,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=1, max=32, help="Questions asked at once (at most 32).")
-    ] = 1,
-    fail_under: Annotated[
-        float | None,
-        typer.Option(
-            "--fail-under", min=0, max=100, help="Exit 0 when at least PCT % passed (default: 100)."
-        ),
-    ] = None,
-    compare: Annotated[
-        str | None,
-        typer.Option(
-            "--compare", help="A stored run (its JSON file, or 'last') to show what changed against."
-        ),
-    ] = None,
-    price: Annotated[
-        list[str] | None,
-        typer.Option("--price", help="Dollars per million tokens: IN,OUT or MODEL=IN,OUT (repeatable)."),
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help='Print {"results": [...], "summary": {...}} as JSON.')
-    ] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    only: OnlyOpt = None,
+    repeat: RepeatOpt = 1,
+    jobs: JobsOpt = 1,
+    fail_under: FailUnderOpt = None,
+    compare: CompareOpt = None,
+    price: PriceOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Ask a set of questions, check each answer and its numbers, and compare models."""
+    flags = {k: v for k, v in locals().items() if k in _SETTING_FLAGS}
+    contenders, names = _contenders(flags, list(dict.fromkeys(model or [])))
+    from analytics_agent.evaluation.command import EvalRequest, parse_prices
+
+    request = EvalRequest(
+        contenders, file=file, repeat=repeat, jobs=jobs, as_json=as_json, fail_under=fail_under,
+        compare=compare, prices=parse_prices(price or [], names), quiet=quiet, only=tuple(only or ()),
+    )  # fmt: skip
+    raise typer.Exit(_run(request, contenders))
+
+
+def _contenders(flags: dict[str, Any], models: list[str]) -> tuple[list[Any], list[str]]:
+    """One contender (settings and provider) per model named, the first model defaulting from settings."""
     from analytics_agent.config import resolve_settings
-    from analytics_agent.evaluation.command import EvalRequest, evaluate, parse_prices
     from analytics_agent.evaluation.runner import Contender
     from analytics_agent.workspace.provider_factory import NO_MODEL_MESSAGE, make_provider
 
-    flags = {k: v for k, v in locals().items() if k in _SETTING_FLAGS}
-    models = list(dict.fromkeys(model or []))
     settings = resolve_settings({**flags, "model": models[0] if models else None})
     if not settings.model:
         typer.echo(f"error: {NO_MODEL_MESSAGE}", err=True)
         raise typer.Exit(2)
     names = models or [settings.model]
-    contenders = [Contender(s, make_provider(s)) for s in (replace(settings, model=n) for n in names)]
-    request = EvalRequest(
-        contenders, file=file, repeat=repeat, jobs=jobs, as_json=as_json, fail_under=fail_under,
-        compare=compare, prices=parse_prices(price or [], names), quiet=quiet, only=tuple(only or ()),
-    )  # fmt: skip
+    return [Contender(s, make_provider(s)) for s in (replace(settings, model=n) for n in names)], names
+
+
+def _run(request: Any, contenders: list[Any]) -> int:
+    """Evaluate, then close every contender's provider whatever happened."""
+    from analytics_agent.evaluation.command import evaluate
+
     try:
-        code = evaluate(
+        return evaluate(
             open_workspace, request, out=typer.echo, err_raw=_write_stderr, live=sys.stderr.isatty()
         )
     finally:
@@ -119,7 +136,6 @@ def eval_command(
             close = getattr(contender.provider, "close", None)
             if callable(close):
                 close()
-    raise typer.Exit(code)
 
 
 _SETTING_FLAGS = (

@@ -33,7 +33,7 @@ def init(
 ) -> None:
     """Write a starting file from the data: what one row is, time columns and zone, relationships,
     dimensions, a measure per numeric column. For the sample database, its shipped model."""
-    from analytics_agent.db.catalog import get_profile
+    from analytics_agent.db.catalog import get_profile, table_names
     from analytics_agent.db.relationships import read_relationships
     from analytics_agent.errors import SemanticModelError
     from analytics_agent.tools.aggregate.time import check_zone
@@ -59,7 +59,9 @@ def init(
         zone = (check_zone(kept.timezone).key, f"kept from the previous {path.name}")
     with open_workspace() as ws:
         cur = ws.cursor()
-        catalog = {t: c for t, c in read_catalog(cur).items() if t not in ws.linked_tables}
+        # the tables `tables` lists: a view may select without end (range(1e13)), and profiling it hung init
+        listed = set(table_names(cur)) - set(ws.linked_tables)
+        catalog = {t: c for t, c in read_catalog(cur).items() if t in listed}
         bundled = _bundled_applies(ws, catalog)
         if bundled:
             text = _from_bundled(bundled_semantic_path().read_text(encoding="utf-8"), zone)

@@ -20,6 +20,11 @@ from analytics_agent.db.values import to_jsonable
 META_SCHEMA = "_agent"
 NO_TABLES = "no tables yet; load one with `analytics-agent load FILE`"
 MAX_DISTINCT_VALUES = 50
+MAX_PROFILE_TEXT = 200
+"""Text columns whose longest value is longer keep no min, max or values in their profile (free text, not
+labels), so a profile stays small whatever a table holds (describe_table on 60 MB strings took 308 s)."""
+MAX_STORED_PROFILE = 1_000_000
+"""A stored profile larger than this (characters of JSON) is not trusted: it is computed again."""
 _TEXT_TYPES = ("VARCHAR",)
 # Types whose min/max mean something to a reader (not lists, structs, maps or blobs).
 _ORDERABLE = re.compile(
@@ -120,10 +125,11 @@ def compute_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any
     for name, kind in types.items():
         col = quote_ident(name)
         selects.append(f"count({col})")
-        if _ORDERABLE.match(kind):
+        if kind in _TEXT_TYPES:  # cut in SQL: a 60 MB value must not be copied whole into the profile
+            cut = f"left({col}, {MAX_PROFILE_TEXT + 1})"
+            selects += [f"min({cut})", f"max({cut})", f"approx_count_distinct({col})", f"max(strlen({col}))"]
+        elif _ORDERABLE.match(kind):
             selects += [f"min({col})", f"max({col})"]
-        if kind in _TEXT_TYPES:
-            selects.append(f"approx_count_distinct({col})")
     stats = iter(first_row(cur.execute(f"SELECT {', '.join(selects)} FROM {quote_ident(table)}")))
     row_count = next(stats)
     columns = []
@@ -131,12 +137,15 @@ def compute_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any
         column: dict[str, Any] = {"name": name, "type": kind, "nulls": row_count - next(stats)}
         if _ORDERABLE.match(kind):
             low, high = next(stats), next(stats)
-            if low is not None:
+            distinct, longest = (next(stats), next(stats)) if kind in _TEXT_TYPES else (0, 0)
+            # Text longer than a label has no min, max or values here: a cut value would be a wrong one.
+            short = (longest or 0) <= MAX_PROFILE_TEXT
+            if low is not None and short:
                 column["min"], column["max"] = low, high
-        if kind in _TEXT_TYPES and next(stats) <= MAX_DISTINCT_VALUES * 2:
-            values = _distinct_values(cur, table, name)
-            if values is not None:
-                column["values"] = values
+            if kind in _TEXT_TYPES and short and distinct <= MAX_DISTINCT_VALUES * 2:
+                values = _distinct_values(cur, table, name)
+                if values is not None:
+                    column["values"] = values
         columns.append(column)
     return {"table": table, "rows": row_count, "columns": columns}
 
@@ -182,7 +191,8 @@ def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
     written by other tools."""
     if _has_profiles_table(cur):
         row = cur.execute(
-            f"SELECT profile FROM {META_SCHEMA}.profiles WHERE table_name = ?", [table]
+            f"SELECT profile FROM {META_SCHEMA}.profiles WHERE table_name = ? AND strlen(profile) <= ?",
+            [table, MAX_STORED_PROFILE],
         ).fetchone()
         if row:
             return cast("dict[str, Any]", json.loads(row[0]))

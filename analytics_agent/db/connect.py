@@ -76,6 +76,7 @@ def open_sandbox(
     except duckdb.Error as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
     try:
+        _refuse_shadowing_macros(conn, path)
         if set_up is None:
             _close_file_system(conn, path)
             return conn
@@ -87,6 +88,25 @@ def open_sandbox(
         conn.close()
         raise DatabaseError("internal: the sandbox was not locked after attaching sources")
     return LinkedConnection(conn)  # type: ignore[return-value]  # a proxy: the connection plus search path
+
+
+def _refuse_shadowing_macros(conn: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """A database someone sent may define a macro named like a built-in function (``CREATE MACRO sum(x)
+    AS 42``): DuckDB then calls it instead of its own, and every sum the tools return is wrong without a
+    sign. Such a database is refused, in one line naming the macro and how to remove it."""
+    rows = conn.execute(
+        "SELECT DISTINCT function_name FROM duckdb_functions() WHERE NOT internal "
+        "AND database_name = current_database() AND function_name IN "
+        "(SELECT function_name FROM duckdb_functions() WHERE internal) ORDER BY 1"
+    ).fetchall()
+    if rows:
+        names = ", ".join(str(r[0]) for r in rows[:5]) + (
+            f" (and {len(rows) - 5} more)" if len(rows) > 5 else ""
+        )
+        raise DatabaseError(
+            f"the database {path} defines {names} as its own macro, in place of DuckDB's function of that "
+            f"name: answers would be wrong; remove it (DROP MACRO {rows[0][0]}) or use another database"
+        )
 
 
 def _close_file_system(conn: duckdb.DuckDBPyConnection, path: Path) -> None:

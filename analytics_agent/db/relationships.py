@@ -27,7 +27,6 @@ from analytics_agent.db.catalog import (
     get_profile,
     quote_ident,
     table_names,
-    unreadable_views,
 )
 from analytics_agent.db.rows import first_row
 
@@ -74,13 +73,14 @@ def names_match(column: str, target: str, key: str) -> bool:
 
 def _catalog(cur: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
     catalog: dict[str, dict[str, str]] = {}
+    # Base tables only: the links are read back for listed tables (``table_names``), which a view is not,
+    # and a view's row count is a scan of whatever it selects (a view over range(1e13) hung every load).
     for table, column, kind in cur.execute(
-        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = "
-        "current_database() AND schema_name = 'main' ORDER BY table_name, column_index"
+        "SELECT c.table_name, c.column_name, c.data_type FROM duckdb_columns() c JOIN duckdb_tables() t "
+        "ON c.table_oid = t.table_oid WHERE c.database_name = current_database() AND c.schema_name = 'main' "
+        "AND NOT t.temporary ORDER BY c.table_name, c.column_index"
     ).fetchall():
         catalog.setdefault(table, {})[column] = kind
-    for view in unreadable_views(cur):
-        catalog.pop(view, None)
     return catalog
 
 

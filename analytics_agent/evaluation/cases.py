@@ -250,8 +250,9 @@ def _yaml_items(path: Path, text: str) -> tuple[list[tuple[int, Any]], dict[str,
         where = f":{exc.line}" if exc.line else ""
         raise EvalFileError(f"{path}{where}: not loaded: {exc}") from None
     try:
-        data = yaml.safe_load(text)
-        root = yaml.compose(text)
+        fast = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # safe_load's semantics, in C when it can
+        data = yaml.load(text, Loader=fast)
+        root = yaml.compose(text, Loader=fast)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark is not None else ""

@@ -173,25 +173,25 @@ def run_all(
 ) -> list[Outcome]:
     """Every case for every model, ``repeat`` times; results in case, model, repeat order.
 
-    Ctrl-C cancels the questions not started; the ones already with the model finish first.
+    Ctrl-C cancels the questions not started and goes on at once; the ones already with the model are
+    left to the process's exit (the workspace stops their running queries when it closes).
     """
     plan = [(p, c, r) for r in range(1, repeat + 1) for p in prepared for c in contenders]
     order = {(p.case.id, c.label, r): i for i, (p, c, r) in enumerate(plan)}
     outcomes: list[Outcome] = []
-    with ThreadPoolExecutor(max_workers=min(max(1, jobs), MAX_JOBS), thread_name_prefix="eval") as pool:
-        pending: set[Future[Outcome]] = {pool.submit(run_one, workspace, p, c, r) for p, c, r in plan}
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    outcome = future.result()
-                    outcomes.append(outcome)
-                    if on_done is not None:
-                        on_done(outcome)
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    pool = ThreadPoolExecutor(max_workers=min(max(1, jobs), MAX_JOBS), thread_name_prefix="eval")
+    pending: set[Future[Outcome]] = {pool.submit(run_one, workspace, p, c, r) for p, c, r in plan}
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                outcome = future.result()
+                outcomes.append(outcome)
+                if on_done is not None:
+                    on_done(outcome)
+    finally:
+        # Not ``with``: its exit waits for every running question, up to the request deadline each.
+        pool.shutdown(wait=not pending, cancel_futures=True)
     return sorted(outcomes, key=lambda o: (o.repeat, order[(o.id, o.model, o.repeat)]))
 
 

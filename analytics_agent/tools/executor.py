@@ -6,9 +6,11 @@ arguments → one line per field; a failing query → one sentence). Stack trace
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,6 +26,9 @@ from analytics_agent.tools.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT_S = 15.0
+REINTERRUPT_S = 0.05
+CLOSE_ATTEMPTS = 100
+"""``close`` interrupts running calls every 50 ms, at most 100 times (5 s), then lets them be."""
 
 
 @dataclass(frozen=True)
@@ -56,9 +61,23 @@ class Executor:
         self.connection = connection
         self.timeout_s = timeout_s
         self._watchdog = Watchdog(clock)  # the clock of the time limit alone; tests move it
+        self._live: set[duckdb.DuckDBPyConnection] = set()  # cursors of calls running now
+        self._live_changed = threading.Condition()
+        self._closed = False
 
     def close(self) -> None:
-        """Stop the watchdog thread; the connection belongs to the caller."""
+        """Stop the calls still running (Ctrl-C during parallel calls), then the watchdog thread; the
+        connection belongs to the caller. A running query is interrupted at once rather than left to its
+        time limit: the caller closes the connection next, which DuckDB refuses while a cursor is busy,
+        and a query left running would hold the process at exit."""
+        with self._live_changed:
+            self._closed = True
+            for _ in range(CLOSE_ATTEMPTS):
+                if not self._live:
+                    break
+                for cursor in self._live:
+                    cursor.interrupt()  # again each time: one that lands before its query starts is lost
+                self._live_changed.wait(REINTERRUPT_S)
         self._watchdog.stop()
 
     def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
@@ -79,11 +98,8 @@ class Executor:
         """Run ``tool`` (which need not be registered) under the same checks and time limit as a model's
         call, and return its unshaped value. Raises ToolError (the one-line reason) when it fails."""
         prepared = tool.prepare(decode_arguments(arguments))
-        cursor = self.connection.cursor()
-        try:
+        with self._cursor() as cursor:
             return self._run_with_timeout(tool, cursor, prepared)
-        finally:
-            cursor.close()
 
     def _execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         tool = self.registry.get(name)
@@ -92,11 +108,8 @@ class Executor:
                 f"unknown tool {name!r}; available tools: {', '.join(self.registry.names)}"
             )
         prepared = tool.prepare(decode_arguments(arguments))
-        cursor = self.connection.cursor()
-        try:
+        with self._cursor() as cursor:
             value = self._run_with_timeout(tool, cursor, prepared)
-        finally:
-            cursor.close()
         shaped = _shape(value)
         return ToolOutcome(
             name=name,
@@ -109,6 +122,22 @@ class Executor:
             params=to_jsonable(value.params),
             arguments=prepared.arguments,
         )
+
+    @contextlib.contextmanager
+    def _cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A cursor of its own for one call, known to ``close`` while it runs."""
+        with self._live_changed:
+            if self._closed:
+                raise ToolError("the session is closing; the call was not run")
+            cursor = self.connection.cursor()
+            self._live.add(cursor)
+        try:
+            yield cursor
+        finally:
+            with self._live_changed:
+                self._live.discard(cursor)
+                self._live_changed.notify_all()
+            cursor.close()
 
     def _run_with_timeout(
         self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared

@@ -320,11 +320,12 @@ class SourceSetUp:
         from analytics_agent.db.relationships import declared_links, install_linked_relationships
 
         linked = link_sources(conn, self.sources, taken=table_names(conn), skip_failing=True)
-        install_profiles(conn, self.sources, linked.tables)
+        skipped = install_profiles(conn, self.sources, linked.tables)
+        linked.problems.extend(skipped.values())
         keyed = [
             t
             for t in linked.tables
-            if t in linked.primary_keys or any(t == f[0] for f in linked.foreign_keys)
+            if t not in skipped and (t in linked.primary_keys or any(t == f[0] for f in linked.foreign_keys))
         ]
         if keyed:
             links = declared_links(conn, keyed, linked.primary_keys, linked.foreign_keys, linked.own_names)

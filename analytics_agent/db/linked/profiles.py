@@ -15,11 +15,12 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import duckdb
 
-from analytics_agent.db.catalog import LINKED, META_SCHEMA, compute_profile
+from analytics_agent.db.bounded import time_bound
+from analytics_agent.db.catalog import LINKED, META_SCHEMA, compute_profile, quote_ident
 from analytics_agent.db.linked.spec import Source
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.paths import data_dir
@@ -34,32 +35,62 @@ def fingerprint(source: Source) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+PROFILE_LIMIT_S = 60.0
+"""How long one linked table's first profile may scan (cached afterwards). A view that selects without end
+(``generate_series(1, 1e13)``) is skipped past it instead of holding every command."""
+
+
 def install_profiles(
     conn: duckdb.DuckDBPyConnection,
     sources: Sequence[Source],
     tables: dict[str, str],
     *,
     folder: Path | None = None,
-) -> int:
-    """Fill the session's profile table for every linked table; returns how many were computed afresh."""
+) -> dict[str, str]:
+    """Fill the session's profile table for every linked table. A table whose profile fails (a remote view
+    that errors: division by zero, a dropped function) or runs past ``PROFILE_LIMIT_S`` is left out:
+    returned with the one-line reason, its view dropped and its entry removed from ``tables``."""
     folder = folder or cache_dir()
     conn.execute(f"CREATE SCHEMA IF NOT EXISTS {LINKED}.{META_SCHEMA}")
     conn.execute(
         f"CREATE TABLE IF NOT EXISTS {LINKED}.{META_SCHEMA}.profiles (table_name VARCHAR, profile VARCHAR)"
     )
-    computed = 0
+    skipped: dict[str, str] = {}
     for source in sources:
         mine = [t for t, owner in tables.items() if owner == source.name]
         cached = _read(folder, source)
-        fresh = {t: cached[t] if t in cached else to_jsonable(compute_profile(conn, t)) for t in mine}
-        computed += sum(1 for t in mine if t not in cached)
-        if computed and fresh != cached:
+        fresh: dict[str, Any] = {}
+        for table in mine:
+            profile = cached.get(table) or _profile(conn, table)
+            if isinstance(profile, str):
+                skipped[table] = f"source {source.name}: table {table!r} is skipped: {profile}"
+                continue
+            fresh[table] = profile
+        if fresh != cached:
             _write(folder, source, fresh)
         for table, profile in fresh.items():
             conn.execute(
                 f"INSERT INTO {LINKED}.{META_SCHEMA}.profiles VALUES (?, ?)", [table, json.dumps(profile)]
             )
-    return computed
+    for table in skipped:
+        conn.execute(f"DROP VIEW IF EXISTS {LINKED}.main.{quote_ident(table)}")
+        tables.pop(table, None)
+    return skipped
+
+
+def _profile(conn: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | str:
+    """The table's profile, or why it cannot have one (one line)."""
+    with time_bound(conn, PROFILE_LIMIT_S) as bound:
+        try:
+            return cast("dict[str, Any]", to_jsonable(compute_profile(conn, table)))
+        except duckdb.Error as exc:
+            if bound.expired:
+                return (
+                    f"reading it took longer than {PROFILE_LIMIT_S:g} s (a view over far more rows than a "
+                    "table holds?); leave it out with the source's tables list"
+                )
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+            return f"it cannot be read ({reason})"
 
 
 def forget_profiles(name: str, *, folder: Path | None = None) -> bool:
