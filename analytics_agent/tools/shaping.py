@@ -96,15 +96,18 @@ def estimate_tokens(text: str) -> int:
 
 def _letter_halves(runs: list[str]) -> int:
     """Twice the letter-run estimate: a known word counts its tokens, a short unknown run (up to
-    ``_SHORT_RUN`` letters, e.g. ``Gk``) one per letter (o200k may split it letter by letter), any longer
-    run (letters + 1) / 2."""
+    ``_SHORT_RUN`` letters, e.g. ``Gk``) or one with capitals after its first letter one per letter (o200k
+    may split it letter by letter), any other run (letters + 1) / 2."""
     halves = 0
     for run, times in Counter(runs).items():
         known = KNOWN_WORDS.get(run)
         if known is not None:
             halves += times * 2 * known
+        elif len(run) <= _SHORT_RUN or not run[1:].islower():
+            # short runs, and codes in capitals or mixed case (EAAHAAH is 5 tokens), may split per letter
+            halves += times * 2 * len(run)
         else:
-            halves += times * (2 * len(run) if len(run) <= _SHORT_RUN else len(run) + 1)
+            halves += times * (len(run) + 1)
     return halves
 
 
