@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from analytics_agent.cli.global_options import PANEL as GLOBAL_PANEL
+from analytics_agent.cli.global_options import plain_labels
 
 # Typer may carry its own copy of click (typer._click): the command tree is read by duck typing, so this
 # works whichever click a Typer release builds its commands with.
@@ -81,10 +82,22 @@ def _context(command: Command, name: str) -> Any:
     return context_class(command, info_name=name)
 
 
+def _metavar(param: Any, ctx: Any) -> str:
+    """The value's label as ``--help`` shows it: click's ``make_metavar`` where the parameter has it;
+    typer 0.29+ builds parameters without it, so its plain label (``plain_labels``) instead."""
+    make = getattr(param, "make_metavar", None)
+    if make is not None:
+        return str(make(ctx))
+    plain_labels([param])
+    if getattr(param, "param_type_name", "") == "argument":
+        return str(param.get_usage_pieces(ctx)[0])
+    return str(param.display_type_rich(ctx) or "")
+
+
 def _row(param: Any, ctx: Any) -> tuple[str, str]:
     if getattr(param, "param_type_name", "") == "option":
         names = ", ".join(f"`{opt}`" for opt in (*param.opts, *param.secondary_opts))
-        metavar = "" if param.is_flag else f" {param.make_metavar(ctx)}"
+        metavar = "" if param.is_flag else f" {_metavar(param, ctx)}"
         left = f"{names}{_cell(metavar)}"
         text = param.help or ""
         default = _default(param)
@@ -93,7 +106,7 @@ def _row(param: Any, ctx: Any) -> tuple[str, str]:
         if param.required:
             text = f"required. {text}"
         return left, _cell(_plain(text))
-    metavar = param.make_metavar(ctx)
+    metavar = _metavar(param, ctx)
     help_text = getattr(param, "help", None) or ""
     return f"`{metavar}`", _cell(_plain(help_text or ("required" if param.required else "optional")))
 
