@@ -21,7 +21,13 @@ from urllib.parse import unquote, urlsplit
 import httpx
 
 from analytics_agent.conversation import Conversation, ModelResponse
-from analytics_agent.errors import ConfigError, EmptyStreamError, ProviderError, ProviderResponseError
+from analytics_agent.errors import (
+    ConfigError,
+    EmptyStreamError,
+    ProviderError,
+    ProviderResponseError,
+    ProviderTimeoutError,
+)
 from analytics_agent.providers.base import TextSink, ToolPayloads
 from analytics_agent.providers.http import (
     RETRYABLE_ERRORS,
@@ -55,6 +61,8 @@ from analytics_agent.providers.reply_json import reading_reply
 
 log = logging.getLogger(__name__)
 
+# A timeout this close to the request deadline was the deadline cutting the read short, whatever the hint.
+_DEADLINE_SLACK_S = 1.0
 _SECRET_HEADER_WORDS = ("auth", "key", "token", "secret", "cookie")
 
 
@@ -194,6 +202,8 @@ class OpenAIProvider:
                     result, self._refusal_notice = replace(result, notice=notice), ""
             return checked_reply(result, secrets=self._secrets, where=self.where)
         except ProviderError as exc:
+            if isinstance(exc, ProviderTimeoutError) and deadline.remaining() < _DEADLINE_SLACK_S:
+                exc = deadline.error()  # the read timeout was cut to the deadline: the deadline ended it
             raise redacted(exc, self._secrets) from None
 
     def _timeout_hint(self) -> str:
