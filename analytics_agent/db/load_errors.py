@@ -55,7 +55,7 @@ def fields_in_record(message: str) -> int | None:
 def record_is_cut(message: str) -> bool:
     """Whether the record DuckDB quotes is only its first ``_QUOTED_AT_MOST`` characters. Pure."""
     original = _ORIGINAL.search(message)
-    return bool(original) and len(original[1]) >= _QUOTED_AT_MOST
+    return original is not None and len(original[1]) >= _QUOTED_AT_MOST
 
 
 def renumber_lines(message: str, physical: Callable[[int], int]) -> str:
