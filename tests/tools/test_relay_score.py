@@ -28,3 +28,17 @@ def test_an_answer_with_month_names_is_right_and_one_with_a_wrong_value_is_not(t
     wrong = score_one(question, {"answer": "Jan 10, Feb 20, Mar 31", "tool_calls": []}, data)
     assert right["verdict"] == "right"
     assert wrong["verdict"] == "wrong" and wrong["missing"] == [30.0]
+
+
+def test_a_refusal_that_repeats_the_questions_year_is_right_and_one_with_new_numbers_is_checked(
+    tmp_path: Path,
+) -> None:
+    question = {"id": "q", "question": "What was Amazon's average close in 2010?", "unanswerable": True}
+    declines = score_one(
+        question, {"answer": "There is no Amazon data, so no 2010 figure.", "tool_calls": []}, tmp_path
+    )
+    guesses = score_one(
+        question, {"answer": "There is no Amazon data; maybe 130.5 in 2010.", "tool_calls": []}, tmp_path
+    )
+    assert declines["verdict"] == "right"
+    assert guesses["verdict"] == "check"

@@ -113,7 +113,8 @@ def score_one(question: dict[str, Any], result: dict[str, Any], data: Path) -> d
     if question.get("unanswerable"):  # the right response is a refusal
         if not _DECLINES.search(answer):
             return {**row, "verdict": "wrong", "why": "answered an unanswerable question", "answer": answer}
-        if numbers:
+        asked = {n for n, _, _ in answer_numbers(question.get("question", ""))}
+        if [n for n in numbers if n[0] not in asked]:  # repeating the question's own year is no answer
             return {**row, "verdict": "check", "missing": [], "close": [], "answer": answer,
                     "why": "unanswerable: declines, but shows numbers"}  # fmt: skip
         return {**row, "verdict": "right", "why": "declined an unanswerable question"}
