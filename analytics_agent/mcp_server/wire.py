@@ -121,9 +121,11 @@ class Message:
 
 def parse(line: bytes) -> Message | None:
     """The message on ``line`` when it is one the front may answer; None for anything else (invalid
-    JSON or UTF-8, a batch, a response, a carriage return the SDK's reader would split on, odd ids or
-    keys): the SDK then reads the line itself and answers as it always did."""
-    if b"\r" in line:
+    JSON or UTF-8, a batch, a response, a lone carriage return the SDK's reader would split on, odd
+    ids or keys): the SDK then reads the line itself and answers as it always did."""
+    if line.endswith(b"\r"):  # CRLF: the SDK's text reader reads it as one newline
+        line = line[:-1]
+    if b"\r" in line:  # a lone CR ends a line for that reader, not for ours
         return None
     try:
         value = json.loads(line.decode("utf-8"), parse_constant=_refuse)

@@ -128,7 +128,7 @@ def test_the_front_knows_the_sdks_handshake_versions():
         b'{"jsonrpc":"2.0","id":2,"method":"ping","extra":1}',
         b'[{"jsonrpc":"2.0","id":2,"method":"ping"}]',
         b"not json",
-        b'{"jsonrpc":"2.0","id":2,"method":"ping"}\r',
+        b'{"jsonrpc":"2.0","id":2,\r"method":"ping"}',
         b"",
     ],
 )
@@ -137,6 +137,16 @@ def test_anything_but_the_plain_lifecycle_goes_to_the_sdk(line, sample_db, make_
     session = Session(lambda: live.registry, "1")
     assert session.answer(_initialize("2025-11-25"))
     assert session.answer(line) is None
+
+
+def test_a_crlf_line_is_answered_as_the_sdk_reads_it(sample_db, make_server):
+    live, _ = make_server(sample_db)
+    session = Session(lambda: live.registry, "1")
+    assert session.answer(_initialize("2025-11-25") + b"\r")
+    assert (
+        session.answer(b'{"jsonrpc":"2.0","id":2,"method":"ping"}\r')
+        == b'{"jsonrpc":"2.0","id":2,"result":{}}\n'
+    )
 
 
 @pytest.mark.parametrize(
