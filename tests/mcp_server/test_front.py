@@ -170,6 +170,7 @@ def _server_command(db: Path) -> list[str]:
     return ["-X", "importtime", "-m", "analytics_agent", "--db", str(db), "mcp"]
 
 
+@pytest.mark.filterwarnings("ignore:ping is removed as of 2026-07-28")  # legacy mode, where it is not
 async def test_a_client_lists_tools_without_the_sdk_and_calls_one_after_the_handover(
     sample_db, cli, regions_csv, tmp_path
 ):
