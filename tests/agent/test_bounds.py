@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -114,6 +114,17 @@ def test_an_honest_server_is_charged_what_it_reports(workspace: Workspace) -> No
     assert result.stop == "answer" and result.usage.input_tokens == 40_100
 
 
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """Python raises KeyboardInterrupt on SIGINT only if SIGINT was not ignored when it started, and a
+    shell ignores it for a command run in the background (``.ci/run &``): there the interrupt below was
+    lost and the test waited forever. Installed here, as a terminal's foreground process has it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_cancels_the_calls_not_started_and_says_so() -> None:
     started: list[str] = []
     finished: list[str] = []
@@ -174,6 +185,7 @@ def test_an_interrupt_during_tool_calls_is_reported_as_an_event(workspace: Works
     assert failed and failed[0].reason.startswith("interrupted:")
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_stops_a_running_query_before_the_question_is_dropped(workspace: Workspace) -> None:
     """In a chat the conversation goes on after Ctrl-C: the dropped question's query must not keep running
     beside the next one until its time limit. The limit's clock never moves, so only the interrupt ends it."""
