@@ -113,7 +113,9 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 30, host: str = "127.0.0.1") -> None:
+def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 600, host: str = "127.0.0.1") -> None:
+    """Until the server accepts a connection (its readiness), or exits. The bound only ends a broken run:
+    on a loaded machine starting the HTTP stack took more than the 30 s this once allowed."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
