@@ -64,7 +64,7 @@ def _plain_argument(param: Any, descriptor: Any) -> None:
     the name in lower case (``[arguments]``), the type in the type column, the usage piece in errors."""
     name = (param.name or "").upper()
     usage = param.metavar or name
-    usage = usage if param.required else f"[{usage}]"
+    usage = usage if param.required or usage.startswith("[") else f"[{usage}]"
     usage += "..." if param.nargs != 1 and param.metavar is None else ""
     shown = usage.replace(name, param.name or "") if param.metavar is None else usage
     param.get_usage_pieces = lambda ctx: [usage]

@@ -55,8 +55,19 @@ def test_a_usage_error_says_what_click_says(args: list[str], message: str) -> No
         (["eval", "--help"], "[file] PATH Questions as .jsonl or .yaml"),
         (["load", "--help"], "* PATH... TEXT CSV or Parquet files"),
         (["sources", "add", "--help"], "* NAME TEXT The source's name"),
+        (["sources", "test", "--help"], "Usage: analytics-agent sources test [OPTIONS] [NAME] "),
+        (["sources", "test", "--help"], " [NAME] TEXT One source (default: all)."),
     ],
-    ids=["list-of-paths", "argument", "optional-argument", "optional-path", "many", "metavar"],
+    ids=[
+        "list-of-paths",
+        "argument",
+        "optional-argument",
+        "optional-path",
+        "many",
+        "metavar",
+        "usage",
+        "bracketed",
+    ],
 )
 def test_help_labels_each_value_as_click_does(args: list[str], row: str) -> None:
     code, screen = _screen(args)
