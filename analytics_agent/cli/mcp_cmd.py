@@ -37,7 +37,7 @@ def mcp(
     ] = "127.0.0.1",
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
-    door = _import_mcp_server()
+    _require_sdk()
     from analytics_agent.config import load_config_file
     from analytics_agent.workspace.live import LiveWorkspace
 
@@ -51,6 +51,7 @@ def mcp(
         # A mistyped path in a client's config must not become a new empty database every question fails
         # on, nor a server that stops at start (the client shows a badge, its model nothing): the server
         # starts, and everything it answers says which file is missing.
+        door = _import_mcp_server()
         from analytics_agent.mcp_server.missing import build_missing_server
 
         problem = missing_database_for_mcp(db_path())
@@ -75,15 +76,20 @@ def mcp(
         if live.created:
             say_created(live.db_path, sample_data=gets_sample_data(db_path()))
         warn_problems(live.problems)
-        server = door.build_server(live, timezone=load_config_file().get("timezone"))
-        where = f"http://{host}:{port}{door.MCP_PATH}" if http else "stdio"
+        timezone = load_config_file().get("timezone")
+        door = _import_mcp_server() if http else None
+        where = f"http://{host}:{port}{door.MCP_PATH}" if door else "stdio"
         typer.echo(
             f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path})", err=True
         )
-        if http:
-            door.serve_http(server, host=host, port=port)
+        if door:
+            door.serve_http(door.build_server(live, timezone=timezone), host=host, port=port)
         else:
-            door.serve_stdio(server)
+            # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
+            # the first message it leaves (docs/performance.md)
+            from analytics_agent.mcp_server.front import serve
+
+            serve(live, timezone=timezone)
     finally:
         live.close()
 
@@ -100,10 +106,19 @@ def missing_database_for_mcp(path: Path) -> str:
     )
 
 
+def _require_sdk() -> None:
+    """A one-line error naming the extra when the SDK is not installed, found without importing it."""
+    from importlib.util import find_spec
+
+    if find_spec("mcp") is None or find_spec("mcp_types") is None:
+        raise ConfigError(INSTALL_HINT)
+
+
 def _import_mcp_server():
-    """The MCP front door, or a one-line error naming the extra when the SDK is not installed."""
+    """The MCP front door with the SDK loaded, or a one-line error naming the extra when it is not there."""
     try:
         from analytics_agent import mcp_server
+        from analytics_agent.mcp_server import server, transports  # noqa: F401 (load the SDK now)
     except ImportError as exc:
         if (exc.name or "").split(".")[0] in ("mcp", "mcp_types", "uvicorn", "starlette"):
             raise ConfigError(INSTALL_HINT) from None

@@ -51,7 +51,7 @@ def build_missing_server(problem: str) -> Server[dict[str, Any]]:
     async def list_prompts(ctx: ServerRequestContext[Any], params: Any) -> types.ListPromptsResult:
         return types.ListPromptsResult(prompts=[])
 
-    from analytics_agent.mcp_server.server import server_version
+    from analytics_agent.mcp_server.wire import server_version
 
     return Server(
         "analytics-agent",

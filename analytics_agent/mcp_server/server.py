@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import anyio
@@ -26,16 +25,11 @@ from analytics_agent.db.catalog import list_tables
 from analytics_agent.mcp_server import render
 from analytics_agent.mcp_server.gate import Busy, CallGate
 from analytics_agent.mcp_server.notify import Notifier
+from analytics_agent.mcp_server.wire import INSTRUCTIONS, SERVER_NAME, server_version
 from analytics_agent.workspace.live import LiveWorkspace
 
 log = logging.getLogger(__name__)
 DEFAULT_POLL_S = 0.5
-INSTRUCTIONS = (
-    "analytics-agent answers business questions from a DuckDB database through curated, aggregate-first "
-    "tools on a read-only sandbox. Use the tools for every number; never guess one. Pass dates as "
-    "YYYY-MM-DD and periods as YYYY-MM-DD..YYYY-MM-DD (both days included). If a tool returns an error, fix "
-    "what it names and call again. Prefer a domain tool; use describe_table then aggregate for anything else."
-)
 
 
 class _Server(Server[dict[str, Any]]):
@@ -146,7 +140,7 @@ def build_server(
             tasks.cancel_scope.cancel()
 
     server = _Server(
-        "analytics-agent",
+        SERVER_NAME,
         version=server_version(),
         instructions=INSTRUCTIONS,
         lifespan=lifespan,
@@ -177,10 +171,3 @@ async def _watch(live: LiveWorkspace, notifier: Notifier, poll_s: float) -> None
                 await notifier.resources_changed()
         except Exception:  # a watcher that dies would lock the user out of their file; log and go on
             log.exception("checking the database for changes failed")
-
-
-def server_version() -> str:
-    try:
-        return version("analytics-agent")
-    except PackageNotFoundError:  # a checkout that was never installed
-        return "0"

@@ -6,7 +6,8 @@ moves with every other process on a shared machine). Runs alternate between ours
   one-command bare app is shown as well (typer's floor).
 * ``tools call sales_summary`` vs a Python one-liner that imports duckdb and runs the same query.
 * The MCP server's first answer (a fresh stdio server, handshake, ``tools/list``, via the official client)
-  vs ``tools list``.
+  vs ``tools list``; and, for information, the same session with one ``tools/call`` after it (the call
+  loads the MCP SDK) vs ``tools call``.
 
 Every side runs from compiled bytecode (``compileall`` first; ``PYTHONDONTWRITEBYTECODE`` would otherwise
 charge our package a compile on every start that an installed wheel never pays).
@@ -151,6 +152,12 @@ def run(*, runs: int = 11, log=print) -> Result:
              _runner([sys.executable, "-c", one_liner]), CALL_TARGET),
             ("MCP stdio server: first tools/list answer", "tools list",
              lambda: _first_mcp_answer(cli, db), _runner([*cli, "--db", str(db), "tools", "list"]), MCP_TARGET),
+            ("MCP stdio server: first tools/list answer", "tools spec --format mcp (the same list, printed)",
+             lambda: _first_mcp_answer(cli, db), _runner([*cli, "--db", str(db), "tools", "spec", "--format", "mcp"]),
+             None),
+            ("MCP stdio server: handshake, tools/list, one tools/call", "tools call sales_summary",
+             lambda: _first_mcp_answer(cli, db, call=True),
+             _runner([*cli, "--db", str(db), "tools", "call", "sales_summary", json.dumps(ARGS)]), None),
         ]  # fmt: skip
         for label, base_label, ours, base, target in cases:
             got = compare(ours, base, runs)
@@ -167,7 +174,9 @@ def run(*, runs: int = 11, log=print) -> Result:
     return result
 
 
-def _first_mcp_answer(cli: list[str], db: Path) -> None:
+def _first_mcp_answer(cli: list[str], db: Path, *, call: bool = False) -> None:
+    """A fresh stdio server through the handshake and ``tools/list`` (answered by our front, the SDK not
+    loaded); with ``call``, one ``tools/call`` after it too (the SDK loaded for it, the session handed over)."""
     import anyio
     from mcp import Client, StdioServerParameters
 
@@ -176,6 +185,10 @@ def _first_mcp_answer(cli: list[str], db: Path) -> None:
     async def first_answer() -> None:
         async with Client(params, mode="legacy") as client:  # one handshake, as desktop clients do
             await client.list_tools()
+            if call:
+                answer = await client.call_tool("sales_summary", ARGS)
+                if answer.is_error:
+                    raise RuntimeError(f"sales_summary failed over MCP: {answer.content}")
 
     anyio.run(first_answer)
 

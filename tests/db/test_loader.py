@@ -313,8 +313,7 @@ def test_a_load_killed_midway_leaves_the_old_table_and_no_partial_one(sample_db,
         stderr=subprocess.DEVNULL,
         text=True,
         env={**os.environ},
-        # a suite started in the background (`pytest &`, CI under nohup) passes Ctrl-C on ignored, and a
-        # Python started so never turns SIGINT into KeyboardInterrupt: the load finished under the signal
+        # A shell ignores SIGINT for a background command and a child inherits that: give it Ctrl-C back.
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     first = proc.stdout.readline()
