@@ -14,6 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from analytics_agent.cli.context import State
+from analytics_agent.cli.plain_params import plain_labels
 
 PANEL = "Global options (before or after the command)"
 DB_HELP = "DuckDB database file (env ANALYTICS_AGENT_DB; default: analytics.duckdb in the user data dir)."
@@ -58,45 +59,6 @@ def _label_plainly(command: Any) -> None:
         return  # does it in its own get_params
     get_params = command.get_params
     command.get_params = lambda ctx: plain_labels(get_params(ctx))
-
-
-def plain_labels(params: list[Any]) -> list[Any]:
-    """Help that reads as click's: ``--json``, ``--timezone TEXT``, ``NAME [ARGUMENTS]``.
-
-    From 0.27 typer labels every value with its Python type (``--json <bool>``, ``<list[Path]>``) and wraps
-    a required argument in braces (``{name}``), which reads as noise in a terminal, so each parameter of
-    those releases gets click's plain label instead; a label set as a metavar is kept. Releases before
-    0.27 label plainly already and are left alone. Returns ``params``."""
-    for param in params:
-        descriptor = getattr(param, "type_descriptor", None)  # the 0.27+ API the noisy labels come from
-        if descriptor is None or getattr(param, "_plain", False):
-            continue
-        param._plain = True
-        if getattr(param, "param_type_name", "") == "argument":
-            usage = (param.metavar or param.name or "").upper()
-            usage = usage if param.required else f"[{usage}]"
-            usage += "..." if param.nargs != 1 and param.metavar is None else ""
-            param.get_usage_pieces = lambda ctx, usage=usage: [usage]
-        if param.metavar is not None:
-            label = param.metavar
-        elif getattr(param, "is_flag", False) or getattr(param, "count", False):
-            label = None
-        else:
-            label = _plain_type(descriptor)
-        param.display_type_rich = lambda ctx, label=label: label
-    return params
-
-
-def _plain_type(descriptor: Any) -> str:
-    if descriptor.is_path or descriptor.is_file:
-        return "PATH"
-    if descriptor.is_choice:
-        return f"[{'|'.join(str(c) for c in descriptor.choices)}]"
-    annotation = descriptor.annotation
-    if descriptor.is_list:
-        annotation = (getattr(annotation, "__args__", None) or (str,))[0]
-    name = {int: "INTEGER", float: "FLOAT"}.get(annotation, "TEXT")
-    return f"{name} RANGE" if descriptor.is_ranged else name
 
 
 @cache

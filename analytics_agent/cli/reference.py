@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from analytics_agent.cli.global_options import PANEL as GLOBAL_PANEL
-from analytics_agent.cli.global_options import plain_labels
+from analytics_agent.cli.plain_params import plain_labels
 
 # Typer may carry its own copy of click (typer._click): the command tree is read by duck typing, so this
 # works whichever click a Typer release builds its commands with.

@@ -5,7 +5,7 @@
 # ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -33,18 +33,28 @@ def init(
 ) -> None:
     """Write a starting file from the data: what one row is, time columns and zone, relationships,
     dimensions, a measure per numeric column. For the sample database, its shipped model."""
-    from analytics_agent.db.catalog import get_profile, table_names
-    from analytics_agent.db.relationships import read_relationships
-    from analytics_agent.errors import SemanticModelError
-    from analytics_agent.tools.aggregate.time import check_zone
-    from analytics_agent.tools.aggregate.tool import read_catalog
-    from analytics_agent.tools.semantic.describe import not_additive, row_key
-    from analytics_agent.tools.semantic.load import bundled_semantic_path, semantic_path_for
-    from analytics_agent.tools.semantic.model import read_semantic
-    from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
-    from analytics_agent.tools.semantics import Semantics
+    from analytics_agent.tools.semantic.load import semantic_path_for
 
     path = output or semantic_path_for(db_path())
+    zone = _zone_to_keep(path, force=force, timezone=timezone)
+    with open_workspace() as ws:
+        text, zone, what = _starting_file(ws, zone)
+    _write_keeping_backup(path, text)
+    typer.echo(f"Wrote {path}: {what}. Edit it, then: analytics-agent semantic check")
+    if zone:
+        typer.echo(f"Business time zone: {zone[0]} ({zone[1]})")
+
+
+Zone = Optional[tuple[str, str]]  # (zone key, where it came from)
+
+
+def _zone_to_keep(path: Path, *, force: bool, timezone: Optional[str]) -> Zone:
+    """The zone to write: --timezone, else the one a previous file held. Refuses to replace a file without
+    --force, unless that file only sets a zone (a draft ``semantic init --timezone`` may redo)."""
+    from analytics_agent.errors import SemanticModelError
+    from analytics_agent.tools.aggregate.time import check_zone
+    from analytics_agent.tools.semantic.model import read_semantic
+
     kept = None
     if path.is_file() and not path.is_symlink():
         try:
@@ -54,25 +64,42 @@ def init(
     only_zone = kept is not None and not kept.tables and not kept.problems and kept.timezone is not None
     if path.exists() and not force and not only_zone:
         raise SemanticModelError("already exists; edit it, or add --force to write a new one", path=str(path))
-    zone = (check_zone(timezone).key, "given with --timezone") if timezone else None
-    if zone is None and kept is not None and kept.timezone:
-        zone = (check_zone(kept.timezone).key, f"kept from the previous {path.name}")
-    with open_workspace() as ws:
-        cur = ws.cursor()
-        # the tables `tables` lists: a view may select without end (range(1e13)), and profiling it hung init
-        listed = set(table_names(cur)) - set(ws.linked_tables)
-        catalog = {t: c for t, c in read_catalog(cur).items() if t in listed}
-        bundled = _bundled_applies(ws, catalog)
-        if bundled:
-            text = _from_bundled(bundled_semantic_path().read_text(encoding="utf-8"), zone)
-        else:
-            relationships = [r for r in read_relationships(cur) if r.table in catalog and r.target in catalog]
-            semantics = Semantics(relationships=relationships)
-            keys = {t: k for t in catalog if (k := row_key(cur, t, catalog[t], semantics))}
-            zone = zone or propose_zone(_zone_samples(cur, catalog))
-            profiles = {t: get_profile(cur, t) for t in catalog}
-            skipped = {t: not_additive(cur, t, catalog[t]) for t in catalog}
-            text = starter_yaml(catalog, relationships, profiles, keys=keys, zone=zone, not_measures=skipped)
+    if timezone:
+        return check_zone(timezone).key, "given with --timezone"
+    if kept is not None and kept.timezone:
+        return check_zone(kept.timezone).key, f"kept from the previous {path.name}"
+    return None
+
+
+def _starting_file(ws: Any, zone: Zone) -> tuple[str, Zone, str]:
+    """(the file's text, the zone it sets, what it was drawn from) for the workspace's own tables."""
+    from analytics_agent.db.catalog import get_profile, table_names
+    from analytics_agent.db.relationships import read_relationships
+    from analytics_agent.tools.aggregate.tool import read_catalog
+    from analytics_agent.tools.semantic.describe import not_additive, row_key
+    from analytics_agent.tools.semantic.load import bundled_semantic_path
+    from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
+    from analytics_agent.tools.semantics import Semantics
+
+    cur = ws.cursor()
+    # the tables `tables` lists: a view may select without end (range(1e13)), and profiling it hung init
+    listed = set(table_names(cur)) - set(ws.linked_tables)
+    catalog = {t: c for t, c in read_catalog(cur).items() if t in listed}
+    if _bundled_applies(ws, catalog):
+        text = _from_bundled(bundled_semantic_path().read_text(encoding="utf-8"), zone)
+        return text, zone, "the sample database's shipped model, to edit"
+    relationships = [r for r in read_relationships(cur) if r.table in catalog and r.target in catalog]
+    semantics = Semantics(relationships=relationships)
+    keys = {t: k for t in catalog if (k := row_key(cur, t, catalog[t], semantics))}
+    zone = zone or propose_zone(_zone_samples(cur, catalog))
+    profiles = {t: get_profile(cur, t) for t in catalog}
+    skipped = {t: not_additive(cur, t, catalog[t]) for t in catalog}
+    text = starter_yaml(catalog, relationships, profiles, keys=keys, zone=zone, not_measures=skipped)
+    return text, zone, f"{len(catalog)} tables"
+
+
+def _write_keeping_backup(path: Path, text: str) -> None:
+    from analytics_agent.errors import SemanticModelError
     from analytics_agent.paths import refuse_symlink, write_file
 
     try:
@@ -84,10 +111,6 @@ def init(
         write_file(path, text)
     except OSError as exc:
         raise SemanticModelError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
-    what = "the sample database's shipped model, to edit" if bundled else f"{len(catalog)} tables"
-    typer.echo(f"Wrote {path}: {what}. Edit it, then: analytics-agent semantic check")
-    if zone:
-        typer.echo(f"Business time zone: {zone[0]} ({zone[1]})")
 
 
 def _bundled_applies(ws: object, catalog: dict[str, dict[str, str]]) -> bool:

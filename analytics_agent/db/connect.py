@@ -168,6 +168,9 @@ def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     except (duckdb.Error, OSError) as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
     try:
+        # DuckDB draws its own progress bar on stdout for a statement past 2 s: `load big.csv > out.txt`
+        # wrote it into the output (we draw ours on stderr, from query_progress, at a terminal only)
+        conn.execute("SET enable_progress_bar_print = false")
         yield conn
     finally:
         conn.close()

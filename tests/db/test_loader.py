@@ -264,17 +264,26 @@ def test_a_loaded_table_is_described_and_aggregated_by_the_tools(sample_db, tmp_
 
 # --- a load that dies: the database is exactly as before --------------------------------------------
 
+# The load stops where its rows are written and not yet committed, says so, and waits for the signal: a
+# readiness signal at a known point (a progress line was the sign before: DuckDB's first reading can come
+# at any point of the load, the COMMIT included).
 LOAD_SCRIPT = textwrap.dedent(
     """
-    import sys
+    import sys, time
     from pathlib import Path
-    from analytics_agent.db.loader import load_files
+    import analytics_agent.db.loader as loader
     from analytics_agent.db.sources import LoadOptions
 
-    def report(percent):
-        print("progress", percent, flush=True)
+    checked = loader.refuse_empty
 
-    load_files(Path(sys.argv[1]), [sys.argv[2]], LoadOptions(table="sales", mode="replace"), on_progress=report)
+    def hold(*args, **kwargs):
+        checked(*args, **kwargs)
+        print("written", flush=True)
+        for _ in range(6000):  # a bound (10 min or more) so a broken test ends; the signal ends it first
+            time.sleep(0.1)
+
+    loader.refuse_empty = hold
+    loader.load_files(Path(sys.argv[1]), [sys.argv[2]], LoadOptions(table="sales", mode="replace"))
     print("done", flush=True)
     """
 )
@@ -310,7 +319,7 @@ def test_a_load_killed_midway_leaves_the_old_table_and_no_partial_one(sample_db,
     first = proc.stdout.readline()
     proc.send_signal(sig)
     proc.wait(timeout=600)
-    assert first.startswith("progress"), first  # it was killed mid-load, not after
+    assert first == "written\n", first  # it was killed with the rows written and not committed
     assert proc.returncode != 0
     assert _snapshot(sample_db, "sales") == before
     assert not any(name.startswith("_loading") for name in _tables(sample_db))
@@ -349,3 +358,11 @@ def test_a_layout_duckdb_cannot_sniff_is_read_as_the_first_line_says_and_the_bad
     path.write_text("a;b\n" + "".join(f"{i};{i}\n" for i in range(3000)) + "1;2;3\n")
     with pytest.raises(LoadError, match=r"^odd.csv: line 3002 has 3 fields where the header has 2"):
         load_files(sample_db, [str(path)], LoadOptions(delimiter=";"))
+
+
+def test_the_writer_never_prints_duckdbs_progress_bar(tmp_path):
+    """DuckDB printed its own bar on stdout for a statement past 2 s: a load piped to a file carried it."""
+    from analytics_agent.db.connect import open_writer
+
+    with open_writer(tmp_path / "w.duckdb") as conn:
+        assert conn.execute("SELECT current_setting('enable_progress_bar_print')").fetchone()[0] is False

@@ -1,14 +1,13 @@
 """``OpenAIProvider``: any OpenAI-compatible ``/chat/completions`` endpoint over httpx.
 
 Works with OpenAI, Ollama, vLLM, llama.cpp server, LM Studio, OpenRouter and the like. Mapping lives
-in ``openai_wire`` (pure), retries in ``http``; this class only sends, streams and maps failures. The
-API key is sent per request (never stored in the client's default headers) and is scrubbed from every
-error message; ``repr`` never shows it.
+in ``wire`` (pure), the URL and its secrets in ``endpoint``, retries in ``http``; this class only sends,
+streams and maps failures. The API key is sent per request (never stored in the client's default
+headers) and is scrubbed from every error message; ``repr`` never shows it.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import re
@@ -16,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -46,6 +45,13 @@ from analytics_agent.providers.limits import (
     bounded_lines,
     read_bounded,
 )
+from analytics_agent.providers.openai.endpoint import (
+    basic_auth,
+    chat_completions_url,
+    display_host,
+    request_secrets,
+    without_userinfo,
+)
 from analytics_agent.providers.openai.sse import iter_events
 from analytics_agent.providers.openai.stream import StreamAssembler
 from analytics_agent.providers.openai.wire import (
@@ -63,7 +69,6 @@ log = logging.getLogger(__name__)
 
 # A timeout this close to the request deadline was the deadline cutting the read short, whatever the hint.
 _DEADLINE_SLACK_S = 1.0
-_SECRET_HEADER_WORDS = ("auth", "key", "token", "secret", "cookie")
 
 
 class OpenAIProvider:
@@ -121,8 +126,8 @@ class OpenAIProvider:
         self.model = model
         full_url = chat_completions_url(base_url)
         # Credentials in the URL travel as a header, so the URL itself (logged by httpx at -v) has none.
-        self.url = _without_userinfo(full_url)
-        self._basic_auth = _basic_auth(full_url)
+        self.url = without_userinfo(full_url)
+        self._basic_auth = basic_auth(full_url)
         self.host = display_host(self.url)
         self.where = f"OpenAI-compatible server at {self.host}"
         self.stream = stream
@@ -139,7 +144,7 @@ class OpenAIProvider:
         self._api_key = api_key or None
         self._extra_headers = {str(k): str(v) for k, v in (extra_headers or {}).items()}
         self.limits = limits or ReplyLimits()
-        self._secrets = _secrets(self._api_key, self._extra_headers, full_url) + (
+        self._secrets = request_secrets(self._api_key, self._extra_headers, full_url) + (
             (self._basic_auth, self._basic_auth.removeprefix("Basic ")) if self._basic_auth else ()
         )
         self._owns_client = client is None
@@ -361,51 +366,3 @@ def _clamped(timeout: httpx.Timeout, deadline: Deadline) -> httpx.Timeout:
         write=deadline.clamp(timeout.write),
         pool=deadline.clamp(timeout.pool),
     )
-
-
-def chat_completions_url(base_url: str) -> str:
-    """``{base_url}/chat/completions``; a base URL that already ends there is kept."""
-    url = (base_url or "").strip().rstrip("/")
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(
-            f"base URL {_without_userinfo(url)!r} is not an http(s) URL; use e.g. http://localhost:11434/v1"
-        )
-    if url.endswith("/chat/completions"):
-        return url
-    return f"{url}/chat/completions"
-
-
-def display_host(url: str) -> str:
-    """``host`` or ``host:port`` for messages; never the user-info part of a URL."""
-    parts = urlsplit(url)
-    host = parts.hostname or "?"
-    return f"{host}:{parts.port}" if parts.port else host
-
-
-def _without_userinfo(url: str) -> str:
-    parts = urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]).geturl()
-
-
-def _basic_auth(url: str) -> str | None:
-    """``Basic …`` for the ``user:password@`` part of a URL (as httpx would send it), or None."""
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
-        return None
-    pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
-    return "Basic " + base64.b64encode(pair.encode()).decode()
-
-
-def _secrets(api_key: str | None, headers: dict[str, str], url: str) -> tuple[str, ...]:
-    found = [api_key] if api_key else []
-    password = urlsplit(url).password
-    if password:
-        found.append(password)
-    for name, value in headers.items():
-        if any(word in name.lower() for word in _SECRET_HEADER_WORDS) and len(value) >= 8:
-            found.append(value)
-            found.append(value.removeprefix("Bearer ").strip())
-    return tuple(found)

@@ -95,56 +95,79 @@ def starter_yaml(
     ``not_measures``: per table, numeric columns the data shows are no amount (ids, clock times), and why."""
     keys = keys or {}
     not_measures = not_measures or {}
-    lines = [
-        "# A starting semantic model, written from what the data shows. Edit freely: fill in the",
-        "# descriptions and units, add synonyms and the metrics your business uses (names are global across",
-        "# tables); then run `analytics-agent semantic check`. Metric fn: count sum avg min max",
-        '# count_distinct median stddev p90 p95 p99 pct; where: "column op value and ..."; ratio: [a, b].',
-    ]
-    zoned = any(is_zoned(k) for kinds in catalog.values() for k in kinds.values())
-    if zone:
-        lines.append(f"timezone: {_q(zone[0])}  # {zone[1]}")
-    elif zoned:
-        lines.append(
-            "# timezone: America/New_York  # the zone days and months of zoned timestamps are counted in"
-        )
-    lines.append("tables:")
-    taken: set[str] = set()
+    lines = [*_HEADER, *_zone_lines(catalog, zone), "tables:"]
+    taken: set[str] = set()  # metric names are global across tables
     for table, kinds in catalog.items():
-        lines.append(f"  {_q(table)}:")
         row = f"One row per {keys[table]}" if table in keys else "One row per <what?>"
-        lines.append(f"    description: {json.dumps(row + '. <what the table holds>')}")
-        dated = [c for c, t in kinds.items() if TEMPORAL.match(t)]
-        parts = parts_date(kinds)
-        if dated:
-            lines.append(f"    time_column: {_q(dated[0])}")
-        elif parts:
-            lines.append(f"    # time: {parts.describe()}, found from its integer parts")
-        links = [r for r in relationships if r.table == table]
-        if links:
-            lines.append("    relationships:  # inferred, many-to-one; null removes one")
-            lines += [f"      {_q(r.column)}: {_q(r.target)}.{_q(r.key)}" for r in links]
-        dims = dimensions(profiles.get(table, {}), kinds)
-        if dims:
-            lines.append("    dimensions:  # columns worth grouping by; add synonyms people use")
-            lines += [f"      {_q(c)}: {{column: {_q(c)}, synonyms: []}}" for c in dims]
-        lines.append("    metrics:")
-        count = _unique(f"{table}_count", taken)
-        lines.append(f"      {_q(count)}: {{fn: count, description: {json.dumps(row)}}}")
+        lines += _table_lines(table, kinds, row, relationships, profiles.get(table, {}))
         skipped = {**not_measures.get(table, {})}
         if table in keys:
             skipped.setdefault(keys[table], "the key: what one row is")
-        for column, kind in kinds.items():
-            if column in skipped and is_measure(column, kind):
-                lines.append(f"      # {_q(column)}: no measure, {skipped[column]}")
-            if column in skipped or not is_measure(column, kind):
-                continue
-            fn = natural_fn(column)
-            name = _unique(f"{'total' if fn == 'sum' else 'avg'}_{column}", taken, table)
-            lines.append(
-                f'      {_q(name)}: {{fn: {fn}, column: {_q(column)}, description: "<unit, what it measures>"}}'
-            )
+        lines += _metric_lines(table, kinds, row, skipped, taken)
     return "\n".join(lines) + "\n"
+
+
+_HEADER = (
+    "# A starting semantic model, written from what the data shows. Edit freely: fill in the",
+    "# descriptions and units, add synonyms and the metrics your business uses (names are global across",
+    "# tables); then run `analytics-agent semantic check`. Metric fn: count sum avg min max",
+    '# count_distinct median stddev p90 p95 p99 pct; where: "column op value and ..."; ratio: [a, b].',
+)
+
+
+def _zone_lines(catalog: Mapping[str, Mapping[str, str]], zone: tuple[str, str] | None) -> list[str]:
+    """The zone the data told, or a commented placeholder where zoned timestamps need one."""
+    if zone:
+        return [f"timezone: {_q(zone[0])}  # {zone[1]}"]
+    if any(is_zoned(k) for kinds in catalog.values() for k in kinds.values()):
+        return ["# timezone: America/New_York  # the zone days and months of zoned timestamps are counted in"]
+    return []
+
+
+def _table_lines(
+    table: str,
+    kinds: Mapping[str, str],
+    row: str,
+    relationships: Sequence[Relationship],
+    profile: Mapping[str, Any],
+) -> list[str]:
+    """A table's description, time column (or its date parts), relationships and dimensions."""
+    lines = [f"  {_q(table)}:", f"    description: {json.dumps(row + '. <what the table holds>')}"]
+    dated = [c for c, t in kinds.items() if TEMPORAL.match(t)]
+    parts = parts_date(kinds)
+    if dated:
+        lines.append(f"    time_column: {_q(dated[0])}")
+    elif parts:
+        lines.append(f"    # time: {parts.describe()}, found from its integer parts")
+    links = [r for r in relationships if r.table == table]
+    if links:
+        lines.append("    relationships:  # inferred, many-to-one; null removes one")
+        lines += [f"      {_q(r.column)}: {_q(r.target)}.{_q(r.key)}" for r in links]
+    dims = dimensions(profile, kinds)
+    if dims:
+        lines.append("    dimensions:  # columns worth grouping by; add synonyms people use")
+        lines += [f"      {_q(c)}: {{column: {_q(c)}, synonyms: []}}" for c in dims]
+    return lines
+
+
+def _metric_lines(
+    table: str, kinds: Mapping[str, str], row: str, skipped: Mapping[str, str], taken: set[str]
+) -> list[str]:
+    """The row count, then a measure per numeric column with its natural aggregate; a numeric column the
+    data shows is no amount is named in a comment with the reason."""
+    count = _unique(f"{table}_count", taken)
+    lines = ["    metrics:", f"      {_q(count)}: {{fn: count, description: {json.dumps(row)}}}"]
+    for column, kind in kinds.items():
+        if column in skipped and is_measure(column, kind):
+            lines.append(f"      # {_q(column)}: no measure, {skipped[column]}")
+        if column in skipped or not is_measure(column, kind):
+            continue
+        fn = natural_fn(column)
+        name = _unique(f"{'total' if fn == 'sum' else 'avg'}_{column}", taken, table)
+        lines.append(
+            f'      {_q(name)}: {{fn: {fn}, column: {_q(column)}, description: "<unit, what it measures>"}}'
+        )
+    return lines
 
 
 def _unique(name: str, taken: set[str], table: str = "") -> str:
