@@ -60,9 +60,9 @@ def fetch_rows(
             plans[key] = plan
     names, kinds, value_chars, wrapped = plan
     cursor.execute(wrapped, params)
-    rows = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
+    rows, fetched = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
     total = len(rows)
-    if total > max_rows or (total and _fetched_chars(rows) >= MAX_FETCH_CHARS):
+    if total > max_rows or fetched >= MAX_FETCH_CHARS:
         counting = _one_select(cursor, f"SELECT count(*) FROM ({_body(sql)})")
         total = first_row(cursor.execute(counting, params))[0]
     extra = {"hint": hint} if hint else {}
@@ -143,10 +143,11 @@ def _column_sql(kind: str, col: str, value_chars: int) -> list[str]:
         return [col]
     if kind == "text":
         return [f"left(CAST({col} AS VARCHAR), {keep})", f"length(CAST({col} AS VARCHAR))"]
+    # to_json gives JSON, text to ``left`` as it is: a CAST to VARCHAR would be one more expression to bind
     if kind == "list":
-        return [f"left(CAST(to_json({col}[1:{MAX_LIST_ITEMS}]) AS VARCHAR), {keep})", f"len({col})"]
+        return [f"left(to_json({col}[1:{MAX_LIST_ITEMS}]), {keep})", f"len({col})"]
     if kind == "nested":
-        return [f"left(CAST(to_json({col}) AS VARCHAR), {keep})", "NULL"]
+        return [f"left(to_json({col}), {keep})", "NULL"]
     return ["NULL", f"octet_length({col})"]  # blob: its size is all a model can use
 
 
@@ -166,7 +167,8 @@ def _one_select(cursor: duckdb.DuckDBPyConnection, sql: str) -> str:
 
 def _fetch_bounded(
     cursor: duckdb.DuckDBPyConnection, kinds: list[str], value_chars: int, limit: int
-) -> list[tuple[Any, ...]]:
+) -> tuple[list[tuple[Any, ...]], int]:
+    """The rows, and the characters they hold (what stops the fetch early)."""
     rows: list[tuple[Any, ...]] = []
     fetched = 0
     per_batch = max(1, min(_BATCH_ROWS, MAX_FETCH_CHARS // (max(1, len(kinds)) * value_chars)))
@@ -178,11 +180,7 @@ def _fetch_bounded(
             row = _decode_row(raw, kinds, value_chars)
             rows.append(row)
             fetched += sum(len(str(v)) for v in row)
-    return rows
-
-
-def _fetched_chars(rows: list[tuple[Any, ...]]) -> int:
-    return sum(len(str(v)) for row in rows for v in row)
+    return rows, fetched
 
 
 def _decode_row(raw: tuple[Any, ...], kinds: list[str], value_chars: int) -> tuple[Any, ...]:
