@@ -173,13 +173,14 @@ def _fetch_bounded(
     fetched = 0
     per_batch = max(1, min(_BATCH_ROWS, MAX_FETCH_CHARS // (max(1, len(kinds)) * value_chars)))
     while len(rows) < limit and fetched < MAX_FETCH_CHARS:
-        batch = cursor.fetchmany(min(per_batch, limit - len(rows)))
-        if not batch:
-            break
+        wanted = min(per_batch, limit - len(rows))
+        batch = cursor.fetchmany(wanted)
         for raw in batch:
             row = _decode_row(raw, kinds, value_chars)
             rows.append(row)
             fetched += sum(len(str(v)) for v in row)
+        if len(batch) < wanted:  # fetchmany is short only at the end: asking again costs a call
+            break
     return rows, fetched
 
 
