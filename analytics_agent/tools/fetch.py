@@ -55,14 +55,14 @@ def fetch_rows(
     key = (max_rows, _signature(params))
     plan = plans.get(key) if plans is not None else None
     if plan is None:
-        plan = _plan(cursor, sql, params, max_rows)
+        plan = _plan(cursor, sql, params, max_rows, learn=plans is not None)
         if plans is not None:
             plans[key] = plan
     names, kinds, value_chars, wrapped = plan
     cursor.execute(wrapped, params)
-    rows = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
+    rows, fetched = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
     total = len(rows)
-    if total > max_rows or (total and _fetched_chars(rows) >= MAX_FETCH_CHARS):
+    if total > max_rows or fetched >= MAX_FETCH_CHARS:
         counting = _one_select(cursor, f"SELECT count(*) FROM ({_body(sql)})")
         total = first_row(cursor.execute(counting, params))[0]
     extra = {"hint": hint} if hint else {}
@@ -70,16 +70,36 @@ def fetch_rows(
 
 
 FetchPlan = tuple[tuple[str, ...], list[str], int, str]
-"""Column names, how each travels, the cut per value, and the wrapped query."""
+"""Column names, how each travels, the cut per value, and the query to run: wrapped, or (a kept plan
+whose query returns at most one row with nothing to cut) the query itself."""
 
 
-def _plan(cursor: duckdb.DuckDBPyConnection, sql: str, params: Any, max_rows: int) -> FetchPlan:
+def _plan(
+    cursor: duckdb.DuckDBPyConnection, sql: str, params: Any, max_rows: int, *, learn: bool
+) -> FetchPlan:
+    """``learn``: also ask DuckDB which parts of the wrapper this query cannot need (``fetch_facts``); two
+    more queries, worth it only for a plan that is kept."""
     relation = cursor.sql(sql, params=params) if params else cursor.sql(sql)
     names = tuple(relation.columns)
     kinds = [_kind(t.id) for t in relation.types]
     value_chars = max(_MIN_VALUE_CHARS, min(MAX_VALUE_CHARS, MAX_FETCH_CHARS // max(1, len(names))))
-    wrapped = f"{_capped_select(kinds, value_chars, _body(sql))} LIMIT {max_rows + 1}"
-    return names, kinds, value_chars, _one_select(cursor, wrapped)
+    body = _body(sql)
+    one_row = False
+    if learn:
+        from analytics_agent.tools.fetch_facts import at_most_one_row, parameter_columns
+
+        as_given = parameter_columns(cursor, body, len(kinds))
+        kinds = ["param" if i in as_given and kind == "text" else kind for i, kind in enumerate(kinds)]
+        one_row = at_most_one_row(cursor, body, params)
+    if one_row and all(kind in ("plain", "param") for kind in kinds):
+        return names, kinds, value_chars, _one_select(cursor, body)  # nothing to cut, no row to spare
+    limit = "" if one_row else f" LIMIT {max_rows + 1}"
+    return (
+        names,
+        kinds,
+        value_chars,
+        _one_select(cursor, f"{_capped_select(kinds, value_chars, body)}{limit}"),
+    )
 
 
 def _signature(params: Sequence[Any] | dict[str, Any] | None) -> tuple[Any, ...]:
@@ -119,14 +139,15 @@ def _capped_select(kinds: list[str], value_chars: int, body: str) -> str:
 
 def _column_sql(kind: str, col: str, value_chars: int) -> list[str]:
     keep = value_chars + 1  # one more than shown: the decoder knows it was cut
-    if kind == "plain":
+    if kind in ("plain", "param"):
         return [col]
     if kind == "text":
         return [f"left(CAST({col} AS VARCHAR), {keep})", f"length(CAST({col} AS VARCHAR))"]
+    # to_json gives JSON, text to ``left`` as it is: a CAST to VARCHAR would be one more expression to bind
     if kind == "list":
-        return [f"left(CAST(to_json({col}[1:{MAX_LIST_ITEMS}]) AS VARCHAR), {keep})", f"len({col})"]
+        return [f"left(to_json({col}[1:{MAX_LIST_ITEMS}]), {keep})", f"len({col})"]
     if kind == "nested":
-        return [f"left(CAST(to_json({col}) AS VARCHAR), {keep})", "NULL"]
+        return [f"left(to_json({col}), {keep})", "NULL"]
     return ["NULL", f"octet_length({col})"]  # blob: its size is all a model can use
 
 
@@ -146,23 +167,21 @@ def _one_select(cursor: duckdb.DuckDBPyConnection, sql: str) -> str:
 
 def _fetch_bounded(
     cursor: duckdb.DuckDBPyConnection, kinds: list[str], value_chars: int, limit: int
-) -> list[tuple[Any, ...]]:
+) -> tuple[list[tuple[Any, ...]], int]:
+    """The rows, and the characters they hold (what stops the fetch early)."""
     rows: list[tuple[Any, ...]] = []
     fetched = 0
     per_batch = max(1, min(_BATCH_ROWS, MAX_FETCH_CHARS // (max(1, len(kinds)) * value_chars)))
     while len(rows) < limit and fetched < MAX_FETCH_CHARS:
-        batch = cursor.fetchmany(min(per_batch, limit - len(rows)))
-        if not batch:
-            break
+        wanted = min(per_batch, limit - len(rows))
+        batch = cursor.fetchmany(wanted)
         for raw in batch:
             row = _decode_row(raw, kinds, value_chars)
             rows.append(row)
             fetched += sum(len(str(v)) for v in row)
-    return rows
-
-
-def _fetched_chars(rows: list[tuple[Any, ...]]) -> int:
-    return sum(len(str(v)) for row in rows for v in row)
+        if len(batch) < wanted:  # fetchmany is short only at the end: asking again costs a call
+            break
+    return rows, fetched
 
 
 def _decode_row(raw: tuple[Any, ...], kinds: list[str], value_chars: int) -> tuple[Any, ...]:
@@ -171,6 +190,14 @@ def _decode_row(raw: tuple[Any, ...], kinds: list[str], value_chars: int) -> tup
     for kind in kinds:
         if kind == "plain":
             row.append(next(values))
+            continue
+        if kind == "param":  # text the caller bound, so Python already held it: cut here, the same way
+            given = next(values)
+            row.append(
+                None
+                if given is None
+                else decode_value("text", given[: value_chars + 1], len(given), value_chars)
+            )
             continue
         cut, size = next(values), next(values)
         row.append(decode_value(kind, cut, size, value_chars))

@@ -15,6 +15,7 @@ PLANNER = {
     "analytics_agent.tools.aggregate.tool",
     "analytics_agent.tools.aggregate.plan",
     "analytics_agent.tools.aggregate.sql",
+    "analytics_agent.tools.aggregate.query_plan",
     "analytics_agent.tools.aggregate.refs",
     "analytics_agent.tools.semantic.check",
     "analytics_agent.tools.semantic.model",

@@ -3,6 +3,7 @@ says so; ordinary results come back exactly as the query gives them."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import tracemalloc
 
@@ -149,9 +150,9 @@ def test_a_sql_tool_binds_its_query_once_per_kind_of_arguments(sample_db, monkey
     planned: list[tuple] = []
     real = fetch._plan
 
-    def counting(cursor, sql, params, max_rows):
+    def counting(cursor, sql, params, max_rows, **kwargs):
         planned.append(fetch._signature(params))
-        return real(cursor, sql, params, max_rows)
+        return real(cursor, sql, params, max_rows, **kwargs)
 
     monkeypatch.setattr(fetch, "_plan", counting)
     with Workspace.open(sample_db) as ws:
@@ -178,3 +179,98 @@ def test_arguments_of_another_type_get_their_own_plan():
     assert len(plans) == 2
     assert len(text.rows[0][0]) < 5000  # text is cut: its plan knows the column is text
     assert number.rows == [(7,)]
+
+
+# A kept plan (a .sql tool's) asks DuckDB's parse tree and plan what the wrapper can leave out: a query of
+# at most one row needs no LIMIT, a column that is a parameter is cut in Python. What it returns must be
+# what the full wrapper returns, cut for cut and row for row.
+
+_ONE_ROW = "SELECT $s AS s, count(*) AS n, sum(i) AS total, DATE '2026-01-02' AS d FROM range(1000) t(i)"
+
+
+@pytest.mark.parametrize("given", ["Pune", "e\u0301\u0303🦆" * 700, ""])
+def test_a_kept_one_row_plan_runs_the_query_itself_and_cuts_like_the_wrapper(given):
+    conn = duckdb.connect()
+    plans: dict = {}
+    try:
+        kept = [fetch_rows(conn, _ONE_ROW, {"s": given}, max_rows=1, plans=plans) for _ in range(2)]
+        wrapped = fetch_rows(conn, _ONE_ROW, {"s": given}, max_rows=1)
+    finally:
+        conn.close()
+    assert kept[0] == kept[1] == wrapped
+    assert wrapped.rows[0][1:] == (1000, 499500, datetime.date(2026, 1, 2))
+    (plan,) = plans.values()
+    assert plan[3].strip() == _ONE_ROW  # no wrapper: nothing to cut, no row to spare
+    if len(given) > MAX_VALUE_CHARS:
+        assert wrapped.rows[0][0].endswith(f"…[truncated: {len(given):,} chars]")
+
+
+def test_a_kept_plan_still_cuts_values_it_cannot_know_before_python_holds_them():
+    query = (
+        "SELECT $s AS s, map_from_entries(list((i::VARCHAR, i))) AS m, string_agg(i::VARCHAR, ',') AS t, "
+        "list(i) AS l FROM range(300000) t(i)"
+    )
+    conn = duckdb.connect()
+    plans: dict = {}
+    try:
+        fetch_rows(conn, query, {"s": "x"}, plans=plans)
+        result, peak_mb = _python_peak_mb(lambda: fetch_rows(conn, query, {"s": "x"}, plans=plans))
+        full_length = conn.execute(
+            "SELECT length(string_agg(i::VARCHAR, ',')) FROM range(300000) t(i)"
+        ).fetchone()[0]
+    finally:
+        conn.close()
+    (row,) = result.rows
+    assert row[0] == "x" and result.total == 1
+    assert row[1].endswith("…[truncated: too long to show]")
+    assert row[2].endswith(f"…[truncated: {full_length:,} chars]") and len(row[2]) < MAX_VALUE_CHARS + 40
+    assert row[3][-1] == f"… {300000 - MAX_LIST_ITEMS} more"
+    assert peak_mb < 20
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT i % 70 AS g, count(*) AS n FROM range(7000) t(i) GROUP BY g ORDER BY g",
+        "SELECT i AS g, i * 2 AS n FROM range(70) t(i) ORDER BY i",
+        "SELECT count(*) AS g, 1 AS n FROM range(70) UNION ALL SELECT i, 2 FROM range(69) t(i) ORDER BY 2, 1",
+    ],
+)
+def test_a_kept_plan_of_many_rows_keeps_the_cap_and_the_count(query):
+    conn = duckdb.connect()
+    plans: dict = {}
+    try:
+        kept = fetch_rows(conn, query, plans=plans)
+        expected = conn.execute(query).fetchmany(51)
+    finally:
+        conn.close()
+    assert kept.rows == expected and len(kept.rows) == 51 and kept.total == 70
+    (plan,) = plans.values()
+    assert plan[3].endswith("LIMIT 51")  # what turns ORDER BY into a top-N, not a full sort
+
+
+def test_a_kept_plan_of_an_aggregate_filtered_to_nothing_says_zero_rows():
+    conn = duckdb.connect()
+    try:
+        result = fetch_rows(conn, "SELECT count(*) AS n FROM range(10) HAVING count(*) > 100", plans={})
+    finally:
+        conn.close()
+    assert result.rows == [] and result.total == 0
+
+
+def test_a_parameter_among_starred_columns_is_still_cut_in_sql():
+    """``*`` expands to several columns, so the parse tree's positions are not the result's: no shortcut."""
+    conn = duckdb.connect()
+    plans: dict = {}
+    try:
+        result = fetch_rows(
+            conn,
+            "SELECT *, $s AS s FROM (SELECT count(*) AS n FROM range(3))",
+            {"s": "y" * 5000},
+            plans=plans,
+        )
+    finally:
+        conn.close()
+    assert result.rows[0][0] == 3 and result.rows[0][1].endswith("…[truncated: 5,000 chars]")
+    (plan,) = plans.values()
+    assert plan[1] == ["plain", "text"]

@@ -88,3 +88,32 @@ def test_stop_ends_the_thread_and_a_later_guard_starts_it_again():
     with watchdog.guard(0.01, fired.set):
         assert fired.wait(60)
     watchdog.stop()
+
+
+class _CountingCondition(threading.Condition):
+    def __init__(self) -> None:
+        super().__init__()
+        self.notified = 0
+
+    def notify(self, n: int = 1) -> None:
+        self.notified += 1
+        super().notify(n)
+
+
+def test_a_guard_due_after_the_threads_next_look_does_not_wake_it():
+    """Waking the thread on every call cost a thread switch per query; only an earlier deadline needs it."""
+    clock = _Clock()
+    watchdog = Watchdog(clock)
+    watchdog._wake = wake = _CountingCondition()
+    fired: list[int] = []
+    with watchdog.guard(15, lambda: fired.append(1)):
+        _one_pass(watchdog)  # the thread has seen the 15 s deadline: it looks next at 15 at the latest
+        before = wake.notified
+        for _ in range(100):
+            with watchdog.guard(15, lambda: fired.append(2)):
+                pass
+        assert wake.notified == before
+        clock.now = 1.0
+        _one_pass(watchdog)  # an earlier deadline is still seen
+    assert fired == []
+    watchdog.stop()

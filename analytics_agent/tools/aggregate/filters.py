@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from analytics_agent.errors import ToolError
-from analytics_agent.tools.aggregate.sql import FilterPlan
+from analytics_agent.tools.aggregate.query_plan import FilterPlan
 
 
 def shape_filter(

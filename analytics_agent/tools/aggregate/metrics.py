@@ -13,14 +13,14 @@ from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, listing
 from analytics_agent.tools.aggregate.conditions import OtherColumn, parse_condition
 from analytics_agent.tools.aggregate.filters import shape_filter
-from analytics_agent.tools.aggregate.refs import Resolver
-from analytics_agent.tools.aggregate.sql import (
+from analytics_agent.tools.aggregate.query_plan import (
     NUMERIC_FNS,
     ColumnOperand,
     FilterPlan,
     MetricPlan,
     metric_alias,
 )
+from analytics_agent.tools.aggregate.refs import Resolver
 from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, kind_family, refuse_nested
 
 NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
@@ -64,7 +64,7 @@ def build_expression(text: str, where: str | None, refs: Resolver, *, share: boo
     """A metric from arithmetic over aggregates (``sum(a * b) / sum(b)``): each aggregate becomes a part
     computed like any metric (with the metric's own condition), the arithmetic joins them."""
     from analytics_agent.tools.aggregate.expressions import Col, columns, parse_expression, render
-    from analytics_agent.tools.aggregate.sql import AGGREGATES
+    from analytics_agent.tools.aggregate.query_plan import AGGREGATES
 
     tree = parse_expression(text, tuple(AGGREGATES), where="metrics.expr")
     parts: list[MetricPlan] = []

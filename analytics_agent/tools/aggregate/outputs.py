@@ -10,8 +10,8 @@ from typing import Any
 
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
+from analytics_agent.tools.aggregate.query_plan import MetricPlan
 from analytics_agent.tools.aggregate.refs import Resolver
-from analytics_agent.tools.aggregate.sql import MetricPlan
 
 _OUTPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from analytics_agent.errors import ToolError
+from analytics_agent.tools.aggregate.query_plan import TRUNC_GRAINS, FilterPlan
 from analytics_agent.tools.aggregate.refs import Resolver
-from analytics_agent.tools.aggregate.sql import TRUNC_GRAINS, FilterPlan
 from analytics_agent.tools.aggregate.time import day_range
 from analytics_agent.tools.arguments import PREVIOUS
 from analytics_agent.tools.date_parts import PartsDate

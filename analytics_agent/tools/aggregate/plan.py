@@ -17,16 +17,16 @@ from analytics_agent.tools.aggregate.filters import shape_filter
 from analytics_agent.tools.aggregate.metrics import NUMERIC, build_expression, build_metric
 from analytics_agent.tools.aggregate.outputs import find_order_by, named_outputs, per_ratios, unique_aliases
 from analytics_agent.tools.aggregate.periods import plan_periods
-from analytics_agent.tools.aggregate.refs import Catalog, Resolver
-from analytics_agent.tools.aggregate.sql import (
+from analytics_agent.tools.aggregate.query_plan import (
     PART_GRAINS,
     FilterPlan,
     KeyPlan,
     MetricPlan,
     QueryPlan,
-    output_names,
     time_key,
 )
+from analytics_agent.tools.aggregate.refs import Catalog, Resolver
+from analytics_agent.tools.aggregate.sql import output_names
 from analytics_agent.tools.aggregate.time import TEMPORAL, day_filter, local
 from analytics_agent.tools.arguments import PREVIOUS
 from analytics_agent.tools.semantics import Semantics

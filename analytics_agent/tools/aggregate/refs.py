@@ -15,7 +15,7 @@ from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.relationships import Relationship
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
-from analytics_agent.tools.aggregate.sql import GRAINS, PART_LABELS, Join, time_key, time_label
+from analytics_agent.tools.aggregate.query_plan import GRAINS, PART_LABELS, Join, time_key, time_label
 from analytics_agent.tools.aggregate.time import TEMPORAL, local
 from analytics_agent.tools.date_parts import parts_date
 

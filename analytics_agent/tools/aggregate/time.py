@@ -14,7 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from analytics_agent.errors import ToolError
-from analytics_agent.tools.aggregate.sql import FilterPlan
+from analytics_agent.tools.aggregate.query_plan import FilterPlan
 
 _ZONE = re.compile(r"^[A-Za-z0-9_+\-/]{1,64}$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -26,18 +26,8 @@ from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.aggregate.plan import Planner
-from analytics_agent.tools.aggregate.sql import (
-    GRAINS,
-    METRIC_FNS,
-    FilterPlan,
-    Join,
-    Params,
-    QueryPlan,
-    build_query,
-    from_clause,
-    leaves,
-    where_clause,
-)
+from analytics_agent.tools.aggregate.query_plan import GRAINS, METRIC_FNS, FilterPlan, Join, Params, QueryPlan
+from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, where_clause
 from analytics_agent.tools.arguments import Baseline, Period, ToolArguments, one_of
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.fetch import fetch_rows

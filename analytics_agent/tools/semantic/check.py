@@ -18,8 +18,8 @@ from analytics_agent.errors import SemanticModelError, ToolError
 from analytics_agent.suggest import did_you_mean
 from analytics_agent.tools.aggregate.metrics import build_metric
 from analytics_agent.tools.aggregate.plan import Planner
+from analytics_agent.tools.aggregate.query_plan import METRIC_FNS
 from analytics_agent.tools.aggregate.refs import Catalog
-from analytics_agent.tools.aggregate.sql import METRIC_FNS
 from analytics_agent.tools.aggregate.time import TEMPORAL, check_zone
 from analytics_agent.tools.semantic.model import RelationshipDef, SemanticFile
 from analytics_agent.tools.semantics import MetricDef, Semantics
