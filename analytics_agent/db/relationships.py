@@ -149,9 +149,10 @@ def infer_relationships(cur: duckdb.DuckDBPyConnection, *, touching: str | None 
     for table, column, target, key, named in _candidates(catalog, sizes):
         if touching is not None and touching not in (table, target):
             continue
-        if sizes[target] == 0 or profiles[target][key]["nulls"]:
+        key_profile = profiles[target][key]
+        if sizes[target] == 0 or key_profile["nulls"] or not _may_be_unique(key_profile, sizes[target]):
             continue
-        if not named and not _codes_fit(cur, profiles[table][column], target, key, profiles[target][key]):
+        if not named and not _codes_fit(cur, profiles[table][column], target, key, key_profile):
             continue
         if (target, key) not in keys:
             keys[target, key] = duplicate_keys(cur, target, key, rows=sizes[target]) == 0
@@ -162,6 +163,13 @@ def infer_relationships(cur: duckdb.DuckDBPyConnection, *, touching: str | None 
             verified = sizes[target] <= SAMPLE_ROWS
             found.append(Relationship(table, column, target, key, round(share, 4), verified=verified))
     return found
+
+
+def _may_be_unique(key_profile: dict[str, Any], rows: int) -> bool:
+    """False when the profile already lists every distinct value and there are fewer than rows (a status
+    or channel column): no scan needed to rule such a key out."""
+    values = key_profile.get("values")
+    return values is None or len(values) >= rows
 
 
 def _codes_fit(
