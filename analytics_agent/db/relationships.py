@@ -24,7 +24,7 @@ import duckdb
 from analytics_agent.db.catalog import (
     LINKED,
     META_SCHEMA,
-    get_profile,
+    get_profiles,
     quote_ident,
     table_names,
 )
@@ -142,8 +142,8 @@ def infer_relationships(cur: duckdb.DuckDBPyConnection, *, touching: str | None 
     unverified: the full uniqueness check runs when a question first joins to it. ``touching``: only
     links from or to that table (the one just loaded)."""
     catalog = _catalog(cur)
-    sizes = {t: _row_count(cur, t) for t in catalog}
-    profiles = {t: {c["name"]: c for c in get_profile(cur, t)["columns"]} for t in catalog}
+    sizes = _row_counts(cur, list(catalog))
+    profiles = {t: {c["name"]: c for c in p["columns"]} for t, p in get_profiles(cur, list(catalog)).items()}
     pairs = [
         (table, column, target, key, named)
         for table, column, target, key, named in _candidates(catalog, sizes, touching)
@@ -215,6 +215,14 @@ def _fits(
     smallest or largest of them is one of its keys (customers.city is not in products.name)."""
     keys = found.get((target, key), set())
     return _within(source, key_profile) and (source["min"] in keys or source["max"] in keys)
+
+
+def _row_counts(cur: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, int]:
+    """Each table's row count, in one query."""
+    if not tables:
+        return {}
+    counts = ", ".join(f"(SELECT count(*) FROM {quote_ident(t)})" for t in tables)
+    return dict(zip(tables, (int(n) for n in first_row(cur.execute(f"SELECT {counts}"))), strict=True))
 
 
 def _row_count(cur: duckdb.DuckDBPyConnection, table: str) -> int:
