@@ -211,6 +211,8 @@ class Agent:
         fresh = [i for i in allowed if keys[i] not in run.failures and not calls[i].error]
 
         def interrupted(cancelled: int, running: int) -> None:
+            if running:
+                self.executor.stop_running()  # what the sentence says: they are stopped, not left to run
             self._emit(StepFailed(step, _interrupt_sentence(cancelled, running)))
 
         outcomes = run_calls(self.executor.execute, calls, fresh, on_interrupt=interrupted)

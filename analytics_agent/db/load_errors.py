@@ -33,9 +33,14 @@ _SETTING = re.compile(
 )
 
 
+# DuckDB quotes at most this many characters of the record in an error; a longer one is cut.
+_QUOTED_AT_MOST = 10_000
+
+
 def fields_in_record(message: str) -> int | None:
     """The real number of fields of the record a DuckDB reader error quotes (DuckDB stops counting one
-    past the header), split with the reader's own delimiter and quote. Pure."""
+    past the header), split with the reader's own delimiter and quote; for a record DuckDB cut short, the
+    fields of the part it quotes (see ``record_is_cut``). Pure."""
     original = _ORIGINAL.search(message)
     settings = {m[1]: m[2] for m in _SETTING.finditer(message)}
     delimiter = settings.get("delimiter", "")
@@ -45,6 +50,12 @@ def fields_in_record(message: str) -> int | None:
     quote = quote if len(quote) == 1 else None
     row = next(csv.reader([original[1]], delimiter=delimiter, quotechar=quote or "\x00"), [])
     return len(row) or None
+
+
+def record_is_cut(message: str) -> bool:
+    """Whether the record DuckDB quotes is only its first ``_QUOTED_AT_MOST`` characters. Pure."""
+    original = _ORIGINAL.search(message)
+    return original is not None and len(original[1]) >= _QUOTED_AT_MOST
 
 
 def renumber_lines(message: str, physical: Callable[[int], int]) -> str:
@@ -73,6 +84,12 @@ def explain_load_error(
     original = _ORIGINAL.search(message)
     record = original[1] if original else ""
     if fields is not None and expected and fields != expected:
+        if record_is_cut(
+            message
+        ):  # the last field counted may itself be cut: only the ones before it are sure
+            return _field_count(
+                where, max(fields - 1, expected + 1), expected, record, good_records, at_least=True
+            )
         return _field_count(where, fields, expected, record, good_records)
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
@@ -110,11 +127,14 @@ def explain_load_error(
     return f"{where}: {first}" if where else first
 
 
-def _field_count(where: str, fields: int, expected: int, record: str, good: int | None) -> str:
+def _field_count(
+    where: str, fields: int, expected: int, record: str, good: int | None, *, at_least: bool = False
+) -> str:
     """A record with the wrong number of fields, and the option that loads the file: ``--comment`` for a
     comment line, ``--pad-short-rows`` for a short record, ``--skip-bad-rows`` when other records are
-    good. Pure."""
-    head = f"{where} has {fields} field{'s' if fields != 1 else ''} where the header has {expected}"
+    good. ``at_least``: the record was too long for DuckDB to quote whole, so ``fields`` is a floor. Pure."""
+    count = f"at least {fields:,}" if at_least else f"{fields:,}"
+    head = f"{where} has {count} field{'s' if fields != 1 else ''} where the header has {expected}"
     mark = record.lstrip()[:1]
     if mark in ("#", ";", "%") and fields < expected:
         return f"{head}; it starts with {mark!r}: add --comment {mark!r} if such lines are comments"

@@ -62,6 +62,7 @@ class Executor:
         self.timeout_s = timeout_s
         self._watchdog = Watchdog(clock)  # the clock of the time limit alone; tests move it
         self._live: set[duckdb.DuckDBPyConnection] = set()  # cursors of calls running now
+        self._stopped: set[duckdb.DuckDBPyConnection] = set()  # of those, the ones stop_running interrupted
         self._live_changed = threading.Condition()
         self._closed = False
 
@@ -72,13 +73,21 @@ class Executor:
         and a query left running would hold the process at exit."""
         with self._live_changed:
             self._closed = True
+        self.stop_running()
+        self._watchdog.stop()
+
+    def stop_running(self) -> None:
+        """Interrupt the calls running now and wait (at most ``CLOSE_ATTEMPTS`` rounds) for them to end:
+        after a Ctrl-C in a chat the next question must not share the connection with the dropped one's
+        queries, which would otherwise run on to their time limit."""
+        with self._live_changed:
             for _ in range(CLOSE_ATTEMPTS):
                 if not self._live:
                     break
                 for cursor in self._live:
+                    self._stopped.add(cursor)
                     cursor.interrupt()  # again each time: one that lands before its query starts is lost
                 self._live_changed.wait(REINTERRUPT_S)
-        self._watchdog.stop()
 
     def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         started = time.perf_counter()
@@ -136,6 +145,7 @@ class Executor:
         finally:
             with self._live_changed:
                 self._live.discard(cursor)
+                self._stopped.discard(cursor)
                 self._live_changed.notify_all()
             cursor.close()
 
@@ -146,6 +156,8 @@ class Executor:
             with self._watchdog.guard(self.timeout_s, cursor.interrupt):
                 return prepared.run(cursor)
         except duckdb.InterruptException:
+            if cursor in self._stopped:
+                raise ToolError(f"{tool.name} was stopped: the question was interrupted") from None
             raise ToolError(
                 f"{tool.name} took longer than {self.timeout_s:g} s and was stopped; "
                 "narrow the question (a shorter date range or a filter)"

@@ -11,9 +11,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from analytics_agent.agent.bounds import (
@@ -25,7 +26,10 @@ from analytics_agent.agent.bounds import (
 )
 from analytics_agent.agent.events import StepFailed
 from analytics_agent.conversation import AssistantTurn, Conversation, ModelResponse, ToolCall, Usage, UserTurn
-from analytics_agent.tools.executor import ToolOutcome
+from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.executor import Executor, ToolOutcome
+from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.shaping import estimate_tokens
 from analytics_agent.workspace.workspace import Workspace
 
@@ -110,6 +114,17 @@ def test_an_honest_server_is_charged_what_it_reports(workspace: Workspace) -> No
     assert result.stop == "answer" and result.usage.input_tokens == 40_100
 
 
+@pytest.fixture
+def ctrl_c_raises() -> Iterator[None]:
+    """Python raises KeyboardInterrupt on SIGINT only if SIGINT was not ignored when it started, and a
+    shell ignores it for a command run in the background (``.ci/run &``): there the interrupt below was
+    lost and the test waited forever. Installed here, as a terminal's foreground process has it."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_cancels_the_calls_not_started_and_says_so() -> None:
     started: list[str] = []
     finished: list[str] = []
@@ -168,3 +183,35 @@ def test_an_interrupt_during_tool_calls_is_reported_as_an_event(workspace: Works
         agent.ask("q")
     failed = [e for e in events if isinstance(e, StepFailed)]
     assert failed and failed[0].reason.startswith("interrupted:")
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
+def test_ctrl_c_stops_a_running_query_before_the_question_is_dropped(workspace: Workspace) -> None:
+    """In a chat the conversation goes on after Ctrl-C: the dropped question's query must not keep running
+    beside the next one until its time limit. The limit's clock never moves, so only the interrupt ends it."""
+    conn = duckdb.connect()
+    executor = Executor(Registry([_CountsForever()]), conn, clock=lambda: 0.0)
+    events: list = []
+    agent = make_agent(
+        workspace, FakeProvider(calls(("count_forever", {}))), executor, on_event=events.append
+    )
+    threading.Thread(target=_when_main_waits, args=(_interrupt_main,), daemon=True).start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            agent.ask("q")
+        assert not executor._live  # stopped before the interrupt went on, not left to a 15 s limit
+    finally:
+        executor.close()
+        conn.close()
+    failed = [e.reason for e in events if isinstance(e, StepFailed)]
+    assert failed == ["interrupted: 0 tool calls not started yet cancelled; 1 already running stopped"]
+
+
+class _CountsForever(Tool):
+    name = "count_forever"
+    description = "Counts to 10^11."
+    arguments = ToolArguments
+
+    def run(self, cursor, args):
+        cursor.execute("SELECT count(*) FROM range(100000000000) a")
+        return ToolValue({"n": cursor.fetchone()[0]})

@@ -124,3 +124,10 @@ def test_field_counts_are_the_real_ones(tmp_path: Path) -> None:
 def test_a_short_record_is_reported_as_one_not_as_a_conversion(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="line 3 has 2 fields where the header has 3"):
         _load(tmp_path, "s.csv", "a,b,c\n1,2,3\nfoo,bar\n")
+
+
+def test_a_record_too_long_for_duckdb_to_quote_whole_is_counted_as_a_floor(tmp_path: Path) -> None:
+    # DuckDB quotes only the first 10,000 characters of a bad record: 5,001 fields of "x," here, not 100,000.
+    with pytest.raises(LoadError, match=r"line 3 has at least 5,000 fields where the header has 3") as caught:
+        _load(tmp_path, "wide.csv", "a,b,c\n1,2,3\n" + ",".join("x" * 100_000) + "\n4,5,6\n")
+    assert "5,001" not in str(caught.value)

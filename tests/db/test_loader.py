@@ -304,6 +304,8 @@ def test_a_load_killed_midway_leaves_the_old_table_and_no_partial_one(sample_db,
         stderr=subprocess.DEVNULL,
         text=True,
         env={**os.environ},
+        # A shell ignores SIGINT for a background command and a child inherits that: give it Ctrl-C back.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     first = proc.stdout.readline()
     proc.send_signal(sig)

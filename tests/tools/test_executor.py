@@ -6,6 +6,7 @@ import json
 import logging
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import duckdb
@@ -229,3 +230,24 @@ def test_a_bug_in_a_tool_prints_no_traceback_in_a_real_process():
     )
     assert result.stdout == "Error: boom failed unexpectedly; try different arguments or another tool\n"
     assert result.stderr == ""
+
+
+def test_stop_running_interrupts_a_running_call_at_once_and_says_why():
+    """After a Ctrl-C in a chat the dropped question's queries must not run on to their time limit beside
+    the next question's. The limit's clock never moves here, so only stop_running can end the query."""
+    conn = duckdb.connect()
+    executor = Executor(Registry([_Slow()]), conn, clock=lambda: 0.0)
+    outcomes: list = []
+    worker = threading.Thread(target=lambda: outcomes.append(executor.execute("slow", {})))
+    try:
+        worker.start()
+        while not executor._live and worker.is_alive():  # readiness: the call holds its cursor
+            worker.join(0.001)
+        executor.stop_running()
+        assert not executor._live  # it returned only once the call had ended
+        worker.join(600)  # a bound so a broken stop ends the test; nothing asserts on time
+    finally:
+        executor.close()
+        conn.close()
+    assert len(outcomes) == 1 and outcomes[0].is_error
+    assert outcomes[0].text == "Error: slow was stopped: the question was interrupted"

@@ -38,13 +38,30 @@ _DECLINES = re.compile(
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 
 
-def truth_values(sql: str, data: Path) -> list[Any]:
+def truth_values(sql: str, data: Path) -> list[tuple[str, Any]]:
+    """(column name, value) for each value of the ground truth's result."""
     import duckdb
 
     con = duckdb.connect()
     for table, name in set_files(data).items():
         con.execute(f"CREATE TABLE {table} AS FROM read_csv('{data / name}')")
-    return [value for row in con.execute(sql).fetchall() for value in row]
+    result = con.execute(sql)
+    names = [d[0] for d in result.description or []]
+    return [(name, value) for row in result.fetchall() for name, value in zip(names, row, strict=True)]
+
+
+def names_the_month(column: str, value: Any, answer: str) -> bool:
+    """A month number (1-12) in a column named for months counts when the answer names that month
+    ("Jan", "January"): the truth's labels are numbers, an answer's are often names."""
+    if "month" not in column.lower() or isinstance(value, bool) or not isinstance(value, int):
+        return False
+    if not 1 <= value <= 12:
+        return False
+    month = dt.date(2000, value, 1)
+    return any(
+        re.search(rf"\b{name}\b", answer, re.IGNORECASE)
+        for name in (month.strftime("%B"), month.strftime("%b"))
+    )
 
 
 def answer_numbers(text: str) -> list[tuple[float, int, str]]:
@@ -96,7 +113,8 @@ def score_one(question: dict[str, Any], result: dict[str, Any], data: Path) -> d
     if question.get("unanswerable"):  # the right response is a refusal
         if not _DECLINES.search(answer):
             return {**row, "verdict": "wrong", "why": "answered an unanswerable question", "answer": answer}
-        if numbers:
+        asked = {n for n, _, _ in answer_numbers(question.get("question", ""))}
+        if [n for n in numbers if n[0] not in asked]:  # repeating the question's own year is no answer
             return {**row, "verdict": "check", "missing": [], "close": [], "answer": answer,
                     "why": "unanswerable: declines, but shows numbers"}  # fmt: skip
         return {**row, "verdict": "right", "why": "declined an unanswerable question"}
@@ -104,8 +122,8 @@ def score_one(question: dict[str, Any], result: dict[str, Any], data: Path) -> d
         return {**row, "verdict": "refused", "why": "no number in the answer", "answer": answer}
     missing: list[str | float] = []
     close: list[float] = []
-    for value in truth_values(question["sql"], data):
-        if value is None:
+    for column, value in truth_values(question["sql"], data):
+        if value is None or names_the_month(column, value, answer):
             continue
         if isinstance(value, (dt.date, dt.datetime)):
             text = value.isoformat()[:10]
