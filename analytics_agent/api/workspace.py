@@ -13,12 +13,15 @@ import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analytics_agent.api.results import Answer, Loaded, Result
 from analytics_agent.errors import ConfigError, DatabaseError, LoadError, ToolError
 from analytics_agent.workspace.live import LiveWorkspace
 from analytics_agent.workspace.workspace import Workspace as CoreWorkspace
+
+if TYPE_CHECKING:
+    from analytics_agent.db.loader import LoadSummary
 
 NO_MODEL = (
     "no model configured: pass model= (and base_url= for a local server, e.g. "
@@ -156,44 +159,24 @@ class Workspace:
             LoadError: the file cannot be loaded as it is (the database is unchanged); the message says
                 which option reads it.
         """
+        flags = {k: v for k, v in locals().items() if k not in ("self", "paths", "timezone", "types", "null")}
         from analytics_agent.db.loader import load_files
         from analytics_agent.db.sources import load_options
+        from analytics_agent.tools.semantic.zone_file import load_with_zone
 
         if not paths:
             raise LoadError("load() needs at least one file path")
-        zone = None
-        if timezone is not None:
-            from analytics_agent.tools.semantic.zone_file import checked_zone
 
-            zone = checked_zone(timezone, flag="timezone")
-        options = load_options(
-            table=table,
-            replace=replace,
-            append=append,
-            delimiter=delimiter,
-            header=header,
-            date_format=date_format,
-            types=dict(types or {}),
-            thousands=thousands,
-            decimal=decimal,
-            encoding=encoding,
-            null=tuple(null) if null is not None else None,
-            skip_bad_rows=skip_bad_rows,
-            allow_empty=allow_empty,
-            pad_short_rows=pad_short_rows,
-            comment=comment,
-            skip=skip,
-            quote=quote,
-            escape=escape,
-            newline=newline,
-        )
-        self._live.close()  # a write needs the file to itself
-        summary = load_files(self.path, [str(p) for p in paths], options, sample_data=self._sample)
-        if zone:
-            from analytics_agent.tools.semantic.load import semantic_path_for
-            from analytics_agent.tools.semantic.zone_file import set_zone
+        def run() -> LoadSummary:
+            options = load_options(
+                **flags, types=dict(types or {}), null=None if null is None else tuple(null)
+            )
+            self._live.close()  # a write needs the file to itself
+            return load_files(self.path, [str(p) for p in paths], options, sample_data=self._sample)
 
-            summary.notes.append(set_zone(semantic_path_for(self.path), zone).note())
+        summary, unset = load_with_zone(self.path, timezone, run, flag="timezone")
+        if unset is not None:
+            raise unset
         return Loaded.of(summary)
 
     # --- asking -------------------------------------------------------------------------------------

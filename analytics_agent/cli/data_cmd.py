@@ -6,12 +6,15 @@
 
 import json
 import sys
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from analytics_agent.cli.context import JsonFlag, db_path, gets_sample_data, open_workspace, say_created
 from analytics_agent.present.safe_text import escape_control, escape_json_text
+
+if TYPE_CHECKING:
+    from analytics_agent.db.loader import LoadSummary
 
 _TYPE_HELP = "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."
 _NULL_HELP = (
@@ -177,27 +180,16 @@ def load(
     flags = {name: value for name, value in locals().items() if name not in ("paths", "timezone")}
     from analytics_agent.db.sources import load_options
     from analytics_agent.errors import Interrupted
+    from analytics_agent.tools.semantic.zone_file import load_with_zone
 
-    zone = None
-    if timezone is not None:
-        from analytics_agent.tools.semantic.zone_file import checked_zone
+    def run() -> "LoadSummary":
+        options = load_options(**flags)
+        try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
+            return _run_load(paths, options)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted before the load started; the database is unchanged") from None
 
-        zone = checked_zone(timezone)
-    options = load_options(**flags)
-    try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
-        summary = _run_load(paths, options)
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted before the load started; the database is unchanged") from None
-    unset = None
-    if zone:
-        from analytics_agent.errors import SemanticModelError
-        from analytics_agent.tools.semantic.load import semantic_path_for
-        from analytics_agent.tools.semantic.zone_file import set_zone
-
-        try:
-            summary.notes.append(set_zone(semantic_path_for(db_path()), zone).note())
-        except SemanticModelError as exc:
-            unset = exc  # the load is committed: show it, then say what is missing
+    summary, unset = load_with_zone(db_path(), timezone, run)
     try:
         _show_load(summary)
     except KeyboardInterrupt:

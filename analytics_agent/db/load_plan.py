@@ -15,7 +15,6 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.dialect import sniff_dialect
 from analytics_agent.db.load_checks import Rejects
-from analytics_agent.db.load_errors import explain_load_error
 from analytics_agent.db.names import safe_column_names
 from analytics_agent.db.sources import (
     Dialect,
@@ -188,5 +187,7 @@ def describe(
     try:
         described = conn.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()
     except duckdb.Error as exc:
+        from analytics_agent.db.load_errors import explain_load_error  # error path only
+
         raise LoadError(explain_load_error(str(exc), files)) from None
     return {row[0]: row[1] for row in described}

@@ -20,7 +20,6 @@ from analytics_agent.db.archives import is_archive, member_name, unpacked
 from analytics_agent.db.catalog import get_profile, store_profile, table_names
 from analytics_agent.db.connect import ensure_database, open_writer
 from analytics_agent.db.load_checks import Rejects, settle_columns
-from analytics_agent.db.load_errors import explain_load_error, renumber_lines
 from analytics_agent.db.load_plan import Plan, make_plan
 from analytics_agent.db.load_write import ProgressCallback, progress, refuse_empty, write_rows
 from analytics_agent.db.names import rename_reason, safe_identifier, table_name_from_path
@@ -232,6 +231,8 @@ class _Load:
     def explain(self, message: str) -> str:
         """One line for a DuckDB failure: the file's own line number, and whether other records are good
         (so ``--skip-bad-rows`` is offered only when it would load some)."""
+        from analytics_agent.db.load_errors import explain_load_error, renumber_lines  # error path only
+
         dialect = self.plan.dialect
         if len(self.files) == 1 and dialect is not None:
             message = renumber_lines(message, lambda n: physical_line(self.files[0], n, dialect))

@@ -24,7 +24,7 @@ import duckdb
 from analytics_agent.db.catalog import (
     LINKED,
     META_SCHEMA,
-    get_profile,
+    get_profiles,
     quote_ident,
     table_names,
 )
@@ -118,17 +118,17 @@ def coverage(
 
 
 def _candidates(
-    catalog: dict[str, dict[str, str]], sizes: dict[str, int]
+    catalog: dict[str, dict[str, str]], sizes: dict[str, int], touching: str | None
 ) -> list[tuple[str, str, str, str, bool]]:
     """(table, column, target, key, named) pairs the catalog alone allows: same type family, and names
-    that match, or a text column and a lookup-sized target."""
+    that match, or a text column and a lookup-sized target; only pairs from or to ``touching`` if given."""
     return [
         (table, column, target, key, names_match(column, target, key))
         for table, columns in catalog.items()
         for column, kind in columns.items()
         if _KEY_TYPES.match(kind)
         for target, target_columns in catalog.items()
-        if target != table
+        if target != table and touching in (None, table, target)
         for key, key_kind in target_columns.items()
         if _family(key_kind) == _family(kind)
         and (names_match(column, target, key) or (kind == "VARCHAR" and sizes[target] <= MAX_LOOKUP_ROWS))
@@ -142,16 +142,22 @@ def infer_relationships(cur: duckdb.DuckDBPyConnection, *, touching: str | None 
     unverified: the full uniqueness check runs when a question first joins to it. ``touching``: only
     links from or to that table (the one just loaded)."""
     catalog = _catalog(cur)
-    sizes = {t: _row_count(cur, t) for t in catalog}
-    profiles = {t: {c["name"]: c for c in get_profile(cur, t)["columns"]} for t in catalog}
+    sizes = _row_counts(cur, list(catalog))
+    profiles = {t: {c["name"]: c for c in p["columns"]} for t, p in get_profiles(cur, list(catalog)).items()}
+    pairs = [
+        (table, column, target, key, named)
+        for table, column, target, key, named in _candidates(catalog, sizes, touching)
+        if sizes[target]
+        and not profiles[target][key]["nulls"]
+        and _may_be_unique(profiles[target][key], sizes[target])
+    ]
+    fit = _codes_that_fit(
+        cur, [(profiles[t][c], t2, k, profiles[t2][k]) for t, c, t2, k, named in pairs if not named]
+    )
     keys: dict[tuple[str, str], bool] = {}
     found = []
-    for table, column, target, key, named in _candidates(catalog, sizes):
-        if touching is not None and touching not in (table, target):
-            continue
-        if sizes[target] == 0 or profiles[target][key]["nulls"]:
-            continue
-        if not named and not _codes_fit(cur, profiles[table][column], target, key, profiles[target][key]):
+    for table, column, target, key, named in pairs:
+        if not named and not _fits(profiles[table][column], profiles[target][key], target, key, fit):
             continue
         if (target, key) not in keys:
             keys[target, key] = duplicate_keys(cur, target, key, rows=sizes[target]) == 0
@@ -164,20 +170,59 @@ def infer_relationships(cur: duckdb.DuckDBPyConnection, *, touching: str | None 
     return found
 
 
-def _codes_fit(
-    cur: duckdb.DuckDBPyConnection, source: dict[str, Any], target: str, key: str, key_profile: dict[str, Any]
+def _may_be_unique(key_profile: dict[str, Any], rows: int) -> bool:
+    """False when the profile already lists every distinct value and there are fewer than rows (a status
+    or channel column): no scan needed to rule such a key out."""
+    values = key_profile.get("values")
+    return values is None or len(values) >= rows
+
+
+def _within(source: dict[str, Any], key_profile: dict[str, Any]) -> bool:
+    low, high = source.get("min"), source.get("max")
+    return not (
+        low is None or key_profile.get("min") is None or low < key_profile["min"] or high > key_profile["max"]
+    )
+
+
+def _codes_that_fit(
+    cur: duckdb.DuckDBPyConnection, checks: list[tuple[dict[str, Any], str, str, dict[str, Any]]]
+) -> dict[tuple[str, str], set[Any]]:
+    """For each (target, key) of a text column and a lookup table: which of the columns' smallest and
+    largest values are keys, in one query per key (not one per column)."""
+    wanted: dict[tuple[str, str], set[Any]] = {}
+    for source, target, key, key_profile in checks:
+        if _within(source, key_profile):
+            wanted.setdefault((target, key), set()).update((source["min"], source["max"]))
+    found: dict[tuple[str, str], set[Any]] = {}
+    for (target, key), values in wanted.items():
+        col = quote_ident(key)
+        rows = cur.execute(
+            f"SELECT DISTINCT {col} FROM {quote_ident(target)} WHERE {col} IN (SELECT unnest(?))",
+            [sorted(values)],
+        ).fetchall()
+        found[target, key] = {r[0] for r in rows}
+    return found
+
+
+def _fits(
+    source: dict[str, Any],
+    key_profile: dict[str, Any],
+    target: str,
+    key: str,
+    found: dict[tuple[str, str], set[Any]],
 ) -> bool:
     """A quick look before reading values: codes of a lookup table lie within its key's range, and the
     smallest or largest of them is one of its keys (customers.city is not in products.name)."""
-    low, high = source.get("min"), source.get("max")
-    if low is None or key_profile.get("min") is None or low < key_profile["min"] or high > key_profile["max"]:
-        return False
-    col = quote_ident(key)
-    return bool(
-        first_row(
-            cur.execute(f"SELECT count(*) FROM {quote_ident(target)} WHERE {col} IN (?, ?)", [low, high])
-        )[0]
-    )
+    keys = found.get((target, key), set())
+    return _within(source, key_profile) and (source["min"] in keys or source["max"] in keys)
+
+
+def _row_counts(cur: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, int]:
+    """Each table's row count, in one query."""
+    if not tables:
+        return {}
+    counts = ", ".join(f"(SELECT count(*) FROM {quote_ident(t)})" for t in tables)
+    return dict(zip(tables, (int(n) for n in first_row(cur.execute(f"SELECT {counts}"))), strict=True))
 
 
 def _row_count(cur: duckdb.DuckDBPyConnection, table: str) -> int:

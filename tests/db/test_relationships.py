@@ -9,6 +9,7 @@ import duckdb
 import pytest
 from real_data import REAL, build_real_db
 
+from analytics_agent.db import relationships
 from analytics_agent.db.drop import drop_table
 from analytics_agent.db.loader import load_files
 from analytics_agent.db.relationships import Relationship, infer_relationships, read_relationships
@@ -72,3 +73,25 @@ def test_loading_and_dropping_keep_the_stored_links_current(tmp_path):
     assert _flight_links(db) == {("flights", "carrier", "airlines", "carrier")}
     drop_table(db, "airlines")
     assert _flight_links(db) == set()
+
+
+def test_a_key_whose_profile_lists_fewer_values_than_rows_is_ruled_out_without_a_scan(tmp_path, monkeypatch):
+    # the profile of status holds its 3 values over 6 rows: it repeats, so no uniqueness query is needed
+    scanned: list[tuple[str, str]] = []
+    real = relationships.duplicate_keys
+
+    def counting(cur, table, key, **kwargs):
+        scanned.append((table, key))
+        return real(cur, table, key, **kwargs)
+
+    monkeypatch.setattr(relationships, "duplicate_keys", counting)
+    db = tmp_path / "x.duckdb"
+    (tmp_path / "statuses.csv").write_text("status,label\nnew,New\nshipped,Shipped\ndone,Done\n")
+    (tmp_path / "orders.csv").write_text("id,status\n" + "".join(f"{i},{s}\n" for i, s in
+                                         enumerate(["new", "done", "new", "shipped", "done", "new"])))  # fmt: skip
+    load_files(db, [str(tmp_path / "orders.csv")], LoadOptions(table="orders"))
+    load_files(db, [str(tmp_path / "statuses.csv")], LoadOptions(table="statuses"))
+    assert ("orders", "status") not in scanned  # before: scanned for duplicates on each load
+    assert ("statuses", "status") in scanned
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert _links(read_relationships(conn)) == {("orders", "status", "statuses", "status")}

@@ -8,10 +8,15 @@ user sees and changes it in one place (``load --timezone``, ``semantic init --ti
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from analytics_agent.errors import SemanticModelError
+
+if TYPE_CHECKING:
+    from analytics_agent.db.loader import LoadSummary
 
 _TOP_ZONE = re.compile(r"^timezone[ \t]*:[^\n]*$", re.M)
 _NEW_FILE = (
@@ -105,3 +110,23 @@ def set_zone(path: Path, zone: str) -> ZoneChange:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise SemanticModelError(f"cannot set the time zone: {reason}", path=str(path)) from None
     return ZoneChange(zone, previous, path, created)
+
+
+def load_with_zone(
+    db: Path, timezone: str | None, load: Callable[[], LoadSummary], *, flag: str = "--timezone"
+) -> tuple[LoadSummary, SemanticModelError | None]:
+    """Run ``load`` for ``load --timezone`` and ``Workspace.load(timezone=)``: the zone is checked before
+    the load starts (a wrong one loads nothing), written once the load has committed, and said in the
+    summary's notes. A zone that cannot be written comes back instead of being raised: the load is
+    committed, and its summary is still the caller's to show before the error."""
+    zone = checked_zone(timezone, flag=flag) if timezone is not None else None
+    summary = load()
+    if zone is None:
+        return summary, None
+    from analytics_agent.tools.semantic.load import semantic_path_for
+
+    try:
+        summary.notes.append(set_zone(semantic_path_for(db), zone).note())
+    except SemanticModelError as exc:
+        return summary, exc
+    return summary, None

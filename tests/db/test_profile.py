@@ -1,0 +1,30 @@
+"""The stored profile's text columns: min and max are the column's own, whatever the length of its values,
+and free text (a value longer than a label) keeps none."""
+
+from __future__ import annotations
+
+import duckdb
+
+from analytics_agent.db.catalog import MAX_PROFILE_TEXT, compute_profile
+
+
+def _column(conn: duckdb.DuckDBPyConnection, values: list[str]) -> dict:
+    conn.execute("CREATE OR REPLACE TABLE t (v VARCHAR)")
+    conn.executemany("INSERT INTO t VALUES (?)", [[v] for v in values])
+    return compute_profile(conn, "t")["columns"][0]
+
+
+def test_text_min_and_max_are_the_columns_own_up_to_the_label_length(tmp_path):
+    # values that tie up to the last letter a label may have (its length counts bytes), and multi-byte letters
+    at_limit = "y" * (MAX_PROFILE_TEXT - 1)
+    values = [at_limit + "b", at_limit + "a", "Zürich", "zebra", "a" * MAX_PROFILE_TEXT, "ä", "é"]
+    with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
+        column = _column(conn, values)
+    assert (column["min"], column["max"]) == (min(values), max(values))
+    assert column["max"] == "é"
+
+
+def test_free_text_keeps_no_min_max_or_values(tmp_path):
+    with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
+        column = _column(conn, ["a", "b", "z" * (MAX_PROFILE_TEXT + 1)])
+    assert "min" not in column and "max" not in column and "values" not in column
