@@ -16,6 +16,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from slow_tools import CountsForever
 
 from analytics_agent.agent.bounds import (
     MAX_CALLS_PER_TURN,
@@ -26,8 +27,6 @@ from analytics_agent.agent.bounds import (
 )
 from analytics_agent.agent.events import StepFailed
 from analytics_agent.conversation import AssistantTurn, Conversation, ModelResponse, ToolCall, Usage, UserTurn
-from analytics_agent.tools.arguments import ToolArguments
-from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.executor import Executor, ToolOutcome
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.shaping import estimate_tokens
@@ -190,11 +189,9 @@ def test_ctrl_c_stops_a_running_query_before_the_question_is_dropped(workspace: 
     """In a chat the conversation goes on after Ctrl-C: the dropped question's query must not keep running
     beside the next one until its time limit. The limit's clock never moves, so only the interrupt ends it."""
     conn = duckdb.connect()
-    executor = Executor(Registry([_CountsForever()]), conn, clock=lambda: 0.0)
+    executor = Executor(Registry([CountsForever()]), conn, clock=lambda: 0.0)
     events: list = []
-    agent = make_agent(
-        workspace, FakeProvider(calls(("count_forever", {}))), executor, on_event=events.append
-    )
+    agent = make_agent(workspace, FakeProvider(calls(("slow", {}))), executor, on_event=events.append)
     threading.Thread(target=_when_main_waits, args=(_interrupt_main,), daemon=True).start()
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -205,13 +202,3 @@ def test_ctrl_c_stops_a_running_query_before_the_question_is_dropped(workspace: 
         conn.close()
     failed = [e.reason for e in events if isinstance(e, StepFailed)]
     assert failed == ["interrupted: 0 tool calls not started yet cancelled; 1 already running stopped"]
-
-
-class _CountsForever(Tool):
-    name = "count_forever"
-    description = "Counts to 10^11."
-    arguments = ToolArguments
-
-    def run(self, cursor, args):
-        cursor.execute("SELECT count(*) FROM range(100000000000) a")
-        return ToolValue({"n": cursor.fetchone()[0]})

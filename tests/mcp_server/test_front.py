@@ -29,14 +29,9 @@ from analytics_agent.mcp_server import wire
 from analytics_agent.mcp_server.front import Session
 
 pytestmark = pytest.mark.anyio
-PUNE = {"city": "Pune", "day": "2026-10-24"}
-REFERENCE = {
-    "city": "Pune",
-    "day": "2026-10-24",
-    "orders": 3,
-    "by_status": {"cancelled": 1, "delivered": 1, "in_transit": 1},
-    "revenue": 4798,
-}
+sys.path.insert(0, str(Path(__file__).parent))
+from test_transports import PUNE, REFERENCE  # noqa: E402  (the reference answer, kept once)
+
 SDK_IMPORT = re.compile(r"\|\s+mcp(_types)?(\.\S+)?\s*$", re.MULTILINE)
 
 

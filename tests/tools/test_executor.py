@@ -13,9 +13,10 @@ import duckdb
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from slow_tools import CountsForever
 
 from analytics_agent.tools.arguments import ToolArguments
-from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.base import Tool
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
 from analytics_agent.tools.registry import Registry
 
@@ -97,14 +98,7 @@ class _Boom(Tool):
         raise RuntimeError("internal detail that must stay in the log")
 
 
-class _Slow(Tool):
-    name = "slow"
-    description = "Runs a query that takes long."
-    arguments = _Args
-
-    def run(self, cursor, args):
-        cursor.execute("SELECT count(*) FROM range(100000000000) a")
-        return ToolValue({"n": cursor.fetchone()[0]})
+_Slow = CountsForever
 
 
 @pytest.fixture
@@ -214,7 +208,7 @@ def test_aggregate_reports_the_values_bound_to_its_filters(workspace):
 _BOOM_SCRIPT = """
 import sys
 import duckdb
-sys.path.insert(0, sys.argv[1])
+sys.path[:0] = [sys.argv[1], sys.argv[2]]  # test_executor, and the shared test helpers it imports
 from test_executor import _Boom
 from analytics_agent.tools.executor import Executor
 from analytics_agent.tools.registry import Registry
@@ -226,7 +220,10 @@ def test_a_bug_in_a_tool_prints_no_traceback_in_a_real_process():
     """Before: with no logging set up, Python's last-resort handler printed the traceback on stderr."""
     here = str(Path(__file__).parent)
     result = subprocess.run(
-        [sys.executable, "-c", _BOOM_SCRIPT, here], capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", _BOOM_SCRIPT, here, str(Path(here).parent)],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.stdout == "Error: boom failed unexpectedly; try different arguments or another tool\n"
     assert result.stderr == ""
