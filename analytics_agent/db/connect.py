@@ -170,7 +170,8 @@ def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     try:
         # DuckDB draws its own progress bar on stdout for a statement past 2 s: `load big.csv > out.txt`
         # wrote it into the output (we draw ours on stderr, from query_progress, at a terminal only)
-        conn.execute("SET enable_progress_bar_print = false")
+        with contextlib.suppress(duckdb.Error):  # in Jupyter without ipywidgets DuckDB refuses any change
+            conn.execute("SET enable_progress_bar_print = false")  # and draws no text bar there anyway
         yield conn
     finally:
         conn.close()
