@@ -21,7 +21,9 @@ from analytics_agent.workspace.live import LiveWorkspace
 from analytics_agent.workspace.workspace import Workspace as CoreWorkspace
 
 if TYPE_CHECKING:
+    from analytics_agent.agent.events import AgentResult
     from analytics_agent.db.loader import LoadSummary
+    from analytics_agent.present.results import ResultLog
 
 NO_MODEL = (
     "no model configured: pass model= (and base_url= for a local server, e.g. "
@@ -212,9 +214,6 @@ class Workspace:
             DatabaseError: the database has no table to answer from.
         """
         from analytics_agent.config import resolve_settings
-        from analytics_agent.present.results import ResultLog
-        from analytics_agent.workspace.provider_factory import make_provider
-        from analytics_agent.workspace.session import build
 
         flags = {
             "model": model,
@@ -239,32 +238,7 @@ class Workspace:
         with self._using() as ws:
             if not self._live.tables:
                 raise DatabaseError(f"{self.path} has no tables yet; load one first: ws.load('FILE.csv')")
-            model_provider = make_provider(settings, stream=False)
-            writer = _transcript(transcript, settings, model_provider)
-            wiring = build(ws, model_provider, settings, trace=None, transcript=writer, stream_to=None)
-            log: ResultLog = wiring.results
-            try:
-                result = wiring.agent.ask(question)
-            finally:
-                wiring.close()
-                close = getattr(model_provider, "close", None)
-                if callable(close):
-                    close()
-        calls = [
-            Result.from_text(
-                c.name, _arguments(c.arguments), c.content, sql=c.sql, params=c.params, truncated=c.truncated
-            )
-            for c in log.calls
-        ]
-        return Answer(
-            text=result.answer,
-            calls=calls,
-            unverified_numbers=list(result.unverified_numbers),
-            usage=result.usage.as_dict(),
-            steps=result.steps,
-            stop=result.stop,
-            errors=[r.error for r in result.tool_calls if r.is_error and r.error],
-        )
+            return _ask_once(ws, question, settings, transcript)
 
     # --- lifetime -----------------------------------------------------------------------------------
 
@@ -302,6 +276,43 @@ def business_zone(flag: str | None) -> str:
         except ConfigError as exc:
             warnings.warn(f"{exc} (config file ignored)", stacklevel=3)
     return business_zone_from(flag, configured, local_zone_name())
+
+
+def _ask_once(ws: CoreWorkspace, question: str, settings: Any, transcript: str | Path | None) -> Answer:
+    """One question through a provider and wiring of its own, both closed whatever happens."""
+    from analytics_agent.workspace.provider_factory import make_provider
+    from analytics_agent.workspace.session import build
+
+    model_provider = make_provider(settings, stream=False)
+    writer = _transcript(transcript, settings, model_provider)
+    wiring = build(ws, model_provider, settings, trace=None, transcript=writer, stream_to=None)
+    try:
+        result = wiring.agent.ask(question)
+    finally:
+        wiring.close()
+        close = getattr(model_provider, "close", None)
+        if callable(close):
+            close()
+    return _answer(result, wiring.results)
+
+
+def _answer(result: AgentResult, log: ResultLog) -> Answer:
+    """What ``ask`` returns: the answer, each call's result as the model read it, and the run's facts."""
+    calls = [
+        Result.from_text(
+            c.name, _arguments(c.arguments), c.content, sql=c.sql, params=c.params, truncated=c.truncated
+        )
+        for c in log.calls
+    ]
+    return Answer(
+        text=result.answer,
+        calls=calls,
+        unverified_numbers=list(result.unverified_numbers),
+        usage=result.usage.as_dict(),
+        steps=result.steps,
+        stop=result.stop,
+        errors=[r.error for r in result.tool_calls if r.is_error and r.error],
+    )
 
 
 def _arguments(text: str) -> dict[str, Any]:

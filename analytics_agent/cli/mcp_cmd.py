@@ -48,18 +48,7 @@ def mcp(
             level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
         )
     if not db_path().exists() and not gets_sample_data(db_path()):
-        # A mistyped path in a client's config must not become a new empty database every question fails
-        # on, nor a server that stops at start (the client shows a badge, its model nothing): the server
-        # starts, and everything it answers says which file is missing.
-        door = _import_mcp_server()
-        from analytics_agent.mcp_server.missing import build_missing_server
-
-        problem = missing_database_for_mcp(db_path())
-        typer.echo(f"error: {problem}", err=True)
-        if http:
-            door.serve_http(build_missing_server(problem), host=host, port=port)
-        else:
-            door.serve_stdio(build_missing_server(problem))
+        _serve_missing_database(http, host, port)
         return
     sources, unreadable = linked_sources(db_path())
     for problem in unreadable:
@@ -92,6 +81,21 @@ def mcp(
             serve(live, timezone=timezone)
     finally:
         live.close()
+
+
+def _serve_missing_database(http: bool, host: str, port: int) -> None:
+    """A mistyped path in a client's config must not become a new empty database every question fails on,
+    nor a server that stops at start (the client shows a badge, its model nothing): the server starts, and
+    everything it answers says which file is missing."""
+    door = _import_mcp_server()
+    from analytics_agent.mcp_server.missing import build_missing_server
+
+    problem = missing_database_for_mcp(db_path())
+    typer.echo(f"error: {problem}", err=True)
+    if http:
+        door.serve_http(build_missing_server(problem), host=host, port=port)
+    else:
+        door.serve_stdio(build_missing_server(problem))
 
 
 def missing_database_for_mcp(path: Path) -> str:

@@ -84,13 +84,7 @@ def explain_load_error(
     original = _ORIGINAL.search(message)
     record = original[1] if original else ""
     if fields is not None and expected and fields != expected:
-        if record_is_cut(
-            message
-        ):  # the last field counted may itself be cut: only the ones before it are sure
-            return _field_count(
-                where, max(fields - 1, expected + 1), expected, record, good_records, at_least=True
-            )
-        return _field_count(where, fields, expected, record, good_records)
+        return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
         return (
@@ -128,12 +122,15 @@ def explain_load_error(
 
 
 def _field_count(
-    where: str, fields: int, expected: int, record: str, good: int | None, *, at_least: bool = False
+    where: str, fields: int, expected: int, record: str, good: int | None, *, cut: bool = False
 ) -> str:
     """A record with the wrong number of fields, and the option that loads the file: ``--comment`` for a
     comment line, ``--pad-short-rows`` for a short record, ``--skip-bad-rows`` when other records are
-    good. ``at_least``: the record was too long for DuckDB to quote whole, so ``fields`` is a floor. Pure."""
-    count = f"at least {fields:,}" if at_least else f"{fields:,}"
+    good. ``cut``: the record was too long for DuckDB to quote whole, so only the fields before the last
+    one counted are sure, and the count is a floor. Pure."""
+    if cut:
+        fields = max(fields - 1, expected + 1)
+    count = f"at least {fields:,}" if cut else f"{fields:,}"
     head = f"{where} has {count} field{'s' if fields != 1 else ''} where the header has {expected}"
     mark = record.lstrip()[:1]
     if mark in ("#", ";", "%") and fields < expected:
