@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 
@@ -49,16 +49,18 @@ def fetch_rows(
 
     ``sql`` must already be known to be one SELECT; ToolError if its wrapped form is not. ``plans``: a
     cache owned by a tool whose SQL never changes (a ``.sql`` tool), so the query is bound for its column
-    types once per kind of arguments instead of on every call; the tool is rebuilt when the database
+    types on the first two uses per kind of arguments (the second learns its facts), not on every call; the tool is rebuilt when the database
     changes, and its cache with it.
     """
     key = (max_rows, _signature(params))
-    plan = plans.get(key) if plans is not None else None
-    if plan is None:
-        plan = _plan(cursor, sql, params, max_rows, learn=plans is not None)
+    kept = plans.get(key) if plans is not None else None
+    if kept is None or not kept.learned:
+        # what DuckDB says of the query costs two more queries, repaid only by a plan used again: it is
+        # learned on the second use (a one-shot `tools call` runs the full wrapper and never pays for it)
+        kept = _plan(cursor, sql, params, max_rows, learn=kept is not None)
         if plans is not None:
-            plans[key] = plan
-    names, kinds, value_chars, wrapped = plan
+            plans[key] = kept
+    names, kinds, value_chars, wrapped, _ = kept
     cursor.execute(wrapped, params)
     rows, fetched = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
     total = len(rows)
@@ -69,16 +71,24 @@ def fetch_rows(
     return Rows(columns=names, rows=rows, total=total, **extra)
 
 
-FetchPlan = tuple[tuple[str, ...], list[str], int, str]
-"""Column names, how each travels, the cut per value, and the query to run: wrapped, or (a kept plan
-whose query returns at most one row with nothing to cut) the query itself."""
+class FetchPlan(NamedTuple):
+    names: tuple[str, ...]
+    kinds: list[str]
+    """How each column travels (``_kind``; "param": a parameter the caller holds, cut in Python)."""
+    value_chars: int
+    """The cut per value."""
+    query: str
+    """The query to run: wrapped, or (a learned plan whose query returns at most one row with nothing to
+    cut) the query itself."""
+    learned: bool
+    """Whether DuckDB's facts about the query (``fetch_facts``) shaped it."""
 
 
 def _plan(
     cursor: duckdb.DuckDBPyConnection, sql: str, params: Any, max_rows: int, *, learn: bool
 ) -> FetchPlan:
     """``learn``: also ask DuckDB which parts of the wrapper this query cannot need (``fetch_facts``); two
-    more queries, worth it only for a plan that is kept."""
+    more queries, worth it only for a plan that is used again."""
     relation = cursor.sql(sql, params=params) if params else cursor.sql(sql)
     names = tuple(relation.columns)
     kinds = [_kind(t.id) for t in relation.types]
@@ -92,14 +102,10 @@ def _plan(
         kinds = ["param" if i in as_given and kind == "text" else kind for i, kind in enumerate(kinds)]
         one_row = at_most_one_row(cursor, body, params)
     if one_row and all(kind in ("plain", "param") for kind in kinds):
-        return names, kinds, value_chars, _one_select(cursor, body)  # nothing to cut, no row to spare
+        return FetchPlan(names, kinds, value_chars, _one_select(cursor, body), learn)  # nothing to cut
     limit = "" if one_row else f" LIMIT {max_rows + 1}"
-    return (
-        names,
-        kinds,
-        value_chars,
-        _one_select(cursor, f"{_capped_select(kinds, value_chars, body)}{limit}"),
-    )
+    query = _one_select(cursor, f"{_capped_select(kinds, value_chars, body)}{limit}")
+    return FetchPlan(names, kinds, value_chars, query, learn)
 
 
 def _signature(params: Sequence[Any] | dict[str, Any] | None) -> tuple[Any, ...]:

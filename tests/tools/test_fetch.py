@@ -143,7 +143,7 @@ def test_decode_value(kind, cut, size, expected):
     assert decode_value(kind, cut, size, limit) == expected
 
 
-def test_a_sql_tool_binds_its_query_once_per_kind_of_arguments(sample_db, monkeypatch):
+def test_a_sql_tool_binds_its_query_twice_per_kind_of_arguments_then_reuses_the_plan(sample_db, monkeypatch):
     from analytics_agent.tools import fetch
     from analytics_agent.workspace.workspace import Workspace
 
@@ -151,7 +151,7 @@ def test_a_sql_tool_binds_its_query_once_per_kind_of_arguments(sample_db, monkey
     real = fetch._plan
 
     def counting(cursor, sql, params, max_rows, **kwargs):
-        planned.append(fetch._signature(params))
+        planned.append((fetch._signature(params), kwargs["learn"]))
         return real(cursor, sql, params, max_rows, **kwargs)
 
     monkeypatch.setattr(fetch, "_plan", counting)
@@ -166,7 +166,9 @@ def test_a_sql_tool_binds_its_query_once_per_kind_of_arguments(sample_db, monkey
         )
     assert pune == again and pune["orders"] == 3
     assert delhi["orders"] == direct  # a cached plan binds the new values, not the old ones
-    assert len(planned) == 1  # the same kinds of arguments reuse the plan
+    # a one-shot call never pays for DuckDB's facts; the second use learns them, later ones reuse the plan
+    assert [learn for _, learn in planned] == [False, True]
+    assert len({signature for signature, _ in planned}) == 1
 
 
 def test_arguments_of_another_type_get_their_own_plan():
