@@ -36,7 +36,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from analytics_agent.errors import ConfigError
-from analytics_agent.paths import config_dir
+from analytics_agent.paths import config_path
 from analytics_agent.suggest import did_you_mean
 
 PROVIDERS = ("openai", "bedrock")
@@ -137,10 +137,6 @@ class Settings:
         """Values that must never be written anywhere (the transcript redacts them)."""
         password = urlsplit(self.base_url).password  # http://user:password@host/v1
         return tuple(s for s in (self.api_key.reveal() if self.api_key else "", password) if s)
-
-
-def config_path() -> Path:
-    return config_dir() / "config.toml"
 
 
 def load_config_file(path: Path | None = None) -> dict[str, Any]:

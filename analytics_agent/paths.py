@@ -31,6 +31,10 @@ def config_dir() -> Path:
     return _base("XDG_CONFIG_HOME", ".config", "Library/Application Support") / APP
 
 
+def config_path() -> Path:
+    return config_dir() / "config.toml"
+
+
 def builtin_db_path() -> Path:
     """The default database: the only one created with the sample data (besides the demo's)."""
     return data_dir() / "analytics.duckdb"

@@ -61,7 +61,8 @@ def open_workspace(timezone: str | None = None, *, demo: bool = False, semantic_
         tool_dirs=user_tool_dirs(State.tools_dirs),
         allow_sql=State.allow_sql,
         sample_data=demo or gets_sample_data(path),
-        timezone=business_zone(timezone),
+        # a zone the user typed is checked now; the default one is looked up only if a tool needs it
+        timezone=business_zone(timezone) if timezone else lambda: business_zone(None),
         sources=sources,
     )
     if workspace.created:
@@ -89,6 +90,10 @@ _warned: set[str] = set()
 def readable_config() -> dict:
     """The config file for commands that only read data: a broken file is a warning (once) and is
     ignored, because the data is still there; only the commands that ask a model refuse it."""
+    from analytics_agent.paths import config_path
+
+    if not config_path().exists():  # the usual case: no file, and no config module to import
+        return {}
     from analytics_agent.config import load_config_file
     from analytics_agent.errors import ConfigError
 

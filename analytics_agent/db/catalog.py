@@ -16,6 +16,7 @@ import duckdb
 
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.values import to_jsonable
+from analytics_agent.logs import logger
 
 META_SCHEMA = "_agent"
 NO_TABLES = "no tables yet; load one with `analytics-agent load FILE`"
@@ -65,8 +66,6 @@ def unreadable_views(cur: duckdb.DuckDBPyConnection) -> dict[str, str]:
     sandbox) or over a table since dropped. Such a view is skipped, with a note, by everything that lists
     or reads the catalog, instead of failing every command. Binding the view (``LIMIT 0``) reads no rows.
     """
-    import logging
-
     views = cur.execute(
         "SELECT view_name FROM duckdb_views() WHERE database_name = current_database() "
         "AND schema_name = 'main' AND NOT internal AND NOT temporary"
@@ -81,9 +80,7 @@ def unreadable_views(cur: duckdb.DuckDBPyConnection) -> dict[str, str]:
             if (name, reason) in _NOTED:
                 continue
             _NOTED.add((name, reason))
-            logging.getLogger(__name__).warning(
-                "skipped the view %s: it cannot be read here (%s)", name, reason
-            )
+            logger(__name__).warning("skipped the view %s: it cannot be read here (%s)", name, reason)
     return broken
 
 

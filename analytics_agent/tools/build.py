@@ -23,13 +23,17 @@ from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.sql_tool import load_sql_tools
 
+Zone = str | Callable[[], str]
+"""The business zone, or how to find it: looked up only when a tool that buckets timestamps is built (the
+machine's zone costs a few ms of start-up that a ``tools call`` of a ``.sql`` tool never needs)."""
+
 
 def build_registry(
     connection: duckdb.DuckDBPyConnection,
     *,
     tool_dirs: Sequence[Path] = (),
     allow_sql: bool = False,
-    timezone: str = "UTC",
+    timezone: Zone = "UTC",
     semantic_file: Path | None = None,
 ) -> tuple[Registry, list[ToolDefinitionError]]:
     """The registry for this database, and the problems found (skipped, not fatal): user tool files that
@@ -38,7 +42,8 @@ def build_registry(
     Args:
         tool_dirs: folders of the user's own ``.sql`` tools.
         allow_sql: add ``run_sql`` (free read-only SELECT).
-        timezone: the business zone; ``aggregate`` buckets and filters TIMESTAMPTZ columns in it.
+        timezone: the business zone (or a function that finds it); ``aggregate`` buckets and filters
+            TIMESTAMPTZ columns in it.
         semantic_file: the user's semantic model (its problems are returned with the tool files').
 
     Raises:
@@ -114,21 +119,27 @@ def _describe_table(
     tables: list[str],
     catalog: dict[str, dict[str, str]],
     semantics: Callable[[], Semantics],
-    timezone: str,
+    timezone: Zone,
 ) -> Tool:
     def build() -> Tool:
         found = semantics()
         # the database's own zone, when its semantic file sets one, wins over the machine's or the flag's
-        return DescribeTable(tables, found, catalog=catalog, timezone=found.timezone or timezone)
+        return DescribeTable(tables, found, catalog=catalog, timezone=found.timezone or _zone(timezone))
 
     return DeferredTool(DescribeTable.name, DescribeTable.description, build)
 
 
-def _aggregate(catalog: dict[str, dict[str, str]], semantics: Callable[[], Semantics], timezone: str) -> Tool:
+def _aggregate(
+    catalog: dict[str, dict[str, str]], semantics: Callable[[], Semantics], timezone: Zone
+) -> Tool:
     def build() -> Tool:
         from analytics_agent.tools.aggregate.tool import Aggregate
 
         found = semantics()
-        return Aggregate(catalog, semantics=found, timezone=found.timezone or timezone)
+        return Aggregate(catalog, semantics=found, timezone=found.timezone or _zone(timezone))
 
     return DeferredTool("aggregate", DESCRIPTION, build)
+
+
+def _zone(zone: Zone) -> str:
+    return zone if isinstance(zone, str) else zone()

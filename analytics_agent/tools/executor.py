@@ -7,7 +7,6 @@ arguments → one line per field; a failing query → one sentence). Stack trace
 from __future__ import annotations
 
 import contextlib
-import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,13 +17,13 @@ import duckdb
 
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
+from analytics_agent.logs import logger
 from analytics_agent.tools.base import Prepared, Tool, ToolValue
 from analytics_agent.tools.quick_args import decode_arguments
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.shaping import Shaped, estimate_tokens, shape_object, shape_rows
 from analytics_agent.tools.watchdog import Watchdog
 
-log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT_S = 15.0
 REINTERRUPT_S = 0.05
 CLOSE_ATTEMPTS = 100
@@ -96,7 +95,7 @@ class Executor:
         except ToolError as exc:
             outcome = error_outcome(name, str(exc))
         except Exception:  # the model must get an answer whatever broke; the trace goes to the log
-            log.info("tool %s failed", name, exc_info=True)  # shown with -v, never on its own
+            logger(__name__).info("tool %s failed", name, exc_info=True)  # shown with -v, never on its own
             outcome = error_outcome(
                 name, f"{name} failed unexpectedly; try different arguments or another tool"
             )
@@ -170,7 +169,7 @@ class Executor:
                 "of this database; query them by name"
             ) from None
         except duckdb.Error as exc:
-            log.info("tool %s: query failed: %s", tool.name, exc)
+            logger(__name__).info("tool %s: query failed: %s", tool.name, exc)
             raise ToolError(f"{tool.name} could not run: {_first_line(exc)}") from None
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import duckdb
 
@@ -60,8 +60,8 @@ def fetch_rows(
         kept = _plan(cursor, sql, params, max_rows, learn=kept is not None)
         if plans is not None:
             plans[key] = kept
-    names, kinds, value_chars, wrapped, _ = kept
-    cursor.execute(wrapped, params)
+    names, kinds, value_chars = kept.names, kept.kinds, kept.value_chars
+    cursor.execute(kept.query, params)
     rows, fetched = _fetch_bounded(cursor, kinds, value_chars, max_rows + 1)
     total = len(rows)
     if total > max_rows or fetched >= MAX_FETCH_CHARS:
@@ -71,17 +71,20 @@ def fetch_rows(
     return Rows(columns=names, rows=rows, total=total, **extra)
 
 
-class FetchPlan(NamedTuple):
-    names: tuple[str, ...]
-    kinds: list[str]
-    """How each column travels (``_kind``; "param": a parameter the caller holds, cut in Python)."""
-    value_chars: int
-    """The cut per value."""
-    query: str
-    """The query to run: wrapped, or (a learned plan whose query returns at most one row with nothing to
-    cut) the query itself."""
-    learned: bool
-    """Whether DuckDB's facts about the query (``fetch_facts``) shaped it."""
+class FetchPlan:
+    """Column names, how each travels (``_kind``; "param": a parameter the caller holds, cut in Python), the
+    cut per value, the query to run (wrapped, or for a learned plan whose query returns at most one row with
+    nothing to cut, the query itself), and whether DuckDB's facts about the query (``fetch_facts``) shaped
+    it. A plain class: a NamedTuple or dataclass costs about 2 ms of start-up to define."""
+
+    __slots__ = ("kinds", "learned", "names", "query", "value_chars")
+
+    def __init__(
+        self, names: tuple[str, ...], kinds: list[str], value_chars: int, query: str, learned: bool
+    ) -> None:
+        self.names, self.kinds, self.value_chars, self.query, self.learned = (
+            names, kinds, value_chars, query, learned
+        )  # fmt: skip
 
 
 def _plan(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Collection
 from functools import cached_property
 from pathlib import Path
@@ -13,6 +12,7 @@ import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.errors import ToolDefinitionError, ToolError
+from analytics_agent.logs import logger
 from analytics_agent.tools.base import Prepared, Tool, ToolValue
 from analytics_agent.tools.fetch import FetchPlan, fetch_rows
 from analytics_agent.tools.quick_args import quick_values
@@ -22,7 +22,6 @@ from analytics_agent.tools.tool_files import read_tool_file
 if TYPE_CHECKING:  # pydantic: only a call the quick check cannot settle builds the model
     from analytics_agent.tools.arguments import ToolArguments
 
-log = logging.getLogger(__name__)
 MAX_ENUM_VALUES = 200
 
 
@@ -118,7 +117,9 @@ def load_sql_tools(
             spec = parse_sql_tool(read_tool_file(path), path=str(path))
             missing = [t for t in spec.tables if t not in tables]
             if missing:
-                log.info("tool %s skipped: table %s not in the database", spec.name, ", ".join(missing))
+                logger(__name__).info(
+                    "tool %s skipped: table %s not in the database", spec.name, ", ".join(missing)
+                )
                 continue
             problem = check_single_select(spec.sql, cursor)
             if problem:

@@ -11,7 +11,7 @@ import duckdb
 
 from analytics_agent.db.connect import ensure_database, open_sandbox
 from analytics_agent.errors import DatabaseError, ToolDefinitionError
-from analytics_agent.tools.build import build_registry
+from analytics_agent.tools.build import Zone, build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.semantic.load import semantic_path_for
@@ -43,7 +43,7 @@ class Workspace:
         allow_sql: bool = False,
         sample_data: bool = False,
         sources: Sequence[Source] = (),
-        timezone: str = "UTC",
+        timezone: Zone = "UTC",
         semantic_file: Path | None = None,
     ) -> Workspace:
         """Create the database on first use (empty, or with the sample data if ``sample_data``), then

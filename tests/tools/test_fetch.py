@@ -202,7 +202,7 @@ def test_a_kept_one_row_plan_runs_the_query_itself_and_cuts_like_the_wrapper(giv
     assert kept[0] == kept[1] == wrapped
     assert wrapped.rows[0][1:] == (1000, 499500, datetime.date(2026, 1, 2))
     (plan,) = plans.values()
-    assert plan[3].strip() == _ONE_ROW  # no wrapper: nothing to cut, no row to spare
+    assert plan.query.strip() == _ONE_ROW  # no wrapper: nothing to cut, no row to spare
     if len(given) > MAX_VALUE_CHARS:
         assert wrapped.rows[0][0].endswith(f"…[truncated: {len(given):,} chars]")
 
@@ -248,7 +248,7 @@ def test_a_kept_plan_of_many_rows_keeps_the_cap_and_the_count(query):
         conn.close()
     assert kept.rows == expected and len(kept.rows) == 51 and kept.total == 70
     (plan,) = plans.values()
-    assert plan[3].endswith("LIMIT 51")  # what turns ORDER BY into a top-N, not a full sort
+    assert plan.query.endswith("LIMIT 51")  # what turns ORDER BY into a top-N, not a full sort
 
 
 def test_a_kept_plan_of_an_aggregate_filtered_to_nothing_says_zero_rows():
@@ -275,4 +275,4 @@ def test_a_parameter_among_starred_columns_is_still_cut_in_sql():
         conn.close()
     assert result.rows[0][0] == 3 and result.rows[0][1].endswith("…[truncated: 5,000 chars]")
     (plan,) = plans.values()
-    assert plan[1] == ["plain", "text"]
+    assert plan.kinds == ["plain", "text"]
