@@ -52,6 +52,26 @@ def fields_in_record(message: str) -> int | None:
     return len(row) or None
 
 
+def quote_around_header(head: str, delimiter: str, fields: int) -> str | None:
+    """The character that quotes the header's first field across lines when it is one no sniffer tries
+    (PapaParse's ``.a⏎a.,b⏎c,d``: the header is "a⏎a" and "b"), if reading ``head`` (the file's first
+    lines) with it gives every record ``fields`` fields and the header a line break; else None. Pure."""
+    mark = head[:1]
+    if len(delimiter) != 1 or not mark or mark.isalnum() or mark.isspace() or mark in (delimiter, '"', "'"):
+        return None
+    lines = head.splitlines(keepends=True)
+    if len(lines) > 1 and not head.endswith(("\n", "\r")):
+        lines.pop()  # the last line may be cut short
+    try:
+        records = list(csv.reader(lines, delimiter=delimiter, quotechar=mark))
+    except csv.Error:
+        return None
+    if len(records) < 2 or any(len(record) != fields for record in records):
+        return None
+    first = records[0][0]
+    return mark if "\n" in first or "\r" in first else None
+
+
 def record_is_cut(message: str) -> bool:
     """Whether the record DuckDB quotes is only its first ``_QUOTED_AT_MOST`` characters. Pure."""
     original = _ORIGINAL.search(message)
@@ -71,11 +91,13 @@ def explain_load_error(
     stored_names: Mapping[str, str] | None = None,
     label: str | None = None,
     good_records: int | None = None,
+    header_quote: str | None = None,
 ) -> str:
     """One line for a failed load. ``stored_names`` maps a file's column names to the stored ones, so the
     suggested ``--type`` uses a name the user can type; ``label`` names the file as the user did (an
     archive member is read from a temporary copy); ``good_records``: how many records have the header's
-    field count (None: not counted), so ``--skip-bad-rows`` is offered only when it would load some."""
+    field count (None: not counted), so ``--skip-bad-rows`` is offered only when it would load some;
+    ``header_quote``: the unusual quote character the header reads right with (``quote_around_header``)."""
     stored_names = stored_names or {}
     where = _where(message, files, label)
     fields = fields_in_record(message)
@@ -84,6 +106,11 @@ def explain_load_error(
     original = _ORIGINAL.search(message)
     record = original[1] if original else ""
     if fields is not None and expected and fields != expected:
+        if header_quote is not None and good_records == 0:
+            return (
+                f"{where} has {fields:,} fields where the header has {expected}, as has every record below it; "
+                f"the header's first field is quoted across lines with {header_quote!r}: add --quote {header_quote!r}"
+            )
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])

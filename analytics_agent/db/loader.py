@@ -45,6 +45,9 @@ from analytics_agent.db.write_safety import (
 )
 from analytics_agent.errors import LoadError
 
+_HEAD_BYTES = 65_536
+"""How much of a refused file is read again to explain the refusal (a header quoted across lines)."""
+
 
 @dataclass(frozen=True)
 class ColumnSummary:
@@ -236,13 +239,30 @@ class _Load:
         dialect = self.plan.dialect
         if len(self.files) == 1 and dialect is not None:
             message = renumber_lines(message, lambda n: physical_line(self.files[0], n, dialect))
+        good = self._good_records() if "Expected Number of Columns" in message else None
         return explain_load_error(
             message,
             self.files,
             stored_names=dict(zip(self.plan.originals, self.plan.safe, strict=True)),
             label=self.inputs[0].label if len(self.inputs) == 1 else None,
-            good_records=self._good_records() if "Expected Number of Columns" in message else None,
+            good_records=good,
+            header_quote=self._header_quote(message) if good == 0 else None,
         )
+
+    def _header_quote(self, message: str) -> str | None:
+        """No record has the header's field count: a header quoted across lines with a character no sniffer
+        tries would explain it (read only on that error path, and only when --quote was not given)."""
+        from analytics_agent.db.load_errors import fields_in_record, quote_around_header
+
+        dialect, fields = self.plan.dialect, fields_in_record(message)
+        if len(self.files) != 1 or dialect is None or self.options.quote is not None or fields is None:
+            return None
+        try:
+            with self.files[0].open("rb") as handle:
+                head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            return None
+        return quote_around_header(head, dialect.delimiter, fields)
 
     def _good_records(self) -> int | None:
         if self.plan.text_reader is None:

@@ -133,3 +133,30 @@ def test_newline_takes_any_only() -> None:
         check_options(load_options(newline="crlf"), "csv")
     with pytest.raises(LoadError, match="--newline any reads utf-8 and latin-1"):
         check_options(load_options(newline="any", encoding="utf-16"), "csv")
+
+
+def test_a_header_quoted_across_lines_with_an_unusual_character_names_that_quote(tmp_path: Path) -> None:
+    """PapaParse's case 110: ``.`` quotes the header's first field over two lines, which no sniffer tries, so
+    every record seems to have one field too many; the refusal names --quote '.', and that loads."""
+    text = ".a\na.,b\nc,d\ne,f\ng,h\n"
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, text)
+    assert "add --quote '.'" in str(refused.value) and "\n" not in str(refused.value)
+    _load(tmp_path, text, quote=".")
+    assert _rows(tmp_path, "SELECT * FROM t ORDER BY 1") == [("c", "d"), ("e", "f"), ("g", "h")]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "a,b\nc,d,e\nf,g,h\n",  # a plain short header: no character quotes it
+        ".a.,b\nc,d,e\nf,g,h\n",  # quoted on one line: the header still has two fields
+        ".a\na.,b\nc,d,e\n",  # the records below do not all have the fields the quote gives the header
+        "\"a\na\",b\nc,d,e\n",  # a double quote is DuckDB's own candidate: never the unusual one
+    ],
+)
+def test_no_unusual_quote_is_named_where_none_explains_the_header(head: str) -> None:
+    from analytics_agent.db.load_errors import quote_around_header
+
+    assert quote_around_header(head, ",", 3) is None
+    assert quote_around_header(".a\na.,b\nc,d\ne,f", ",", 2) == "."  # the cut last line is left out
