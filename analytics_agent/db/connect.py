@@ -94,7 +94,7 @@ def _refuse_shadowing_macros(conn: duckdb.DuckDBPyConnection, path: Path) -> Non
     """A database someone sent may define a macro named like a built-in function (``CREATE MACRO sum(x)
     AS 42``): DuckDB then calls it instead of its own, and every sum the tools return is wrong without a
     sign. Such a database is refused, in one line naming the macro and how to remove it."""
-    # each scan of duckdb_functions() lists DuckDB's ~3,000 own functions (about 10 ms of CPU, half a
+    # each scan of duckdb_functions() lists DuckDB's ~3,000 own functions (10-18 ms of CPU, a tenth of a
     # `tools call`), so the built-ins are listed only when the database has functions of its own
     own = conn.execute(
         "SELECT DISTINCT function_name FROM duckdb_functions() WHERE NOT internal "

@@ -121,3 +121,15 @@ def test_a_macro_shadowing_a_builtin_function_is_refused_not_used(tmp_path):
     [line] = result.stderr.splitlines()
     assert line.startswith(f"error: the database {path} defines sum as its own macro")
     assert "DROP MACRO sum" in line
+
+
+def test_a_macro_of_its_own_name_is_the_owners_business_and_the_database_opens(tmp_path):
+    path = tmp_path / "own_macro.duckdb"
+    conn = duckdb.connect(str(path))
+    conn.execute("CREATE TABLE sales AS SELECT range AS id, range * 2 AS amount FROM range(10)")
+    conn.execute("CREATE MACRO margin(x) AS x * 0.1")
+    conn.close()
+    args = '{"table": "sales", "metrics": [{"fn": "sum", "column": "amount", "as": "total"}]}'
+    result = cli(path, "tools", "call", "aggregate", args, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-800:]
+    assert json.loads(result.stdout)["rows"] == [[90]]
