@@ -40,20 +40,24 @@ class Imported:
         return sum(self.self_us.values()) / 1000
 
 
-def imported_by(args: list[str], *, cwd: Path, importtime: bool = False) -> Imported:
-    """The modules ``analytics-agent ARGS`` imports (it must exit 0)."""
+def imported_by(
+    args: list[str], *, cwd: Path, importtime: bool = False, stdin: bytes | None = None
+) -> Imported:
+    """The modules ``analytics-agent ARGS`` imports (it must exit 0), reading ``stdin`` when given."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "modules.json"
         flags = ["-X", "importtime"] if importtime else []
         done = subprocess.run(
             [sys.executable, *flags, "-c", _PROBE, str(out), *args],
-            cwd=cwd, env={**os.environ, "COLUMNS": "100"}, capture_output=True, text=True, timeout=120,
+            cwd=cwd, env={**os.environ, "COLUMNS": "100"}, capture_output=True, timeout=120,
+            **({"input": stdin} if stdin is not None else {}),
         )  # fmt: skip
+        stderr = done.stderr.decode(errors="replace")
         if not out.exists():
-            raise RuntimeError(f"analytics-agent {' '.join(args)} did not finish: {done.stderr[-2000:]}")
+            raise RuntimeError(f"analytics-agent {' '.join(args)} did not finish: {stderr[-2000:]}")
         modules = set(json.loads(out.read_text(encoding="utf-8")))
     times: dict[str, int] = {}
-    for line in done.stderr.splitlines():
+    for line in stderr.splitlines():
         if line.startswith("import time:") and "self [us]" not in line:
             own, _cumulative, name = line[len("import time:") :].split("|")
             times[name.strip()] = int(own)

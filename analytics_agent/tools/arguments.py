@@ -26,7 +26,8 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 
 from analytics_agent.errors import ArgumentError
 from analytics_agent.suggest import clipped, did_you_mean
-from analytics_agent.tools.quick_args import DEFAULT_STRING_MAX, decode_arguments
+from analytics_agent.tools.param_schema import DATE_PATTERN
+from analytics_agent.tools.quick_args import DEFAULT_STRING_MAX, PREVIOUS, decode_arguments
 from analytics_agent.tools.sqlfile import ParamSpec
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -44,10 +45,6 @@ def _iso_date(value: Any) -> Any:
             ) from None
     raise PydanticCustomError("date_format", "Input should be a valid date in YYYY-MM-DD format")
 
-
-DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
-"""What the model is told a date looks like: a pattern, not ``format: date``, which Gemini rejects and
-grammar-constrained servers (llama.cpp, vLLM) then enforce as they decode."""
 
 IsoDate = Annotated[
     dt.date,
@@ -84,8 +81,6 @@ Period = Annotated[
     PlainSerializer(lambda p: f"{p[0].isoformat()}..{p[1].isoformat()}", when_used="json"),
     WithJsonSchema({"type": "string"}),
 ]
-
-PREVIOUS = "previous"
 
 
 def _baseline(value: Any) -> Any:
@@ -163,17 +158,18 @@ def _num(value: float | None) -> int | None:
 def arguments_model(
     tool_name: str, params: tuple[ParamSpec, ...], resolved_choices: dict[str, tuple[str, ...]] | None = None
 ) -> type[ToolArguments]:
-    """Build the pydantic model for one tool's parameters."""
+    """Build the pydantic model for one tool's parameters (``param_schema`` renders its JSON Schema)."""
     resolved_choices = resolved_choices or {}
     fields: dict[str, Any] = {}
     for param in params:
         annotation = field_type(param, resolved_choices.get(param.name, ()))
+        description = param.description or None  # none rather than an empty one (describe_table's enum)
         if param.required:
-            fields[param.name] = (annotation, Field(description=param.description))
+            fields[param.name] = (annotation, Field(description=description))
         elif param.default is None:
-            fields[param.name] = (annotation | None, Field(default=None, description=param.description))
+            fields[param.name] = (annotation | None, Field(default=None, description=description))
         else:
-            fields[param.name] = (annotation, Field(default=param.default, description=param.description))
+            fields[param.name] = (annotation, Field(default=param.default, description=description))
     model_name = "".join(part.capitalize() for part in re.split(r"[_-]", tool_name)) + "Arguments"
     return create_model(model_name, __base__=ToolArguments, **fields)
 

@@ -45,6 +45,13 @@ class Tool:
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         raise NotImplementedError
 
+    def json_schema(self) -> dict[str, Any]:
+        """The arguments' clean JSON Schema, what every client is told (the registry keeps it). Tools that
+        can render it without building their pydantic model override this (``declared``)."""
+        from analytics_agent.tools.schema import clean_schema
+
+        return clean_schema(self.arguments)
+
     def prepare(self, data: dict[str, Any]) -> Prepared:
         """Validate decoded arguments against ``arguments`` (raises ArgumentError, one line per problem)."""
         from analytics_agent.tools.arguments import validate_arguments

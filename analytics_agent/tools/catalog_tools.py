@@ -3,34 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cached_property
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
 from analytics_agent.db.catalog import NO_TABLES, get_profile, list_tables
 from analytics_agent.errors import ToolError
-from analytics_agent.tools.base import Prepared, Tool, ToolValue
+from analytics_agent.tools.base import Prepared, ToolValue
+from analytics_agent.tools.declared import DeclaredTool
 from analytics_agent.tools.profile_view import fit_profile
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
+from analytics_agent.tools.sqlfile import ParamSpec
 
 if TYPE_CHECKING:  # pydantic: imported when a model is first built (schemas, a call to check)
     from analytics_agent.tools.arguments import ToolArguments
 
 
-class ListTables(Tool):
+class ListTables(DeclaredTool):
     name = "list_tables"
     description = "Tables with row and column counts; then describe_table."
     returns = "rows"
-
-    @cached_property
-    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]  # lazy stand-in for the attribute
-        from pydantic import create_model
-
-        from analytics_agent.tools.arguments import ToolArguments
-
-        return create_model("ListTablesArguments", __base__=ToolArguments)
 
     def prepare(self, data: dict[str, Any]) -> Prepared:
         if data:  # an unknown key: the model words the error
@@ -46,13 +39,13 @@ class ListTables(Tool):
         return ToolValue(Rows(columns=("table", "rows", "columns"), rows=rows, total=len(rows)))
 
 
-def _optional_int(schema: dict[str, Any]) -> None:
-    """``page`` is shown as a plain integer: leaving it out means page 1 (strict mode adds null back)."""
-    schema.pop("default", None)
-    schema.update(next(b for b in schema.pop("anyOf", []) if b.get("type") != "null"))
+_TABLE_NAME = ParamSpec("table", "string", "Table name.")
+_PAGE = ParamSpec("page", "integer", "", default=None)
+"""Told as a plain integer: leaving it out means page 1; any lower number means page 1 too (no minimum in
+the schema: tokens)."""
 
 
-class DescribeTable(Tool):
+class DescribeTable(DeclaredTool):
     name = "describe_table"
     description = "Columns (type, nulls, range, values), related tables, named metrics. Before aggregate."
 
@@ -68,18 +61,9 @@ class DescribeTable(Tool):
         self.catalog = catalog or {}
         self.timezone = timezone
         self._empty = not tables
-        from pydantic import Field, create_model  # built with the tool, on first use (tools.deferred)
-
-        from analytics_agent.tools.arguments import ToolArguments, one_of
-
-        table_type = one_of(tuple(tables)) if tables else str
-        self.arguments = create_model(
-            "DescribeTableArguments",
-            __base__=ToolArguments,
-            # the enum says what a table is; a description only where there is none (tokens)
-            table=(table_type, Field(description=None if tables else "Table name.")),
-            page=(Annotated[int, Field(strict=True)] | None, Field(None, json_schema_extra=_optional_int)),
-        )
+        # the enum says what a table is; a description only where there is none (tokens)
+        table = ParamSpec("table", "enum", "", choices=tuple(tables)) if tables else _TABLE_NAME
+        self.params = (table, _PAGE)
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:
@@ -87,7 +71,7 @@ class DescribeTable(Tool):
         # the planner's names: heavy, so imported when describe_table first runs
         from analytics_agent.tools.semantic.describe import semantic_summary, table_summary
 
-        table = args.table  # type: ignore[attr-defined]  # a field of the model built in __init__
+        table = args.table  # type: ignore[attr-defined]  # a field of the model built from params
         extra = semantic_summary(table, self.semantics)
         extra = {
             **table_summary(cursor, table, self.catalog.get(table, {}), self.semantics, self.timezone),

@@ -23,6 +23,8 @@ from analytics_agent.tools.sqlfile import ParamSpec
 
 DEFAULT_STRING_MAX = 200
 """The length guard on a string parameter without its own maximum (``arguments`` checks the same)."""
+PREVIOUS = "previous"
+"""``aggregate``'s baseline that compares each time bucket with the one before (validated in ``arguments``)."""
 
 
 def decode_arguments(raw: str | dict[str, Any] | None) -> dict[str, Any]:

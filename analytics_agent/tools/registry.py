@@ -1,7 +1,9 @@
 """The one registry: every tool by name, and the tool payloads every client reads.
 
-``openai_tools()``, ``bedrock_tool_config()`` and ``mcp_tools()`` are rendered from the same pydantic
-models that validate arguments, so what the model is told and what is checked cannot drift apart.
+``openai_tools()``, ``bedrock_tool_config()`` and ``mcp_tools()`` are rendered from the definitions the
+pydantic models that validate arguments are built from (a tool's ``json_schema``: the model's own schema,
+or the same schema rendered from the same specs without pydantic, pinned equal by tests), so what the model
+is told and what is checked cannot drift apart.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.deferred import DeferredTool
-from analytics_agent.tools.schema import clean_schema, strict_schema
+from analytics_agent.tools.schema import strict_schema
 from analytics_agent.tools.shaping import ROWS_SCHEMA
 from analytics_agent.tools.sqlfile import TOOL_NAME_RE
 
@@ -67,7 +69,7 @@ class Registry:
     def schema(self, name: str) -> dict[str, Any]:
         """The tool's clean JSON Schema, rendered on first use and kept."""
         if name not in self._schemas:
-            self._schemas[name] = clean_schema(self._tools[name].arguments)
+            self._schemas[name] = self._tools[name].json_schema()
         return self._schemas[name]
 
     def openai_tools(self, *, strict: bool = False) -> list[dict[str, Any]]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from functools import cached_property
 from pathlib import Path
 from string import Formatter
 from typing import TYPE_CHECKING, Any
@@ -13,7 +12,8 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.errors import ToolDefinitionError, ToolError
 from analytics_agent.logs import logger
-from analytics_agent.tools.base import Prepared, Tool, ToolValue
+from analytics_agent.tools.base import Prepared, ToolValue
+from analytics_agent.tools.declared import DeclaredTool
 from analytics_agent.tools.fetch import FetchPlan, fetch_rows
 from analytics_agent.tools.quick_args import quick_values
 from analytics_agent.tools.sqlfile import SqlToolSpec, parse_sql_tool
@@ -39,24 +39,18 @@ def check_single_select(sql: str, cursor: duckdb.DuckDBPyConnection | None = Non
     return None
 
 
-class SqlTool(Tool):
+class SqlTool(DeclaredTool):
     def __init__(self, spec: SqlToolSpec, choices: dict[str, tuple[str, ...]]) -> None:
         self.spec = spec
         self.name = spec.name
         self.description = spec.description
         self.returns = spec.returns
-        self._choices = choices
+        self.params = spec.params
+        self.choices = choices
         self._plans: dict[Any, FetchPlan] = {}  # fetch plans per kind of arguments (fetch_rows)
 
-    @cached_property
-    def arguments(self) -> type[ToolArguments]:  # type: ignore[override]  # lazy stand-in for the attribute
-        # Built on first use: a one-tool command (tools call) need not build every model.
-        from analytics_agent.tools.arguments import arguments_model
-
-        return arguments_model(self.spec.name, self.spec.params, self._choices)
-
     def prepare(self, data: dict[str, Any]) -> Prepared:
-        quick = quick_values(self.spec.params, self._choices, data)
+        quick = quick_values(self.params, self.choices, data)
         if quick is None:  # a mistake or a value to coerce: the model decides and words the error
             return super().prepare(data)
         values, as_json = quick

@@ -3,6 +3,7 @@ time (the time is in ``tests/bench``). A top-level import added in the wrong mod
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,24 @@ def test_a_light_command_leaves_the_planner_the_network_and_charts_out(
     assert "pydantic" not in found
     # a run imports the module of its own command only
     assert found & {f"analytics_agent.cli.{m}" for m in OTHER_COMMANDS[args[0]]} == set()
+
+
+def test_the_mcp_servers_first_tool_list_needs_neither_pydantic_nor_the_sdk(
+    sample_db: Path, tmp_path: Path
+) -> None:
+    """Every schema in the list is rendered from the tools' definitions without building a pydantic model
+    (``tools.param_schema``, ``aggregate.schema``): importing pydantic and building the first model cost
+    more CPU than the rest of the answer. The planner is there: aggregate is built while the file is open."""
+    session = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+    ]  # fmt: skip
+    stdin = b"".join(json.dumps(message).encode() + b"\n" for message in session)
+    found = _top(imported_by(["--db", str(sample_db), "mcp"], cwd=tmp_path, stdin=stdin).modules)
+    assert "analytics_agent.tools.aggregate.tool" in found  # it did build every tool
+    assert found & {"pydantic", "pydantic_core", "analytics_agent.tools.arguments", "mcp"} == set()
 
 
 def test_aggregate_is_imported_by_the_command_that_calls_it(sample_db: Path, tmp_path: Path) -> None:

@@ -152,7 +152,7 @@ def test_a_header_quoted_across_lines_with_an_unusual_character_names_that_quote
         "a,b\nc,d,e\nf,g,h\n",  # a plain short header: no character quotes it
         ".a.,b\nc,d,e\nf,g,h\n",  # quoted on one line: the header still has two fields
         ".a\na.,b\nc,d,e\n",  # the records below do not all have the fields the quote gives the header
-        "\"a\na\",b\nc,d,e\n",  # a double quote is DuckDB's own candidate: never the unusual one
+        '"a\na",b\nc,d,e\n',  # a double quote is DuckDB's own candidate: never the unusual one
     ],
 )
 def test_no_unusual_quote_is_named_where_none_explains_the_header(head: str) -> None:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-from pydantic import Field, WithJsonSchema, create_model
 
 from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident
 from analytics_agent.db.catalog import (
@@ -26,91 +25,18 @@ from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.aggregate.plan import Planner
-from analytics_agent.tools.aggregate.query_plan import GRAINS, METRIC_FNS, FilterPlan, Join, Params, QueryPlan
+from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
+from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, where_clause
-from analytics_agent.tools.arguments import Baseline, Period, ToolArguments, one_of
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.fetch import fetch_rows
 from analytics_agent.tools.semantics import Semantics
-from analytics_agent.tools.shaping import MAX_ROWS
 
-MAX_TABLE_ENUM = 40
-MAX_IN_VALUES = 50
+if TYPE_CHECKING:  # pydantic: the model is built on first use (a call), never to list the tools
+    from analytics_agent.tools.arguments import ToolArguments
+
 _SUGGEST_POOL = 1000
-Scalar = str | int | float
-_SCALAR_SCHEMAS = [{"type": "string"}, {"type": "number"}]
-# Told to the model compactly (JSON "number" covers integers); validated as the precise Python union. An
-# anyOf, not a type list: Ollama and Gemini reject "type": [...] (docs/portable-schemas.md).
-FilterValue = Annotated[
-    Scalar | Annotated[list[Scalar], Field(max_length=MAX_IN_VALUES)],
-    WithJsonSchema({"anyOf": [*_SCALAR_SCHEMAS, {"type": "array", "items": {"anyOf": _SCALAR_SCHEMAS}}]}),
-]
-OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
-
-
 Catalog = dict[str, dict[str, str]]
-
-
-def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[ToolArguments]:
-    """The arguments model. Tables (and named metrics) are enums; columns are plain strings, since an
-    enum of every column would cost its tokens in every request: each name is checked against the chosen
-    table at run time, with "did you mean" (describe_table lists them)."""
-    tables = sorted(catalog)
-    table_t: Any = one_of(tuple(tables)) if 0 < len(tables) <= MAX_TABLE_ENUM else str
-    named: dict[str, Any] = {}
-    if metric_names:
-        named["metric"] = (one_of(metric_names) | None, _lean_field(None))
-    metric: Any = create_model(
-        "Metric",
-        __base__=ToolArguments,
-        fn=(one_of(METRIC_FNS) | None, _lean_field(None)),
-        column=(str | None, _lean_field(None)),
-        **named,
-        expr=(str | None, _lean_field(None, max_length=300)),
-        where=(str | None, _lean_field(None, max_length=500)),
-        share=(bool | None, _lean_field(None)),
-        per=(str | None, _lean_field(None)),
-        as_=(str | None, _lean_field(None, alias="as", max_length=40)),
-    )
-    condition: Any = create_model(
-        "Filter",
-        __base__=ToolArguments,
-        column=(str, ...),
-        op=(one_of(OPS), ...),
-        value=(FilterValue | None, _lean_field(None)),
-    )
-    return create_model(
-        "AggregateArguments",
-        __base__=ToolArguments,
-        table=(table_t, ...),
-        metrics=(list[metric], _lean_field(lambda: [metric(fn="count")], min_length=1, max_length=6)),
-        group_by=(list[str], _lean_field(list, max_length=4)),
-        filters=(list[condition], _lean_field(list, max_length=8)),
-        time_column=(str | None, _lean_field(None)),
-        time_grain=(one_of(GRAINS) | None, _lean_field(None)),
-        period=(Period | None, _lean_field(None)),
-        baseline=(Baseline | None, _lean_field(None)),
-        order_by=(str | None, _lean_field(None)),
-        limit=(Annotated[int, Field(strict=True, ge=1, le=MAX_ROWS)] | None, _lean_field(None)),
-    )
-
-
-def _lean_field(default: Any, **kwargs: Any) -> Any:
-    """A field whose JSON Schema says only what a model needs: no null branch or default (leaving it out
-    means the default; strict mode adds the null branch back), no item counts (still validated)."""
-    if callable(default):
-        return Field(default_factory=default, json_schema_extra=_lean, **kwargs)
-    return Field(default, json_schema_extra=_lean, **kwargs)
-
-
-def _lean(schema: dict[str, Any]) -> None:
-    branches = [b for b in schema.pop("anyOf", []) if b.get("type") != "null"]
-    if len(branches) == 1:
-        schema.update(branches[0])
-    elif branches:
-        schema["anyOf"] = branches
-    for key in ("default", "minItems", "maxItems", "maxLength", "minimum"):  # validated, not worth a token
-        schema.pop(key, None)
 
 
 class Aggregate(Tool):
@@ -128,7 +54,12 @@ class Aggregate(Tool):
 
     @cached_property
     def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
+        from analytics_agent.tools.aggregate.arguments import arguments_for  # pydantic: on first use
+
         return arguments_for(self.catalog, tuple(self.semantics.metrics))
+
+    def json_schema(self) -> dict[str, Any]:
+        return told_schema(sorted(self.catalog), tuple(self.semantics.metrics))
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         plan = self.plan(args)
