@@ -5,7 +5,6 @@ from __future__ import annotations
 import duckdb
 
 from analytics_agent.db.catalog import store_profile
-from analytics_agent.db.relationships import store_relationships
 from analytics_agent.resources import seeds_dir
 
 SAMPLE_TABLES: dict[str, dict[str, str]] = {
@@ -37,6 +36,8 @@ SAMPLE_TABLES: dict[str, dict[str, str]] = {
 
 def seed_sample_data(conn: duckdb.DuckDBPyConnection) -> None:
     """Create the four sample tables in one transaction, sorted for fast day/city filters."""
+    from analytics_agent.db.relationships import store_relationships  # a first run only, not every command
+
     folder = seeds_dir()
     conn.execute("BEGIN")
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
@@ -20,8 +21,10 @@ from analytics_agent.tools.bundled import load_bundled_tools
 from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
 from analytics_agent.tools.deferred import DeferredTool
 from analytics_agent.tools.registry import Registry
-from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.sql_tool import load_sql_tools
+
+if TYPE_CHECKING:  # the semantic model is read on first use: its classes are not a start-up cost
+    from analytics_agent.tools.semantics import Semantics
 
 Zone = str | Callable[[], str]
 """The business zone, or how to find it: looked up only when a tool that buckets timestamps is built (the

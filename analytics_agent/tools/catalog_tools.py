@@ -12,12 +12,12 @@ from analytics_agent.errors import ToolError
 from analytics_agent.tools.base import Prepared, ToolValue
 from analytics_agent.tools.declared import DeclaredTool
 from analytics_agent.tools.profile_view import fit_profile
-from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 from analytics_agent.tools.sqlfile import ParamSpec
 
 if TYPE_CHECKING:  # pydantic: imported when a model is first built (schemas, a call to check)
     from analytics_agent.tools.arguments import ToolArguments
+    from analytics_agent.tools.semantics import Semantics  # describe_table is built on first use
 
 
 class ListTables(DeclaredTool):
@@ -57,7 +57,11 @@ class DescribeTable(DeclaredTool):
         catalog: Mapping[str, Mapping[str, str]] | None = None,
         timezone: str = "UTC",
     ) -> None:
-        self.semantics = semantics or Semantics()
+        if semantics is None:
+            from analytics_agent.tools.semantics import Semantics
+
+            semantics = Semantics()
+        self.semantics = semantics
         self.catalog = catalog or {}
         self.timezone = timezone
         self._empty = not tables

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 
 from analytics_agent.errors import SemanticModelError
 from analytics_agent.resources import seeds_dir
-from analytics_agent.tools.semantics import Semantics
 
-if TYPE_CHECKING:  # the checker and the YAML reader are imported by the one function that uses them
+if TYPE_CHECKING:  # the model, its checker and the YAML reader are imported by the functions that use them
     import duckdb
 
     from analytics_agent.db.relationships import Relationship
     from analytics_agent.tools.aggregate.refs import Catalog
+    from analytics_agent.tools.semantics import Semantics
 
 
 def semantic_path_for(db_path: Path) -> Path:
@@ -34,6 +34,7 @@ def load_semantics(
     from analytics_agent.db.relationships import read_relationships
     from analytics_agent.tools.semantic.check import check_semantic
     from analytics_agent.tools.semantic.model import read_semantic
+    from analytics_agent.tools.semantics import Semantics
 
     inferred = read_relationships(cur)
     if path is not None and path.is_file():
@@ -54,6 +55,7 @@ def _shipped_or_inferred(
 ) -> Semantics:
     from analytics_agent.tools.semantic.check import check_semantic
     from analytics_agent.tools.semantic.model import read_semantic
+    from analytics_agent.tools.semantics import Semantics
 
     bundled = read_semantic(bundled_semantic_path())
     semantics, problems = check_semantic(bundled, catalog, inferred, cur)
