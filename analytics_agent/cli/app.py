@@ -16,6 +16,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from analytics_agent.cli.argv import command_name
 from analytics_agent.cli.context import State
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
@@ -117,27 +118,6 @@ def _root(
     State.allow_sql = allow_sql
     if verbose:
         set_verbose()
-
-
-_TAKES_VALUE = frozenset({"--db", "--tools-dir"})
-_FLAGS = frozenset({"-v", "--verbose", "--allow-sql", "--no-sources"})
-
-
-def command_name(args: list[str]) -> str | None:
-    """The command ``args`` run when only global options stand before it; None for anything else
-    (``--help``, ``--version``, no command, an unknown option): those get the whole app."""
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg in _TAKES_VALUE:
-            i += 2
-        elif arg in _FLAGS or arg.split("=", 1)[0] in _TAKES_VALUE:
-            i += 1
-        elif arg.startswith("-"):
-            return None
-        else:
-            return arg
-    return None
 
 
 def app_for(args: list[str]) -> typer.Typer:

@@ -107,7 +107,7 @@ def test_aggregate_is_imported_by_the_command_that_calls_it(sample_db: Path, tmp
     ],
 )
 def test_the_command_a_run_names(argv: list[str], name: str | None) -> None:
-    from analytics_agent.cli.app import command_name
+    from analytics_agent.cli.argv import command_name
 
     assert command_name(argv) == name
 

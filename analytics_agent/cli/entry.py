@@ -1,0 +1,25 @@
+"""The console script: the command line's first step, before typer or DuckDB is imported.
+
+Start-up makes a few hundred thousand long-lived objects (typer, DuckDB's Python modules, ours), and
+Python's cyclic garbage collector walks them again and again while they are made: about 12 ms of the
+200 ms a ``tools call`` costs (docs/performance.md). A one-shot command ends within seconds and holds
+little Python data (DuckDB's own memory is not Python's), so it runs without the collector; a command that
+serves, converses or asks a model keeps it, as does any command not listed here.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+from analytics_agent.cli.argv import command_name
+
+ONE_SHOT = frozenset({"tools", "tables", "schema", "load", "drop"})
+
+
+def main() -> None:
+    if command_name(sys.argv[1:]) in ONE_SHOT:
+        gc.disable()
+    from analytics_agent.cli.app import main as run
+
+    run()
