@@ -69,7 +69,9 @@ def test_a_light_command_leaves_the_planner_the_network_and_charts_out(
     assert found & {f"analytics_agent.cli.{m}" for m in OTHER_COMMANDS[args[0]]} == set()
     # nor what only some runs need: the semantic model (read when aggregate or describe_table is built),
     # the config module (only when a config file exists), the business zone, logging (only when it logs)
-    assert found & {"analytics_agent.tools.semantics", "analytics_agent.config", "zoneinfo", "logging"} == set()
+    assert (
+        found & {"analytics_agent.tools.semantics", "analytics_agent.config", "zoneinfo", "logging"} == set()
+    )
 
 
 def test_the_mcp_servers_first_tool_list_needs_neither_pydantic_nor_the_sdk(
