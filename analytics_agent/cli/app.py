@@ -16,7 +16,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from analytics_agent.cli.context import State
+from analytics_agent.cli.context import State, freeze_imports
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
     DB_HELP,
@@ -151,6 +151,8 @@ def app_for(args: list[str]) -> typer.Typer:
 
 def main() -> None:
     """Console entry point: one line per error, never a traceback."""
+    State.console = True
+    freeze_imports()
     try:
         # typer handles usage errors and exits itself; our errors come through here
         app_for(sys.argv[1:])(prog_name="analytics-agent")
@@ -174,6 +176,8 @@ def main() -> None:
         path = _log_crash(exc)
         typer.echo(f"error: internal error ({type(exc).__name__}); details in {path}", err=True)
         sys.exit(2)
+    finally:
+        State.console = False  # a test that calls main() goes on in-process
 
 
 def _exit_now(code: int) -> None:

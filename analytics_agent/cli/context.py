@@ -6,6 +6,7 @@ command module imports the app.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -20,6 +21,20 @@ class State:
     tools_dirs: tuple[Path, ...] = ()
     allow_sql: bool = False
     use_sources: bool = True
+    console: bool = False
+    """Running as the console command (``main``), one command per process."""
+
+
+def freeze_imports() -> None:
+    """Take every object alive now (the modules imported so far) out of the garbage collector's walks.
+
+    A console process keeps its modules until it exits, yet each full collection, the one at exit too,
+    walks all their objects again: about 20 ms of CPU of a small ``load`` (duckdb's and typer's objects).
+    ``gc.freeze`` leaves reference counting alone, so frozen objects are still freed when dropped; only a
+    reference cycle among them would outlive its use, so this runs under the console entry only, not when
+    tests or a notebook run a command in-process."""
+    if State.console:
+        gc.freeze()
 
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]

@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from analytics_agent.cli.context import JsonFlag, db_path, gets_sample_data, open_workspace, say_created
+from analytics_agent.cli.context import (
+    JsonFlag,
+    db_path,
+    freeze_imports,
+    gets_sample_data,
+    open_workspace,
+    say_created,
+)
 from analytics_agent.present.safe_text import escape_control, escape_json_text
 
 if TYPE_CHECKING:
@@ -201,6 +208,7 @@ def load(
 def _run_load(paths, options):
     from analytics_agent.db.loader import load_files
 
+    freeze_imports()  # duckdb's and the loader's modules: the rest of the process keeps them
     progress = _Progress(paths[0]) if sys.stderr.isatty() else None
     try:
         return load_files(
