@@ -180,7 +180,6 @@ def load(
     flags = {name: value for name, value in locals().items() if name not in ("paths", "timezone")}
     from analytics_agent.db.sources import load_options
     from analytics_agent.errors import Interrupted
-    from analytics_agent.tools.semantic.zone_file import load_with_zone
 
     def run() -> "LoadSummary":
         options = load_options(**flags)
@@ -189,7 +188,12 @@ def load(
         except KeyboardInterrupt:
             raise Interrupted("interrupted before the load started; the database is unchanged") from None
 
-    summary, unset = load_with_zone(db_path(), timezone, run)
+    if timezone is None:  # the semantic file's module (a dataclass, regexes: ~1 ms) only when it changes
+        summary, unset = run(), None
+    else:
+        from analytics_agent.tools.semantic.zone_file import load_with_zone
+
+        summary, unset = load_with_zone(db_path(), timezone, run)
     try:
         _show_load(summary)
     except KeyboardInterrupt:

@@ -114,9 +114,9 @@ def column_types(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
 
 
 def compute_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
-    """One scan for counts, nulls, min/max and approximate distinct counts of every column, plus one small
-    DISTINCT per low-cardinality text column. (SUMMARIZE also computes averages and quantiles nobody
-    reads here, at about three times the cost.)"""
+    """One scan for counts, nulls, min/max and approximate distinct counts of every column, plus one scan
+    for the distinct values of the low-cardinality text columns. (SUMMARIZE also computes averages and
+    quantiles nobody reads here, at about three times the cost.)"""
     types = column_types(cur, table)
     selects = ["count(*)"]
     for name, kind in types.items():
@@ -134,6 +134,7 @@ def compute_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any
     stats = iter(first_row(cur.execute(f"SELECT {', '.join(selects)} FROM {quote_ident(table)}")))
     row_count = next(stats)
     columns = []
+    labels: dict[str, dict[str, Any]] = {}  # low-cardinality text columns: their values are listed
     for name, kind in types.items():
         column: dict[str, Any] = {"name": name, "type": kind, "nulls": row_count - next(stats)}
         if _ORDERABLE.match(kind):
@@ -144,22 +145,24 @@ def compute_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any
             if low is not None and short:
                 column["min"], column["max"] = low, high
             if kind in _TEXT_TYPES and short and distinct <= MAX_DISTINCT_VALUES * 2:
-                values = _distinct_values(cur, table, name)
-                if values is not None:
-                    column["values"] = values
+                labels[name] = column
         columns.append(column)
+    for name, values in _distinct_values(cur, table, list(labels)).items():
+        if len(values) <= MAX_DISTINCT_VALUES:
+            labels[name]["values"] = values
     return {"table": table, "rows": row_count, "columns": columns}
 
 
-def _distinct_values(cur: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str] | None:
-    col = quote_ident(column)
-    rows = cur.execute(
-        f"SELECT DISTINCT {col} FROM {quote_ident(table)} WHERE {col} IS NOT NULL ORDER BY 1 "
-        f"LIMIT {MAX_DISTINCT_VALUES + 1}"
-    ).fetchall()
-    if len(rows) > MAX_DISTINCT_VALUES:
-        return None
-    return [r[0] for r in rows]
+def _distinct_values(cur: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> dict[str, list[str]]:
+    """Each column's distinct non-null values in order, all in one scan: a query per column cost more
+    than its scan on a small table. The approximate count picked the columns, so each list stays short."""
+    if not columns:
+        return {}
+    lists = ", ".join(
+        f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE {c} IS NOT NULL)" for c in map(quote_ident, columns)
+    )
+    row = first_row(cur.execute(f"SELECT {lists} FROM {quote_ident(table)}"))
+    return {name: list(values or []) for name, values in zip(columns, row, strict=True)}
 
 
 def store_profile(
@@ -206,18 +209,30 @@ def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
     return cast("dict[str, Any]", to_jsonable(compute_profile(cur, table)))
 
 
-def get_profiles(cur: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, dict[str, Any]]:
+def get_profiles(
+    cur: duckdb.DuckDBPyConnection, tables: list[str], *, stored: bool | None = None
+) -> dict[str, dict[str, Any]]:
     """``get_profile`` of each table, the stored ones read in one query (a load's relationship check reads
-    every table's: one query each cost more than the check itself)."""
-    stored: dict[str, dict[str, Any]] = {}
-    if tables and _has_profiles_table(cur):
+    every table's: one query each cost more than the check itself). ``stored``: whether the profiles
+    table exists, when the caller knows (None: looked up)."""
+    found: dict[str, dict[str, Any]] = {}
+    if tables and (_has_profiles_table(cur) if stored is None else stored):
         rows = cur.execute(
             f"SELECT table_name, profile FROM {META_SCHEMA}.profiles WHERE table_name IN (SELECT unnest(?)) "
             "AND strlen(profile) <= ?",
             [tables, MAX_STORED_PROFILE],
         ).fetchall()
-        stored = {name: cast("dict[str, Any]", json.loads(text)) for name, text in rows}
-    return {t: stored[t] if t in stored else get_profile(cur, t) for t in tables}
+        found = {name: cast("dict[str, Any]", json.loads(text)) for name, text in rows}
+    return {t: found[t] if t in found else get_profile(cur, t) for t in tables}
+
+
+def meta_tables(cur: duckdb.DuckDBPyConnection) -> set[str]:
+    """The tables of the hidden ``_agent`` schema (``profiles``, ``relationships``) in the database."""
+    rows = cur.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = ?",
+        [META_SCHEMA],
+    ).fetchall()
+    return {r[0] for r in rows}
 
 
 def _has_profiles_table(cur: duckdb.DuckDBPyConnection, *, database: str | None = None) -> bool:

@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import duckdb
 
@@ -26,8 +25,7 @@ _WRITTEN_DATE = re.compile(r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,
 _NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
 
 
-@dataclass(frozen=True)
-class Rejects:
+class Rejects(NamedTuple):  # not a dataclass: a tenth of the import cost (0.07 against 0.5 ms)
     """Where DuckDB puts the records a ``--skip-bad-rows`` load sets aside (temporary tables)."""
 
     errors: str
@@ -76,25 +74,36 @@ def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: S
             f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
         )
     )
-    notes = []
+    odd: dict[str, str] = {}
     for i, name in enumerate(text_columns):
         present, numbers, dates = counts[3 * i : 3 * i + 3]
         fitting = max(numbers, dates)
         if present and _MOSTLY * present <= fitting < present:
-            notes.append(_odd_note(conn, table, name, "DOUBLE" if numbers >= dates else "DATE"))
-    return notes
+            odd[name] = "DOUBLE" if numbers >= dates else "DATE"
+    return _odd_notes(conn, table, odd)
 
 
-def _odd_note(conn: duckdb.DuckDBPyConnection, table: str, name: str, kind: str) -> str:
-    col = quote_ident(name)
-    total, odd = first_row(
-        conn.execute(
-            f"WITH odd AS (SELECT {col} AS v, count(*) AS n FROM {quote_ident(table)} WHERE {col} IS NOT NULL "
-            f"AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1) SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM odd"
+def _odd_notes(conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str]) -> list[str]:
+    """The note of each column (-> the type most of its values fit): how many values do not fit, and the
+    three commonest; all columns in one query (a query each cost more than its scan on a small table)."""
+    if not kinds:
+        return []
+    parts = []
+    for name, kind in kinds.items():
+        col = quote_ident(name)
+        parts.append(
+            f"(SELECT {{'n': sum(n), 'odd': list(v ORDER BY n DESC, v)[1:3]}} FROM (SELECT {col} AS v, count(*) AS n "
+            f"FROM {quote_ident(table)} WHERE {col} IS NOT NULL AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1))"
         )
-    )
-    values = "value" if total == 1 else "values"
-    return f"{name} stayed text because of {total:,} {values} like {', '.join(map(repr, odd))}; {odd_value_fix(odd)}"
+    notes = []
+    for name, found in zip(kinds, first_row(conn.execute(f"SELECT {', '.join(parts)}")), strict=True):
+        count, odd = int(found["n"]), found["odd"]
+        values = "value" if count == 1 else "values"
+        notes.append(
+            f"{name} stayed text because of {count:,} {values} like {', '.join(map(repr, odd))}; "
+            f"{odd_value_fix(odd)}"
+        )
+    return notes
 
 
 def odd_value_fix(odd: Sequence[str]) -> str:

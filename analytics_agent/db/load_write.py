@@ -22,9 +22,12 @@ ProgressCallback = Callable[[float], None]
 _POLL_S = 0.2
 
 
-def write_rows(conn: duckdb.DuckDBPyConnection, table: str, plan: Plan, mode: str) -> int:
-    """Write the rows (inside the caller's transaction). Returns the rows written."""
-    exists = table in table_names(conn)
+def write_rows(
+    conn: duckdb.DuckDBPyConnection, table: str, plan: Plan, mode: str, existing: list[str] | None = None
+) -> int:
+    """Write the rows (inside the caller's transaction). Returns the rows written. ``existing``: the
+    database's tables, when the caller has just listed them on this connection."""
+    exists = table in (table_names(conn) if existing is None else existing)
     target = quote_ident(table)
     if exists and mode == "create":
         raise LoadError(

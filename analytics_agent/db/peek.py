@@ -9,8 +9,8 @@ several lines later (or a traceback on bytes that are not UTF-8).
 from __future__ import annotations
 
 import gzip
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from analytics_agent.errors import LoadError
 
@@ -19,8 +19,7 @@ MAX_COLUMNS = 10_000
 """A wider file is refused before DuckDB sniffs it: sniffing 100,000 columns takes minutes and gigabytes."""
 
 
-@dataclass(frozen=True)
-class Peek:
+class Peek(NamedTuple):  # not a dataclass: a tenth of the import cost
     encoding: str | None
     """The encoding the bytes say (``utf-16`` for a BOM or NUL-interleaved text), or None for UTF-8."""
     comment: str | None

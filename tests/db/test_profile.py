@@ -28,3 +28,22 @@ def test_free_text_keeps_no_min_max_or_values(tmp_path):
     with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
         column = _column(conn, ["a", "b", "z" * (MAX_PROFILE_TEXT + 1)])
     assert "min" not in column and "max" not in column and "values" not in column
+
+
+def test_low_cardinality_text_columns_list_their_values_in_duckdbs_own_order(tmp_path):
+    # several such columns are listed in one scan: each must still read as SELECT DISTINCT … ORDER BY would
+    rows = [("B", f"v{i}", None, "x") for i in range(60)] + [("a", "w", None, "x"), ("é", "w", None, None)]
+    rows += [("b", "w", None, "x"), (None, "w", None, "x"), ("a", "w", None, "x"), ("Zürich", "w", None, "x")]
+    with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
+        conn.execute("CREATE TABLE t (labels VARCHAR, many VARCHAR, empty VARCHAR, one VARCHAR)")
+        conn.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", rows)
+        columns = {c["name"]: c for c in compute_profile(conn, "t")["columns"]}
+        ordered = [
+            r[0]
+            for r in conn.execute(
+                "SELECT DISTINCT labels FROM t WHERE labels IS NOT NULL ORDER BY 1"
+            ).fetchall()
+        ]
+    assert columns["labels"]["values"] == ordered == ["B", "Zürich", "a", "b", "é"]
+    assert "values" not in columns["many"]  # 61 distinct values: more than a label list holds
+    assert columns["empty"]["values"] == [] and columns["one"]["values"] == ["x"]

@@ -137,6 +137,24 @@ def test_a_column_kept_as_text_by_a_few_odd_values_says_which_and_the_fix(tmp_pa
     assert "--null 'n.a.' --null 'unknown'" in note
 
 
+def test_each_column_kept_as_text_by_odd_values_gets_its_own_note(tmp_path):
+    # the notes of several columns come from one query: each keeps its own count, values and kind
+    lines = ["id,amount,day,code"] + [f"{i},{i * 3},2024-01-{i % 28 + 1:02d},C{i}" for i in range(1, 40)]
+    lines += ["40,n.a.,2024-02-01,C40", "41,unknown,soon,C41", "42,7,2024-02-03,C42"]
+    path = tmp_path / "odd.csv"
+    path.write_text("\n".join(lines) + "\n")
+    summary = load_files(tmp_path / "o.duckdb", [str(path)], LoadOptions())
+    assert {c.name: c.type for c in summary.columns} == {
+        "id": "BIGINT",
+        "amount": "VARCHAR",
+        "day": "VARCHAR",
+        "code": "VARCHAR",
+    }
+    amount, day = summary.notes
+    assert amount.startswith("amount stayed text because of 2 values like 'n.a.', 'unknown'; add --null")
+    assert day == "day stayed text because of 1 value like 'soon'; add --null 'soon' if it means missing"
+
+
 def test_thousands_separators_in_a_text_column_suggest_the_thousands_option(tmp_path):
     lines = ["id,amount"] + [f"{i},{i * 7}" for i in range(1, 30)] + ['30,"1,250"']
     path = tmp_path / "sep.csv"

@@ -95,3 +95,19 @@ def test_a_key_whose_profile_lists_fewer_values_than_rows_is_ruled_out_without_a
     assert ("statuses", "status") in scanned
     with duckdb.connect(str(db), read_only=True) as conn:
         assert _links(read_relationships(conn)) == {("orders", "status", "statuses", "status")}
+
+
+def test_columns_sharing_a_key_each_keep_their_own_coverage(tmp_path):
+    # orders and invoices both point at customers.customer_id: checked in one join, counted apart
+    with duckdb.connect(str(tmp_path / "c.duckdb")) as conn:
+        conn.execute("CREATE TABLE customers AS SELECT range AS customer_id FROM range(100)")
+        conn.execute("CREATE TABLE orders AS SELECT range % 100 AS customer_id FROM range(500)")
+        conn.execute("CREATE TABLE invoices AS SELECT range % 160 AS customer_id FROM range(320)")
+        conn.execute("CREATE TABLE refunds AS SELECT (range % 300)::INTEGER AS customer_id FROM range(600)")
+        found = {(r.table, r.target): r.coverage for r in infer_relationships(conn)}
+        alone = {
+            t: relationships.coverage(conn, t, "customer_id", "customers", "customer_id")
+            for t in ("orders", "invoices", "refunds")
+        }
+    assert found == {("orders", "customers"): 1.0, ("invoices", "customers"): 0.625}
+    assert alone == {"orders": 1.0, "invoices": 0.625, "refunds": 1 / 3}  # refunds: below one half, no link
