@@ -36,7 +36,7 @@ MIN_VALUE_COVERAGE = 0.9
 MAX_LOOKUP_ROWS = 100_000
 SAMPLE_ROWS = 100_000
 _CALENDAR_PARTS = frozenset({"year", "month", "day", "hour", "minute", "week", "quarter", "weekday", "yr"})
-_KEY_TYPES = re.compile(r"^(VARCHAR|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|UUID)$")
+KEY_TYPES = re.compile(r"^(VARCHAR|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|UUID)$")
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Relationship:
     is loaded (cheap) and in full when a question first joins to it (``duplicate_keys``)."""
 
 
-def _family(kind: str) -> str:
+def key_family(kind: str) -> str:
     """Types that join without surprise: any integer width with any other; text with text."""
     return "integer" if "INT" in kind.upper() else kind.upper()
 
@@ -130,11 +130,11 @@ def _candidates(
         (table, column, target, key, names_match(column, target, key))
         for table, columns in catalog.items()
         for column, kind in columns.items()
-        if _KEY_TYPES.match(kind)
+        if KEY_TYPES.match(kind)
         for target, target_columns in catalog.items()
         if target != table and touching in (None, table, target)
         for key, key_kind in target_columns.items()
-        if _family(key_kind) == _family(kind)
+        if key_family(key_kind) == key_family(kind)
         and (names_match(column, target, key) or (kind == "VARCHAR" and sizes[target] <= MAX_LOOKUP_ROWS))
     ]
 
@@ -310,61 +310,6 @@ def store_relationships(conn: duckdb.DuckDBPyConnection, changed: str | None = N
             [(r.table, r.column, r.target, r.key, r.coverage, r.verified) for r in found],
         )
     return found
-
-
-def declared_links(
-    cur: duckdb.DuckDBPyConnection,
-    tables: list[str],
-    primary_keys: dict[str, str],
-    foreign_keys: list[tuple[str, str, str, str]],
-    own_names: dict[str, str],
-) -> list[Relationship]:
-    """Links among linked ``tables`` (``own_names``: each one's name in its database, without a prefix) from the keys their database enforces: every foreign key whose target
-    is a primary key, and a column named for another table's primary key (``customer_id`` →
-    ``customers.id``) whose values that key covers at least half of (one sampled query each). No scan
-    for duplicates: the database guarantees the key unique."""
-    found = {
-        (t, c): Relationship(t, c, target, key)
-        for t, c, target, key in foreign_keys
-        if t in tables and target in tables and primary_keys.get(target) == key
-    }
-    kinds: dict[str, dict[str, str]] = {}
-    for table, column, kind in cur.execute(
-        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = ? "
-        "AND schema_name = 'main' ORDER BY table_name, column_index",
-        [LINKED],
-    ).fetchall():
-        kinds.setdefault(table, {})[column] = kind
-    for table in tables:
-        for column, kind in kinds.get(table, {}).items():
-            if (table, column) in found or not _KEY_TYPES.match(kind):
-                continue
-            for target, key in primary_keys.items():
-                if target == table or target not in tables or key not in kinds.get(target, {}):
-                    continue
-                if names_match(column, own_names.get(target, target), key) and _family(
-                    kinds[target][key]
-                ) == _family(kind):
-                    share = coverage(cur, table, column, target, key)
-                    if share >= MIN_COVERAGE:
-                        found[table, column] = Relationship(table, column, target, key, round(share, 4))
-                        break
-    return sorted(found.values(), key=lambda r: (r.table, r.column, r.target))
-
-
-def install_linked_relationships(conn: duckdb.DuckDBPyConnection, links: list[Relationship]) -> None:
-    """Keep the linked tables' links for this session (``linked._agent.relationships``), beside their
-    profiles: nothing about a source is written into the database's file."""
-    conn.execute(f"CREATE SCHEMA IF NOT EXISTS {LINKED}.{META_SCHEMA}")
-    conn.execute(
-        f"CREATE TABLE IF NOT EXISTS {LINKED}.{META_SCHEMA}.relationships (table_name VARCHAR, "
-        "column_name VARCHAR, target VARCHAR, key VARCHAR, coverage DOUBLE, verified BOOLEAN)"
-    )
-    if links:
-        conn.executemany(
-            f"INSERT INTO {LINKED}.{META_SCHEMA}.relationships VALUES (?, ?, ?, ?, ?, ?)",
-            [(r.table, r.column, r.target, r.key, r.coverage, r.verified) for r in links],
-        )
 
 
 def _linked_links(cur: duckdb.DuckDBPyConnection) -> list[Relationship]:

@@ -317,7 +317,7 @@ class SourceSetUp:
     def __call__(self, conn: duckdb.DuckDBPyConnection) -> None:
         from analytics_agent.db.catalog import table_names
         from analytics_agent.db.linked.profiles import install_profiles
-        from analytics_agent.db.relationships import declared_links, install_linked_relationships
+        from analytics_agent.db.linked.relationships import declared_links, install_linked_relationships
 
         linked = link_sources(conn, self.sources, taken=table_names(conn), skip_failing=True)
         skipped = install_profiles(conn, self.sources, linked.tables)
