@@ -29,6 +29,9 @@ DEFAULT_TIMEOUT_S = 15.0
 REINTERRUPT_S = 0.05
 CLOSE_ATTEMPTS = 100
 """``close`` interrupts running calls every 50 ms, at most 100 times (5 s), then lets them be."""
+IDLE_CURSORS = 8
+"""Cursors kept for the next calls (as many as calls that ran at once, up to this): a ``.sql`` tool's
+kept plan is prepared on the cursor it ran on (``fetch._run``) and a new cursor would prepare it again."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class Executor:
         self._watchdog = Watchdog(clock)  # the clock of the time limit alone; tests move it
         self._live: set[duckdb.DuckDBPyConnection] = set()  # cursors of calls running now
         self._stopped: set[duckdb.DuckDBPyConnection] = set()  # of those, the ones stop_running interrupted
+        self._idle: list[duckdb.DuckDBPyConnection] = []  # cursors of calls that ended, for the next ones
         self._live_changed = threading.Condition()
         self._closed = False
 
@@ -75,6 +79,10 @@ class Executor:
             self._closed = True
         self.stop_running()
         self._watchdog.stop()
+        with self._live_changed:
+            idle, self._idle = self._idle, []
+        for cursor in idle:
+            cursor.close()
 
     def stop_running(self) -> None:
         """Interrupt the calls running now and wait (at most ``CLOSE_ATTEMPTS`` rounds) for them to end:
@@ -134,11 +142,12 @@ class Executor:
 
     @contextlib.contextmanager
     def _cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A cursor of its own for one call, known to ``close`` while it runs."""
+        """A cursor of its own for one call (one an earlier call left, or a new one), known to ``close``
+        while it runs."""
         with self._live_changed:
             if self._closed:
                 raise ToolError("the session is closing; the call was not run")
-            cursor = self.connection.cursor()
+            cursor = self._idle.pop() if self._idle else self.connection.cursor()
             self._live.add(cursor)
         try:
             yield cursor
@@ -147,7 +156,11 @@ class Executor:
                 self._live.discard(cursor)
                 self._stopped.discard(cursor)
                 self._live_changed.notify_all()
-            cursor.close()
+                kept = not self._closed and len(self._idle) < IDLE_CURSORS
+                if kept:
+                    self._idle.append(cursor)
+            if not kept:
+                cursor.close()
 
     def _run_with_timeout(
         self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared
