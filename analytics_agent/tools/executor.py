@@ -100,7 +100,7 @@ class Executor:
     def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         started = time.perf_counter()
         try:
-            outcome = self._execute(name, arguments)
+            return self._execute(name, arguments, started)  # with its duration: no copy to make
         except ToolError as exc:
             outcome = error_outcome(name, str(exc))
         except Exception:  # the model must get an answer whatever broke; the trace goes to the log
@@ -108,8 +108,7 @@ class Executor:
             outcome = error_outcome(
                 name, f"{name} failed unexpectedly; try different arguments or another tool"
             )
-        elapsed = (time.perf_counter() - started) * 1000
-        return replace(outcome, duration_ms=elapsed)
+        return replace(outcome, duration_ms=(time.perf_counter() - started) * 1000)
 
     def run_value(self, tool: Tool, arguments: dict[str, Any]) -> ToolValue:
         """Run ``tool`` (which need not be registered) under the same checks and time limit as a model's
@@ -118,7 +117,7 @@ class Executor:
         with self._cursor() as cursor:
             return self._run_with_timeout(tool, cursor, prepared)
 
-    def _execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
+    def _execute(self, name: str, arguments: str | dict[str, Any] | None, started: float) -> ToolOutcome:
         tool = self.registry.get(name)
         if tool is None:
             raise UnknownToolError(
@@ -137,6 +136,7 @@ class Executor:
             tokens=shaped.tokens,
             sql=value.sql,
             params=to_jsonable(value.params),
+            duration_ms=(time.perf_counter() - started) * 1000,
             arguments=prepared.arguments,
         )
 
