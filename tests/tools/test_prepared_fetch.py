@@ -172,3 +172,24 @@ def test_the_executor_keeps_a_cursor_for_the_next_call_and_closes_it_at_the_end(
     assert first.text == second.text and not first.is_error
     with pytest.raises(duckdb.ConnectionException):
         kept.execute("SELECT 1")
+
+
+def test_only_tables_of_the_database_itself_are_kept_prepared(tmp_path):
+    """A file whose name DuckDB quotes in its plan (``"my-db".main.t``) is the database's own; a table of
+    an attached database is not (another process may write that one)."""
+    conn = duckdb.connect(str(tmp_path / "my-db.duckdb"))
+    try:
+        _tables(conn)
+        conn.execute(f"ATTACH '{tmp_path / 'other.duckdb'}' AS other")
+        conn.execute("CREATE TABLE other.u AS SELECT * FROM t")
+        statements = {}
+        for table in ("t", "other.u"):
+            plans: dict = {}
+            query = f"SELECT count(*) AS n, $c AS c FROM {table} WHERE city = $c"
+            for _ in range(2):
+                fetch_rows(conn, query, {"c": "c1"}, max_rows=1, plans=plans)
+            (plan,) = plans.values()
+            statements[table] = plan.statement
+    finally:
+        conn.close()
+    assert statements["t"] is not None and statements["other.u"] is None
