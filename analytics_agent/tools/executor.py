@@ -28,6 +28,9 @@ DEFAULT_TIMEOUT_S = 15.0
 REINTERRUPT_S = 0.05
 CLOSE_ATTEMPTS = 100
 """``close`` interrupts running calls every 50 ms, at most 100 times (5 s), then lets them be."""
+IDLE_CURSORS = 8
+"""Cursors kept for the next calls (as many as calls that ran at once, up to this): a ``.sql`` tool's
+kept plan is prepared on the cursor it ran on (``fetch._run``) and a new cursor would prepare it again."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,7 @@ class Executor:
         self._watchdog = Watchdog(clock)  # the clock of the time limit alone; tests move it
         self._live: set[duckdb.DuckDBPyConnection] = set()  # cursors of calls running now
         self._stopped: set[duckdb.DuckDBPyConnection] = set()  # of those, the ones stop_running interrupted
+        self._idle: list[duckdb.DuckDBPyConnection] = []  # cursors of calls that ended, for the next ones
         self._live_changed = threading.Condition()
         self._closed = False
 
@@ -74,6 +78,10 @@ class Executor:
             self._closed = True
         self.stop_running()
         self._watchdog.stop()
+        with self._live_changed:
+            idle, self._idle = self._idle, []
+        for cursor in idle:
+            cursor.close()
 
     def stop_running(self) -> None:
         """Interrupt the calls running now and wait (at most ``CLOSE_ATTEMPTS`` rounds) for them to end:
@@ -91,7 +99,7 @@ class Executor:
     def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         started = time.perf_counter()
         try:
-            outcome = self._execute(name, arguments)
+            return self._execute(name, arguments, started)  # with its duration: no copy to make
         except ToolError as exc:
             outcome = error_outcome(name, str(exc))
         except Exception:  # the model must get an answer whatever broke; the trace goes to the log
@@ -99,8 +107,7 @@ class Executor:
             outcome = error_outcome(
                 name, f"{name} failed unexpectedly; try different arguments or another tool"
             )
-        elapsed = (time.perf_counter() - started) * 1000
-        return replace(outcome, duration_ms=elapsed)
+        return replace(outcome, duration_ms=(time.perf_counter() - started) * 1000)
 
     def run_value(self, tool: Tool, arguments: dict[str, Any]) -> ToolValue:
         """Run ``tool`` (which need not be registered) under the same checks and time limit as a model's
@@ -109,7 +116,7 @@ class Executor:
         with self._cursor() as cursor:
             return self._run_with_timeout(tool, cursor, prepared)
 
-    def _execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
+    def _execute(self, name: str, arguments: str | dict[str, Any] | None, started: float) -> ToolOutcome:
         tool = self.registry.get(name)
         if tool is None:
             raise UnknownToolError(
@@ -128,16 +135,18 @@ class Executor:
             tokens=shaped.tokens,
             sql=value.sql,
             params=to_jsonable(value.params),
+            duration_ms=(time.perf_counter() - started) * 1000,
             arguments=prepared.arguments,
         )
 
     @contextlib.contextmanager
     def _cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A cursor of its own for one call, known to ``close`` while it runs."""
+        """A cursor of its own for one call (one an earlier call left, or a new one), known to ``close``
+        while it runs."""
         with self._live_changed:
             if self._closed:
                 raise ToolError("the session is closing; the call was not run")
-            cursor = self.connection.cursor()
+            cursor = self._idle.pop() if self._idle else self.connection.cursor()
             self._live.add(cursor)
         try:
             yield cursor
@@ -146,7 +155,11 @@ class Executor:
                 self._live.discard(cursor)
                 self._stopped.discard(cursor)
                 self._live_changed.notify_all()
-            cursor.close()
+                kept = not self._closed and len(self._idle) < IDLE_CURSORS
+                if kept:
+                    self._idle.append(cursor)
+            if not kept:
+                cursor.close()
 
     def _run_with_timeout(
         self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared

@@ -22,6 +22,7 @@ from analytics_agent.db.values import to_jsonable
 MAX_ROWS = 50
 MAX_TOKENS = 1000
 _LETTER_RUNS = re.compile(r"[A-Z]*[a-z]+|[A-Z]+")  # o200k splits words where the case changes
+_LETTERS = re.compile(r"[A-Za-z]+")
 _DIGIT_RUNS = re.compile(r"[0-9]+")
 _BLANK_RUNS = re.compile(r" +|\n+|\t+")
 _PUNCT = r"!-/:-@\[-`{-~"  # ASCII punctuation
@@ -77,9 +78,12 @@ def estimate_tokens(text: str) -> int:
 
     Counted with regexes and sums, not a Python loop per character: it runs on every tool result.
     """
-    ascii_chars = len(text.encode("ascii", "ignore"))
-    non_ascii_bytes = len(text.encode("utf-8")) - ascii_chars
-    letters, digits = _LETTER_RUNS.findall(text), _DIGIT_RUNS.findall(text)
+    if text.isascii():  # most results: no need to encode the text twice to count its bytes
+        ascii_chars, non_ascii_bytes = len(text), 0
+    else:
+        ascii_chars = len(text.encode("ascii", "ignore"))
+        non_ascii_bytes = len(text.encode("utf-8")) - ascii_chars
+    letters, digits = _letter_runs(text), _DIGIT_RUNS.findall(text)
     # compact JSON seldom has a blank: three substring tests cost less than the regex
     blanks = _BLANK_RUNS.findall(text) if " " in text or "\n" in text or "\t" in text else []
     letter_chars, digit_chars, blank_chars = (sum(map(len, runs)) for runs in (letters, digits, blanks))
@@ -96,24 +100,43 @@ def estimate_tokens(text: str) -> int:
     )
 
 
+def _letter_runs(text: str) -> list[str]:
+    """``_LETTER_RUNS.findall(text)``, faster: whole ASCII letter runs first (a plain character class
+    scans about three times as fast as the pattern's alternatives), then only a run with a capital after
+    a small letter (``aB``) split by the pattern itself."""
+    runs = _LETTERS.findall(text)
+    if all(run.islower() or run.isupper() or run[1:].islower() for run in runs):
+        return runs
+    split: list[str] = []
+    for run in runs:
+        if run.islower() or run.isupper() or run[1:].islower():
+            split.append(run)
+        else:
+            split += _LETTER_RUNS.findall(run)
+    return split
+
+
 def _letter_halves(runs: list[str]) -> int:
     """Twice the letter-run estimate: a known word counts its tokens, a short unknown run (up to
     ``_SHORT_RUN`` letters, e.g. ``Gk``) or one with capitals after its first letter one per letter (o200k
     may split it letter by letter), any other run (letters + 1) / 2."""
-    halves = 0
-    for run, times in Counter(runs).items():
-        known = KNOWN_WORDS.get(run)
-        if known is not None:
-            halves += times * 2 * known
-        elif len(run) <= _SHORT_RUN or not run[1:].islower():
-            # short runs, and codes in capitals or mixed case (EAAHAAH is 5 tokens), may split per letter
-            halves += times * 2 * len(run)
-        else:
-            halves += times * (len(run) + 1)
-    return halves
+    if len(runs) < _FEW_RUNS:  # counting a few runs first (Counter) costs more than it saves
+        return sum(map(_run_halves, runs))
+    return sum(times * _run_halves(run) for run, times in Counter(runs).items())
+
+
+def _run_halves(run: str) -> int:
+    known = KNOWN_WORDS.get(run)
+    if known is not None:
+        return 2 * known
+    if len(run) <= _SHORT_RUN or not run[1:].islower():
+        # short runs, and codes in capitals or mixed case (EAAHAAH is 5 tokens), may split per letter
+        return 2 * len(run)
+    return len(run) + 1
 
 
 _SHORT_RUN = 3
+_FEW_RUNS = 32
 
 
 def _merged_punctuation(text: str) -> int:
@@ -121,8 +144,12 @@ def _merged_punctuation(text: str) -> int:
     return sum(len(run) - 1 for run in _PUNCT_RUNS.findall(text) if run in SINGLE_TOKEN_PUNCTUATION)
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""``json.dumps`` with these options builds an encoder on every call."""
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 # What ``shape_rows`` always returns, as JSON Schema: the output schema of every tool that answers in rows.

@@ -192,3 +192,16 @@ def test_every_bundled_tool_result_on_the_sample_data_is_estimated_close_and_nev
         assert real <= estimate_tokens(text) <= 1.6 * real, name
         ratios.append(estimate_tokens(text) / real)
     assert sorted(ratios)[len(ratios) // 2] <= 1.3  # the median result
+
+
+_PIECES = [*'aAbBzZ0 9_-"{}:,éß₹', "iPhone", "ABCdef", "EAAH", "revenue", "McDonald"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_the_fast_letter_runs_are_the_patterns_own_runs(text):
+    """``_letter_runs`` finds whole letter runs first and splits only mixed-case ones: the same runs, in
+    the same order, as ``_LETTER_RUNS.findall``, whose split by case o200k's estimate relies on."""
+    from analytics_agent.tools.shaping import _LETTER_RUNS, _letter_runs
+
+    assert _letter_runs(text) == _LETTER_RUNS.findall(text)
