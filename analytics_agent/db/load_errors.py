@@ -107,10 +107,7 @@ def explain_load_error(
     record = original[1] if original else ""
     if fields is not None and expected and fields != expected:
         if header_quote is not None and good_records == 0:
-            return (
-                f"{where} has {fields:,} fields where the header has {expected}, as has every record below it; "
-                f"the header's first field is quoted across lines with {header_quote!r}: add --quote {header_quote!r}"
-            )
+            return _quoted_header(where, fields, expected, header_quote)
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
@@ -173,6 +170,13 @@ def _field_count(
             "so nothing can load: fix the header or the records (or their quoting or delimiter)"
         )
     return f"{head}{dropped}; fix that line (or its quoting, or --delimiter), or add {skip}"
+
+
+def _quoted_header(where: str, fields: int, expected: int, quote: str) -> str:
+    return (
+        f"{where} has {fields:,} fields where the header has {expected}, as has every record below it; the "
+        f"header's first field is quoted across lines with {quote!r}: add --quote {quote!r}"
+    )
 
 
 def _null_hint(value: str) -> str:
