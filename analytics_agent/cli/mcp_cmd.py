@@ -6,6 +6,7 @@ to install it. Everything the server prints goes to stderr: on stdio, stdout is 
 
 # No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+import gc
 import logging
 import sys
 from pathlib import Path
@@ -71,6 +72,9 @@ def mcp(
         typer.echo(
             f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path})", err=True
         )
+        # what start-up built lives as long as the server: out of the collector's walks (every full
+        # collection, the interpreter's last one at exit too, walked it all again; docs/performance.md)
+        gc.freeze()
         if door:
             door.serve_http(door.build_server(live, timezone=timezone), host=host, port=port)
         else:

@@ -4,6 +4,7 @@ cost, docs/performance.md); a command that serves, converses or asks a model kee
 from __future__ import annotations
 
 import gc
+import json
 import subprocess
 import sys
 
@@ -27,13 +28,17 @@ from analytics_agent.cli import entry
 )
 def test_only_one_shot_commands_run_without_the_cyclic_collector(monkeypatch, argv, collector):
     seen: list[bool] = []
+    at_exit: list[object] = []
     monkeypatch.setattr("analytics_agent.cli.app.main", lambda: seen.append(gc.isenabled()))
+    monkeypatch.setattr("analytics_agent.cli.entry.atexit.register", at_exit.append)
     monkeypatch.setattr(sys, "argv", ["analytics-agent", *argv])
     try:
         entry.main()
     finally:
         gc.enable()
     assert seen == [collector]
+    # a one-shot command's objects are frozen at exit, so the interpreter's last collection skips them
+    assert at_exit == ([] if collector else [gc.freeze])
 
 
 def test_the_installed_script_and_python_m_start_through_the_entry():
@@ -48,3 +53,28 @@ def test_the_installed_script_and_python_m_start_through_the_entry():
 
     scripts = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts["analytics-agent"] == "analytics_agent.cli.entry:main"
+
+
+def test_the_mcp_server_freezes_what_start_up_built_before_it_serves(sample_db, tmp_path):
+    """The server keeps the collector (it runs for hours) but takes start-up's objects out of its walks."""
+    session = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+    ]  # fmt: skip
+    script = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('collector', gc.isenabled(), 'frozen', gc.get_freeze_count(), file=sys.stderr))\n"
+        f"sys.argv = ['analytics-agent', '--db', {str(sample_db)!r}, 'mcp']\n"
+        "from analytics_agent.cli.entry import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input="".join(json.dumps(message) + "\n" for message in session),
+        capture_output=True, text=True, check=False, cwd=tmp_path, timeout=600,
+    )  # fmt: skip
+    assert '"id":1' in done.stdout.replace(" ", ""), done.stderr[-800:]
+    collector, frozen = done.stderr.rsplit("collector ", 1)[1].split(" frozen ")
+    assert collector == "True" and int(frozen) > 10_000  # DuckDB's and our modules' objects alone
