@@ -4,13 +4,13 @@ cost, docs/performance.md); a command that serves, converses or asks a model kee
 from __future__ import annotations
 
 import gc
-import json
 import subprocess
 import sys
 
 import pytest
 
 from analytics_agent.cli import entry
+from tests.mcp_session import FIRST_TOOL_LIST_STDIN
 
 
 @pytest.mark.parametrize(
@@ -57,12 +57,6 @@ def test_the_installed_script_and_python_m_start_through_the_entry():
 
 def test_the_mcp_server_freezes_what_start_up_built_before_it_serves(sample_db, tmp_path):
     """The server keeps the collector (it runs for hours) but takes start-up's objects out of its walks."""
-    session = [
-        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-    ]  # fmt: skip
     script = (
         "import atexit, gc, sys\n"
         "atexit.register(lambda: print('collector', gc.isenabled(), 'frozen', gc.get_freeze_count(), file=sys.stderr))\n"
@@ -72,7 +66,7 @@ def test_the_mcp_server_freezes_what_start_up_built_before_it_serves(sample_db, 
     )
     done = subprocess.run(
         [sys.executable, "-c", script],
-        input="".join(json.dumps(message) + "\n" for message in session),
+        input=FIRST_TOOL_LIST_STDIN,
         capture_output=True, text=True, check=False, cwd=tmp_path, timeout=600,
     )  # fmt: skip
     assert '"id":1' in done.stdout.replace(" ", ""), done.stderr[-800:]

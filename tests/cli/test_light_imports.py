@@ -3,12 +3,12 @@ time (the time is in ``tests/bench``). A top-level import added in the wrong mod
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from tests.import_probe import imported_by
+from tests.mcp_session import FIRST_TOOL_LIST_STDIN
 
 # what only asking a model, the MCP server, loading, charts or aggregate need
 NETWORK_AND_SERVERS = {"httpx", "boto3", "botocore", "mcp", "starlette", "uvicorn", "anyio"}
@@ -80,13 +80,7 @@ def test_the_mcp_servers_first_tool_list_needs_neither_pydantic_nor_the_sdk(
     """Every schema in the list is rendered from the tools' definitions without building a pydantic model
     (``tools.param_schema``, ``aggregate.schema``): importing pydantic and building the first model cost
     more CPU than the rest of the answer. The planner is there: aggregate is built while the file is open."""
-    session = [
-        {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-    ]  # fmt: skip
-    stdin = b"".join(json.dumps(message).encode() + b"\n" for message in session)
+    stdin = FIRST_TOOL_LIST_STDIN.encode()
     found = _top(imported_by(["--db", str(sample_db), "mcp"], cwd=tmp_path, stdin=stdin).modules)
     assert "analytics_agent.tools.aggregate.tool" in found  # it did build every tool
     assert found & {"pydantic", "pydantic_core", "analytics_agent.tools.arguments", "mcp"} == set()
