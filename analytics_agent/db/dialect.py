@@ -15,12 +15,17 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.peek import peek_file, trailing_empty_fields
+from analytics_agent.db.peek import (
+    CANDIDATE_DELIMITERS,
+    agreeing_delimiter,
+    peek_file,
+    title_above_header,
+    trailing_empty_fields,
+)
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import Dialect, LoadOptions, duckdb_path, sniff_sql
 from analytics_agent.errors import LoadError
 
-CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 _SHOWN = {"\t": "\\t"}
 _UNIT_SEPARATOR = "\x1f"  # never in a header line, so the whole line reads as one value
 _NO_LAYOUT = (
@@ -38,7 +43,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     peeked = peek_file(path, label, encoding=options.encoding, comment=options.comment, skip=options.skip)
     try:
         sniffed = _sniff(conn, path, label, options)
-        pinned = _pin(conn, path, label, options, sniffed)
+        pinned = _pin(conn, path, label, options, sniffed, peeked.text)
     except _SniffFailed:  # a ragged record inside the sample; pin the first line's delimiter
         if len(peeked.endings) > 1 and options.newline is None:
             raise LoadError(
@@ -110,13 +115,27 @@ def _token_names(
 
 
 def _pin(
-    conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions, sniffed: dict[str, Any]
+    conn: duckdb.DuckDBPyConnection,
+    path: Path,
+    label: str,
+    options: LoadOptions,
+    sniffed: dict[str, Any],
+    head: str,
 ) -> dict[str, Any]:
     """What to pin when the sniff fell back (skipped lines, or one column where the first line has
-    delimiters); empty when the sniff can be trusted."""
+    delimiters); empty when the sniff can be trusted. ``head``: the file's first block, as text."""
     header = options.header if options.header is not None else True
     if sniffed["SkipRows"]:
-        return {"delim": sniffed["Delimiter"], "header": header}
+        # DuckDB skipped lines to read the rest alike. A tab file whose values hold commas agrees with
+        # itself from the first line on under tabs: that is its delimiter. Lines that are a title above
+        # the header are named with the option that skips them; else the strict read names the ragged line
+        delimiter = options.delimiter or agreeing_delimiter(head) or sniffed["Delimiter"]
+        if delimiter == sniffed["Delimiter"] and header and sniffed["HasHeader"] and options.skip is None:
+            quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
+            title = title_above_header(head, delimiter, quote, int(sniffed["SkipRows"]))
+            if title is not None and not _quoted_header(head, delimiter, len(sniffed["Columns"])):
+                raise LoadError(f"{label}: {title}")
+        return {"delim": delimiter, "header": header}
     if len(sniffed["Columns"]) != 1:
         return {}
     line = first_line(conn, path, options)
@@ -131,6 +150,14 @@ def _pin(
     if delimiter is None or delimiter not in line:
         return {}  # really one column
     return {"delim": delimiter, "header": header}
+
+
+def _quoted_header(head: str, delimiter: str, fields: int) -> bool:
+    """Whether the header's first field is quoted across lines with a character no sniffer tries, which
+    reads like a line above the header (PapaParse's ``.a⏎a.,b``): the error path names that quote."""
+    from analytics_agent.db.load_errors import quote_around_header
+
+    return quote_around_header(head, delimiter, fields) is not None
 
 
 def likely_delimiter(line: str) -> str | None:

@@ -9,6 +9,7 @@ several lines later (or a traceback on bytes that are not UTF-8).
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -136,6 +137,64 @@ def _decode(head: bytes, encoding: str) -> str:
 
 def _short(line: str, limit: int = 60) -> str:
     return repr(line if len(line) <= limit else line[: limit - 3] + "...")
+
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
+
+
+def _whole_lines(text: str, most: int) -> list[str]:
+    """The first ``most`` lines of ``text``, the file's first block: its last line is left out when the
+    block was cut (it may end mid-line)."""
+    lines = _LINE_END.split(text)
+    if lines[-1] == "" or len(text.encode("utf-8", "replace")) >= PEEK_BYTES - 4:
+        lines.pop()
+    return lines[:most]
+
+
+def _widths(lines: list[str], delimiter: str, quote: str) -> list[int]:
+    import csv
+
+    return [
+        len(next(csv.reader([line], delimiter=delimiter, quotechar=quote or "\x00"), [])) for line in lines
+    ]
+
+
+def agreeing_delimiter(text: str) -> str | None:
+    """The delimiter under which the file's first lines (at least two) all have the same number of fields,
+    two or more, when exactly one does: a tab file whose values hold commas, which DuckDB's sniffer reads
+    with commas by skipping its header. Pure."""
+    lines = [line for line in _whole_lines(text, 5) if line.strip()]
+    if len(lines) < 2:
+        return None
+    agreeing = []
+    for delimiter in CANDIDATE_DELIMITERS:
+        widths = _widths(lines, delimiter, '"')
+        if widths[0] >= 2 and len(set(widths)) == 1:
+            agreeing.append(delimiter)
+    return agreeing[0] if len(agreeing) == 1 else None
+
+
+def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> str | None:
+    """The refusal to give when the ``skipped`` first lines of ``text`` (what DuckDB's sniffer skipped) are a
+    title or note above the header (``some notes...`` over ``number,text,date``): each has fewer fields
+    than the header below them, and the records after it (at least one) have as many as it has; None when
+    they are not. Pure."""
+    lines = _whole_lines(text, skipped + 4)
+    if skipped < 1 or len(lines) < skipped + 2:
+        return None
+    widths = _widths(lines, delimiter, quote)
+    header = widths[skipped]
+    records = [w for line, w in zip(lines[skipped + 1 :], widths[skipped + 1 :], strict=True) if line.strip()]
+    if header < 2 or not records or any(w != header for w in records) or max(widths[:skipped]) >= header:
+        return None
+    if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
+        return None
+    which = "line 1 is a title or note" if skipped == 1 else f"lines 1-{skipped} are a title or notes"
+    return (
+        f"{which} ({_short(lines[0])}) above the header (line {skipped + 1}, {header} fields); add "
+        f"--skip {skipped} to start at the header"
+    )
 
 
 def trailing_empty_fields(text: str, delimiter: str, quote: str, width: int, *, skip: int = 0) -> bool:

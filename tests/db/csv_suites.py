@@ -170,7 +170,7 @@ def suggested_options(message: str) -> dict[str, Any] | None:
     if flag == "--null":
         return {"null_tokens": [value]}
     if flag == "--skip":
-        return {"skip": 1}
+        return {"skip": int(value)}
     return {flag[2:].replace("-", "_"): value}
 
 

@@ -160,3 +160,63 @@ def test_no_unusual_quote_is_named_where_none_explains_the_header(head: str) -> 
 
     assert quote_around_header(head, ",", 3) is None
     assert quote_around_header(".a\na.,b\nc,d\ne,f", ",", 2) == "."  # the cut last line is left out
+
+
+@pytest.mark.parametrize(
+    ("text", "skip", "rows"),
+    [
+        ("some notes...\nnumber,text,date\n345.0,TEST3,2000-12-13\n", 1, [(345.0, "TEST3")]),
+        (
+            "Report\nmore notes,...\nnumber,text,date\n1.5,a,2000-12-13\n2.5,b,2000-12-14\n",
+            2,
+            [(1.5, "a"), (2.5, "b")],
+        ),
+    ],
+)
+def test_a_title_above_the_header_is_named_with_the_skip_that_reads_the_file(
+    tmp_path: Path, text: str, skip: int, rows: list[tuple]
+) -> None:
+    """DuckDB's sniffer skips a title or note above the header quietly; the load names those lines and the
+    --skip that starts at the header (it was: "line 2 has 3 fields where the header has 1 ... fix the
+    header"), and that option loads the file."""
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, text)
+    message = str(refused.value)
+    assert f"add --skip {skip} to start at the header" in message and "\n" not in message
+    assert f"(line {skip + 1}, 3 fields)" in message
+    _load(tmp_path, text, skip=skip)
+    assert _rows(tmp_path, "SELECT number, text FROM t ORDER BY 1") == rows
+
+
+def test_a_tab_file_whose_values_hold_commas_loads_with_tabs(tmp_path: Path) -> None:
+    """DuckDB's sniffer reads such a file with commas by skipping its header (DuckDB's bug_7578.csv); every
+    line agrees with the first under tabs, so tabs it is."""
+    values = '{"note": "one, two, three, four", "more": "a, b"}'
+    text = "id\tamount\ttags\n" + "".join(f"{i}\t{i}.5\t{values}\n" for i in range(1, 4))
+    _load(tmp_path, text)
+    assert _rows(tmp_path, "SELECT id, amount, tags FROM t ORDER BY 1")[0] == (1, 1.5, values)
+
+
+@pytest.mark.parametrize(
+    ("text", "skipped"),
+    [
+        ("one,two,three\n1,2,3,4\n1,2,3,4\n", 1),  # a header one field short (row names): not a title
+        ("title\nnumber,text\n", 1),  # no record below the header to agree with it
+        ("title\nnumber,text\n1,2,3\n", 1),  # the record does not agree with the header
+        ("a,b,c,d\nnumber,text\n1,2\n", 1),  # the line above is wider than the header
+    ],
+)
+def test_no_title_is_named_where_the_lines_above_do_not_look_like_one(text: str, skipped: int) -> None:
+    from analytics_agent.db.peek import title_above_header
+
+    assert title_above_header(text, ",", '"', skipped) is None
+    assert title_above_header("title\nnumber,text\n1,2\n", ",", '"', 1) is not None
+
+
+def test_the_agreeing_delimiter_is_the_one_only_delimiter_every_first_line_agrees_with() -> None:
+    from analytics_agent.db.peek import agreeing_delimiter
+
+    assert agreeing_delimiter("a\tb\tc\n1\t2,3\t4\n5\t6\t7,8,9\n") == "\t"
+    assert agreeing_delimiter("a,b;c\n1,2;3\n") is None  # two delimiters agree: no choice made
+    assert agreeing_delimiter("a,b\n1,2,3\n") is None  # none agrees
+    assert agreeing_delimiter("a,b\n") is None  # one line says nothing
