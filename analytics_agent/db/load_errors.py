@@ -137,6 +137,11 @@ def explain_load_error(
         return f"{where}: a quoted value is never closed; fix the quotes on that line"
     if "Invalid unicode" in message or "not utf-8 encoded" in message:
         return f"{where}: the file is not UTF-8; give its encoding, e.g. --encoding latin-1"
+    if "not latin-1 encoded" in message:  # DuckDB's latin-1 refuses the C1 bytes 0x80-0x9f
+        return (
+            f"{where or 'the file'} is not latin-1 either: it holds bytes that DuckDB's latin-1 refuses (Windows-1252 "
+            "punctuation?); convert it to UTF-8 first (e.g. iconv -f cp1252 -t utf-8), then load it"
+        )
     if match := _UNKNOWN_TYPE.search(message):
         return f"--type: DuckDB has no type {match[1]}; use VARCHAR, BIGINT, DOUBLE, DATE or TIMESTAMP"
     if "No space left on device" in message or "disk is full" in message.lower():

@@ -108,7 +108,7 @@ def guess_encoding(head: bytes) -> str | None:
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
-        if exc.start < len(head) - 4:  # not just a character cut at the end of the block
+        if len(head) < PEEK_BYTES or exc.start < len(head) - 4:  # not a character cut at the block's end
             # C1 bytes (0x80-0x9f) are Windows-1252 punctuation, which DuckDB's latin-1 refuses
             return "windows-1252" if any(0x80 <= b <= 0x9F for b in head) else "latin-1"
     return None
