@@ -147,6 +147,7 @@ class Workspace:
         quote: str | None = None,
         escape: str | None = None,
         newline: str | None = None,
+        max_line_size: int | None = None,
         timezone: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same

@@ -71,6 +71,10 @@ _Timezone = Annotated[
         "zoned timestamps are counted in it. Kept in <db>.semantic.yaml.",
     ),
 ]
+_MaxLineSize = Annotated[
+    Optional[int],
+    typer.Option("--max-line-size", metavar="BYTES", help="The longest line to read. Default: 2000000."),
+]
 _SkipBadRows = Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)]
 _PadShortRows = Annotated[bool, typer.Option("--pad-short-rows", help=_PAD_HELP)]
 _AllowEmpty = Annotated[
@@ -173,6 +177,7 @@ def load(
     quote: _Quote = None,
     escape: _Escape = None,
     newline: _Newline = None,
+    max_line_size: _MaxLineSize = None,
     timezone: _Timezone = None,
 ) -> None:
     """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
@@ -249,6 +254,7 @@ def bundled_tools_lost(summary) -> str | None:
 def render_summary(summary) -> str:
     """The closing summary: what went where, how long it took, each stored column, then what to know."""
     from analytics_agent.present.tables import plural, table
+    from analytics_agent.suggest import clipped
 
     names = ", ".join(summary.files[:3]) + (" …" if len(summary.files) > 3 else "")
     verb = {"append": "Appended", "replace": "Loaded (replacing)"}.get(summary.mode, "Loaded")
@@ -261,7 +267,7 @@ def render_summary(summary) -> str:
     if renamed:
         headers.insert(1, "original name")
         for row, c in zip(rows, summary.columns, strict=True):
-            row.insert(1, c.original if c.original != c.name else "")
+            row.insert(1, clipped(c.original, limit=80) if c.original != c.name else "")
     lines = [escape_control(head) + ".", table(headers, rows, right=(len(headers) - 1,))]
     if summary.rejected_lines:
         shown = ", ".join(map(str, summary.rejected_lines[:5])) + (

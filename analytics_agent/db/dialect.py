@@ -168,7 +168,10 @@ def likely_delimiter(line: str) -> str | None:
 
 
 def _fields(line: str, delimiter: str) -> int:
-    return len(next(csv.reader([line], delimiter=delimiter), []))
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter), []))
+    except csv.Error:  # a quoted field past the csv module's limit (128 KiB): count the plain way
+        return line.count(delimiter) + 1
 
 
 def first_line(conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions) -> str:
@@ -180,6 +183,8 @@ def first_line(conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions
     skip = f", skip = {int(options.skip or 0)}"
     if options.comment:
         encoding, params = f"{encoding}, comment = ?", [*params, options.comment]
+    if options.max_line_size:
+        skip += f", max_line_size = {int(options.max_line_size)}"
     try:
         row = conn.execute(
             "SELECT line FROM read_csv(?, auto_detect = false, header = false, delim = ?, quote = '', "

@@ -27,6 +27,7 @@ _STRPTIME = re.compile(
 )
 _COLUMNS = re.compile(r"Expected Number of Columns: (\d+) Found: (\d+)")
 _UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
+_LINE_SIZE = re.compile(r"Maximum line size of (\d+) bytes exceeded\. Actual Size:\s*(\d+) bytes")
 _ORIGINAL = re.compile(r"^Original Line: (.*)$", re.MULTILINE)
 _SETTING = re.compile(
     r"^\s*(delimiter|quote|escape) = (.*?) \((?:Auto-Detected|Set By User)\)\s*$", re.MULTILINE
@@ -141,6 +142,14 @@ def explain_load_error(
         return (
             f"{where or 'the file'} is not latin-1 either: it holds bytes that DuckDB's latin-1 refuses (Windows-1252 "
             "punctuation?); convert it to UTF-8 first (e.g. iconv -f cp1252 -t utf-8), then load it"
+        )
+    if match := _LINE_SIZE.search(message):
+        limit, size = int(match[1]), int(match[2])
+        room = -(-size * 2 // 1_000_000) * 1_000_000  # twice the line, in whole millions: room for the next
+        name = where.split(": line ")[0] or "the file"  # DuckDB's sniffer gives line 1 for any line
+        return (
+            f"{name} has a line of {size:,} bytes, past the {limit:,} bytes DuckDB reads in one line; add "
+            f"--max-line-size {room} to read longer lines"
         )
     if match := _UNKNOWN_TYPE.search(message):
         return f"--type: DuckDB has no type {match[1]}; use VARCHAR, BIGINT, DOUBLE, DATE or TIMESTAMP"

@@ -60,6 +60,8 @@ class LoadOptions:
     """A record with fewer fields than the header gets NULL for the missing ones (DuckDB's null_padding)."""
     column_date_formats: Mapping[str, str] = field(default_factory=dict)
     """``--date-format COLUMN=FORMAT``: that column read as a DATE (TIMESTAMP with a time) in that format."""
+    max_line_size: int | None = None
+    """The longest line DuckDB reads, in bytes; None: DuckDB's own limit (2,000,000)."""
 
     def csv_only_options(self) -> list[str]:
         used = {
@@ -77,6 +79,7 @@ class LoadOptions:
             "--escape": self.escape is not None,
             "--newline": self.newline is not None,
             "--pad-short-rows": self.pad_short_rows,
+            "--max-line-size": self.max_line_size is not None,
         }
         used["--date-format"] = used["--date-format"] or bool(self.column_date_formats)
         return [flag for flag, on in used.items() if on]
@@ -85,6 +88,9 @@ class LoadOptions:
         tokens = DEFAULT_NULL_TOKENS if self.null_tokens is None else (*self.null_tokens, "")
         return list(dict.fromkeys(tokens))
 
+
+MAX_LINE_SIZE = 1 << 30
+"""The longest ``--max-line-size``: a line is held whole in memory while DuckDB reads it."""
 
 NEWLINES: dict[str, str | None] = {"any": None}
 """``--newline`` values and what DuckDB's ``new_line`` takes for them (``any`` is a normalised copy). DuckDB
@@ -231,6 +237,8 @@ def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
     for column, fmt in options.column_date_formats.items():
         if "%" not in fmt:
             raise LoadError(f"--date-format {column}={fmt}: give a strptime format such as %d/%m/%Y")
+    if options.max_line_size is not None and not 0 < options.max_line_size <= MAX_LINE_SIZE:
+        raise LoadError(f"--max-line-size takes a number of bytes from 1 to {MAX_LINE_SIZE:,}, e.g. 10000000")
     if options.skip is not None and options.skip < 0:
         raise LoadError("--skip takes the number of lines to skip before the header, e.g. --skip 2")
     if options.mode not in ("create", "replace", "append"):
@@ -298,6 +306,7 @@ def csv_reader_sql(
         ("new_line", NEWLINES.get(options.newline or "any")),
         ("strict_mode", strict),
         ("null_padding", options.pad_short_rows),
+        ("max_line_size", options.max_line_size),
         ("union_by_name", None if single else True),
     ]
     if lenient:  # a second look at a file already loaded: never fail on what the load set aside
@@ -341,6 +350,7 @@ def sniff_sql(path: Path, options: LoadOptions, **pinned: Any) -> tuple[str, lis
         ("escape", options.escape),
         ("new_line", NEWLINES.get(options.newline or "any")),
         ("null_padding", options.pad_short_rows or None),
+        ("max_line_size", options.max_line_size),
         *pinned.items(),
     ]
     named = list({key: value for key, value in named}.items())  # a pinned value replaces the user's

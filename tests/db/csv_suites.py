@@ -40,6 +40,7 @@ _FLAGS = {
     "escape": "--escape",
     "newline": "--newline",
     "pad_short_rows": "--pad-short-rows",
+    "max_line_size": "--max-line-size",
 }
 
 
@@ -148,7 +149,7 @@ def suite_files() -> list[Path]:
 
 
 _SUGGESTED = re.compile(
-    r"(--encoding|--comment|--skip-bad-rows|--skip|--pad-short-rows|--newline|--no-header|--header|--delimiter|--null|--type|"
+    r"(--max-line-size|--encoding|--comment|--skip-bad-rows|--skip|--pad-short-rows|--newline|--no-header|--header|--delimiter|--null|--type|"
     r"--date-format|--allow-empty|--quote|--escape|--thousands|--decimal)(?:\s+('[^']*'|\"[^\"]*\"|\S+))?"
 )
 
@@ -169,8 +170,8 @@ def suggested_options(message: str) -> dict[str, Any] | None:
         return {"types": {column: type_name}}
     if flag == "--null":
         return {"null_tokens": [value]}
-    if flag == "--skip":
-        return {"skip": int(value)}
+    if flag in ("--skip", "--max-line-size"):
+        return {flag[2:].replace("-", "_"): int(value)}
     return {flag[2:].replace("-", "_"): value}
 
 

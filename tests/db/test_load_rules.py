@@ -230,3 +230,26 @@ def test_bytes_that_duckdbs_latin_1_refuses_are_explained_in_one_line(tmp_path: 
     message = str(refused.value)
     assert "is not latin-1 either" in message and "iconv -f cp1252" in message
     assert "Error:" not in message and "\n" not in message
+
+
+def test_a_line_past_duckdbs_limit_names_the_max_line_size_that_reads_it(tmp_path: Path) -> None:
+    """DuckDB reads lines of at most 2,000,000 bytes; a longer one (a huge JSON cell) was refused in DuckDB's
+    words with nothing to do about it. The refusal names the line, its length and a --max-line-size that
+    reads it, and that loads the file."""
+    big = "x" * 2_100_000
+    text = f"id,payload\n1,small\n2,{big}\n"
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, text)
+    message = str(refused.value)
+    assert "has a line of 2,100,00" in message and "add --max-line-size 5000000" in message
+    assert "\n" not in message and "Error" not in message
+    _load(tmp_path, text, max_line_size=5_000_000)
+    assert _rows(tmp_path, "SELECT id, strlen(payload) FROM t ORDER BY 1") == [(1, 5), (2, 2_100_000)]
+
+
+@pytest.mark.parametrize("size", [0, -1, 2**31])
+def test_max_line_size_takes_a_sensible_number_of_bytes(size: int) -> None:
+    from analytics_agent.db.sources import LoadOptions
+
+    with pytest.raises(LoadError, match="--max-line-size takes a number of bytes"):
+        check_options(LoadOptions(max_line_size=size), "csv")
