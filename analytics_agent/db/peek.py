@@ -175,13 +175,17 @@ def agreeing_delimiter(text: str) -> str | None:
     return agreeing[0] if len(agreeing) == 1 else None
 
 
+_MOST_TITLE_LINES = 10
+"""More lines above the header are another table (an AEMO report has hundreds), not a title."""
+
+
 def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> str | None:
     """The refusal to give when the ``skipped`` first lines of ``text`` (what DuckDB's sniffer skipped) are a
     title or note above the header (``some notes...`` over ``number,text,date``): each has fewer fields
     than the header below them, and the records after it (at least one) have as many as it has; None when
     they are not. Pure."""
     lines = _whole_lines(text, skipped + 4)
-    if skipped < 1 or len(lines) < skipped + 2:
+    if not 1 <= skipped <= _MOST_TITLE_LINES or len(lines) < skipped + 2:
         return None
     widths = _widths(lines, delimiter, quote)
     header = widths[skipped]

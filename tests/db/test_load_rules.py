@@ -204,6 +204,7 @@ def test_a_tab_file_whose_values_hold_commas_loads_with_tabs(tmp_path: Path) -> 
         ("title\nnumber,text\n", 1),  # no record below the header to agree with it
         ("title\nnumber,text\n1,2,3\n", 1),  # the record does not agree with the header
         ("a,b,c,d\nnumber,text\n1,2\n", 1),  # the line above is wider than the header
+        ("n\n" * 11 + "number,text\n1,2\n", 11),  # eleven lines above: another table, not a title
     ],
 )
 def test_no_title_is_named_where_the_lines_above_do_not_look_like_one(text: str, skipped: int) -> None:
