@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import duckdb
@@ -42,12 +43,17 @@ class ToolOutcome:
     is_error: bool
     rows: int = 0
     truncated: bool = False
-    tokens: int = 0
     sql: str = ""
     params: Any = None
     """The SQL's bound values, JSON-ready (dates as ISO text)."""
     duration_ms: float = 0.0
     arguments: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def tokens(self) -> int:
+        """The estimate of ``text`` (``shaping.estimate_tokens``), counted when read: the trace and the loop
+        read it, a `tools call` or an MCP answer never does."""
+        return estimate_tokens(self.text)
 
 
 class Executor:
@@ -132,7 +138,6 @@ class Executor:
             is_error=False,
             rows=shaped.rows,
             truncated=shaped.truncated,
-            tokens=shaped.tokens,
             sql=value.sql,
             params=to_jsonable(value.params),
             duration_ms=(time.perf_counter() - started) * 1000,
@@ -195,7 +200,7 @@ def _shape(value: ToolValue) -> Shaped:
 def error_outcome(name: str, message: str) -> ToolOutcome:
     """A failed call as the model reads it: ``Error: <one line>``."""
     text = f"Error: {message}"
-    return ToolOutcome(name=name, text=text, is_error=True, tokens=estimate_tokens(text))
+    return ToolOutcome(name=name, text=text, is_error=True)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -15,6 +15,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from analytics_agent.db.values import to_jsonable
@@ -182,7 +183,21 @@ class Shaped:
     text: str
     rows: int
     truncated: bool
-    tokens: int
+
+    @cached_property
+    def tokens(self) -> int:
+        """The estimate of ``text``, counted when read: most results are too short to need it."""
+        return estimate_tokens(self.text)
+
+
+def over_budget(text: str, max_tokens: int) -> int | None:
+    """The token estimate of ``text`` when it is over ``max_tokens``, else None. The estimate never exceeds
+    the text's UTF-8 bytes, so a text of at most ``max_tokens`` bytes is not counted at all (about 15 µs
+    per result, on the path of every call)."""
+    if len(text) <= max_tokens and (text.isascii() or len(text.encode("utf-8")) <= max_tokens):
+        return None
+    tokens = estimate_tokens(text)
+    return tokens if tokens > max_tokens else None
 
 
 def shape_rows(result: Rows, *, max_rows: int = MAX_ROWS, max_tokens: int = MAX_TOKENS) -> Shaped:
@@ -195,9 +210,9 @@ def shape_rows(result: Rows, *, max_rows: int = MAX_ROWS, max_tokens: int = MAX_
         if truncated:
             payload.update(truncated=True, shown=keep, hint=result.hint)
         text = dumps(payload)
-        tokens = estimate_tokens(text)
-        if tokens <= max_tokens or keep == 0:
-            return Shaped(text=text, rows=keep, truncated=truncated, tokens=tokens)
+        tokens = over_budget(text, max_tokens)
+        if tokens is None or keep == 0:
+            return Shaped(text=text, rows=keep, truncated=truncated)
         keep = max(0, min(keep - 1, int(keep * max_tokens / tokens)))
 
 
@@ -206,18 +221,16 @@ def shape_object(value: dict[str, Any], *, max_tokens: int = MAX_TOKENS) -> Shap
     obj = to_jsonable(value)
     text = dumps(obj)
     cut: dict[str, int] = {}  # list name -> its full length
-    tokens = estimate_tokens(text)
-    while tokens > max_tokens:
+    while over_budget(text, max_tokens) is not None:
         key = _longest_list_key(obj)
         if key is None:
             text = dumps({"truncated": True, "error": "the result is too large to show; narrow the question"})
-            return Shaped(text=text, rows=0, truncated=True, tokens=estimate_tokens(text))
+            return Shaped(text=text, rows=0, truncated=True)
         cut.setdefault(key, len(obj[key]))
         obj[key] = obj[key][: len(obj[key]) // 2]
         obj.update(truncated=True, truncated_lists=cut)
         text = dumps(obj)
-        tokens = estimate_tokens(text)
-    return Shaped(text=text, rows=1, truncated=bool(cut), tokens=tokens)
+    return Shaped(text=text, rows=1, truncated=bool(cut))
 
 
 def _longest_list_key(obj: dict[str, Any]) -> str | None:

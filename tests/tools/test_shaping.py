@@ -205,3 +205,24 @@ def test_the_fast_letter_runs_are_the_patterns_own_runs(text):
     from analytics_agent.tools.shaping import _LETTER_RUNS, _letter_runs
 
     assert _letter_runs(text) == _LETTER_RUNS.findall(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300), st.integers(min_value=0, max_value=400))
+def test_a_text_left_uncounted_is_within_the_budget(text, budget):
+    """over_budget skips counting a text of at most ``budget`` bytes: the estimate never exceeds the bytes."""
+    from analytics_agent.tools.shaping import over_budget
+
+    over = over_budget(text, budget)
+    assert over == (estimate_tokens(text) if estimate_tokens(text) > budget else None)
+
+
+def test_a_short_result_is_shaped_without_counting_its_tokens_until_they_are_read(monkeypatch):
+    import analytics_agent.tools.shaping as shaping
+
+    counted: list[str] = []
+    real = shaping.estimate_tokens
+    monkeypatch.setattr(shaping, "estimate_tokens", lambda text: counted.append(text) or real(text))
+    shaped = shape_object({"city": "Pune", "orders": 3})
+    assert counted == []  # 30 bytes cannot be over 1,000 tokens
+    assert shaped.tokens == real(shaped.text) and counted == [shaped.text]
