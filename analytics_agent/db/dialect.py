@@ -18,6 +18,7 @@ import duckdb
 from analytics_agent.db.peek import (
     CANDIDATE_DELIMITERS,
     agreeing_delimiter,
+    field_count,
     peek_file,
     title_above_header,
     trailing_empty_fields,
@@ -162,16 +163,9 @@ def _quoted_header(head: str, delimiter: str, fields: int) -> bool:
 
 def likely_delimiter(line: str) -> str | None:
     """The candidate delimiter the line uses most outside quotes, if any. Pure."""
-    counts = {d: _fields(line, d) - 1 for d in CANDIDATE_DELIMITERS}
+    counts = {d: field_count(line, d) - 1 for d in CANDIDATE_DELIMITERS}
     best = max(counts, key=lambda d: counts[d])
     return best if counts[best] > 0 else None
-
-
-def _fields(line: str, delimiter: str) -> int:
-    try:
-        return len(next(csv.reader([line], delimiter=delimiter), []))
-    except csv.Error:  # a quoted field past the csv module's limit (128 KiB): count the plain way
-        return line.count(delimiter) + 1
 
 
 def first_line(conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions) -> str:

@@ -152,12 +152,18 @@ def _whole_lines(text: str, most: int) -> list[str]:
     return lines[:most]
 
 
-def _widths(lines: list[str], delimiter: str, quote: str) -> list[int]:
+def field_count(line: str, delimiter: str, quote: str = '"') -> int:
+    """How many fields ``line`` splits into (``quote``: ``''`` for none). Pure."""
     import csv
 
-    return [
-        len(next(csv.reader([line], delimiter=delimiter, quotechar=quote or "\x00"), [])) for line in lines
-    ]
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter, quotechar=quote or "\x00"), []))
+    except csv.Error:  # a quoted field past the csv module's limit (128 KiB): count the plain way
+        return line.count(delimiter) + 1
+
+
+def _widths(lines: list[str], delimiter: str, quote: str) -> list[int]:
+    return [field_count(line, delimiter, quote) for line in lines]
 
 
 def agreeing_delimiter(text: str) -> str | None:
