@@ -366,3 +366,34 @@ def test_the_writer_never_prints_duckdbs_progress_bar(tmp_path):
 
     with open_writer(tmp_path / "w.duckdb") as conn:
         assert conn.execute("SELECT current_setting('enable_progress_bar_print')").fetchone()[0] is False
+
+
+def test_a_small_input_loads_on_one_duckdb_thread_and_a_big_one_on_its_default(
+    sample_db, tmp_path, monkeypatch
+):
+    from analytics_agent.db import loader
+
+    seen = []
+    real = loader.open_writer
+
+    def spied(path, **kwargs):
+        seen.append(kwargs.get("threads"))
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(loader, "open_writer", spied)
+    small = tmp_path / "small.csv"
+    small.write_text("a,b\n1,x\n2,y\n")
+    load_files(sample_db, [str(small)], LoadOptions(table="small"))
+    assert seen == [1]
+    with loader.open_writer(sample_db, threads=1) as conn:  # the setting reaches DuckDB
+        assert conn.execute("SELECT current_setting('threads')").fetchone()[0] == 1
+
+    big, packed = tmp_path / "big.csv", tmp_path / "packed.csv.gz"
+    with big.open("wb") as handle:  # sparse: the size is what counts, not the bytes
+        handle.truncate(loader.SMALL_INPUT_BYTES + 1)
+    with packed.open("wb") as handle:  # compressed text counts as several times its size
+        handle.truncate(loader.SMALL_INPUT_BYTES // 2)
+    assert loader._threads([small]) == 1
+    assert loader._threads([big]) is None
+    assert loader._threads([packed]) is None
+    assert loader._threads([small, tmp_path / "gone.csv"]) is None
