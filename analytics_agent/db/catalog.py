@@ -24,6 +24,9 @@ MAX_DISTINCT_VALUES = 50
 MAX_PROFILE_TEXT = 200
 """Text columns whose longest value is longer keep no min, max or values in their profile (free text, not
 labels), so a profile stays small whatever a table holds (describe_table on 60 MB strings took 308 s)."""
+SMALL_TABLE_ROWS = 20_000
+"""Up to this many rows a profile lists a column's values by sorting the whole column's list (see
+``_distinct_values``); past it, by DuckDB's DISTINCT aggregate, which holds only the distinct values."""
 MAX_STORED_PROFILE = 1_000_000
 """A stored profile larger than this (characters of JSON) is not trusted: it is computed again."""
 _TEXT_TYPES = ("VARCHAR",)
@@ -173,20 +176,26 @@ def compute_profile(
             if kind in _TEXT_TYPES and short and distinct <= MAX_DISTINCT_VALUES * 2:
                 labels[name] = column
         columns.append(column)
-    for name, values in _distinct_values(cur, table, list(labels)).items():
+    for name, values in _distinct_values(cur, table, list(labels), row_count).items():
         if len(values) <= MAX_DISTINCT_VALUES:
             labels[name]["values"] = values
     return {"table": table, "rows": row_count, "columns": columns}
 
 
-def _distinct_values(cur: duckdb.DuckDBPyConnection, table: str, columns: list[str]) -> dict[str, list[str]]:
+def _distinct_values(
+    cur: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: int
+) -> dict[str, list[str]]:
     """Each column's distinct non-null values in order, all in one scan: a query per column cost more
-    than its scan on a small table. The approximate count picked the columns, so each list stays short."""
+    than its scan on a small table. The approximate count picked the columns, so each list stays short.
+    A small table's values are gathered whole and sorted as a list (the same list, at half the CPU of
+    DuckDB's ordered DISTINCT aggregate: 1.9 -> 0.9 ms for three columns of 366 rows)."""
     if not columns:
         return {}
-    lists = ", ".join(
-        f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE {c} IS NOT NULL)" for c in map(quote_ident, columns)
-    )
+    if rows <= SMALL_TABLE_ROWS:
+        form = "list_sort(list_distinct(list({c})))"  # list_distinct drops NULLs
+    else:
+        form = "list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE {c} IS NOT NULL)"
+    lists = ", ".join(form.format(c=c) for c in map(quote_ident, columns))
     row = first_row(cur.execute(f"SELECT {lists} FROM {quote_ident(table)}"))
     return {name: list(values or []) for name, values in zip(columns, row, strict=True)}
 
