@@ -156,7 +156,7 @@ def _load(
     ):
         reserved = reserved_words(conn)
         table = _target_table(options, patterns, reserved)
-        existing = table_names(conn)  # the writer holds the file: nobody else adds or drops a table
+        existing = table_names(conn, linked=False)  # the writer holds the file: nobody else adds or drops one
         options = replace(options, mode=_effective_mode(options.mode, table, existing))
         plan = make_plan(conn, kind, files, inputs, options, reserved, rejects)
         load = _Load(conn, table, plan, options, files, inputs, rejects, existing)

@@ -397,3 +397,23 @@ def test_a_small_input_loads_on_one_duckdb_thread_and_a_big_one_on_its_default(
     assert loader._threads([big]) is None
     assert loader._threads([packed]) is None
     assert loader._threads([small, tmp_path / "gone.csv"]) is None
+
+
+def test_the_writer_lists_the_same_tables_without_asking_for_views(sample_db):
+    from analytics_agent.db.catalog import table_names
+    from analytics_agent.db.connect import open_writer
+
+    with open_writer(sample_db) as conn:
+        conn.execute("CREATE VIEW big_orders AS SELECT * FROM orders WHERE amount > 100")
+        conn.execute("CREATE TEMP TABLE scratch AS SELECT 1 AS x")
+        own = table_names(conn, linked=False)
+        assert own == table_names(conn) and "big_orders" not in own and "scratch" not in own
+        sql = []
+
+        class Spy:
+            def execute(self, query, *args):
+                sql.append(query)
+                return conn.execute(query, *args)
+
+        table_names(Spy(), linked=False)  # type: ignore[arg-type]
+    assert "duckdb_views" not in sql[0]  # DuckDB's first look at its views cost ~1 ms of a small load
