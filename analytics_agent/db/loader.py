@@ -49,9 +49,10 @@ from analytics_agent.errors import LoadError
 _HEAD_BYTES = 65_536
 """How much of a refused file is read again to explain the refusal (a header quoted across lines)."""
 SMALL_INPUT_BYTES = 4_000_000
-"""Inputs up to this size load on one DuckDB thread. DuckDB gives a thread a CSV block of about 8 MB and a
-table scan a row group of 122,880 rows, so a second thread has nothing of its own to read here; waking it
-for each of a load's twenty-odd small queries cost about 9 ms of CPU on a 366-row file (188 -> 179 ms)."""
+"""Inputs up to this size load on one DuckDB thread. DuckDB splits a CSV file among threads in blocks of
+megabytes and a table scan by row groups of 122,880 rows, so a second thread has little of its own to read
+here; waking it for each of a load's twenty-odd small queries cost about 9 ms of CPU on a 366-row file
+(188 -> 179 ms, whole process)."""
 _PACKED = (".gz", ".zst", ".zstd", ".parquet", ".pq")
 _PACKED_RATIO = 8
 """A compressed file (or Parquet) counts as this many times its size: CSV text compresses about 5-10x."""
