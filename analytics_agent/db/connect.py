@@ -168,11 +168,13 @@ def _locked(conn: duckdb.DuckDBPyConnection) -> bool:
 
 
 @contextlib.contextmanager
-def open_writer(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+def open_writer(path: Path, *, threads: int | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The writing connection. ``threads``: DuckDB's worker threads (None: its default, one per core)."""
+    config: dict[str, object] = {"storage_compatibility_version": STORAGE_VERSION}
+    if threads is not None:
+        config["threads"] = threads
     try:
-        conn = _connect_waiting(
-            path, WRITER_LOCK_WAIT_S, config={"storage_compatibility_version": STORAGE_VERSION}
-        )
+        conn = _connect_waiting(path, WRITER_LOCK_WAIT_S, config=config)
     except (duckdb.Error, OSError) as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
     try:

@@ -13,16 +13,14 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
+from analytics_agent.db.odd_values import SAMPLE_ROWS, odd_value_notes
 from analytics_agent.db.rows import first_row
 
-SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
-_MOSTLY = 0.9
 # day, month (number or name) and year with one separator kind: 12/31/09, 31-Jan-2009, 2009.01.31
 _DATE_SHAPE = re.compile(
     r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{1,2}|[A-Za-z]{3,9})\4\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4})$"
 )
 _WRITTEN_DATE = re.compile(r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$")
-_NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
 
 
 class Rejects(NamedTuple):  # not a dataclass: a tenth of the import cost (0.07 against 0.5 ms)
@@ -57,64 +55,6 @@ class Rejects(NamedTuple):  # not a dataclass: a tenth of the import cost (0.07 
         conn.execute(f"DROP TABLE IF EXISTS {quote_ident(self.errors)}")
         conn.execute(f"DROP TABLE IF EXISTS {quote_ident(self.scans)}")
         return [int(r[0]) for r in lines]
-
-
-def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str]) -> list[str]:
-    """One line per text column whose values are numbers or dates except for a few: which values, and
-    the option that reads them."""
-    if not text_columns:
-        return []
-    selects = []
-    for name in text_columns:
-        col = quote_ident(name)
-        selects += [f"count({col})", f"count(TRY_CAST({col} AS DOUBLE))", f"count(TRY_CAST({col} AS DATE))"]
-    wanted = ", ".join(quote_ident(name) for name in text_columns)
-    counts = first_row(
-        conn.execute(
-            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
-        )
-    )
-    odd: dict[str, str] = {}
-    for i, name in enumerate(text_columns):
-        present, numbers, dates = counts[3 * i : 3 * i + 3]
-        fitting = max(numbers, dates)
-        if present and _MOSTLY * present <= fitting < present:
-            odd[name] = "DOUBLE" if numbers >= dates else "DATE"
-    return _odd_notes(conn, table, odd)
-
-
-def _odd_notes(conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str]) -> list[str]:
-    """The note of each column (-> the type most of its values fit): how many values do not fit, and the
-    three commonest; all columns in one query (a query each cost more than its scan on a small table)."""
-    if not kinds:
-        return []
-    parts = []
-    for name, kind in kinds.items():
-        col = quote_ident(name)
-        parts.append(
-            f"(SELECT {{'n': sum(n), 'odd': list(v ORDER BY n DESC, v)[1:3]}} FROM (SELECT {col} AS v, count(*) AS n "
-            f"FROM {quote_ident(table)} WHERE {col} IS NOT NULL AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1))"
-        )
-    notes = []
-    for name, found in zip(kinds, first_row(conn.execute(f"SELECT {', '.join(parts)}")), strict=True):
-        count, odd = int(found["n"]), found["odd"]
-        values = "value" if count == 1 else "values"
-        notes.append(
-            f"{name} stayed text because of {count:,} {values} like {', '.join(map(repr, odd))}; "
-            f"{odd_value_fix(odd)}"
-        )
-    return notes
-
-
-def odd_value_fix(odd: Sequence[str]) -> str:
-    """The option that reads such values. Pure."""
-    if all(_NUMBER_WITH_SEPARATORS.match(v) for v in odd):
-        separator = next((c for c in odd[0] if c in ",.' "), ",")
-        return f"add --thousands {separator!r} if {separator!r} separates thousands"
-    if all(len(v) <= 12 for v in odd):
-        flags = " ".join(f"--null {v!r}" for v in odd)
-        return f"add {flags} if {'they mean' if len(odd) > 1 else 'it means'} missing"
-    return "fix them, or keep the column as text"
 
 
 # Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.

@@ -5,7 +5,6 @@ and spreadsheet programs read such files. Only when asked: a ``\\r`` inside a qu
 from __future__ import annotations
 
 import contextlib
-import gzip
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -38,7 +37,11 @@ def _open(path: Path) -> IO[bytes]:
     if name.endswith((".zst", ".zstd")):
         raise LoadError(f"{path.name}: --newline any reads plain or .gz files; unpack it first")
     try:
-        return cast(IO[bytes], gzip.open(path, "rb") if name.endswith(".gz") else path.open("rb"))
+        if name.endswith(".gz"):
+            import gzip  # only for a .gz file: kept off a plain load's start-up
+
+            return cast(IO[bytes], gzip.open(path, "rb"))
+        return path.open("rb")
     except OSError as exc:
         raise LoadError(f"cannot read {path.name}: {exc.strerror or exc}") from None
 

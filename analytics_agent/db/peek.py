@@ -8,7 +8,6 @@ several lines later (or a traceback on bytes that are not UTF-8).
 
 from __future__ import annotations
 
-import gzip
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -117,13 +116,15 @@ def guess_encoding(head: bytes) -> str | None:
 def _head(path: Path) -> bytes:
     try:
         if path.name.lower().endswith(".gz"):
+            import gzip  # only for a .gz file: kept off a plain load's start-up
+
             with gzip.open(path, "rb") as compressed:
                 return compressed.read(PEEK_BYTES)
         if path.name.lower().endswith((".zst", ".zstd")):
             return b""  # DuckDB unpacks it; its own errors are explained afterwards
         with path.open("rb") as handle:
             return handle.read(PEEK_BYTES)
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError
         raise LoadError(f"cannot read {path.name}: {getattr(exc, 'strerror', None) or exc}") from None
 
 

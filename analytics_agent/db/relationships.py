@@ -25,9 +25,9 @@ from analytics_agent.db.catalog import (
     LINKED,
     META_SCHEMA,
     get_profiles,
-    meta_tables,
     quote_ident,
     table_names,
+    written_tables,
 )
 from analytics_agent.db.rows import first_row
 
@@ -73,19 +73,7 @@ def names_match(column: str, target: str, key: str) -> bool:
 
 
 def _catalog(cur: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
-    catalog: dict[str, dict[str, str]] = {}
-    # Base tables only: the links are read back for listed tables (``table_names``), which a view is not,
-    # and a view's row count is a scan of whatever it selects (a view over range(1e13) hung every load).
-    # Temporary tables live in the ``temp`` catalog, not the current database. (A semi-join, not a join:
-    # DuckDB plans it for about half the CPU, 4.5 against 8.7 ms for a first run in a process.)
-    for table, column, kind in cur.execute(
-        "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = "
-        "current_database() AND schema_name = 'main' AND table_oid IN (SELECT table_oid FROM duckdb_tables() "
-        "WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary) "
-        "ORDER BY table_name, column_index"
-    ).fetchall():
-        catalog.setdefault(table, {})[column] = kind
-    return catalog
+    return written_tables(cur)[0]
 
 
 def duplicate_keys(cur: duckdb.DuckDBPyConnection, table: str, key: str, *, rows: int | None = None) -> int:
@@ -279,25 +267,32 @@ def _row_count(cur: duckdb.DuckDBPyConnection, table: str) -> int:
     return int(first_row(cur.execute(f"SELECT count(*) FROM {quote_ident(table)}"))[0])
 
 
-def store_relationships(conn: duckdb.DuckDBPyConnection, changed: str | None = None) -> list[Relationship]:
+def store_relationships(
+    conn: duckdb.DuckDBPyConnection,
+    changed: str | None = None,
+    *,
+    written: tuple[dict[str, dict[str, str]], set[str]] | None = None,
+) -> list[Relationship]:
     """Infer and store the database's links (on a writable connection, inside the caller's transaction).
 
     ``changed``: the table just loaded, replaced or dropped; only links from or to it are inferred again
-    and the others are kept, so a load pays for its own table only.
+    and the others are kept, so a load pays for its own table only. ``written``: ``written_tables`` as
+    the caller has just read it (a writer has no linked sources). The stored links are rewritten only
+    when they change: a rewrite costs its queries and a bigger checkpoint at close.
     """
-    # one catalog query for what read_relationships and get_profiles would each look up again: every DuckDB
-    # query costs 0.5-1 ms of CPU, most of a small load's own work (a writer has no linked sources)
-    conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
-    meta = meta_tables(conn)
-    catalog = _catalog(conn)
+    catalog, meta = written_tables(conn) if written is None else written
+    if not meta:
+        conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
     exists = "relationships" in meta
-    kept = (
-        [r for r in _stored_links(conn, set(catalog)) if changed not in (r.table, r.target)] if exists else []
-    )
+    stored = _stored_rows(conn) if exists else []
+    kept = [r for r in _links_between(stored, set(catalog)) if changed not in (r.table, r.target)]
     found = kept + infer_relationships(
         conn, touching=changed if exists else None, catalog=catalog, profiles_stored="profiles" in meta
     )
     found.sort(key=lambda r: (r.table, r.column, r.target))
+    rows = [(r.table, r.column, r.target, r.key, r.coverage, r.verified) for r in found]
+    if exists and rows == stored:
+        return found
     if not exists:
         conn.execute(
             f"CREATE TABLE {META_SCHEMA}.relationships (table_name VARCHAR, column_name VARCHAR, "
@@ -305,10 +300,7 @@ def store_relationships(conn: duckdb.DuckDBPyConnection, changed: str | None = N
         )
     conn.execute(f"DELETE FROM {META_SCHEMA}.relationships")
     if found:
-        conn.executemany(
-            f"INSERT INTO {META_SCHEMA}.relationships VALUES (?, ?, ?, ?, ?, ?)",
-            [(r.table, r.column, r.target, r.key, r.coverage, r.verified) for r in found],
-        )
+        conn.executemany(f"INSERT INTO {META_SCHEMA}.relationships VALUES (?, ?, ?, ?, ?, ?)", rows)
     return found
 
 
@@ -347,7 +339,17 @@ def read_relationships(cur: duckdb.DuckDBPyConnection) -> list[Relationship]:
 
 def _stored_links(cur: duckdb.DuckDBPyConnection, tables: set[str]) -> list[Relationship]:
     """The stored links between ``tables`` (those that still exist)."""
-    rows = cur.execute(f"SELECT * FROM {META_SCHEMA}.relationships ORDER BY 1, 2, 3").fetchall()
+    return _links_between(_stored_rows(cur), tables)
+
+
+def _stored_rows(cur: duckdb.DuckDBPyConnection) -> list[tuple[Any, ...]]:
+    return [
+        tuple(row)
+        for row in cur.execute(f"SELECT * FROM {META_SCHEMA}.relationships ORDER BY 1, 2, 3").fetchall()
+    ]
+
+
+def _links_between(rows: list[tuple[Any, ...]], tables: set[str]) -> list[Relationship]:
     # rows of an earlier layout have no "verified": their keys were checked in full
     return [
         Relationship(row[0], row[1], row[2], row[3], row[4], verified=row[5] if len(row) > 5 else True)

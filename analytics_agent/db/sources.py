@@ -6,7 +6,6 @@ Reader options reach DuckDB as bound parameters (``read_csv(?, delim = ?, …)``
 
 from __future__ import annotations
 
-import glob
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -185,6 +184,8 @@ def resolve_inputs(patterns: Sequence[str]) -> list[Input]:
 def _expand(pattern: str) -> list[Path]:
     expanded = Path(pattern).expanduser()
     if _GLOB.search(pattern) and not expanded.is_file():  # a file named "[a] b.csv" is itself
+        import glob  # only for a pattern: kept off a plain load's start-up
+
         matches = sorted(Path(m) for m in glob.glob(str(expanded)) if Path(m).is_file())
         if not matches:
             raise LoadError(f"no files match {pattern}")

@@ -119,3 +119,14 @@ def test_a_run_builds_only_its_command_and_mistakes_get_the_whole_app() -> None:
     assert [c.name for c in app_for(["--db", "x", "tables"]).registered_commands] == ["tables"]
     assert app_for(["tabels"]) is app and app_for(["--help"]) is app
     assert len(app.registered_commands) > 1  # the whole app is left as it was
+
+
+def test_loading_a_plain_csv_imports_neither_gzip_nor_glob_nor_the_error_path(
+    sample_db: Path, tmp_path: Path
+) -> None:
+    plain = tmp_path / "plain.csv"
+    plain.write_text("a,b\n1,x\n2,y\n")
+    found = _top(imported_by(["--db", str(sample_db), "load", str(plain)], cwd=tmp_path).modules)
+    assert "analytics_agent.db.loader" in found  # it did run
+    # a .gz file, a glob pattern and a refusal's explanation are each a run's own
+    assert found & {"gzip", "glob", "analytics_agent.db.load_errors", "pydantic"} == set()

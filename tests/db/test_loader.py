@@ -366,3 +366,54 @@ def test_the_writer_never_prints_duckdbs_progress_bar(tmp_path):
 
     with open_writer(tmp_path / "w.duckdb") as conn:
         assert conn.execute("SELECT current_setting('enable_progress_bar_print')").fetchone()[0] is False
+
+
+def test_a_small_input_loads_on_one_duckdb_thread_and_a_big_one_on_its_default(
+    sample_db, tmp_path, monkeypatch
+):
+    from analytics_agent.db import loader
+
+    seen = []
+    real = loader.open_writer
+
+    def spied(path, **kwargs):
+        seen.append(kwargs.get("threads"))
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(loader, "open_writer", spied)
+    small = tmp_path / "small.csv"
+    small.write_text("a,b\n1,x\n2,y\n")
+    load_files(sample_db, [str(small)], LoadOptions(table="small"))
+    assert seen == [1]
+    with loader.open_writer(sample_db, threads=1) as conn:  # the setting reaches DuckDB
+        assert conn.execute("SELECT current_setting('threads')").fetchone()[0] == 1
+
+    big, packed = tmp_path / "big.csv", tmp_path / "packed.csv.gz"
+    with big.open("wb") as handle:  # sparse: the size is what counts, not the bytes
+        handle.truncate(loader.SMALL_INPUT_BYTES + 1)
+    with packed.open("wb") as handle:  # compressed text counts as several times its size
+        handle.truncate(loader.SMALL_INPUT_BYTES // 2)
+    assert loader._threads([small]) == 1
+    assert loader._threads([big]) is None
+    assert loader._threads([packed]) is None
+    assert loader._threads([small, tmp_path / "gone.csv"]) is None
+
+
+def test_the_writer_lists_the_same_tables_without_asking_for_views(sample_db):
+    from analytics_agent.db.catalog import table_names
+    from analytics_agent.db.connect import open_writer
+
+    with open_writer(sample_db) as conn:
+        conn.execute("CREATE VIEW big_orders AS SELECT * FROM orders WHERE amount > 100")
+        conn.execute("CREATE TEMP TABLE scratch AS SELECT 1 AS x")
+        own = table_names(conn, linked=False)
+        assert own == table_names(conn) and "big_orders" not in own and "scratch" not in own
+        sql = []
+
+        class Spy:
+            def execute(self, query, *args):
+                sql.append(query)
+                return conn.execute(query, *args)
+
+        table_names(Spy(), linked=False)  # type: ignore[arg-type]
+    assert "duckdb_views" not in sql[0]  # DuckDB's first look at its views cost ~1 ms of a small load

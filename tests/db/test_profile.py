@@ -47,3 +47,19 @@ def test_low_cardinality_text_columns_list_their_values_in_duckdbs_own_order(tmp
     assert columns["labels"]["values"] == ordered == ["B", "Zürich", "a", "b", "é"]
     assert "values" not in columns["many"]  # 61 distinct values: more than a label list holds
     assert columns["empty"]["values"] == [] and columns["one"]["values"] == ["x"]
+
+
+def test_a_small_and_a_big_tables_value_lists_are_the_same_lists(tmp_path, monkeypatch):
+    # a small table sorts each column's whole list, a big one uses DuckDB's ordered DISTINCT aggregate
+    from analytics_agent.db import catalog
+
+    labels = ["B", "", " a", "a", "a ", "Zürich", "é", "e\u0301", "😀", "10", "9", "\t", "NULL", "b"]
+    with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
+        conn.execute("CREATE TABLE t (labels VARCHAR, empty VARCHAR)")
+        conn.executemany("INSERT INTO t VALUES (?, NULL)", [[v] for v in labels * 3 + [None]])
+        conn.execute("CREATE TABLE nothing (labels VARCHAR)")
+        small = [compute_profile(conn, t)["columns"] for t in ("t", "nothing")]
+        monkeypatch.setattr(catalog, "SMALL_TABLE_ROWS", -1)
+        big = [compute_profile(conn, t)["columns"] for t in ("t", "nothing")]
+    assert small == big
+    assert small[0][0]["values"] == sorted(set(labels)) and small[0][1]["values"] == []

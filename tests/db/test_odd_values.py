@@ -1,0 +1,54 @@
+"""Odd values in a text column of a big table: the first rows rule a plain text column out before the
+whole sample is cast; the notes are those of the whole sample."""
+
+from __future__ import annotations
+
+import duckdb
+
+from analytics_agent.db import odd_values
+from analytics_agent.db.odd_values import PROBE_ROWS, SAMPLE_ROWS, odd_value_notes
+
+
+class _Spy:
+    def __init__(self, conn: duckdb.DuckDBPyConnection) -> None:
+        self.conn, self.sql = conn, []
+
+    def execute(self, sql, *args):
+        self.sql.append(sql)
+        return self.conn.execute(sql, *args)
+
+
+def _table(conn: duckdb.DuckDBPyConnection) -> None:
+    """``name``: text throughout; ``late``: numbers, then 500 'n/k' past the first rows cast (2.5 % of
+    the sample: odd); ``turns``: numbers in the first rows, text after (mostly text: no note)."""
+    conn.execute(
+        f"CREATE TABLE t AS SELECT 'city ' || range AS name, "
+        f"CASE WHEN range BETWEEN {PROBE_ROWS} AND {PROBE_ROWS + 499} THEN 'n/k' ELSE range::VARCHAR END AS late, "
+        f"CASE WHEN range < {PROBE_ROWS} THEN range::VARCHAR ELSE 'word' END AS turns "
+        f"FROM range({SAMPLE_ROWS * 2})"
+    )
+
+
+def test_a_big_tables_text_column_is_ruled_out_on_its_first_rows_and_the_notes_are_the_samples(tmp_path):
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
+        _table(conn)
+        spy = _Spy(conn)
+        notes = odd_value_notes(spy, "t", ["name", "late", "turns"])  # type: ignore[arg-type]
+    assert notes == [
+        "late stayed text because of 500 values like 'n/k'; add --null 'n/k' if it means missing"
+    ]
+    sample = [q for q in spy.sql if f"LIMIT {SAMPLE_ROWS}" in q]
+    assert len(sample) == 1 and '"name"' not in sample[0]  # cast on the first rows only
+    assert '"late"' in sample[0] and '"turns"' in sample[0]
+
+
+def test_a_table_smaller_than_the_first_rows_is_counted_once(tmp_path):
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
+        conn.execute(
+            "CREATE TABLE t AS SELECT CASE WHEN range = 7 THEN 'T' ELSE range::VARCHAR END AS v FROM range(100)"
+        )
+        spy = _Spy(conn)
+        notes = odd_value_notes(spy, "t", ["v"])  # type: ignore[arg-type]
+    assert notes == ["v stayed text because of 1 value like 'T'; add --null 'T' if it means missing"]
+    assert sum("TRY_CAST" in q and "count(" in q and "LIMIT" in q for q in spy.sql) == 1
+    assert odd_values.PROBE_ROWS < SAMPLE_ROWS
