@@ -97,7 +97,8 @@ def metric_sql(m: MetricPlan, params: Params, extra: str = "") -> str:
 
 def build_query(plan: QueryPlan, *, one_pass: bool = False) -> tuple[str, dict[str, Any]]:
     """The full SELECT (with LIMIT when the plan has one) and its bound values. ``one_pass``: a grouped
-    period comparison groups every row (as it did before ``every_group``; tests and benches compare)."""
+    period comparison groups every row, which its many groups make cheaper than ``every_group`` (the
+    tool decides: ``few_groups``); tests compare the two."""
     params = Params()
     outer = [_label(k, i) for i, k in enumerate(plan.keys)]
     # Grouped, a metric's own condition (or a comparison period) stays in its FILTER: moved into WHERE it

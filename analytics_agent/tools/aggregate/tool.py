@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident
+from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident, stored_profile
 from analytics_agent.db.catalog import (
     read_catalog as read_catalog,  # its old home; callers may import it here
 )
@@ -24,6 +24,7 @@ from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
+from analytics_agent.tools.aggregate.every_group import few_groups
 from analytics_agent.tools.aggregate.plan import Planner
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
@@ -65,7 +66,8 @@ class Aggregate(Tool):
         plan = self.plan(args)
         self._check_keys(cursor, plan.joins)
         _check_named_values(cursor, plan)
-        sql, params = build_query(plan)
+        one_pass = bool(plan.compare and plan.keys) and not _few_groups(cursor, plan)
+        sql, params = build_query(plan, one_pass=one_pass)
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
         result = fetch_rows(cursor, sql, params, hint=hint)  # values cut to size before Python holds them
         if _looks_empty(plan, result.rows) and plan.filters:
@@ -91,6 +93,14 @@ class Aggregate(Tool):
         if not self.catalog:
             raise ToolError(NO_TABLES)
         return self.planner.plan(args)
+
+
+def _few_groups(cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> bool:
+    """Whether a grouped comparison's groups are known to be few, by the table's stored profile (never a
+    scan): then it reads only its periods' rows (``every_group``), else it groups every row once."""
+    profile = stored_profile(cursor, plan.table) or {}
+    listed = {c["name"]: len(c["values"]) for c in profile.get("columns", []) if c.get("values") is not None}
+    return few_groups(plan.keys, listed)
 
 
 def _looks_empty(plan: QueryPlan, rows: list[tuple[Any, ...]]) -> bool:
