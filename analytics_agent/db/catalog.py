@@ -239,6 +239,12 @@ def drop_profile(conn: duckdb.DuckDBPyConnection, table: str) -> None:
 def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
     """The stored profile (a linked source's is cached in the session), or one computed now for tables
     written by other tools."""
+    stored = stored_profile(cur, table)
+    return stored if stored is not None else cast("dict[str, Any]", to_jsonable(compute_profile(cur, table)))
+
+
+def stored_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | None:
+    """The stored profile (a loaded table's, or a linked source's cached one), or None: never a scan."""
     if _has_profiles_table(cur):
         row = cur.execute(
             f"SELECT profile FROM {META_SCHEMA}.profiles WHERE table_name = ? AND strlen(profile) <= ?",
@@ -252,7 +258,7 @@ def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
         ).fetchone()
         if row:
             return cast("dict[str, Any]", json.loads(row[0]))
-    return cast("dict[str, Any]", to_jsonable(compute_profile(cur, table)))
+    return None
 
 
 def get_profiles(

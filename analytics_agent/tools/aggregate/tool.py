@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident
+from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident, stored_profile
 from analytics_agent.db.catalog import (
     read_catalog as read_catalog,  # its old home; callers may import it here
 )
@@ -24,6 +24,7 @@ from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
+from analytics_agent.tools.aggregate.every_group import few_groups
 from analytics_agent.tools.aggregate.plan import Planner
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
@@ -51,6 +52,9 @@ class Aggregate(Tool):
         self.semantics = semantics or Semantics()
         self.planner = Planner(catalog, self.semantics, timezone)
         self._unique: set[tuple[str, str]] = set()
+        self._listed: dict[str, dict[str, int]] = {}
+        """Per table, its text columns whose stored profile lists their values, and how many (read once: a
+        stale count could only pick the slower of two queries that answer alike)."""
 
     @cached_property
     def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
@@ -65,7 +69,8 @@ class Aggregate(Tool):
         plan = self.plan(args)
         self._check_keys(cursor, plan.joins)
         _check_named_values(cursor, plan)
-        sql, params = build_query(plan)
+        one_pass = bool(plan.compare and plan.keys) and not self._few_groups(cursor, plan)
+        sql, params = build_query(plan, one_pass=one_pass)
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
         result = fetch_rows(cursor, sql, params, hint=hint)  # values cut to size before Python holds them
         if _looks_empty(plan, result.rows) and plan.filters:
@@ -85,6 +90,17 @@ class Aggregate(Tool):
                     f"joining {j.table} would repeat rows and double-count; refused"
                 )
             self._unique.add((j.table, j.key))
+
+    def _few_groups(self, cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> bool:
+        """Whether a grouped comparison's groups are known to be few, by the table's stored profile (never
+        a scan): then it reads only its periods' rows (``every_group``), else it groups every row once."""
+        if plan.table not in self._listed:
+            profile = stored_profile(cursor, plan.table) or {}
+            columns = profile.get("columns", [])
+            self._listed[plan.table] = {
+                c["name"]: len(c["values"]) for c in columns if c.get("values") is not None
+            }
+        return few_groups(plan.keys, self._listed[plan.table])
 
     def plan(self, args: Any) -> QueryPlan:
         """Check every name against the catalog and every value's shape; ToolError names what to fix."""
