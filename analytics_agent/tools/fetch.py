@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -47,6 +48,7 @@ def fetch_rows(
     max_rows: int = MAX_ROWS,
     hint: str | None = None,
     plans: dict[Any, FetchPlan] | None = None,
+    learn: bool = True,
 ) -> Rows:
     """The first ``max_rows + 1`` rows of one SELECT with every value cut to size, and the total when cut.
 
@@ -54,14 +56,16 @@ def fetch_rows(
     cache owned by a tool whose SQL never changes (a ``.sql`` tool), so the query is bound for its column
     types on the first two uses per kind of arguments (the second learns its facts), not on every call;
     from then on a plan that reads only the database's own tables runs as a statement prepared once per
-    cursor (``_run``). The tool is rebuilt when the database changes, and its cache with it.
+    cursor (``_run``). The tool is rebuilt when the database changes, and its cache with it. ``learn``
+    False: a kept plan is reused as first made (its types), never learned or prepared (``aggregate``, whose
+    queries are many and seldom repeated whole, keeps one per query text for calls that differ in values).
     """
     key = (max_rows, _signature(params))
     kept = plans.get(key) if plans is not None else None
-    if kept is None or not kept.learned:
+    if kept is None or (learn and not kept.learned):
         # what DuckDB says of the query costs two more queries, repaid only by a plan used again: it is
         # learned on the second use (a one-shot `tools call` runs the full wrapper and never pays for it)
-        kept = _plan(cursor, sql, params, max_rows, learn=kept is not None)
+        kept = _plan(cursor, sql, params, max_rows, learn=learn and kept is not None)
         if plans is not None:
             plans[key] = kept
     _run(cursor, kept, params)
@@ -99,6 +103,26 @@ class FetchPlan:
             names, kinds, value_chars, query, learned
         )  # fmt: skip
         self.statement, self.prepared_on = statement, prepared_on
+
+
+class QueryPlans:
+    """The fetch plans (``fetch_rows``' ``plans``) of the ``size`` query texts used last, for a tool that
+    writes its SQL per call: a call that differs from an earlier one in values only binds nothing again."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._by_query: dict[str, dict[Any, FetchPlan]] = {}
+        self._lock = threading.Lock()  # calls run on the executor's threads
+
+    def get(self, sql: str) -> dict[Any, FetchPlan]:
+        with self._lock:
+            plans = self._by_query.pop(sql, None)
+            if plans is None:
+                plans = {}
+                if len(self._by_query) >= self._size:
+                    del self._by_query[next(iter(self._by_query))]  # the one used longest ago
+            self._by_query[sql] = plans  # last in the order: used now
+            return plans
 
 
 _statement_numbers = itertools.count()  # each plan's own statement name, in every cursor it is prepared on

@@ -209,3 +209,35 @@ def test_any_text_as_a_literal_is_that_text_and_nothing_more(text):
     finally:
         conn.close()
     assert rows == [(text,)]
+
+
+def test_aggregate_binds_a_query_text_once_for_calls_that_differ_in_values(sample_db, monkeypatch):
+    """``aggregate`` writes its SQL per call; a call that differs from an earlier one only in its values
+    (another city) reuses the first call's plan: the query is bound for its types once, and each answer is
+    still its own (issue 22: no bind on every call)."""
+    import analytics_agent.tools.fetch as fetch
+    from analytics_agent.workspace.workspace import Workspace
+
+    bound: list[str] = []
+    real = fetch._plan
+    monkeypatch.setattr(
+        fetch, "_plan", lambda cursor, sql, *a, **k: bound.append(sql) or real(cursor, sql, *a, **k)
+    )
+    with Workspace.open(sample_db) as ws:
+        cursor = ws.cursor()
+        answers = {}
+        for city in ("Pune", "Delhi", "Pune"):
+            args = {
+                "table": "orders",
+                "metrics": [{"fn": "count"}],
+                "filters": [{"column": "city", "op": "=", "value": city}],
+            }
+            outcome = ws.executor.execute("aggregate", json.dumps(args))
+            assert not outcome.is_error, outcome.text
+            answers[city] = json.loads(outcome.text)["rows"][0][0]
+        expected = {
+            c: cursor.execute("SELECT count(*) FROM orders WHERE city = ?", [c]).fetchone()[0]
+            for c in ("Pune", "Delhi")
+        }
+    assert len(bound) == 1
+    assert answers == expected and answers["Pune"] != answers["Delhi"]

@@ -30,7 +30,7 @@ from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params,
 from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, where_clause
 from analytics_agent.tools.base import Tool, ToolValue
-from analytics_agent.tools.fetch import fetch_rows
+from analytics_agent.tools.fetch import QueryPlans, fetch_rows
 from analytics_agent.tools.semantics import Semantics
 
 if TYPE_CHECKING:  # pydantic: the model is built on first use (a call), never to list the tools
@@ -52,6 +52,7 @@ class Aggregate(Tool):
         self.semantics = semantics or Semantics()
         self.planner = Planner(catalog, self.semantics, timezone)
         self._unique: set[tuple[str, str]] = set()
+        self._fetch_plans = QueryPlans()
         self._listed: dict[str, dict[str, int]] = {}
         """Per table, its text columns whose stored profile lists their values, and how many (read once: a
         stale count could only pick the slower of two queries that answer alike)."""
@@ -72,7 +73,8 @@ class Aggregate(Tool):
         one_pass = bool(plan.compare and plan.keys) and not self._few_groups(cursor, plan)
         sql, params = build_query(plan, one_pass=one_pass)
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
-        result = fetch_rows(cursor, sql, params, hint=hint)  # values cut to size before Python holds them
+        # values cut to size before Python holds them; the query's types are bound once per query text
+        result = fetch_rows(cursor, sql, params, hint=hint, plans=self._fetch_plans.get(sql), learn=False)
         if _looks_empty(plan, result.rows) and plan.filters:
             _explain_no_rows(cursor, plan)
         return ToolValue(result, sql=sql, params=params)
