@@ -129,6 +129,12 @@ def explain_load_error(
         )
     if match := _COLUMNS.search(message):
         return _field_count(where, int(match[2]), int(match[1]), record, good_records)
+    return _reader_failure(message, where)
+
+
+def _reader_failure(message: str, where: str) -> str:
+    """A failure of the whole read (layout, quotes, encoding, line size, types, disk), not of one value or
+    record. Pure."""
     if "Error when sniffing file" in message:
         return (
             f"{where or 'the file'}: DuckDB could not work out its layout; give --delimiter (and --no-header if "
