@@ -7,15 +7,7 @@ import duckdb
 
 from analytics_agent.db import odd_values
 from analytics_agent.db.odd_values import PROBE_ROWS, SAMPLE_ROWS, odd_value_notes
-
-
-class _Spy:
-    def __init__(self, conn: duckdb.DuckDBPyConnection) -> None:
-        self.conn, self.sql = conn, []
-
-    def execute(self, sql, *args):
-        self.sql.append(sql)
-        return self.conn.execute(sql, *args)
+from tests.db.spy import SqlSpy
 
 
 def _table(conn: duckdb.DuckDBPyConnection) -> None:
@@ -32,7 +24,7 @@ def _table(conn: duckdb.DuckDBPyConnection) -> None:
 def test_a_big_tables_text_column_is_ruled_out_on_its_first_rows_and_the_notes_are_the_samples(tmp_path):
     with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
         _table(conn)
-        spy = _Spy(conn)
+        spy = SqlSpy(conn)
         notes = odd_value_notes(spy, "t", ["name", "late", "turns"])  # type: ignore[arg-type]
     assert notes == [
         "late stayed text because of 500 values like 'n/k'; add --null 'n/k' if it means missing"
@@ -47,7 +39,7 @@ def test_a_table_smaller_than_the_first_rows_is_counted_once(tmp_path):
         conn.execute(
             "CREATE TABLE t AS SELECT CASE WHEN range = 7 THEN 'T' ELSE range::VARCHAR END AS v FROM range(100)"
         )
-        spy = _Spy(conn)
+        spy = SqlSpy(conn)
         notes = odd_value_notes(spy, "t", ["v"])  # type: ignore[arg-type]
     assert notes == ["v stayed text because of 1 value like 'T'; add --null 'T' if it means missing"]
     assert sum("TRY_CAST" in q and "count(" in q and "LIMIT" in q for q in spy.sql) == 1

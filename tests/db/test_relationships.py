@@ -14,6 +14,7 @@ from analytics_agent.db.drop import drop_table
 from analytics_agent.db.loader import load_files
 from analytics_agent.db.relationships import Relationship, infer_relationships, read_relationships
 from analytics_agent.db.sources import LoadOptions
+from tests.db.spy import SqlSpy
 
 
 @pytest.fixture(scope="module")
@@ -113,22 +114,7 @@ def test_columns_sharing_a_key_each_keep_their_own_coverage(tmp_path):
     assert alone == {"orders": 1.0, "invoices": 0.625, "refunds": 1 / 3}  # refunds: below one half, no link
 
 
-class _Spy:
-    """The connection, with the statements run through it written down."""
-
-    def __init__(self, conn: duckdb.DuckDBPyConnection) -> None:
-        self.conn, self.sql = conn, []
-
-    def execute(self, sql, *args):
-        self.sql.append(sql)
-        return self.conn.execute(sql, *args)
-
-    def executemany(self, sql, *args):
-        self.sql.append(sql)
-        return self.conn.executemany(sql, *args)
-
-
-def _writes(spy: _Spy) -> list[str]:
+def _writes(spy: SqlSpy) -> list[str]:
     return [q for q in spy.sql if q.startswith(("DELETE", "INSERT")) and "relationships" in q]
 
 
@@ -136,14 +122,14 @@ def test_links_are_written_again_only_when_they_change(sample_db):
     with duckdb.connect(str(sample_db)) as conn:
         stored = conn.execute("SELECT * FROM _agent.relationships ORDER BY ALL").fetchall()
         conn.execute("CREATE TABLE remarks AS SELECT 'late' AS remark")  # links to nothing
-        spy = _Spy(conn)
+        spy = SqlSpy(conn)
         found = relationships.store_relationships(spy, "remarks")  # type: ignore[arg-type]
         assert _writes(spy) == []  # a rewrite cost its queries and a bigger checkpoint at close
         assert conn.execute("SELECT * FROM _agent.relationships ORDER BY ALL").fetchall() == stored
         assert len(found) == len(stored) > 0
 
         conn.execute("CREATE TABLE order_remarks AS SELECT order_id, 'late' AS remark FROM orders")
-        spy = _Spy(conn)
+        spy = SqlSpy(conn)
         relationships.store_relationships(spy, "order_remarks")  # type: ignore[arg-type]
         assert _writes(spy)
         links = conn.execute(
