@@ -20,6 +20,7 @@ from analytics_agent.db.rows import first_row
 _DATE_SHAPE = re.compile(
     r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{1,2}|[A-Za-z]{3,9})\4\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4})$"
 )
+_ISO_DATE = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}$")
 _WRITTEN_DATE = re.compile(r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$")
 
 
@@ -99,11 +100,11 @@ def settle_columns(
     notes: list[str] = []
     text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
     free = [c for c in text if c not in fixed]
-    dated, date_notes = _text_dates(conn, table, free, date_formats)
+    dated, date_notes, noted = _text_dates(conn, table, free, date_formats)
     notes += date_notes
     text = [c for c in text if c not in dated]
     notes += _token_notes(conn, table, text, recount, stored_to_original, tokens)
-    notes += odd_value_notes(conn, table, [c for c in text if c not in fixed])
+    notes += odd_value_notes(conn, table, [c for c in text if c not in fixed and c not in noted])
     notes += _ambiguous_date_notes(conn, table, date_formats)
     return notes
 
@@ -124,11 +125,13 @@ def _become_boolean(conn: duckdb.DuckDBPyConnection, table: str, column: str) ->
 
 def _text_dates(
     conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str], decided: dict[str, str]
-) -> tuple[list[str], list[str]]:
-    """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS``: converted to DATE."""
+) -> tuple[list[str], list[str], list[str]]:
+    """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS``: converted to DATE. Also
+    the notes, and the columns noted as dates but for some values (the odd-value check need not name
+    those values again)."""
     text, shaped = _date_candidates(conn, table, text)
     if not text:
-        return [], []
+        return [], [], []
     selects = []
     for name in text:
         col = quote_ident(name)
@@ -146,18 +149,22 @@ def _text_dates(
     width = len(TEXT_DATE_FORMATS) + 1
     converted: list[str] = []
     notes: list[str] = []
+    noted: list[str] = []
     others = set(decided.values())
     for i, name in enumerate(text):
         present, *fits = counts[width * i : width * (i + 1)]
         full = [f for f, n in zip(TEXT_DATE_FORMATS, fits, strict=True) if present and n == present]
-        if not full:
-            if shaped.get(name):
+        most, best = max(zip(fits, TEXT_DATE_FORMATS, strict=True)) if present else (0, "")
+        if not full and (not most or most * 2 < present):
+            # an ISO date is DuckDB's own form: what kept such a column text is named by the odd-value check
+            if shaped.get(name) and not _ISO_DATE.match(shaped[name]):
                 notes.append(
                     f"{name} looks like dates (e.g. {shaped[name]!r}) in a form not recognised; it stayed "
                     f"text: add --date-format {name}=FORMAT (e.g. %d/%m/%y) to store it as DATE"
                 )
             continue
-        chosen, why = _choose_format(name, full, others)
+        # most values fit a format (``best``) but some do not: those are named below, not the format
+        chosen, why = _choose_format(name, full, others) if full else (best, "")
         col, target = quote_ident(name), quote_ident(table)
         bad, example = first_row(
             conn.execute(
@@ -171,6 +178,7 @@ def _text_dates(
                 f"{name} looks like dates ({chosen}) but {bad:,} values such as {example!r} do not fit; "
                 f"it stayed text (fix them, or add --null {example!r} if they mean missing)"
             )
+            noted.append(name)
             continue
         sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
         conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE DATE USING strptime({col}, '{chosen}')::DATE")
@@ -179,7 +187,7 @@ def _text_dates(
             f"{name}: text dates like {sample!r} stored as DATE (format {chosen}{why}); "
             f"add --type {name}=VARCHAR to keep them as text"
         )
-    return converted, notes
+    return converted, notes, noted
 
 
 def _date_candidates(

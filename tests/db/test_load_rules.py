@@ -254,3 +254,26 @@ def test_max_line_size_takes_a_sensible_number_of_bytes(size: int) -> None:
 
     with pytest.raises(LoadError, match="--max-line-size takes a number of bytes"):
         check_options(LoadOptions(max_line_size=size), "csv")
+
+
+@pytest.mark.parametrize(
+    ("day", "note"),
+    [
+        # day-first dates with two odd values: the format is recognised, the odd values are named (it said
+        # "in a form not recognised; add --date-format day=FORMAT", which does not load it)
+        (
+            lambda i: f"{i % 28 + 1:02d}/01/2020",
+            "day looks like dates (%d/%m/%Y) but 2 values such as 'bad' do not fit",
+        ),
+        # ISO dates with two odd values: one note, the odd-value check's (the date note was wrong and doubled it)
+        (lambda i: f"2020-01-{i % 28 + 1:02d}", "day stayed text because of 2 values like 'bad'"),
+    ],
+)
+def test_a_date_column_kept_text_by_a_few_odd_values_names_them_once(tmp_path: Path, day, note: str) -> None:
+    text = "id,day\n" + "".join(f"{i},{day(i)}\n" for i in range(200)) + "201,bad\n202,bad\n"
+    summary = _load(tmp_path, text)
+    about_day = [n for n in summary.notes if n.startswith("day ")]
+    assert len(about_day) == 1 and about_day[0].startswith(note), summary.notes
+    assert "add --null 'bad'" in about_day[0] and "not recognised" not in about_day[0]
+    _load(tmp_path, text, null=["bad"], replace=True)
+    assert _rows(tmp_path, "SELECT typeof(day), count(*) - count(day) FROM t GROUP BY 1") == [("DATE", 2)]
