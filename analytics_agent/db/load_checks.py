@@ -132,27 +132,11 @@ def _text_dates(
     text, shaped = _date_candidates(conn, table, text)
     if not text:
         return [], [], []
-    selects = []
-    for name in text:
-        col = quote_ident(name)
-        selects.append(f"count({col})")
-        selects += [
-            f"count(*) FILTER (WHERE TRY_STRPTIME({col}, '{f}') IS NOT NULL AND {_year_shape(col, f)})"
-            for f in TEXT_DATE_FORMATS
-        ]
-    wanted = ", ".join(quote_ident(name) for name in text)
-    counts = first_row(
-        conn.execute(
-            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
-        )
-    )
-    width = len(TEXT_DATE_FORMATS) + 1
     converted: list[str] = []
     notes: list[str] = []
     noted: list[str] = []
     others = set(decided.values())
-    for i, name in enumerate(text):
-        present, *fits = counts[width * i : width * (i + 1)]
+    for name, (present, fits) in zip(text, _format_fits(conn, table, text), strict=True):
         full = [f for f, n in zip(TEXT_DATE_FORMATS, fits, strict=True) if present and n == present]
         most, best = max(zip(fits, TEXT_DATE_FORMATS, strict=True)) if present else (0, "")
         if not full and (not most or most * 2 < present):
@@ -188,6 +172,29 @@ def _text_dates(
             f"add --type {name}=VARCHAR to keep them as text"
         )
     return converted, notes, noted
+
+
+def _format_fits(
+    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]
+) -> list[tuple[int, list[int]]]:
+    """Per column, its values among the first ``SAMPLE_ROWS`` rows and how many fit each of
+    ``TEXT_DATE_FORMATS``, in one scan."""
+    selects = []
+    for name in text:
+        col = quote_ident(name)
+        selects.append(f"count({col})")
+        selects += [
+            f"count(*) FILTER (WHERE TRY_STRPTIME({col}, '{f}') IS NOT NULL AND {_year_shape(col, f)})"
+            for f in TEXT_DATE_FORMATS
+        ]
+    wanted = ", ".join(quote_ident(name) for name in text)
+    counts = first_row(
+        conn.execute(
+            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
+        )
+    )
+    width = len(TEXT_DATE_FORMATS) + 1
+    return [(counts[width * i], list(counts[width * i + 1 : width * (i + 1)])) for i in range(len(text))]
 
 
 def _date_candidates(
