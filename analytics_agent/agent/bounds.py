@@ -23,6 +23,10 @@ from analytics_agent.tools.shaping import MAX_TOKENS, estimate_tokens
 MAX_CALLS_PER_TURN = 16
 MAX_PARALLEL_CALLS = 8
 MAX_ERROR_TOKENS = MAX_TOKENS
+INTERRUPT_POLL_S = 0.1
+"""How often the wait for a call's result wakes: a Ctrl-C that lands just before the wait blocks would
+otherwise be handled only when the call ends (CPython runs its handler at the next bytecode, and a lock
+wait already blocked is not woken by it; on Windows a lock wait is never woken at all)."""
 BYTES_PER_TOKEN_CEILING = 6
 """No o200k-like tokenizer averages more than this many UTF-8 bytes per token over a whole request
 (English ≈ 4.5, JSON ≈ 3, other scripts fewer), so bytes / 6 never counts more than an honest server."""
@@ -78,12 +82,13 @@ def run_calls(
     calls: Sequence[ToolCall],
     indexes: Sequence[int],
     *,
-    on_interrupt: Callable[[int, int], None],
+    on_interrupt: Callable[[int, int, Callable[[], bool]], None],
 ) -> dict[int, Any]:
     """Run ``calls[i]`` for each index concurrently; outcomes by index.
 
-    On Ctrl-C the calls that have not started are cancelled (``on_interrupt(cancelled, running)``
-    says so) and the interrupt goes on at once; running calls end within their own time limit.
+    On Ctrl-C the calls that have not started are cancelled and ``on_interrupt(cancelled, running,
+    settled)`` is told, with ``settled()`` true once every call that had started has ended, so it can
+    stop them; then the interrupt goes on.
     """
     if not indexes:
         return {}
@@ -92,11 +97,19 @@ def run_calls(
     try:
         for i in indexes:
             futures[i] = pool.submit(execute, calls[i].name, calls[i].arguments)
-        return {i: future.result() for i, future in futures.items()}
+        return {i: _result(future) for i, future in futures.items()}
     except KeyboardInterrupt:
         cancelled = sum(future.cancel() for future in futures.values())
-        running = sum(not future.done() for future in futures.values())
-        on_interrupt(cancelled, running)
+        started = [future for future in futures.values() if not future.done()]
+        on_interrupt(cancelled, len(started), lambda: all(future.done() for future in started))
         raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _result(future: Future[Any]) -> Any:
+    while True:
+        try:
+            return future.result(timeout=INTERRUPT_POLL_S)
+        except TimeoutError:  # concurrent.futures.TimeoutError is this one since Python 3.11
+            continue

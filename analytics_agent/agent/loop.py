@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from analytics_agent.agent.bounds import (
@@ -210,9 +210,9 @@ class Agent:
         allowed = range(min(len(calls), MAX_CALLS_PER_TURN))
         fresh = [i for i in allowed if keys[i] not in run.failures and not calls[i].error]
 
-        def interrupted(cancelled: int, running: int) -> None:
-            if running:
-                self.executor.stop_running()  # what the sentence says: they are stopped, not left to run
+        def interrupted(cancelled: int, running: int, settled: Callable[[], bool]) -> None:
+            if running:  # what the sentence says: they are stopped, not left to run
+                self.executor.stop_running(until=settled)
             self._emit(StepFailed(step, _interrupt_sentence(cancelled, running)))
 
         outcomes = run_calls(self.executor.execute, calls, fresh, on_interrupt=interrupted)

@@ -74,6 +74,7 @@ class Executor:
         self._idle: list[duckdb.DuckDBPyConnection] = []  # cursors of calls that ended, for the next ones
         self._live_changed = threading.Condition()
         self._closed = False
+        self._stopping = False  # while stop_running waits, no call starts a query
 
     def close(self) -> None:
         """Stop the calls still running (Ctrl-C during parallel calls), then the watchdog thread; the
@@ -89,18 +90,26 @@ class Executor:
         for cursor in idle:
             cursor.close()
 
-    def stop_running(self) -> None:
+    def stop_running(self, until: Callable[[], bool] = lambda: True) -> None:
         """Interrupt the calls running now and wait (at most ``CLOSE_ATTEMPTS`` rounds) for them to end:
         after a Ctrl-C in a chat the next question must not share the connection with the dropped one's
-        queries, which would otherwise run on to their time limit."""
+        queries, which would otherwise run on to their time limit.
+
+        ``until`` says when the caller's calls are all over. A call its worker has begun but that holds
+        no cursor yet is not in ``_live``: until then a call asking for a cursor is refused, so it
+        cannot start its query after the last interrupt."""
         with self._live_changed:
-            for _ in range(CLOSE_ATTEMPTS):
-                if not self._live:
-                    break
-                for cursor in self._live:
-                    self._stopped.add(cursor)
-                    cursor.interrupt()  # again each time: one that lands before its query starts is lost
-                self._live_changed.wait(REINTERRUPT_S)
+            self._stopping = True
+            try:
+                for _ in range(CLOSE_ATTEMPTS):
+                    if not self._live and until():
+                        break
+                    for cursor in self._live:
+                        self._stopped.add(cursor)
+                        cursor.interrupt()  # again each time: one that lands before its query starts is lost
+                    self._live_changed.wait(REINTERRUPT_S)
+            finally:
+                self._stopping = False
 
     def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         started = time.perf_counter()
@@ -151,6 +160,8 @@ class Executor:
         with self._live_changed:
             if self._closed:
                 raise ToolError("the session is closing; the call was not run")
+            if self._stopping:
+                raise ToolError("the question was interrupted; the call was not run")
             cursor = self._idle.pop() if self._idle else self.connection.cursor()
             self._live.add(cursor)
         try:

@@ -142,7 +142,7 @@ def test_ctrl_c_cancels_the_calls_not_started_and_says_so() -> None:
     said: list[tuple[int, int]] = []
     calls_ = [ToolCall(f"c{i}", "slow", str(i)) for i in range(40)]
     with pytest.raises(KeyboardInterrupt):
-        run_calls(slow, calls_, range(40), on_interrupt=lambda c, r: said.append((c, r)))
+        run_calls(slow, calls_, range(40), on_interrupt=lambda c, r, _settled: said.append((c, r)))
     still_running = not finished  # the interrupt went on without waiting for the running calls
     release.set()
     assert still_running

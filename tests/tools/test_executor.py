@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from slow_tools import CountsForever
 
 from analytics_agent.tools.arguments import ToolArguments
-from analytics_agent.tools.base import Tool
+from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
 from analytics_agent.tools.registry import Registry
 
@@ -96,6 +96,15 @@ class _Boom(Tool):
 
     def run(self, cursor, args):
         raise RuntimeError("internal detail that must stay in the log")
+
+
+class _One(Tool):
+    name = "one"
+    description = "Answers at once."
+    arguments = _Args
+
+    def run(self, cursor, args):
+        return ToolValue({"n": cursor.execute("SELECT 1").fetchone()[0]})
 
 
 _Slow = CountsForever
@@ -248,3 +257,40 @@ def test_stop_running_interrupts_a_running_call_at_once_and_says_why():
         conn.close()
     assert len(outcomes) == 1 and outcomes[0].is_error
     assert outcomes[0].text == "Error: slow was stopped: the question was interrupted"
+
+
+class _CountsOnceLetThrough(CountsForever):
+    """Its worker has begun the call (checking the arguments) but holds no cursor until ``gate`` opens."""
+
+    def __init__(self, gate: threading.Event) -> None:
+        self.gate = gate
+
+    def prepare(self, data):
+        self.gate.wait(600)  # a bound so a broken test ends; nothing asserts on it
+        return super().prepare(data)
+
+
+def test_a_call_begun_but_not_yet_querying_when_stopped_never_starts_its_query():
+    """Ctrl-C can land after a call's worker began but before its query holds a cursor: stop_running
+    cannot interrupt that query yet, so while it waits for the caller's calls to end no query starts."""
+    gate = threading.Event()
+    conn = duckdb.connect()
+    executor = Executor(Registry([_CountsOnceLetThrough(gate), _One()]), conn, clock=lambda: 0.0)
+    outcomes: list = []
+    worker = threading.Thread(target=lambda: outcomes.append(executor.execute("slow", {})))
+    stopper = threading.Thread(target=lambda: executor.stop_running(until=lambda: bool(outcomes)))
+    try:
+        worker.start()
+        stopper.start()
+        while not executor._stopping and stopper.is_alive():  # readiness: the stop has begun
+            stopper.join(0.001)
+        gate.set()
+        stopper.join(600)
+        worker.join(600)
+        after = executor.execute("one", {})  # the next question's calls run again
+    finally:
+        gate.set()
+        executor.close()
+        conn.close()
+    assert [o.text for o in outcomes] == ["Error: the question was interrupted; the call was not run"]
+    assert after.text == '{"n":1}'
