@@ -112,4 +112,5 @@ def _result(future: Future[Any]) -> Any:
         try:
             return future.result(timeout=INTERRUPT_POLL_S)
         except TimeoutError:  # concurrent.futures.TimeoutError is this one since Python 3.11
-            continue
+            if future.done():  # the call's own TimeoutError, not the wait's
+                raise

@@ -202,3 +202,25 @@ def test_ctrl_c_stops_a_running_query_before_the_question_is_dropped(workspace: 
         conn.close()
     failed = [e.reason for e in events if isinstance(e, StepFailed)]
     assert failed == ["interrupted: 0 tool calls not started yet cancelled; 1 already running stopped"]
+
+
+def test_a_call_outlasting_the_interrupt_poll_still_returns_its_result(monkeypatch) -> None:
+    monkeypatch.setattr("analytics_agent.agent.bounds.INTERRUPT_POLL_S", 0.001)  # many wake-ups per call
+    release = threading.Event()
+    threading.Thread(target=_when_main_waits, args=(release.set,), daemon=True).start()
+
+    def slow(name: str, arguments: str) -> ToolOutcome:
+        release.wait(600)  # a bound so a broken test ends; nothing asserts on it
+        return ToolOutcome(name, arguments, False)
+
+    outcomes = run_calls(slow, [ToolCall("c0", "slow", "a"), ToolCall("c1", "slow", "b")], [0, 1],
+                         on_interrupt=lambda *_: None)  # fmt: skip
+    assert {i: o.text for i, o in outcomes.items()} == {0: "a", 1: "b"}
+
+
+def test_a_call_raising_timeout_error_is_not_mistaken_for_the_wait_timing_out() -> None:
+    def times_out(name: str, arguments: str) -> ToolOutcome:
+        raise TimeoutError("the call's own")
+
+    with pytest.raises(TimeoutError, match="the call's own"):
+        run_calls(times_out, [ToolCall("c0", "x", "{}")], [0], on_interrupt=lambda *_: None)
