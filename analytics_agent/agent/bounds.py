@@ -24,9 +24,10 @@ MAX_CALLS_PER_TURN = 16
 MAX_PARALLEL_CALLS = 8
 MAX_ERROR_TOKENS = MAX_TOKENS
 INTERRUPT_POLL_S = 0.1
-"""How often the wait for a call's result wakes: a Ctrl-C that lands just before the wait blocks would
-otherwise be handled only when the call ends (CPython runs its handler at the next bytecode, and a lock
-wait already blocked is not woken by it; on Windows a lock wait is never woken at all)."""
+"""How often a wait for a tool call's result (or ``eval``'s for an answer) wakes: a Ctrl-C that lands just
+before the wait blocks would otherwise be handled only when the call ends (CPython runs its handler at
+the next bytecode, and a lock wait already blocked is not woken by it; on Windows a lock wait is never
+woken at all)."""
 BYTES_PER_TOKEN_CEILING = 6
 """No o200k-like tokenizer averages more than this many UTF-8 bytes per token over a whole request
 (English ≈ 4.5, JSON ≈ 3, other scripts fewer), so bytes / 6 never counts more than an honest server."""

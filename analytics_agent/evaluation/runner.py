@@ -17,6 +17,7 @@ from typing import Any
 
 import duckdb
 
+from analytics_agent.agent.bounds import INTERRUPT_POLL_S
 from analytics_agent.agent.events import AgentResult
 from analytics_agent.config import Settings
 from analytics_agent.errors import AnalyticsAgentError, EvalFileError, ToolError
@@ -183,7 +184,8 @@ def run_all(
     pending: set[Future[Outcome]] = {pool.submit(run_one, workspace, p, c, r) for p, c, r in plan}
     try:
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            # a timed wait: a Ctrl-C landing just before an untimed one blocks waits for the next answer
+            done, pending = wait(pending, timeout=INTERRUPT_POLL_S, return_when=FIRST_COMPLETED)
             for future in done:
                 outcome = future.result()
                 outcomes.append(outcome)
