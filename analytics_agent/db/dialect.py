@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import duckdb
 from analytics_agent.db.peek import (
     CANDIDATE_DELIMITERS,
     agreeing_delimiter,
+    excel_delimiter,
     field_count,
     peek_file,
     title_above_header,
@@ -42,6 +44,9 @@ class _SniffFailed(Exception):
 def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions) -> Dialect:
     """The layout of one CSV file, checked. Raises LoadError saying which option to use."""
     peeked = peek_file(path, label, encoding=options.encoding, comment=options.comment, skip=options.skip)
+    excel = excel_delimiter(peeked.text) if options.skip is None else None
+    if excel is not None:  # Excel's "sep=;" line is never the header: read from the line after it
+        options = replace(options, skip=1, delimiter=options.delimiter or excel)
     try:
         sniffed = _sniff(conn, path, label, options)
         pinned = _pin(conn, path, label, options, sniffed, peeked.text)
@@ -83,6 +88,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         trailing_empty=trailing_empty_fields(
             peeked.text, sniffed["Delimiter"], quote, len(columns), skip=options.skip or 0
         ),
+        excel_delimiter=excel or "",
     )
 
 

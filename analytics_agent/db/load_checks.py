@@ -90,6 +90,7 @@ def settle_columns(
     stored_to_original: dict[str, str],
     tokens: Sequence[str],
     date_formats: dict[str, str],
+    decimal: str | None = None,
 ) -> list[str]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
 
@@ -104,7 +105,9 @@ def settle_columns(
     notes += date_notes
     text = [c for c in text if c not in dated]
     notes += _token_notes(conn, table, text, recount, stored_to_original, tokens)
-    notes += odd_value_notes(conn, table, [c for c in text if c not in fixed and c not in noted])
+    notes += odd_value_notes(
+        conn, table, [c for c in text if c not in fixed and c not in noted], decimal=decimal
+    )
     notes += _ambiguous_date_notes(conn, table, date_formats)
     return notes
 
@@ -307,7 +310,8 @@ def _ambiguous_date_notes(conn: duckdb.DuckDBPyConnection, table: str, formats: 
         )[0]
         if deciding:
             notes.append(
-                f"{name}: dates read {first}-first ({fmt}); {deciding:,} values only fit that reading"
+                f"{name}: dates read {first}-first ({fmt}); {deciding:,} "
+                f"{'value only fits' if deciding == 1 else 'values only fit'} that reading"
             )
         else:
             notes.append(

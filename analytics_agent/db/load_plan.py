@@ -173,6 +173,12 @@ def _csv_dialect(
     first = dialects[0]
     if len(files) == 1:
         return first, first.columns
+    if any(d.skip != first.skip for d in dialects):  # one reader skips as many lines in every file
+        odd = next(i.label for d, i in zip(dialects, inputs, strict=True) if d.skip != first.skip)
+        raise LoadError(
+            f"{inputs[0].label} and {odd} do not start alike (one has Excel's 'sep=' line above the "
+            "header); load them one at a time"
+        )
     if any(d.quote != first.quote or d.escape != first.escape for d in dialects):
         quoted = next(d for d in dialects if d.quote)
         first = replace(first, quote=quoted.quote, escape=quoted.escape)

@@ -181,6 +181,15 @@ def _load(
     )
 
 
+def _excel_note(dialect: Dialect | None) -> list[str]:
+    if dialect is None or not dialect.excel_delimiter:
+        return []
+    return [
+        f"line 1 ('sep={dialect.excel_delimiter}') is Excel's note of the delimiter, not data: skipped; "
+        f"the delimiter is {dialect.delimiter!r}"
+    ]
+
+
 class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     """One planned load on the writer connection: the writing steps, and the explanation of a failure."""
 
@@ -202,7 +211,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
-        notes = settle_columns(
+        notes = _excel_note(plan.dialect) + settle_columns(
             conn,
             table,
             text=plan.text_columns,
@@ -212,6 +221,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             stored_to_original=dict(zip(plan.safe, plan.originals, strict=True)),
             tokens=self.options.nulls(),
             date_formats=plan.date_formats,
+            decimal=self.options.decimal,
         )
         notes += self._trailing_note()
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}

@@ -17,16 +17,35 @@ PROBE_ROWS = 4_000
 the check: a text column of a big table fails both casts on every sampled value."""
 _MOSTLY = 0.9
 _NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
+_DECIMAL_COMMA = r"[+-]?(\d{1,3}(\.\d{3})+,\d+|\d+,(\d{1,2}|\d{4,}))"
+"""A number only a decimal comma reads: 1.234,50, 2,00 or 0,5 (1,234 could be a thousand: not counted)."""
+_GROUPED_COMMA = r"[+-]?\d{1,3}(\.\d{3})+,\d+"
+_GROUPED = r"[+-]?\d{1,3}(\.\d{3})+(,\d+)?"
+"""Thousands grouped with points, then a decimal comma (or none). --thousands '.' is offered only when a
+value shows both and every value with a point groups with it: it would read 5.25 as 525."""
+_AS_POINT = "TRY_CAST(replace(replace({c}, '.', ''), ',', '.') AS DOUBLE)"
 
 
-def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str]) -> list[str]:
+def odd_value_notes(
+    conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str], *, decimal: str | None = None
+) -> list[str]:
     """One line per text column whose values are numbers or dates except for a few: which values, and
     the option that reads them. Counted over the first ``SAMPLE_ROWS`` rows; the first ``PROBE_ROWS``
     first, which settle a small table, and rule out a column failing both casts on more values than a
-    tenth of any sample (then not "mostly" numbers or dates, whatever the rest holds)."""
+    tenth of any sample (then not "mostly" numbers or dates, whatever the rest holds).
+
+    A column of numbers written with a decimal comma (``1.234,50``) is named with ``--decimal ','``
+    unless ``decimal`` (the load's ``--decimal``) was given; the first ``PROBE_ROWS`` decide."""
     if not text_columns:
         return []
-    rows, probed = _cast_counts(conn, table, text_columns, PROBE_ROWS)
+    rows, probed = _cast_counts(conn, table, text_columns, PROBE_ROWS, commas=decimal is None)
+    comma = [
+        name
+        for name, (present, numbers, _, as_point, sure) in probed.items()
+        if sure and numbers < _MOSTLY * present <= numbers + as_point  # no value with a comma casts as is
+    ]
+    text_columns = [c for c in text_columns if c not in comma]
+    probed = {c: probed[c] for c in text_columns}
     counts = probed
     if rows >= PROBE_ROWS:  # a bigger table: the sample's own counts, for the columns not ruled out
         undecided = [
@@ -36,31 +55,74 @@ def odd_value_notes(conn: duckdb.DuckDBPyConnection, table: str, text_columns: S
         ]
         counts = _cast_counts(conn, table, undecided, SAMPLE_ROWS)[1] if undecided else {}
     odd: dict[str, str] = {}
-    for name, (present, numbers, dates) in counts.items():
+    for name, (present, numbers, dates, *_) in counts.items():
         fitting = max(numbers, dates)
         if present and _MOSTLY * present <= fitting < present:
             odd[name] = "DOUBLE" if numbers >= dates else "DATE"
-    return _odd_notes(conn, table, odd)
+    return _comma_notes(conn, table, comma) + _odd_notes(conn, table, odd)
 
 
 def _cast_counts(
-    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], limit: int
-) -> tuple[int, dict[str, tuple[int, int, int]]]:
+    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], limit: int, *, commas: bool = False
+) -> tuple[int, dict[str, tuple[int, ...]]]:
     """The rows read of the first ``limit``, and per column its values, those that cast to DOUBLE and
-    those that cast to DATE."""
+    those that cast to DATE; with ``commas`` also those that cast with a decimal comma, and those only a
+    decimal comma reads (0 without)."""
     selects = ["count(*)"]
     for name in columns:
         col = quote_ident(name)
         selects += [f"count({col})", f"count(TRY_CAST({col} AS DOUBLE))", f"count(TRY_CAST({col} AS DATE))"]
+        if commas:  # contains() first: most text holds no comma, and the regular expression costs more
+            selects += [
+                f"count({_AS_POINT.format(c=col)}) FILTER (WHERE contains({col}, ','))",
+                f"count(*) FILTER (WHERE contains({col}, ',') AND regexp_full_match({col}, '{_DECIMAL_COMMA}'))",
+            ]
     wanted = ", ".join(quote_ident(name) for name in columns)
     rows, *counts = first_row(
         conn.execute(
             f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {limit})"
         )
     )
+    width = 5 if commas else 3
     return int(rows), {
-        name: (counts[3 * i], counts[3 * i + 1], counts[3 * i + 2]) for i, name in enumerate(columns)
+        name: (*counts[width * i : width * i + 3], *(counts[width * i + 3 : width * i + 5] or (0, 0)))
+        for i, name in enumerate(columns)
     }
+
+
+def _comma_notes(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]) -> list[str]:
+    """One note for the columns of numbers written with a decimal comma: a value of theirs, and the
+    options that read them. ``--decimal`` and ``--thousands`` apply to every column, so none is offered
+    when another column holds numbers with a decimal point (they would turn to text), and
+    ``--thousands '.'`` only when a value groups its thousands with points and every point does so (it
+    would read 5.25 as 525)."""
+    if not columns:
+        return []
+    if _points(conn, table):
+        return []
+    parts = [
+        f"min({c}) FILTER (WHERE regexp_full_match({c}, '{_DECIMAL_COMMA}')), "
+        f"bool_or(regexp_full_match({c}, '{_GROUPED_COMMA}')), "
+        f"bool_and(regexp_full_match({c}, '{_GROUPED}')) FILTER (WHERE contains({c}, '.'))"
+        for c in map(quote_ident, columns)
+    ]
+    wanted = ", ".join(map(quote_ident, columns))
+    found = first_row(
+        conn.execute(
+            f"SELECT {', '.join(parts)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {PROBE_ROWS})"
+        )
+    )
+    grouped = any(found[1::3]) and all(ok is not False for ok in found[2::3])
+    thousands = " --thousands '.'" if grouped else ""
+    which = (
+        f"{columns[0]} stayed text: its values are"
+        if len(columns) == 1
+        else (f"{', '.join(columns)} stayed text: their values are")
+    )
+    return [
+        f"{which} numbers with a decimal comma, like {found[0]!r}; add --decimal ','{thousands} to read "
+        "them as numbers"
+    ]
 
 
 def _odd_notes(conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str]) -> list[str]:
@@ -79,15 +141,37 @@ def _odd_notes(conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str
     for name, found in zip(kinds, first_row(conn.execute(f"SELECT {', '.join(parts)}")), strict=True):
         count, odd = int(found["n"]), found["odd"]
         values = "value" if count == 1 else "values"
+        commas = all(re.fullmatch(_DECIMAL_COMMA, v) for v in odd)  # only then is the answer needed
+        fix = odd_value_fix(odd, points=not commas or _points(conn, table, name))
         notes.append(
-            f"{name} stayed text because of {count:,} {values} like {', '.join(map(repr, odd))}; "
-            f"{odd_value_fix(odd)}"
+            f"{name} stayed text because of {count:,} {values} like {', '.join(map(repr, odd))}; {fix}"
         )
     return notes
 
 
-def odd_value_fix(odd: Sequence[str]) -> str:
-    """The option that reads such values. Pure."""
+def _points(conn: duckdb.DuckDBPyConnection, table: str, column: str | None = None) -> bool:
+    """Whether the table has a column of numbers with a decimal point, or ``column`` a value with a point
+    among its first ``SAMPLE_ROWS``: ``--decimal ','`` would turn them to text (it applies to every column)."""
+    own = ""
+    if column is not None:
+        col = quote_ident(column)
+        own = f" OR (SELECT bool_or(contains({col}, '.')) FROM (SELECT {col} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS}))"
+    found = first_row(
+        conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM duckdb_columns() WHERE database_name = current_database() AND "
+            "schema_name = 'main' AND table_name = ? AND (data_type IN ('DOUBLE', 'FLOAT') OR "
+            f"data_type LIKE 'DECIMAL%')){own}",
+            [table],
+        )
+    )[0]
+    return bool(found)
+
+
+def odd_value_fix(odd: Sequence[str], *, points: bool = True) -> str:
+    """The option that reads such values; ``points``: whether a decimal point is in use in the file (then
+    ``--decimal ','`` would lose those numbers, and is not offered). Pure."""
+    if not points and all(re.fullmatch(_DECIMAL_COMMA, v) for v in odd):
+        return "add --decimal ',' if ',' is their decimal mark"
     if all(_NUMBER_WITH_SEPARATORS.match(v) for v in odd):
         separator = next((c for c in odd[0] if c in ",.' "), ",")
         return f"add --thousands {separator!r} if {separator!r} separates thousands"

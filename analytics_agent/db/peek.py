@@ -75,6 +75,15 @@ def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | No
     return Peek(guessed, found_comment, line_endings(text), text)
 
 
+_EXCEL_SEP = re.compile("\ufeff?sep=([^\r\n])\r?(?:\n|$)")
+
+
+def excel_delimiter(text: str) -> str | None:
+    """The delimiter Excel's ``sep=;`` line names when it is the first line of ``text``, else None. Pure."""
+    found = _EXCEL_SEP.match(text)
+    return found.group(1) if found else None
+
+
 def line_endings(text: str) -> tuple[str, ...]:
     """Which of ``\\r\\n``, ``\\n`` and ``\\r`` end lines in ``text``, spelled as escapes. Pure."""
     crlf = text.count("\r\n")

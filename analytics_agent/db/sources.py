@@ -263,6 +263,8 @@ class Dialect:
     skip: int = 0
     trailing_empty: bool = False
     """A record of the first block has empty fields past the header (DuckDB drops them; counted, said)."""
+    excel_delimiter: str = ""
+    """The delimiter named by the file's first line, Excel's ``sep=;`` (skipped, and said)."""
 
 
 def duckdb_path(path: Path) -> str:

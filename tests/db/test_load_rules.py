@@ -277,3 +277,84 @@ def test_a_date_column_kept_text_by_a_few_odd_values_names_them_once(tmp_path: P
     assert "add --null 'bad'" in about_day[0] and "not recognised" not in about_day[0]
     _load(tmp_path, text, null=["bad"], replace=True)
     assert _rows(tmp_path, "SELECT typeof(day), count(*) - count(day) FROM t GROUP BY 1") == [("DATE", 2)]
+
+
+@pytest.mark.parametrize("text", ["sep=;\na;b\n", "\ufeffsep=;\r\na;b\r\n", "sep=;"])
+def test_excels_sep_line_names_the_delimiter_and_is_skipped(text: str) -> None:
+    from analytics_agent.db.peek import excel_delimiter
+
+    assert excel_delimiter(text) == ";"
+
+
+@pytest.mark.parametrize("first", ["sep=;x\n", "sep=\n", "a;b\nsep=;\n", "Sep=;\n", "sep=\r\n"])
+def test_a_line_that_is_not_excels_sep_line_names_no_delimiter(first: str) -> None:
+    from analytics_agent.db.peek import excel_delimiter
+
+    assert excel_delimiter(first) is None
+
+
+def test_an_excel_export_with_its_sep_line_loads_from_the_header_below_it_and_says_so(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "sep=;\r\nName;Qty\r\nA;3\r\nB;4\r\n")
+    assert _rows(tmp_path, "SELECT * FROM t ORDER BY 1") == [("A", 3), ("B", 4)]
+    assert "line 1 ('sep=;') is Excel's note of the delimiter, not data: skipped; the delimiter is ';'" in (
+        summary.notes
+    )
+
+
+def test_files_loaded_together_must_all_have_the_sep_line_or_none(tmp_path: Path) -> None:
+    (tmp_path / "a.csv").write_text("sep=;\nName;Qty\nA;3\n")
+    (tmp_path / "b.csv").write_text("Name;Qty\nB;4\n")
+    with pytest.raises(LoadError, match=r"a\.csv and b\.csv do not start alike"):
+        load_files(tmp_path / "t.duckdb", [str(tmp_path / "a.csv"), str(tmp_path / "b.csv")], load_options())
+    assert not (tmp_path / "t.duckdb").exists()  # nothing half-made
+
+
+def test_numbers_with_a_decimal_comma_are_named_with_the_options_that_read_them(tmp_path: Path) -> None:
+    text = "id;amount;ratio\n1;1.234,50;0,5\n2;2,00;0,25\n3;10,5;1\n"
+    summary = _load(tmp_path, text)
+    assert summary.notes == [
+        "amount, ratio stayed text: their values are numbers with a decimal comma, like '1.234,50'; "
+        "add --decimal ',' --thousands '.' to read them as numbers"
+    ]
+    (tmp_path / "t.duckdb").unlink()
+    advised = _load(tmp_path, text, decimal=",", thousands=".")
+    assert advised.notes == []
+    assert _rows(tmp_path, "SELECT amount, ratio FROM t ORDER BY id") == [
+        (1234.5, 0.5),
+        (2.0, 0.25),
+        (10.5, 1.0),
+    ]
+
+
+def test_thousands_by_points_are_offered_only_when_every_point_groups_thousands(tmp_path: Path) -> None:
+    # --thousands '.' reads 5.25 as 525: with such a value only --decimal is offered
+    [note] = _load(tmp_path, "v\n1.234,5\n12,5\n5.25\n").notes
+    assert note.endswith("like '1.234,5'; add --decimal ',' to read them as numbers")
+
+
+def test_no_decimal_comma_advice_when_another_column_has_decimal_points(tmp_path: Path) -> None:
+    # --decimal applies to every column: the points' column would turn to text
+    summary = _load(tmp_path, "a;b\n1,5;2.5\n2,25;3.5\n")
+    assert [c.type for c in summary.columns] == ["VARCHAR", "DOUBLE"] and summary.notes == []
+
+
+def test_a_few_decimal_commas_among_numbers_are_named_with_the_decimal_option(tmp_path: Path) -> None:
+    lines = ["v"] + [str(i) for i in range(30)] + ['"2,5"']
+    [note] = _load(tmp_path, "\n".join(lines) + "\n").notes
+    assert (
+        note == "v stayed text because of 1 value like '2,5'; add --decimal ',' if ',' is their decimal mark"
+    )
+
+
+def test_an_ambiguous_comma_alone_is_not_taken_for_a_decimal_comma(tmp_path: Path) -> None:
+    # 1,234 may be a thousand: a column of such values gets no decimal advice
+    summary = _load(tmp_path, 'v;w\n"1,234";a\n"5,678";b\n')
+    assert not any("decimal" in n for n in summary.notes)
+
+
+def test_a_stray_decimal_comma_among_decimal_points_is_not_answered_with_the_decimal_option(
+    tmp_path: Path,
+) -> None:
+    lines = ["v"] + [f"{i}.5" for i in range(30)] + ['"2,5"']
+    [note] = _load(tmp_path, "\n".join(lines) + "\n").notes
+    assert note.startswith("v stayed text because of 1 value like '2,5'") and "--decimal" not in note
