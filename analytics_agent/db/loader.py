@@ -27,6 +27,7 @@ from analytics_agent.db.names import rename_reason, safe_identifier, table_name_
 from analytics_agent.db.newlines import one_kind_of_newline
 from analytics_agent.db.relationships import store_relationships
 from analytics_agent.db.rows import first_row
+from analytics_agent.db.separators import refuse_misread_thousands
 from analytics_agent.db.sources import (
     Dialect,
     Input,
@@ -211,6 +212,17 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
+        stored_to_original = dict(zip(plan.safe, plan.originals, strict=True))
+        if self.options.thousands and plan.text_reader is not None:
+            refuse_misread_thousands(
+                conn,
+                table,
+                plan.text_reader,
+                stored_to_original,
+                self.options.thousands,
+                self.options.decimal,
+                label=", ".join(i.label for i in self.inputs),
+            )
         notes = _excel_note(plan.dialect) + settle_columns(
             conn,
             table,
@@ -218,7 +230,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             flags=plan.flags,
             fixed=plan.fixed,
             recount=plan.recount,
-            stored_to_original=dict(zip(plan.safe, plan.originals, strict=True)),
+            stored_to_original=stored_to_original,
             tokens=self.options.nulls(),
             date_formats=plan.date_formats,
             decimal=self.options.decimal,

@@ -358,3 +358,22 @@ def test_a_stray_decimal_comma_among_decimal_points_is_not_answered_with_the_dec
     lines = ["v"] + [f"{i}.5" for i in range(30)] + ['"2,5"']
     [note] = _load(tmp_path, "\n".join(lines) + "\n").notes
     assert note.startswith("v stayed text because of 1 value like '2,5'") and "--decimal" not in note
+
+
+def test_a_thousands_separator_outside_a_group_of_three_is_refused_not_dropped(tmp_path: Path) -> None:
+    # DuckDB drops the separator wherever it stands: 1,2 would be stored as 12
+    with pytest.raises(LoadError) as caught:
+        _load(tmp_path, 'a,b\n"1,234",x\n"1,2",y\n', thousands=",")
+    assert str(caught.value) == (
+        "f.csv: column a: --thousands ',' would read '1,2' as '12', which is not a number grouped in "
+        "thousands; leave --thousands out, or fix the value"
+    )
+    assert not (tmp_path / "t.duckdb").exists()
+    with pytest.raises(LoadError, match=r"would read '5\.25' as '525'.* or check --decimal"):
+        _load(tmp_path, "v\n1.234,5\n5.25\n", thousands=".", decimal=",")
+
+
+def test_thousands_that_group_three_digits_load_as_numbers(tmp_path: Path) -> None:
+    summary = _load(tmp_path, 'a,b\n"1,234",x\n"12,345.5",y\n-7,z\n', thousands=",")
+    assert [c.type for c in summary.columns] == ["DOUBLE", "VARCHAR"]
+    assert _rows(tmp_path, "SELECT a FROM t ORDER BY a") == [(-7.0,), (1234.0,), (12345.5,)]

@@ -1,0 +1,62 @@
+"""``--thousands``: DuckDB drops the separator wherever it stands, so ``--thousands ','`` reads a decimal
+comma's ``1,2`` as 12 and ``--thousands '.'`` reads ``5.25`` as 525, without a word. The load refuses a
+file where a number column holds the separator anywhere but between groups of three digits."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.rows import first_row
+from analytics_agent.errors import LoadError
+
+_NUMBER_TYPES = re.compile(r"(TINY|SMALL|BIG|HUGE|U?)INT|INTEGER|HUGEINT|DOUBLE|FLOAT|REAL|DECIMAL", re.I)
+
+
+def grouping(thousands: str, decimal: str | None) -> str:
+    """An RE2 pattern of a number whose ``thousands`` separators group three digits each. Pure."""
+    sep, point = re.escape(thousands), re.escape(decimal or ".")
+    return rf"[+-]?\d{{1,3}}({sep}\d{{3}})*({point}\d*)?([eE][+-]?\d+)?"
+
+
+def refuse_misread_thousands(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text_reader: tuple[str, list[Any]],
+    stored_to_original: dict[str, str],
+    thousands: str,
+    decimal: str | None,
+    *,
+    label: str,
+) -> None:
+    """Raise LoadError (the transaction rolls back) when a number column of the freshly written ``table``
+    holds, in the file read as text, a value with ``thousands`` outside a thousands group."""
+    numbers = [
+        stored_to_original[name]
+        for name, kind in conn.execute(
+            "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND table_name = ?",
+            [table],
+        ).fetchall()
+        if _NUMBER_TYPES.match(kind) and name in stored_to_original
+    ]
+    if not numbers:
+        return
+    pattern = grouping(thousands, decimal).replace("'", "''")
+    literal = thousands.replace("'", "''")
+    firsts = [
+        f"min({c}) FILTER (WHERE contains({c}, '{literal}') AND NOT regexp_full_match(trim({c}), '{pattern}'))"
+        for c in map(quote_ident, numbers)
+    ]
+    source, params = text_reader
+    found = first_row(conn.execute(f"SELECT {', '.join(firsts)} FROM {source}", params))
+    for column, value in zip(numbers, found, strict=True):
+        if value is not None:
+            raise LoadError(
+                f"{label}: column {column}: --thousands {thousands!r} would read {value!r} as "
+                f"{value.replace(thousands, '')!r}, which is not a number grouped in thousands; leave "
+                f"--thousands out{' or check --decimal' if decimal else ''}, or fix the value"
+            )
