@@ -21,6 +21,7 @@ from analytics_agent.db.peek import (
     agreeing_delimiter,
     excel_delimiter,
     field_count,
+    header_cells,
     peek_file,
     title_above_header,
     trailing_empty_fields,
@@ -89,6 +90,11 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
             peeked.text, sniffed["Delimiter"], quote, len(columns), skip=options.skip or 0
         ),
         excel_delimiter=excel or "",
+        header_cells=header_cells(
+            peeked.text, list(columns), sniffed["Delimiter"], quote, skip=options.skip or 0
+        )
+        if header
+        else (),
     )
 
 

@@ -23,7 +23,7 @@ from analytics_agent.db.keywords import reserved_words
 from analytics_agent.db.load_checks import Rejects, settle_columns
 from analytics_agent.db.load_plan import Plan, make_plan
 from analytics_agent.db.load_write import ProgressCallback, progress, refuse_empty, write_rows
-from analytics_agent.db.names import rename_reason, safe_identifier, table_name_from_path
+from analytics_agent.db.names import header_renames, rename_reason, safe_identifier, table_name_from_path
 from analytics_agent.db.newlines import one_kind_of_newline
 from analytics_agent.db.relationships import store_relationships
 from analytics_agent.db.rows import first_row
@@ -168,6 +168,7 @@ def _load(
         except duckdb.Error as exc:
             raise LoadError(load.explain(str(exc))) from None
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
+    reasons += _header_renames(plan)[0]
     return LoadSummary(
         table=table,
         files=[i.label for i in inputs],
@@ -180,6 +181,11 @@ def _load(
         rejected_lines=rejected,
         notes=[r for r in reasons if r] + notes,
     )
+
+
+def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
+    cells = plan.dialect.header_cells if plan.dialect else ()
+    return header_renames(cells, plan.originals, plan.safe) if cells else ([], {})
 
 
 def _excel_note(dialect: Dialect | None) -> list[str]:
@@ -237,6 +243,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         )
         notes += self._trailing_note()
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
+        renamed |= _header_renames(plan)[1]  # a repeated name's own cell, not DuckDB's a_1
         if self.options.mode == "append":
             renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
         catalog, meta = written = written_tables(conn)

@@ -53,6 +53,58 @@ def rename_reason(original: str, stored: str, reserved: Iterable[str]) -> str | 
     return None
 
 
+def header_renames(
+    cells: Sequence[str], names: Sequence[str], stored: Sequence[str]
+) -> tuple[list[str], dict[str, str]]:
+    """What became of header cells DuckDB renamed (``names``): empty ones (``column0``: a row index pandas
+    or R wrote), ones repeating an earlier name in any case (``a_1``) and ones whose name such a repeat
+    took (``c, c, c_1``: ``c_1_1``). At most three notes, and the stored name of each non-empty one with
+    its cell. Pure."""
+    seen: set[str] = set()
+    empty: list[tuple[int, str]] = []
+    repeats: dict[str, str] = {}
+    positions: list[int] = []
+    taken: list[tuple[int, str, str]] = []
+    for position, (cell, name, kept) in enumerate(zip(cells, names, stored, strict=True), start=1):
+        key = cell.strip().lower()
+        if cell != name and not key:
+            empty.append((position, kept))
+        elif cell != name and key in seen:
+            repeats[kept] = cell
+            positions.append(position)
+        elif cell.strip() != name:  # its name was taken by a repeat's new one (c, c, c_1 -> c_1_1)
+            taken.append((position, kept, cell))
+        seen.add(key)
+    notes = []
+    if empty:
+        notes.append(
+            f"{_columns([p for p, _ in empty])} no name in the header; stored as {_listed([k for _, k in empty])}"
+        )
+    if repeats:
+        firsts = sorted(set(repeats.values()), key=list(repeats.values()).index)
+        notes.append(
+            f"{_columns(positions, has='repeats', have='repeat')} an earlier name ({_listed(firsts, quote=True)}); "
+            f"stored as {_listed(list(repeats))}"
+        )
+    if taken:
+        notes.append(
+            f"{_columns([p for p, _, _ in taken])} a name ({_listed([c for _, _, c in taken], quote=True)}) that a "
+            f"repeat's new name took; stored as {_listed([k for _, k, _ in taken])}"
+        )
+    return notes, repeats | {kept: cell for _, kept, cell in taken}
+
+
+def _columns(positions: list[int], *, has: str = "has", have: str = "have") -> str:
+    if len(positions) == 1:
+        return f"column {positions[0]} {has}"
+    return f"columns {_listed([str(p) for p in positions])} {have}"
+
+
+def _listed(items: Sequence[object], *, quote: bool = False, most: int = 5) -> str:
+    shown = [repr(i) if quote else str(i) for i in items[:most]]
+    return ", ".join(shown) + (f" and {len(items) - most:,} more" if len(items) > most else "")
+
+
 def safe_column_names(originals: Sequence[str], *, reserved: Iterable[str] = ()) -> list[str]:
     """Safe, distinct names for a file's columns, in order."""
     reserved = frozenset(r.lower() for r in reserved)

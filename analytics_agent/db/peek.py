@@ -84,6 +84,35 @@ def excel_delimiter(text: str) -> str | None:
     return found.group(1) if found else None
 
 
+_RENAMED = re.compile(r"column\d+|.+_\d+")
+"""How DuckDB names a header cell that is empty (``column0``) or repeats an earlier one (``a_1``)."""
+
+
+def header_cells(
+    text: str, names: list[str], delimiter: str, quote: str, *, skip: int = 0
+) -> tuple[str, ...]:
+    """The header's own cells in ``text`` (the first block) when DuckDB may have renamed some of them
+    (``names``: its names) and the header line splits into as many; else (). Pure."""
+    import csv
+
+    if not any(_RENAMED.fullmatch(n) for n in names) or len(delimiter) != 1 or len(quote) > 1:
+        return ()
+    lines = text.lstrip("\ufeff").splitlines(keepends=True)[skip:]
+    try:
+        row = next(
+            csv.reader(
+                lines,
+                delimiter=delimiter,
+                quotechar=quote or None,
+                quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
+            ),
+            [],
+        )
+    except csv.Error:
+        return ()
+    return tuple(row) if len(row) == len(names) else ()
+
+
 def line_endings(text: str) -> tuple[str, ...]:
     """Which of ``\\r\\n``, ``\\n`` and ``\\r`` end lines in ``text``, spelled as escapes. Pure."""
     crlf = text.count("\r\n")

@@ -264,6 +264,8 @@ class Dialect:
     trailing_empty: bool = False
     """A record of the first block has empty fields past the header (DuckDB drops them; counted, said)."""
     excel_delimiter: str = ""
+    header_cells: tuple[str, ...] = ()
+    """The header line's own cells, when DuckDB renamed some (an empty one ``column0``, a repeat ``a_1``)."""
     """The delimiter named by the file's first line, Excel's ``sep=;`` (skipped, and said)."""
 
 

@@ -4,6 +4,7 @@ mixed line ends, per-column date formats, and the one builder of the options for
 from __future__ import annotations
 
 import datetime
+import json
 from pathlib import Path
 
 import duckdb
@@ -377,3 +378,30 @@ def test_thousands_that_group_three_digits_load_as_numbers(tmp_path: Path) -> No
     summary = _load(tmp_path, 'a,b\n"1,234",x\n"12,345.5",y\n-7,z\n', thousands=",")
     assert [c.type for c in summary.columns] == ["DOUBLE", "VARCHAR"]
     assert _rows(tmp_path, "SELECT a FROM t ORDER BY a") == [(-7.0,), (1234.0,), (12345.5,)]
+
+
+def test_a_header_cell_duckdb_renamed_is_said_and_keeps_its_own_name(tmp_path: Path) -> None:
+    # pandas writes its row index under an empty header cell; spreadsheets repeat names
+    summary = _load(tmp_path, ",a,A,b,a_1\n0,1,2,3,4\n")
+    assert summary.notes == [
+        "column 1 has no name in the header; stored as column0",
+        "column 3 repeats an earlier name ('A'); stored as a_1",
+        "column 5 has a name ('a_1') that a repeat's new name took; stored as a_1_1",
+    ]
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        [(stored,)] = conn.execute("SELECT profile FROM _agent.profiles").fetchall()
+    assert json.loads(stored)["original_names"] == {"a_1": "A", "a_1_1": "a_1"}
+
+
+def test_header_renames_say_each_kind_once_and_cut_long_lists() -> None:
+    from analytics_agent.db.names import header_renames
+
+    cells = ["x"] * 9 + ["", ""]
+    names = ["x"] + [f"x_{i}" for i in range(1, 9)] + ["column9", "column10"]
+    notes, originals = header_renames(cells, names, names)
+    assert notes == [
+        "columns 10, 11 have no name in the header; stored as column9, column10",
+        "columns 2, 3, 4, 5, 6 and 3 more repeat an earlier name ('x'); stored as x_1, x_2, x_3, x_4, x_5 and 3 more",
+    ]
+    assert originals == {f"x_{i}": "x" for i in range(1, 9)}
+    assert header_renames(["a", " b"], ["a", "b"], ["a", "b"]) == ([], {})  # spaces trimmed: no rename
