@@ -13,7 +13,7 @@ from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import LoadError
 
-_NUMBER_TYPES = re.compile(r"(TINY|SMALL|BIG|HUGE|U?)INT|INTEGER|HUGEINT|DOUBLE|FLOAT|REAL|DECIMAL", re.I)
+_NUMBER_TYPES = re.compile(r"U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?\b|DOUBLE|FLOAT|REAL|DECIMAL", re.I)
 
 
 def grouping(thousands: str, decimal: str | None) -> str:

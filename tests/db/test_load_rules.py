@@ -405,3 +405,19 @@ def test_header_renames_say_each_kind_once_and_cut_long_lists() -> None:
     ]
     assert originals == {f"x_{i}": "x" for i in range(1, 9)}
     assert header_renames(["a", " b"], ["a", "b"], ["a", "b"]) == ([], {})  # spaces trimmed: no rename
+
+
+@pytest.mark.parametrize(
+    ("thousands", "decimal", "value", "grouped"),
+    [(",", None, "-1,234,567.25", True), (",", None, "1,2", False), (" ", ",", "1 234,5", True),
+     (" ", ",", "1 2", False), ("'", None, "1'234.5", True), ("'", None, "12'3", False), (".", ",", "5.25", False)],
+)  # fmt: skip
+def test_the_thousands_pattern_is_read_by_duckdbs_regular_expressions(
+    thousands, decimal, value, grouped
+) -> None:
+    from analytics_agent.db.separators import grouping
+
+    with duckdb.connect() as conn:
+        assert conn.execute(
+            "SELECT regexp_full_match(?, ?)", [value, grouping(thousands, decimal)]
+        ).fetchone() == (grouped,)
