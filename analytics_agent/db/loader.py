@@ -39,6 +39,7 @@ from analytics_agent.db.sources import (
     resolve_inputs,
     trailing_reader_sql,
 )
+from analytics_agent.db.totals_row import totals_row_note
 from analytics_agent.db.write_safety import (
     WriteState,
     is_interrupt,
@@ -242,6 +243,8 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             decimal=self.options.decimal,
         )
         notes += self._trailing_note()
+        if self.options.mode != "append":  # appended rows follow others: "the rows above" are not the file's
+            notes += totals_row_note(conn, table, loaded, plan.text_columns)
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         renamed |= _header_renames(plan)[1]  # a repeated name's own cell, not DuckDB's a_1
         if self.options.mode == "append":

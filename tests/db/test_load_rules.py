@@ -421,3 +421,38 @@ def test_the_thousands_pattern_is_read_by_duckdbs_regular_expressions(
         assert conn.execute(
             "SELECT regexp_full_match(?, ?)", [value, grouping(thousands, decimal)]
         ).fetchone() == (grouped,)
+
+
+def test_a_last_row_of_totals_is_named_because_sums_would_count_it_twice(tmp_path: Path) -> None:
+    summary = _load(
+        tmp_path,
+        "region;sales;share;n\nNorth;100,5;0,25;7\nSouth;200;0,75;9\nSumme:;300,5;1;2\n",
+        decimal=",",
+    )
+    assert summary.notes == [
+        "the last row (region = 'Summe:') holds the sums of the rows above in sales, share; it is loaded as a "
+        "row, so a sum over the table counts them twice: remove that line from the file and load it again "
+        "with --replace"
+    ]
+    assert _rows(tmp_path, "SELECT sum(sales) FROM t") == [(601.0,)]  # loaded as it is: said, not changed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "region,sales\nNorth,100\nSouth,200\nTotal,250\n",  # not the sum of the rows above
+        "region,sales\nNorth,100\nSouth,200\nWest,300\n",  # no total's label
+        "region\nNorth\nSouth\nTotal\n",  # no number
+    ],
+)
+def test_a_last_row_that_is_not_a_total_of_the_rows_above_is_not_named(tmp_path: Path, text: str) -> None:
+    assert not any("last row" in n for n in _load(tmp_path, text).notes)
+
+
+def test_appended_rows_are_not_checked_against_the_rows_loaded_before(tmp_path: Path) -> None:
+    _load(tmp_path, "region,sales\nNorth,100\nSouth,200\n")
+    (tmp_path / "f.csv").write_text("region,sales\nEast,1\nWest,2\nTotal,303\n")
+    summary = load_files(
+        tmp_path / "t.duckdb", [str(tmp_path / "f.csv")], load_options(table="t", append=True)
+    )
+    assert not any("last row" in n for n in summary.notes)
