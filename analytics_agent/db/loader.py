@@ -169,7 +169,6 @@ def _load(
         except duckdb.Error as exc:
             raise LoadError(load.explain(str(exc))) from None
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
-    reasons += _header_renames(plan)[0]
     return LoadSummary(
         table=table,
         files=[i.label for i in inputs],
@@ -230,23 +229,28 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
                 self.options.decimal,
                 label=", ".join(i.label for i in self.inputs),
             )
-        notes = _excel_note(plan.dialect) + settle_columns(
-            conn,
-            table,
-            text=plan.text_columns,
-            flags=plan.flags,
-            fixed=plan.fixed,
-            recount=plan.recount,
-            stored_to_original=stored_to_original,
-            tokens=self.options.nulls(),
-            date_formats=plan.date_formats,
-            decimal=self.options.decimal,
+        header_notes, own_names = _header_renames(plan)
+        notes = (
+            header_notes
+            + _excel_note(plan.dialect)
+            + settle_columns(
+                conn,
+                table,
+                text=plan.text_columns,
+                flags=plan.flags,
+                fixed=plan.fixed,
+                recount=plan.recount,
+                stored_to_original=stored_to_original,
+                tokens=self.options.nulls(),
+                date_formats=plan.date_formats,
+                decimal=self.options.decimal,
+            )
         )
         notes += self._trailing_note()
         if self.options.mode != "append":  # appended rows follow others: "the rows above" are not the file's
             notes += totals_row_note(conn, table, loaded, plan.text_columns)
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
-        renamed |= _header_renames(plan)[1]  # a repeated name's own cell, not DuckDB's a_1
+        renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
         if self.options.mode == "append":
             renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
         catalog, meta = written = written_tables(conn)

@@ -10,6 +10,7 @@ import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.rows import first_row
+from analytics_agent.db.separators import grouping
 
 SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
 PROBE_ROWS = 4_000
@@ -20,9 +21,8 @@ _NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
 _DECIMAL_COMMA = r"[+-]?(\d{1,3}(\.\d{3})+,\d+|\d+,(\d{1,2}|\d{4,}))"
 """A number only a decimal comma reads: 1.234,50, 2,00 or 0,5 (1,234 could be a thousand: not counted)."""
 _GROUPED_COMMA = r"[+-]?\d{1,3}(\.\d{3})+,\d+"
-_GROUPED = r"[+-]?\d{1,3}(\.\d{3})+(,\d+)?"
-"""Thousands grouped with points, then a decimal comma (or none). --thousands '.' is offered only when a
-value shows both and every value with a point groups with it: it would read 5.25 as 525."""
+"""Thousands grouped with points, then a decimal comma. --thousands '.' is offered only when a value shows
+both and every value with a point passes the load's own check of that option (``separators.grouping``)."""
 _AS_POINT = "TRY_CAST(replace(replace({c}, '.', ''), ',', '.') AS DOUBLE)"
 
 
@@ -103,7 +103,7 @@ def _comma_notes(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[
     parts = [
         f"min({c}) FILTER (WHERE regexp_full_match({c}, '{_DECIMAL_COMMA}')), "
         f"bool_or(regexp_full_match({c}, '{_GROUPED_COMMA}')), "
-        f"bool_and(regexp_full_match({c}, '{_GROUPED}')) FILTER (WHERE contains({c}, '.'))"
+        f"bool_and(regexp_full_match({c}, '{grouping('.', ',')}')) FILTER (WHERE contains({c}, '.'))"
         for c in map(quote_ident, columns)
     ]
     wanted = ", ".join(map(quote_ident, columns))

@@ -94,20 +94,21 @@ def header_cells(
     """The header's own cells in ``text`` (the first block) when DuckDB may have renamed some of them
     (``names``: its names) and the header line splits into as many; else (). Pure."""
     import csv
+    import io
 
     if not any(_RENAMED.fullmatch(n) for n in names) or len(delimiter) != 1 or len(quote) > 1:
         return ()
-    lines = text.lstrip("\ufeff").splitlines(keepends=True)[skip:]
+    lines = io.StringIO(text.lstrip("\ufeff"), newline="")  # read up to the header, not the whole block
+    for _ in range(skip):
+        lines.readline()
     try:
-        row = next(
-            csv.reader(
-                lines,
-                delimiter=delimiter,
-                quotechar=quote or None,
-                quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
-            ),
-            [],
+        reader = csv.reader(
+            lines,
+            delimiter=delimiter,
+            quotechar=quote or None,
+            quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
         )
+        row = next(reader, [])
     except csv.Error:
         return ()
     return tuple(row) if len(row) == len(names) else ()

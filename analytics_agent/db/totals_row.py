@@ -49,8 +49,7 @@ def totals_row_note(
         return []
     sums = first_row(
         conn.execute(
-            f"SELECT {', '.join(f'sum({quote_ident(c)})' for c in numbers)} FROM {quote_ident(table)} "
-            f"WHERE rowid < {int(row)}"
+            f"SELECT {', '.join(f'sum({quote_ident(c)})' for c in numbers)} FROM {t} WHERE rowid < {int(row)}"
         )
     )
     totals = [
