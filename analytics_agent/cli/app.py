@@ -8,7 +8,6 @@ commands so ``--help`` stays fast.
 
 # No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
-import os
 import sys
 from importlib import import_module
 from pathlib import Path
@@ -18,6 +17,7 @@ import typer
 
 from analytics_agent.cli.argv import command_name
 from analytics_agent.cli.context import State
+from analytics_agent.cli.edge import guarded
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
     DB_HELP,
@@ -27,7 +27,6 @@ from analytics_agent.cli.global_options import (
     GlobalOptionsGroup,
     set_verbose,
 )
-from analytics_agent.errors import AnalyticsAgentError, Interrupted
 
 HELP = "Ask business questions about your data in plain language; get answers with real numbers."
 # The command tree, as (name, module in analytics_agent.cli, attribute): groups first, in help order. A run
@@ -131,57 +130,4 @@ def app_for(args: list[str]) -> typer.Typer:
 
 def main() -> None:
     """Console entry point: one line per error, never a traceback."""
-    try:
-        # typer handles usage errors and exits itself; our errors come through here
-        app_for(sys.argv[1:])(prog_name="analytics-agent")
-    except AnalyticsAgentError as exc:
-        from analytics_agent.present.safe_text import escape_control  # the error path only
-
-        code = getattr(exc, "exit_code", 1)  # Interrupted: 130, and its message says what state it left
-        text = escape_control(str(exc))  # may quote the endpoint, a CSV value or a tool file
-        typer.echo(text if code == Interrupted.exit_code else f"error: {text}", err=True)
-        sys.exit(code)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        _exit_now(130)
-    except SystemExit as exc:
-        if exc.code != 130:
-            raise
-        # typer turns a Ctrl-C inside a command into a silent exit 130; say it, in one line
-        typer.echo("interrupted", err=True)
-        _exit_now(130)
-    except Exception as exc:  # a bug: keep the user's screen clean, keep the details in a log
-        path = _log_crash(exc)
-        typer.echo(f"error: internal error ({type(exc).__name__}); details in {path}", err=True)
-        sys.exit(2)
-
-
-def _exit_now(code: int) -> None:
-    """Exit with ``code`` without waiting for worker threads still busy after Ctrl-C (a question still
-    with the model under ``eval --jobs``, a tool call in Python code): the interpreter's exit would join
-    each, up to its request deadline. Everything that writes (a load, a transcript line) has finished or
-    rolled back by the time the interrupt reaches here; only buffered output needs flushing."""
-    import contextlib
-    import threading
-
-    busy = [t for t in threading.enumerate() if t is not threading.current_thread() and not t.daemon]
-    if not busy:
-        sys.exit(code)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can be said
-            stream.flush()
-    os._exit(code)
-
-
-def _log_crash(exc: BaseException) -> str:
-    import traceback
-
-    from analytics_agent.paths import data_dir, open_private_log
-
-    path = data_dir() / "crash.log"
-    try:
-        with open_private_log(path) as fh:  # 0600: a traceback can quote data and paths
-            fh.write("".join(traceback.format_exception(exc)))
-        return str(path)
-    except OSError as failure:
-        return f"(no log: {path} cannot be written: {failure.strerror or failure})"
+    guarded(lambda: app_for(sys.argv[1:])(prog_name="analytics-agent"))

@@ -1,17 +1,16 @@
 """What every command shares: the global options, the database path and the open workspace.
 
 The root callback in ``app.py`` fills ``State``; command modules read it through these functions, so no
-command module imports the app.
+command module imports the app. Needs no typer: ``load`` runs without it (``load_args``).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
 
-import typer
-
+from analytics_agent.cli.edge import say
 from analytics_agent.present.safe_text import escape_control
 
 
@@ -20,9 +19,6 @@ class State:
     tools_dirs: tuple[Path, ...] = ()
     allow_sql: bool = False
     use_sources: bool = True
-
-
-JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
 def db_path() -> Path:
@@ -71,7 +67,7 @@ def open_workspace(timezone: str | None = None, *, demo: bool = False, semantic_
         [p for p in workspace.problems if semantic_warnings or not isinstance(p, SemanticModelError)]
     )
     for problem in (*unreadable, *workspace.source_problems):
-        typer.echo(escape_control(f"warning: {problem}"), err=True)
+        say(escape_control(f"warning: {problem}"))
     return workspace
 
 
@@ -102,9 +98,7 @@ def readable_config() -> dict:
     except ConfigError as exc:
         if str(exc) not in _warned:
             _warned.add(str(exc))
-            typer.echo(
-                f"warning: {exc} (config file ignored; commands that ask a model need it fixed)", err=True
-            )
+            say(f"warning: {exc} (config file ignored; commands that ask a model need it fixed)")
         return {}
 
 
@@ -121,11 +115,18 @@ def missing_database_message(path: Path) -> str:
     )
 
 
+def set_verbose() -> None:
+    """INFO logs on stderr (``-v``), wherever on the command line it was given."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+
+
 def say_created(path: Path, *, sample_data: bool) -> None:
     if sample_data:
-        typer.echo(f"Created {path} with the sample data.", err=True)
+        say(f"Created {path} with the sample data.")
     else:
-        typer.echo(f"Created an empty database {path}.", err=True)
+        say(f"Created an empty database {path}.")
 
 
 def load_hint(path: Path) -> str:
@@ -160,4 +161,4 @@ def warn_problems(problems: Sequence[object]) -> None:
 
     for problem in problems:
         what = "definition" if isinstance(problem, SemanticModelError) else "tool"
-        typer.echo(escape_control(f"warning: {problem} ({what} skipped)"), err=True)
+        say(escape_control(f"warning: {problem} ({what} skipped)"))

@@ -4,82 +4,19 @@
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 # ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 
+import inspect
 import json
-import sys
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
-from analytics_agent.cli.context import JsonFlag, db_path, gets_sample_data, open_workspace, say_created
+from analytics_agent.cli.context import db_path, open_workspace
+from analytics_agent.cli.global_options import JsonFlag
+from analytics_agent.cli.load_args import OPTIONS, PATHS_HELP, Option, defaults
 from analytics_agent.present.safe_text import escape_control, escape_json_text
 
-if TYPE_CHECKING:
-    from analytics_agent.db.loader import LoadSummary
-
-_TYPE_HELP = "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."
-_NULL_HELP = (
-    "A value that means missing (repeatable); replaces the default set NA, N/A, n/a, NULL, null, None, "
-    "NaN and '-'. An empty field is always missing."
-)
-_SKIP_HELP = "Load the good records and keep the malformed ones in the table <TABLE>_rejects."
-_PAD_HELP = "Read the missing fields at the end of a short record as empty (NULL)."
-_DATE_HELP = (
-    "Date format for every date column (%d/%m/%Y for day-first), or COLUMN=FORMAT for one column "
-    "(repeatable)."
-)
-_ESCAPE_HELP = "Character escaping a quote inside quotes, e.g. '\\'. Default: detect."
-_NEWLINE_HELP = "any: each of \\r\\n, \\n and \\r ends a line (for a file that mixes them). Default: detect."
-
-
-# The load command's options, one alias each (typer reads them at run time).
-_Paths = Annotated[
-    list[str],
-    typer.Argument(
-        metavar="PATH...",
-        help="CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several).",
-    ),
-]
-_Table = Annotated[
-    Optional[str], typer.Option("--table", "-t", help="Table name (default: from the file name).")
-]
-_Header = Annotated[
-    Optional[bool],
-    typer.Option("--header/--no-header", help="The first line is (not) the column names. Default: detect."),
-]
-_Skip = Annotated[Optional[int], typer.Option("--skip", help="Lines to skip before the header (a preamble).")]
-_Delimiter = Annotated[Optional[str], typer.Option("--delimiter", help="Field separator, e.g. ';' or '\\t'.")]
-_Thousands = Annotated[
-    Optional[str], typer.Option("--thousands", help="Thousands separator in numbers, e.g. ','.")
-]
-_Decimal = Annotated[Optional[str], typer.Option("--decimal", help="Decimal separator, e.g. ','.")]
-_Encoding = Annotated[
-    Optional[str], typer.Option("--encoding", help="File encoding: utf-8, utf-16 or latin-1.")
-]
-_Comment = Annotated[
-    Optional[str], typer.Option("--comment", help="Skip lines starting with this character, e.g. '#'.")
-]
-_Quote = Annotated[
-    Optional[str], typer.Option("--quote", help="Quote character, or '' for none. Default: detect.")
-]
-_Escape = Annotated[Optional[str], typer.Option("--escape", help=_ESCAPE_HELP)]
-_Newline = Annotated[Optional[str], typer.Option("--newline", help=_NEWLINE_HELP)]
-_Timezone = Annotated[
-    Optional[str],
-    typer.Option(
-        "--timezone",
-        help="The database's business time zone (IANA, e.g. America/New_York): days and months of "
-        "zoned timestamps are counted in it. Kept in <db>.semantic.yaml.",
-    ),
-]
-_MaxLineSize = Annotated[
-    Optional[int],
-    typer.Option("--max-line-size", metavar="BYTES", help="The longest line to read. Default: 2000000."),
-]
-_SkipBadRows = Annotated[bool, typer.Option("--skip-bad-rows", help=_SKIP_HELP)]
-_PadShortRows = Annotated[bool, typer.Option("--pad-short-rows", help=_PAD_HELP)]
-_AllowEmpty = Annotated[
-    bool, typer.Option("--allow-empty", help="Create the table even if the file has no data rows.")
-]
+_Paths = Annotated[list[str], typer.Argument(metavar="PATH...", help=PATHS_HELP)]
+_KINDS = {"text": Optional[str], "int": Optional[int], "many": Optional[list[str]], "flag": bool, "switch": Optional[bool]}  # fmt: skip
 
 
 def tables(as_json: JsonFlag = False) -> None:
@@ -156,78 +93,6 @@ def schema(
     typer.echo(text)
 
 
-def load(
-    paths: _Paths,
-    table: _Table = None,
-    replace: Annotated[bool, typer.Option("--replace", help="Replace the table if it exists.")] = False,
-    append: Annotated[bool, typer.Option("--append", help="Add rows to the table (same columns).")] = False,
-    delimiter: _Delimiter = None,
-    header: _Header = None,
-    date_format: Annotated[Optional[list[str]], typer.Option("--date-format", help=_DATE_HELP)] = None,
-    types: Annotated[Optional[list[str]], typer.Option("--type", help=_TYPE_HELP)] = None,
-    thousands: _Thousands = None,
-    decimal: _Decimal = None,
-    encoding: _Encoding = None,
-    null: Annotated[Optional[list[str]], typer.Option("--null", metavar="TOKEN", help=_NULL_HELP)] = None,
-    skip_bad_rows: _SkipBadRows = False,
-    pad_short_rows: _PadShortRows = False,
-    allow_empty: _AllowEmpty = False,
-    comment: _Comment = None,
-    skip: _Skip = None,
-    quote: _Quote = None,
-    escape: _Escape = None,
-    newline: _Newline = None,
-    max_line_size: _MaxLineSize = None,
-    timezone: _Timezone = None,
-) -> None:
-    """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
-    # named as load_options' own; the zone is the semantic file's, not the load's
-    flags = {name: value for name, value in locals().items() if name not in ("paths", "timezone")}
-    from analytics_agent.db.sources import load_options
-    from analytics_agent.errors import Interrupted
-
-    def run() -> "LoadSummary":
-        options = load_options(**flags)
-        try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
-            return _run_load(paths, options)
-        except KeyboardInterrupt:
-            raise Interrupted("interrupted before the load started; the database is unchanged") from None
-
-    if timezone is None:  # the semantic file's module (a dataclass, regexes: ~1 ms) only when it changes
-        summary, unset = run(), None
-    else:
-        from analytics_agent.tools.semantic.zone_file import load_with_zone
-
-        summary, unset = load_with_zone(db_path(), timezone, run)
-    try:
-        _show_load(summary)
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted after the load was committed; it is complete") from None
-    if unset is not None:
-        raise unset
-
-
-def _run_load(paths, options):
-    from analytics_agent.db.loader import load_files
-
-    progress = _Progress(paths[0]) if sys.stderr.isatty() else None
-    try:
-        return load_files(
-            db_path(), paths, options, on_progress=progress, sample_data=gets_sample_data(db_path())
-        )
-    finally:
-        if progress:
-            progress.clear()
-
-
-def _show_load(summary) -> None:
-    if summary.created_database:
-        say_created(db_path(), sample_data=gets_sample_data(db_path()))
-    typer.echo(render_summary(summary))
-    if note := bundled_tools_lost(summary):
-        typer.echo(escape_control(note), err=True)
-
-
 def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")]) -> None:
     """Remove one table and its stored profile."""
     from analytics_agent.db.drop import drop_table
@@ -236,65 +101,24 @@ def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to re
     typer.echo(escape_control(f"Dropped {table} ({rows:,} row{'' if rows == 1 else 's'})."))
 
 
-def bundled_tools_lost(summary) -> str | None:
-    """What a ``--replace`` of a sample table costs the bundled tools, or None if they still fit it."""
-    if summary.mode != "replace":  # before the import: the tools (and pydantic) cost a load ~0.3 s of CPU
-        return None
-    from analytics_agent.tools.bundled import tools_using, unfit_tables
+def load(paths: _Paths, **values: Any) -> None:
+    """Load CSV or Parquet files into one table, all or nothing; then show what was stored."""
+    from analytics_agent.cli.load_cmd import run_load
 
-    reason = unfit_tables({summary.table: {c.name: c.type for c in summary.columns}}).get(summary.table)
-    if reason is None:
-        return None
-    return (
-        f"note: {summary.table} now {reason}; the bundled tools {', '.join(tools_using(summary.table))} "
-        f"need its sample columns and are skipped from now on (load your data under another --table to keep them)"
-    )
+    run_load(paths, values)
 
 
-def render_summary(summary) -> str:
-    """The closing summary: what went where, how long it took, each stored column, then what to know."""
-    from analytics_agent.present.tables import plural, table
-    from analytics_agent.suggest import clipped
-
-    names = ", ".join(summary.files[:3]) + (" …" if len(summary.files) > 3 else "")
-    verb = {"append": "Appended", "replace": "Loaded (replacing)"}.get(summary.mode, "Loaded")
-    head = f"{verb} {plural(summary.rows_loaded, 'row')} from {names} into {summary.table} in {summary.seconds:.1f} s"
-    if summary.mode == "append":
-        head += f"; it now has {plural(summary.rows_total, 'row')}"
-    renamed = any(c.original != c.name for c in summary.columns)
-    headers = ["column", "type", "nulls"]
-    rows = [[c.name, c.type, c.nulls] for c in summary.columns]
-    if renamed:
-        headers.insert(1, "original name")
-        for row, c in zip(rows, summary.columns, strict=True):
-            row.insert(1, clipped(c.original, limit=80) if c.original != c.name else "")
-    lines = [escape_control(head) + ".", table(headers, rows, right=(len(headers) - 1,))]
-    if summary.rejected_lines:
-        shown = ", ".join(map(str, summary.rejected_lines[:5])) + (
-            " …" if len(summary.rejected_lines) > 5 else ""
-        )
-        lines.append(
-            f"Skipped {plural(len(summary.rejected_lines), 'bad record')} "  # records, not errors
-            f"(line{'s' if len(summary.rejected_lines) > 1 else ''} {shown}), kept in the table "
-            f"{summary.table}_rejects."
-        )
-    lines += [escape_control(f"note: {note}") for note in summary.notes]
-    return "\n".join(lines)
+def _parameter(option: Option) -> inspect.Parameter:
+    flags = [option.flags] if option.kind == "switch" else option.flags.split()
+    info = typer.Option(*flags, help=option.help, metavar=option.metavar)
+    return inspect.Parameter(
+        option.name, inspect.Parameter.KEYWORD_ONLY, default=defaults()[option.name],
+        annotation=Annotated[_KINDS[option.kind], info],
+    )  # fmt: skip
 
 
-class _Progress:
-    """DuckDB's progress estimate on one stderr line (only drawn on a terminal)."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.drawn = False
-
-    def __call__(self, percent: float) -> None:
-        sys.stderr.write(f"\rloading {self.label}: {min(percent, 100.0):5.1f}%")
-        sys.stderr.flush()
-        self.drawn = True
-
-    def clear(self) -> None:
-        if self.drawn:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+# typer reads a command's parameters from its signature: the load command's are the table's
+load.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [inspect.Parameter("paths", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=_Paths)]
+    + [_parameter(option) for option in OPTIONS]
+)

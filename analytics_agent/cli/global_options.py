@@ -13,7 +13,7 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperGroup
 
-from analytics_agent.cli.context import State
+from analytics_agent.cli.context import State, set_verbose
 from analytics_agent.cli.plain_params import plain_labels
 
 PANEL = "Global options (before or after the command)"
@@ -22,6 +22,8 @@ TOOLS_DIR_HELP = "A folder of your own .sql tools (repeatable; config: tools_dir
 ALLOW_SQL_HELP = "Give the model run_sql: one read-only SELECT per call."
 NO_SOURCES_HELP = "Leave the configured data sources out (e.g. one is down)."
 VERBOSE_HELP = "Log details to stderr."
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
 
 class GlobalOptionsGroup(TyperGroup):
@@ -114,11 +116,3 @@ def _no_sources(value: bool) -> None:
 def _verbose(value: bool) -> None:
     if value:
         set_verbose()
-
-
-def set_verbose() -> None:
-    """INFO logs on stderr (``-v``), wherever on the command line it was given."""
-    import logging
-    import sys
-
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")

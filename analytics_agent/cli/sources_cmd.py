@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from analytics_agent.cli.context import JsonFlag
+from analytics_agent.cli.global_options import JsonFlag
 
 sources_app = typer.Typer(
     help="Data read where it lives: files in place, S3, PostgreSQL, DuckLake, MotherDuck (read-only).",

@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from analytics_agent.cli.context import JsonFlag, open_workspace
+from analytics_agent.cli.context import open_workspace
+from analytics_agent.cli.global_options import JsonFlag
 from analytics_agent.cli.output import ChartFileOpt
 from analytics_agent.present.safe_text import escape_control, escape_json_text
 

@@ -30,6 +30,7 @@ def test_only_one_shot_commands_run_without_the_cyclic_collector(monkeypatch, ar
     seen: list[bool] = []
     at_exit: list[object] = []
     monkeypatch.setattr("analytics_agent.cli.app.main", lambda: seen.append(gc.isenabled()))
+    monkeypatch.setattr("analytics_agent.cli.load_cmd.run_quick", lambda quick: seen.append(gc.isenabled()))
     monkeypatch.setattr("analytics_agent.cli.entry.atexit.register", at_exit.append)
     monkeypatch.setattr(sys, "argv", ["analytics-agent", *argv])
     try:

@@ -1,0 +1,139 @@
+"""The ``load`` command's run: the load, then its summary. Needs no typer: a plain load command line runs
+here straight from the console script (``load_args``); ``data_cmd.load`` is typer's way in."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from analytics_agent.cli.context import State, db_path, gets_sample_data, say_created, set_verbose
+from analytics_agent.cli.edge import say
+from analytics_agent.present.safe_text import escape_control
+
+if TYPE_CHECKING:
+    from analytics_agent.cli.load_args import QuickLoad
+    from analytics_agent.db.loader import LoadSummary
+
+
+def run_quick(quick: QuickLoad) -> None:
+    """A load command line parsed by ``quick_load_args``: its global options, then the load."""
+    if quick.db is not None:
+        State.db = Path(quick.db)
+    if quick.verbose:
+        set_verbose()
+    run_load(quick.paths, quick.values)
+
+
+def run_load(paths: list[str], values: dict[str, Any]) -> None:
+    """Load ``paths`` with the options ``values`` (named as ``load_args.OPTIONS``), then show the summary."""
+    from analytics_agent.db.sources import load_options
+    from analytics_agent.errors import Interrupted
+
+    timezone = values.get("timezone")  # the semantic file's, not the load's
+    flags = {name: value for name, value in values.items() if name != "timezone"}
+
+    def run() -> LoadSummary:
+        options = load_options(**flags)
+        try:  # Ctrl-C inside the load is answered by load_files; here it can only be before or after it
+            return _load(paths, options)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted before the load started; the database is unchanged") from None
+
+    if timezone is None:  # the semantic file's module (a dataclass, regexes: ~1 ms) only when it changes
+        summary, unset = run(), None
+    else:
+        from analytics_agent.tools.semantic.zone_file import load_with_zone
+
+        summary, unset = load_with_zone(db_path(), timezone, run)
+    try:
+        _show(summary)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted after the load was committed; it is complete") from None
+    if unset is not None:
+        raise unset
+
+
+def _load(paths: list[str], options: Any) -> LoadSummary:
+    from analytics_agent.db.loader import load_files
+
+    progress = _Progress(paths[0]) if sys.stderr.isatty() else None
+    try:
+        return load_files(
+            db_path(), paths, options, on_progress=progress, sample_data=gets_sample_data(db_path())
+        )
+    finally:
+        if progress:
+            progress.clear()
+
+
+def _show(summary: LoadSummary) -> None:
+    if summary.created_database:
+        say_created(db_path(), sample_data=gets_sample_data(db_path()))
+    print(render_summary(summary), flush=True)
+    if note := bundled_tools_lost(summary):
+        say(escape_control(note))
+
+
+def bundled_tools_lost(summary) -> str | None:
+    """What a ``--replace`` of a sample table costs the bundled tools, or None if they still fit it."""
+    if summary.mode != "replace":  # before the import: the tools (and pydantic) cost a load ~0.3 s of CPU
+        return None
+    from analytics_agent.tools.bundled import tools_using, unfit_tables
+
+    reason = unfit_tables({summary.table: {c.name: c.type for c in summary.columns}}).get(summary.table)
+    if reason is None:
+        return None
+    return (
+        f"note: {summary.table} now {reason}; the bundled tools {', '.join(tools_using(summary.table))} "
+        f"need its sample columns and are skipped from now on (load your data under another --table to keep them)"
+    )
+
+
+def render_summary(summary) -> str:
+    """The closing summary: what went where, how long it took, each stored column, then what to know."""
+    from analytics_agent.present.tables import plural, table
+    from analytics_agent.suggest import clipped
+
+    names = ", ".join(summary.files[:3]) + (" …" if len(summary.files) > 3 else "")
+    verb = {"append": "Appended", "replace": "Loaded (replacing)"}.get(summary.mode, "Loaded")
+    head = f"{verb} {plural(summary.rows_loaded, 'row')} from {names} into {summary.table} in {summary.seconds:.1f} s"
+    if summary.mode == "append":
+        head += f"; it now has {plural(summary.rows_total, 'row')}"
+    renamed = any(c.original != c.name for c in summary.columns)
+    headers = ["column", "type", "nulls"]
+    rows = [[c.name, c.type, c.nulls] for c in summary.columns]
+    if renamed:
+        headers.insert(1, "original name")
+        for row, c in zip(rows, summary.columns, strict=True):
+            row.insert(1, clipped(c.original, limit=80) if c.original != c.name else "")
+    lines = [escape_control(head) + ".", table(headers, rows, right=(len(headers) - 1,))]
+    if summary.rejected_lines:
+        shown = ", ".join(map(str, summary.rejected_lines[:5])) + (
+            " …" if len(summary.rejected_lines) > 5 else ""
+        )
+        lines.append(
+            f"Skipped {plural(len(summary.rejected_lines), 'bad record')} "  # records, not errors
+            f"(line{'s' if len(summary.rejected_lines) > 1 else ''} {shown}), kept in the table "
+            f"{summary.table}_rejects."
+        )
+    lines += [escape_control(f"note: {note}") for note in summary.notes]
+    return "\n".join(lines)
+
+
+class _Progress:
+    """DuckDB's progress estimate on one stderr line (only drawn on a terminal)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.drawn = False
+
+    def __call__(self, percent: float) -> None:
+        sys.stderr.write(f"\rloading {self.label}: {min(percent, 100.0):5.1f}%")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def clear(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
