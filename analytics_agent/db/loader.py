@@ -254,7 +254,8 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         if self.options.mode == "append":
             renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
         catalog, meta = written = written_tables(conn)
-        profile = store_profile(conn, table, original_names=renamed or None, written=written)
+        rows = None if self.options.mode == "append" else loaded  # appended to: the table holds more
+        profile = store_profile(conn, table, original_names=renamed or None, written=written, rows=rows)
         store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
         return loaded, rejected, notes, profile
 

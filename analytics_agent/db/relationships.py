@@ -24,8 +24,10 @@ import duckdb
 from analytics_agent.db.catalog import (
     LINKED,
     META_SCHEMA,
+    SAMPLE_ROWS,
     get_profiles,
     quote_ident,
+    sample_clause,
     table_names,
     written_tables,
 )
@@ -34,7 +36,6 @@ from analytics_agent.db.rows import first_row
 MIN_COVERAGE = 0.5
 MIN_VALUE_COVERAGE = 0.9
 MAX_LOOKUP_ROWS = 100_000
-SAMPLE_ROWS = 100_000
 _CALENDAR_PARTS = frozenset({"year", "month", "day", "hour", "minute", "week", "quarter", "weekday", "yr"})
 KEY_TYPES = re.compile(r"^(VARCHAR|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|UUID)$")
 
@@ -79,17 +80,13 @@ def _catalog(cur: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
 def duplicate_keys(cur: duckdb.DuckDBPyConnection, table: str, key: str, *, rows: int | None = None) -> int:
     """Rows of ``table`` that repeat a ``key`` value or have none: 0 for a unique key. With ``rows`` above
     the sample size, counted on a sample of whole vectors (a quick way to rule a key out, not in)."""
-    sample = _sample(rows) if rows is not None else ""
+    sample = sample_clause(rows) if rows is not None else ""
     col = quote_ident(key)
     return int(
         first_row(cur.execute(f"SELECT count(*) - count(DISTINCT {col}) FROM {quote_ident(table)}{sample}"))[
             0
         ]
     )
-
-
-def _sample(rows: int) -> str:
-    return f" USING SAMPLE {100 * SAMPLE_ROWS / rows:.4f} PERCENT (system, 11)" if rows > SAMPLE_ROWS else ""
 
 
 def coverage(
@@ -99,7 +96,7 @@ def coverage(
     about ``SAMPLE_ROWS`` rows (whole vectors, fixed seed) when the table is big: a threshold of 50 %
     or 90 % needs no exact count."""
     col, k = quote_ident(column), quote_ident(key)
-    sample = _sample(_row_count(cur, table) if rows is None else rows)
+    sample = sample_clause(_row_count(cur, table) if rows is None else rows)
     found, total = first_row(
         cur.execute(
             f"SELECT count(t.{k}), count(*) FROM (SELECT DISTINCT {col} AS v FROM {quote_ident(table)}{sample}) s "

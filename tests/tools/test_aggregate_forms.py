@@ -250,7 +250,8 @@ def test_a_comparison_per_time_bucket_is_refused_with_what_to_drop(real):
 
 
 def test_a_big_key_is_checked_in_full_before_the_first_join_and_a_duplicate_refuses_it(tmp_path):
-    from analytics_agent.db.relationships import SAMPLE_ROWS, store_relationships
+    from analytics_agent.db.catalog import SAMPLE_ROWS
+    from analytics_agent.db.relationships import store_relationships
 
     db = tmp_path / "big.duckdb"
     with duckdb.connect(str(db)) as conn:

@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import duckdb
 
-from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.relationships import SAMPLE_ROWS, Relationship, duplicate_keys
+from analytics_agent.db.catalog import SAMPLE_ROWS, quote_ident
+from analytics_agent.db.relationships import Relationship, duplicate_keys
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import SemanticModelError, ToolError
 from analytics_agent.suggest import did_you_mean
