@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import duckdb
 
@@ -41,8 +40,7 @@ _ORDERABLE = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class TableInfo:
+class TableInfo(NamedTuple):  # not a dataclass: a tenth of the import cost
     name: str
     rows: int
     columns: int

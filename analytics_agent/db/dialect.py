@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +46,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     peeked = peek_file(path, label, encoding=options.encoding, comment=options.comment, skip=options.skip)
     excel = excel_delimiter(peeked.text) if options.skip is None else None
     if excel is not None:  # Excel's "sep=;" line is never the header: read from the line after it
-        options = replace(options, skip=1, delimiter=options.delimiter or excel)
+        options = options._replace(skip=1, delimiter=options.delimiter or excel)
     try:
         sniffed = _sniff(conn, path, label, options)
         pinned = _pin(conn, path, label, options, sniffed, peeked.text)

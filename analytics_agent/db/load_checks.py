@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -89,7 +89,7 @@ def settle_columns(
     recount: tuple[str, list[Any]] | None,
     stored_to_original: dict[str, str],
     tokens: Sequence[str],
-    date_formats: dict[str, str],
+    date_formats: Mapping[str, str],
     decimal: str | None = None,
 ) -> list[str]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
@@ -127,7 +127,7 @@ def _become_boolean(conn: duckdb.DuckDBPyConnection, table: str, column: str) ->
 
 
 def _text_dates(
-    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str], decided: dict[str, str]
+    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str], decided: Mapping[str, str]
 ) -> tuple[list[str], list[str], list[str]]:
     """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS``: converted to DATE. Also
     the notes, and the columns noted as dates but for some values (the odd-value check need not name
@@ -298,7 +298,9 @@ def _token_notes(
     return notes
 
 
-def _ambiguous_date_notes(conn: duckdb.DuckDBPyConnection, table: str, formats: dict[str, str]) -> list[str]:
+def _ambiguous_date_notes(
+    conn: duckdb.DuckDBPyConnection, table: str, formats: Mapping[str, str]
+) -> list[str]:
     """Say which reading of day/month dates was chosen, and whether the values decided it."""
     notes = []
     for name, fmt in formats.items():

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -60,16 +59,14 @@ _PACKED_RATIO = 8
 """A compressed file (or Parquet) counts as this many times its size: CSV text compresses about 5-10x."""
 
 
-@dataclass(frozen=True)
-class ColumnSummary:
+class ColumnSummary(NamedTuple):
     name: str
     original: str
     type: str
     nulls: int
 
 
-@dataclass(frozen=True)
-class LoadSummary:
+class LoadSummary(NamedTuple):  # not a dataclass: a tenth of the import cost
     """What a load did, for the closing summary."""
 
     table: str
@@ -80,9 +77,9 @@ class LoadSummary:
     rows_total: int
     columns: list[ColumnSummary]
     seconds: float
-    created_database: bool = False
-    rejected_lines: list[int] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    created_database: bool
+    rejected_lines: list[int]
+    notes: list[str]
     """Things the user should know: odd values that kept a column as text, names that changed and why."""
 
 
@@ -160,7 +157,7 @@ def _load(
         reserved = reserved_words(conn)
         table = _target_table(options, patterns, reserved)
         existing = table_names(conn, linked=False)  # the writer holds the file: nobody else adds or drops one
-        options = replace(options, mode=_effective_mode(options.mode, table, existing))
+        options = options._replace(mode=_effective_mode(options.mode, table, existing))
         plan = make_plan(conn, kind, files, inputs, options, reserved, rejects)
         load = _Load(conn, table, plan, options, files, inputs, rejects, existing)
         try:
