@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
-from analytics_agent.db.odd_values import SAMPLE_ROWS, odd_value_notes
+from analytics_agent.db.odd_values import SAMPLE_ROWS, first_rows, odd_value_notes
 from analytics_agent.db.rows import first_row
 
 # day, month (number or name) and year with one separator kind: 12/31/09, 31-Jan-2009, 2009.01.31
@@ -91,22 +91,24 @@ def settle_columns(
     tokens: Sequence[str],
     date_formats: Mapping[str, str],
     decimal: str | None = None,
+    rows: int | None = None,
 ) -> list[str]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
 
     ``flags``: columns DuckDB guessed BOOLEAN, read as text; BOOLEAN only if every value is true/false.
     Text columns holding dates in a common written form become DATE (said). Missing-value tokens that
     became NULL in a text column are counted from the file (``recount``) and said with the option that
-    keeps them. ``fixed``: columns the user typed with --type (left alone)."""
+    keeps them. ``fixed``: columns the user typed with --type (left alone). ``rows``: the table's row
+    count, when the caller knows it (the checks of its first rows then read it whole when it is small)."""
     notes: list[str] = []
     text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
     free = [c for c in text if c not in fixed]
-    dated, date_notes, noted = _text_dates(conn, table, free, date_formats)
+    dated, date_notes, noted = _text_dates(conn, table, free, date_formats, rows)
     notes += date_notes
     text = [c for c in text if c not in dated]
     notes += _token_notes(conn, table, text, recount, stored_to_original, tokens)
     notes += odd_value_notes(
-        conn, table, [c for c in text if c not in fixed and c not in noted], decimal=decimal
+        conn, table, [c for c in text if c not in fixed and c not in noted], decimal=decimal, rows=rows
     )
     notes += _ambiguous_date_notes(conn, table, date_formats)
     return notes
@@ -127,7 +129,11 @@ def _become_boolean(conn: duckdb.DuckDBPyConnection, table: str, column: str) ->
 
 
 def _text_dates(
-    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str], decided: Mapping[str, str]
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text: Sequence[str],
+    decided: Mapping[str, str],
+    rows: int | None,
 ) -> tuple[list[str], list[str], list[str]]:
     """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS``: converted to DATE. Also
     the notes, and the columns noted as dates but for some values (the odd-value check need not name
@@ -139,7 +145,7 @@ def _text_dates(
     notes: list[str] = []
     noted: list[str] = []
     others = set(decided.values())
-    for name, (present, fits) in zip(text, _format_fits(conn, table, text), strict=True):
+    for name, (present, fits) in zip(text, _format_fits(conn, table, text, rows), strict=True):
         full = [f for f, n in zip(TEXT_DATE_FORMATS, fits, strict=True) if present and n == present]
         most, best = max(zip(fits, TEXT_DATE_FORMATS, strict=True)) if present else (0, "")
         if not full and (not most or most * 2 < present):
@@ -178,7 +184,7 @@ def _text_dates(
 
 
 def _format_fits(
-    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]
+    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str], rows: int | None
 ) -> list[tuple[int, list[int]]]:
     """Per column, its values among the first ``SAMPLE_ROWS`` rows and how many fit each of
     ``TEXT_DATE_FORMATS``, in one scan."""
@@ -190,11 +196,8 @@ def _format_fits(
             f"count(*) FILTER (WHERE TRY_STRPTIME({col}, '{f}') IS NOT NULL AND {_year_shape(col, f)})"
             for f in TEXT_DATE_FORMATS
         ]
-    wanted = ", ".join(quote_ident(name) for name in text)
     counts = first_row(
-        conn.execute(
-            f"SELECT {', '.join(selects)} FROM (SELECT {wanted} FROM {quote_ident(table)} LIMIT {SAMPLE_ROWS})"
-        )
+        conn.execute(f"SELECT {', '.join(selects)} FROM {first_rows(table, text, SAMPLE_ROWS, rows)}")
     )
     width = len(TEXT_DATE_FORMATS) + 1
     return [(counts[width * i], list(counts[width * i + 1 : width * (i + 1)])) for i in range(len(text))]

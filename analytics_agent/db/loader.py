@@ -212,6 +212,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         Returns the rows written, the rejected lines, the notes and the stored profile."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, self.existing)
+        rows = None if self.options.mode == "append" else loaded  # appended to, the table holds more
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
@@ -241,6 +242,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
                 tokens=self.options.nulls(),
                 date_formats=plan.date_formats,
                 decimal=self.options.decimal,
+                rows=rows,
             )
         )
         notes += self._trailing_note()
@@ -251,7 +253,6 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         if self.options.mode == "append":
             renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
         catalog, meta = written = written_tables(conn)
-        rows = None if self.options.mode == "append" else loaded  # appended to: the table holds more
         profile = store_profile(conn, table, original_names=renamed or None, written=written, rows=rows)
         store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
         return loaded, rejected, notes, profile
