@@ -156,25 +156,27 @@ def compute_profile(
     """One scan for counts, nulls, min/max and approximate distinct counts of every column, plus one scan
     for the distinct values of the low-cardinality text columns. (SUMMARIZE also computes averages and
     quantiles nobody reads here, at about three times the cost.) ``types``: the table's columns, when
-    the caller has just read them; ``rows``: its row count, when the caller knows it. A big table's
-    distinct counts come first, from a sample (``_distinct_counts``), and the columns they pick take
-    their min and max from their sorted values: a text min/max over every row is the scan's dearest part."""
+    the caller has just read them; ``rows``: its row count, when the caller knows it. A big table's text
+    columns are gauged on a sample first (``_gauged``), and the columns with few short values take their
+    min and max from their sorted values: a text min/max over every row is the scan's dearest part."""
     types = column_types(cur, table) if types is None else types
     text = [name for name, kind in types.items() if kind in _TEXT_TYPES]
     sampled = rows is not None and rows > SAMPLE_ROWS
-    counts = _distinct_counts(cur, table, text, rows) if rows is not None and sampled else {}
-    listed = {name for name, count in counts.items() if count <= MAX_DISTINCT_VALUES * 2}
+    gauged = _gauged(cur, table, text, rows) if rows is not None and sampled else {}
+    listed = {name for name, (distinct, longest) in gauged.items() if _label_like(distinct, longest)}
     selects = ["count(*)"]
     for name, kind in types.items():
         col = quote_ident(name)
         selects.append(f"count({col})")
-        if kind in _TEXT_TYPES and name not in listed:
+        if name in listed:
+            continue
+        if kind in _TEXT_TYPES:
             # Cut in SQL, so a 60 MB value is never copied whole into Python; the least (greatest) value's
             # prefix is the least (greatest) prefix, so cutting the result, not each row, gives the same
             # answer at a third of the cost (a cut per row copied every value: 0.4 s of CPU on 1M rows).
             selects += [f"left(min({col}), {_CUT})", f"left(max({col}), {_CUT})"]
-            selects += [] if sampled else [f"approx_count_distinct({col})"]
-        elif _ORDERABLE.match(kind) and name not in listed:
+            selects += [] if sampled else [f"approx_count_distinct({col})", f"max(strlen({col}))"]
+        elif _ORDERABLE.match(kind):
             selects += [f"min({col})", f"max({col})"]
     stats = iter(first_row(cur.execute(f"SELECT {', '.join(selects)} FROM {quote_ident(table)}")))
     row_count = next(stats)
@@ -186,37 +188,55 @@ def compute_profile(
         if name in listed:
             labels[name] = column
         elif _ORDERABLE.match(kind):
-            _min_max(column, next(stats), next(stats))
-            if kind in _TEXT_TYPES and (counts[name] if sampled else next(stats)) <= MAX_DISTINCT_VALUES * 2:
+            low, high = next(stats), next(stats)
+            distinct, longest = (
+                (next(stats), next(stats)) if kind in _TEXT_TYPES and not sampled else (0, None)
+            )
+            _min_max(column, low, high, longest)
+            if kind in _TEXT_TYPES and not sampled and _label_like(distinct, longest):
                 labels[name] = column
     for name, values in _distinct_values(cur, table, list(labels), row_count).items():
         if name in listed and values:
             _min_max(labels[name], values[0], values[-1])
-        # free text (a value longer than a label) lists no values, so a profile stays small
+        # a value longer than a label past a big table's sample: free text after all, no values listed
         if len(values) <= MAX_DISTINCT_VALUES and all(len(v) <= MAX_PROFILE_TEXT for v in values):
             labels[name]["values"] = values
     return {"table": table, "rows": row_count, "columns": columns}
 
 
-def _min_max(column: dict[str, Any], low: Any, high: Any) -> None:
-    """Keep a column's min and max; a text one only if neither was cut (a cut value is a wrong one)."""
-    if low is not None and not (isinstance(low, str) and max(len(low), len(high)) > MAX_PROFILE_TEXT):
-        column["min"], column["max"] = low, high
+def _label_like(distinct: int, longest: int | None) -> bool:
+    """Few distinct values, none longer than a label: the values are worth listing."""
+    return distinct <= MAX_DISTINCT_VALUES * 2 and (longest or 0) <= MAX_PROFILE_TEXT
 
 
-def _distinct_counts(
+def _min_max(column: dict[str, Any], low: Any, high: Any, longest: int | None = None) -> None:
+    """Keep a column's min and max; a text one only if no value is longer than a label (``longest``,
+    when counted over every row) or, not counted, if neither was cut (a cut value is a wrong one)."""
+    if low is None:
+        return
+    if (
+        isinstance(low, str)
+        and (longest if longest is not None else max(len(low), len(high))) > MAX_PROFILE_TEXT
+    ):
+        return
+    column["min"], column["max"] = low, high
+
+
+def _gauged(
     cur: duckdb.DuckDBPyConnection, table: str, text: list[str], rows: int
-) -> dict[str, int]:
-    """Each text column's approximate distinct count over a sample of a big table (whole vectors, fixed
-    seed): it only picks the columns whose values ``_distinct_values`` then lists, exactly, over the whole
-    table. A column with few values has as few in any sample, so none is missed; one that has few in the
-    sample but many in the table is dropped there (more than ``MAX_DISTINCT_VALUES``). Over every row the
+) -> dict[str, tuple[int, int | None]]:
+    """Each text column's approximate distinct count and longest value over a sample of a big table
+    (whole vectors, fixed seed): they only pick the columns whose values ``_distinct_values`` then
+    lists, exactly, over the whole table. A column with few values has as few in any sample, so none is
+    missed; one with more in the table, or a longer value past the sample, lists none. Over every row the
     count cost a 1M-row load a quarter of its checks (20 ms for each column of unique codes)."""
     if not text:
         return {}
-    counts = ", ".join(f"approx_count_distinct({quote_ident(name)})" for name in text)
-    found = first_row(cur.execute(f"SELECT {counts} FROM {quote_ident(table)}{sample_clause(rows)}"))
-    return dict(zip(text, found, strict=True))
+    parts = [f"approx_count_distinct({c}), max(strlen({c}))" for c in map(quote_ident, text)]
+    found = first_row(
+        cur.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}{sample_clause(rows)}")
+    )
+    return {name: (found[2 * i], found[2 * i + 1]) for i, name in enumerate(text)}
 
 
 def sample_clause(rows: int) -> str:
@@ -228,19 +248,20 @@ def sample_clause(rows: int) -> str:
 def _distinct_values(
     cur: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: int
 ) -> dict[str, list[str]]:
-    """Each column's distinct non-null values in order (each cut to one character past a label's length, so
-    free text is seen as such without copying it whole into Python), all in one scan: a query per column cost more
+    """Each column's distinct non-null values in order, all in one scan: a query per column cost more
     than its scan on a small table. The approximate count picked the columns, so each list stays short.
     A small table's values are gathered whole and sorted as a list (the same list, at half the CPU of
-    DuckDB's ordered DISTINCT aggregate: 1.9 -> 0.9 ms for three columns of 366 rows)."""
+    DuckDB's ordered DISTINCT aggregate: 1.9 -> 0.9 ms for three columns of 366 rows). A big table's
+    columns were gauged on a sample, so a value may be longer than a label: each is cut to one character
+    past a label's length, in SQL, so none is copied whole into Python (the list is cut, not each row: a
+    cut per row cost 80 ms at 1M rows)."""
     if not columns:
         return {}
     if rows <= SMALL_TABLE_ROWS:
         form = "list_sort(list_distinct(list({c})))"  # list_distinct drops NULLs
     else:
-        form = "(list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE {c} IS NOT NULL))"
-    # the list is cut, not each row (a cut per row cost 80 ms on 1M rows)
-    lists = ", ".join(f"[left(v, {_CUT}) for v in {form.format(c=c)}]" for c in map(quote_ident, columns))
+        form = f"[left(v, {_CUT}) for v in (list(DISTINCT {{c}} ORDER BY {{c}}) FILTER (WHERE {{c}} IS NOT NULL))]"
+    lists = ", ".join(form.format(c=c) for c in map(quote_ident, columns))
     row = first_row(cur.execute(f"SELECT {lists} FROM {quote_ident(table)}"))
     return {name: list(values or []) for name, values in zip(columns, row, strict=True)}
 

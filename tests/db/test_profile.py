@@ -63,3 +63,28 @@ def test_a_small_and_a_big_tables_value_lists_are_the_same_lists(tmp_path, monke
         big = [compute_profile(conn, t)["columns"] for t in ("t", "nothing")]
     assert small == big
     assert small[0][0]["values"] == sorted(set(labels)) and small[0][1]["values"] == []
+
+
+def test_a_big_tables_profile_gauged_on_a_sample_is_the_whole_tables(tmp_path, monkeypatch):
+    """A table bigger than the sample is gauged on it first (which text columns have few, short values);
+    the stored profile must be the one counted over every row, including what the sample cannot see: a
+    rare value, a long value, variety that starts late in the table."""
+    from analytics_agent.db import catalog
+
+    with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
+        conn.execute(
+            "CREATE TABLE t AS SELECT 'C-' || lpad(i::VARCHAR, 6, '0') AS code, 'k' || (i % 40) AS label, "
+            "CASE WHEN i = 29990 THEN 'rare' ELSE 'common' END AS status, "
+            "CASE WHEN i < 25000 THEN 'same' ELSE 'v' || i END AS late, "
+            "CASE WHEN i = 29995 THEN repeat('z', 500) WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS one_long, "
+            "NULL::VARCHAR AS empty, DATE '2026-01-01' + (i % 365)::INTEGER AS day, i * 1.5 AS amount "
+            "FROM range(30000) r(i)"
+        )
+        whole = compute_profile(conn, "t")
+        monkeypatch.setattr(catalog, "SAMPLE_ROWS", 2_000)
+        gauged = compute_profile(conn, "t", rows=30_000)
+    assert gauged == whole
+    columns = {c["name"]: c for c in whole["columns"]}
+    assert columns["status"]["values"] == ["common", "rare"] and len(columns["label"]["values"]) == 40
+    assert set(columns["one_long"]) == {"name", "type", "nulls"}  # free text after all
+    assert "values" not in columns["late"] and columns["code"]["max"] == "C-029999"
