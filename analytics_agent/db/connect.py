@@ -31,8 +31,9 @@ from analytics_agent.db.rows import first_row
 from analytics_agent.errors import DatabaseError
 
 DEFAULT_MEMORY_LIMIT = "1GB"
-_DUCKDB_ERROR_KIND = re.compile(r"^[A-Za-z ]*Error: ")  # "IO Error: ", "Error: "
-_NEWER_FORMAT = re.compile(r"database file with version number \d+, but we can only read")
+# error paths only: compiled on first use (re's cache)
+_DUCKDB_ERROR_KIND = r"^[A-Za-z ]*Error: "  # "IO Error: ", "Error: "
+_NEWER_FORMAT = r"database file with version number \d+, but we can only read"
 DEFAULT_THREADS = 2
 # How long a writer waits for readers to let go of the file. A long-running reader (the MCP server) closes
 # its connection within a couple of seconds of its last call, so a `load` from another terminal gets in.
@@ -262,14 +263,14 @@ def _explain_open_failure(path: Path, exc: BaseException) -> str:
         )
     if isinstance(exc, OSError):
         return f"cannot open the database {path}: {exc.strerror or text}"
-    if _NEWER_FORMAT.search(text):
+    if re.search(_NEWER_FORMAT, text):
         return (
             f"the database {path} was written by a newer DuckDB than the installed {duckdb.__version__}; "
             'upgrade DuckDB (pip install -U duckdb), or reinstall analytics-agent without the "lake" extra'
         )
     if "corrupt" in text.lower() or "checksum" in text.lower():
         return (
-            f"the database {path} is corrupt ({_DUCKDB_ERROR_KIND.sub('', text)}); restore it from a backup, or move "
+            f"the database {path} is corrupt ({re.sub(_DUCKDB_ERROR_KIND, '', text)}); restore it from a backup, or move "
             "it aside and run again to start over with the sample data (then load your files again)"
         )
     if "not a valid DuckDB database" in text or "invalid" in text.lower():

@@ -21,9 +21,10 @@ Kind = Literal["csv", "parquet"]
 DEFAULT_NULL_TOKENS = ("NA", "N/A", "n/a", "NULL", "null", "None", "NaN", "-", "")
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _GLOB = re.compile(r"[*?\[]")
-_TYPE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*(\s*\(\s*\d+\s*(,\s*\d+\s*)?\))?(\[\])?$")
+# compiled on first use (re's cache): most loads name no type and no archive member
+_TYPE_NAME = r"^[A-Za-z][A-Za-z0-9_]*(\s*\(\s*\d+\s*(,\s*\d+\s*)?\))?(\[\])?$"
 _DELIMITER_ALIASES = {"\\t": "\t", "tab": "\t", "TAB": "\t"}
-_ARCHIVE_MEMBER = re.compile(r"^(?P<archive>.+\.zip):(?P<member>[^:]+)$", re.IGNORECASE)
+_ARCHIVE_MEMBER = r"(?i)^(?P<archive>.+\.zip):(?P<member>[^:]+)$"
 
 
 NO_PAIRS: Mapping[str, str] = MappingProxyType({})
@@ -167,7 +168,7 @@ def resolve_inputs(patterns: Sequence[str]) -> list[Input]:
         raise LoadError("name at least one file to load, e.g. analytics-agent load sales.csv")
     inputs: list[Input] = []
     for pattern in patterns:
-        member_match = _ARCHIVE_MEMBER.match(pattern)
+        member_match = re.match(_ARCHIVE_MEMBER, pattern) if ":" in pattern else None
         if member_match and not Path(pattern).expanduser().exists():
             archive = Path(member_match["archive"]).expanduser()
             if not archive.is_file():
@@ -211,7 +212,7 @@ def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
     if kind == "parquet" and options.csv_only_options():
         raise LoadError(f"{', '.join(options.csv_only_options())} only apply to CSV files, not Parquet")
     for column, type_name in options.types.items():
-        if not column or not _TYPE_NAME.match(type_name.strip()):
+        if not column or not re.match(_TYPE_NAME, type_name.strip()):
             raise LoadError(
                 f"--type {column}={type_name}: give COLUMN=TYPE with a DuckDB type such as VARCHAR, "
                 "BIGINT, DOUBLE, DATE or TIMESTAMP"

@@ -54,3 +54,18 @@ def test_table_cells_and_headers_are_escaped_and_stay_aligned():
         "\\x1b[31mred   1",
         "ok           22",
     ]
+
+
+@pytest.mark.parametrize("newlines", [True, False])
+def test_every_ascii_character_is_judged_alike_by_the_quick_path_and_the_pattern(newlines: bool) -> None:
+    """Plain ASCII skips the pattern; each of the 128 characters must still be shown exactly as the
+    pattern (the path any non-ASCII text takes) shows it."""
+    for code in range(128):
+        char = chr(code)
+        alone, beside = (
+            escape_control(f"a{char}b", newlines=newlines),
+            escape_control(f"é{char}b", newlines=newlines),
+        )
+        assert alone == beside.replace("é", "a", 1), repr(char)
+        kept = char.isprintable() or (newlines and char in "\n\t")
+        assert (alone == f"a{char}b") == kept, repr(char)
