@@ -29,6 +29,9 @@ def guarded(run: Callable[[], object]) -> None:
     except KeyboardInterrupt:
         say("interrupted")
         _exit_now(130)
+    except BrokenPipeError:  # the reader of our output went away (`| head`): exit as click does, quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush cannot fail
+        sys.exit(1)
     except SystemExit as exc:
         if exc.code != 130:
             raise

@@ -117,3 +117,24 @@ def test_a_usage_mistake_still_gets_typers_answer(sample_db, tmp_path):
     result, _, stderr = _run("entry", ["--db", str(sample_db), "load", "a.csv", "--skip", "x"], tmp_path)
     assert result == {"code": 2, "typer": True}
     assert "'x' is not a valid integer" in stderr
+
+
+def test_a_reader_that_goes_away_ends_the_load_as_typer_does(sample_db, tmp_path):
+    """``load … | head`` where head has already left: exit 1 without a word, as click does, not an
+    internal error (the load itself is committed before its summary is written)."""
+    csv = tmp_path / "visits.csv"
+    csv.write_text("region,visits\nNorth,3\n", encoding="utf-8")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "analytics_agent", "--db", str(sample_db), "load", str(csv)],
+            stdout=write, stderr=subprocess.PIPE, text=True, cwd=tmp_path, timeout=300,
+        )  # fmt: skip
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (1, "")
+    import duckdb
+
+    with duckdb.connect(str(sample_db), read_only=True) as conn:
+        assert conn.execute("SELECT count(*) FROM visits").fetchone() == (1,)
