@@ -12,10 +12,13 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analytics_agent.cli.app import app_for
 from analytics_agent.cli.context import State
-from analytics_agent.cli.load_args import quick_load_args
+from analytics_agent.cli.load_args import OPTIONS, quick_load_args
 
 PLAIN = [
     ["load", "a.csv"],
@@ -29,19 +32,72 @@ PLAIN = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("args", PLAIN)
-def test_a_plain_load_line_means_what_typer_makes_of_it(monkeypatch, args):
+# click's error class, from typer's own copy of click (typer vendors it) or from click itself
+_CLICK_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+def _typers_reading(args: list[str]) -> tuple[list[str], dict, Path | None] | None:
+    """What typer passes the load for ``args`` (the paths, the options, --db), or None when it refuses."""
     seen: list[tuple[list[str], dict, Path | None]] = []
-    monkeypatch.setattr(State, "db", None)
-    monkeypatch.setattr("analytics_agent.cli.load_cmd.run_load", lambda p, v: seen.append((p, v, State.db)))
-    monkeypatch.setattr("analytics_agent.cli.context.set_verbose", lambda: None)
-    app_for(args)(args=args, prog_name="analytics-agent", standalone_mode=False)
-    quick = quick_load_args(args)
-    assert quick is not None
-    (paths, values, db) = seen[0]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(State, "db", None)
+        patch.setattr("analytics_agent.cli.load_cmd.run_load", lambda p, v: seen.append((p, v, State.db)))
+        patch.setattr("analytics_agent.cli.context.set_verbose", lambda: None)
+        try:
+            app_for(args)(args=args, prog_name="analytics-agent", standalone_mode=False)
+        except _CLICK_ERROR:
+            return None
+    return seen[0] if seen else None
+
+
+def _same_reading(args: list[str]) -> None:
+    quick, typers = quick_load_args(args), _typers_reading(args)
+    if quick is None:
+        return  # typer answers it, whatever it is
+    assert typers is not None, f"typer refuses {args!r}, the quick parser read it"
+    paths, values, db = typers
     assert (quick.paths, quick.values) == (paths, values)
-    assert (Path(quick.db) if quick.db else None) == db
-    assert quick.verbose == ("-v" in args)
+    assert (Path(quick.db) if quick.db is not None else None) == db
+
+
+@pytest.mark.parametrize("args", PLAIN)
+def test_a_plain_load_line_means_what_typer_makes_of_it(args):
+    assert quick_load_args(args) is not None
+    _same_reading(args)
+    assert quick_load_args(args).verbose == ("-v" in args)  # type: ignore[union-attr]
+
+
+_TRICKY = st.text(alphabet=list("ab-=;,.%/ \\#'\"0"), max_size=4)
+
+
+@st.composite
+def _load_lines(draw: st.DrawFn) -> list[str]:
+    """A load command line of random options, values (some that look like options or hold '='),
+    paths and global options on either side of the command, in any order."""
+    words: list[list[str]] = [draw(st.sampled_from([["--db", "a.db"], ["--db=b.db"], ["-v"], ["--verbose"]]))
+                              for _ in range(draw(st.integers(0, 2)))]  # fmt: skip
+    after: list[list[str]] = [
+        [p] for p in draw(st.lists(st.sampled_from(["a.csv", "b c.csv", "x=y.csv"]), max_size=3))
+    ]
+    for option in draw(st.lists(st.sampled_from(OPTIONS), max_size=6)):
+        flag = draw(st.sampled_from(option.flags.replace("/", " ").split()))
+        if option.kind in ("flag", "switch"):
+            after.append([flag])
+            continue
+        value = (
+            draw(st.one_of(_TRICKY, st.integers(-3, 12).map(str))) if option.kind == "int" else draw(_TRICKY)
+        )
+        inline = flag.startswith("--") and draw(st.booleans())
+        after.append([f"{flag}={value}"] if inline else [flag, value])
+    after += [[g] for g in draw(st.lists(st.sampled_from(["-v", "--db=c.db"]), max_size=1))]
+    order = draw(st.permutations(after))
+    return [w for part in words for w in part] + ["load"] + [w for part in order for w in part]
+
+
+@settings(max_examples=150, deadline=None)
+@given(_load_lines())
+def test_any_load_line_the_quick_parser_reads_means_what_typer_makes_of_it(args):
+    _same_reading(args)
 
 
 @pytest.mark.parametrize(
