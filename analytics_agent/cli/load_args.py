@@ -9,7 +9,7 @@ is not a plain, valid load, which typer then parses and answers as always.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 _DATE_HELP = (
     "Date format for every date column (%d/%m/%Y for day-first), or COLUMN=FORMAT for one column "
@@ -26,16 +26,17 @@ _TIMEZONE_HELP = (
 PATHS_HELP = "CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several)."
 
 
-class Option(NamedTuple):
-    """One option: the parameter it fills, its flags (``--on/--off`` for a switch), its kind, its help."""
+class Option:
+    """One option: the parameter it fills, its flags (``--on/--off`` for a switch), its kind, its help.
+    (A plain class: a NamedTuple costs this module's import a tenth of a millisecond more each.)"""
 
-    name: str
-    flags: str
-    kind: str
-    """``text``, ``int``, ``many`` (repeatable text), ``flag`` (False unless given), ``switch`` (None,
-    True for the first flag, False for the ``--no-`` one)."""
-    help: str
-    metavar: str | None = None
+    __slots__ = ("flags", "help", "kind", "metavar", "name")
+
+    def __init__(self, name: str, flags: str, kind: str, help: str, metavar: str | None = None) -> None:
+        self.name, self.flags, self.help, self.metavar = name, flags, help, metavar
+        self.kind = kind
+        """``text``, ``int``, ``many`` (repeatable text), ``flag`` (False unless given), ``switch`` (None,
+        True for the first flag, False for the ``--no-`` one)."""
 
 
 OPTIONS = (
@@ -66,13 +67,13 @@ OPTIONS = (
 )  # fmt: skip
 
 
-class QuickLoad(NamedTuple):
+class QuickLoad:
     """A plain load command line: the global options it gave, the paths and every option's value."""
 
-    db: str | None
-    verbose: bool
-    paths: list[str]
-    values: dict[str, Any]
+    __slots__ = ("db", "paths", "values", "verbose")
+
+    def __init__(self, db: str | None, verbose: bool, paths: list[str], values: dict[str, Any]) -> None:
+        self.db, self.verbose, self.paths, self.values = db, verbose, paths, values
 
 
 def _flags() -> dict[str, tuple[str, object]]:

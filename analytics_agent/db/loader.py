@@ -26,7 +26,6 @@ from analytics_agent.db.names import header_renames, rename_reason, safe_identif
 from analytics_agent.db.newlines import one_kind_of_newline
 from analytics_agent.db.relationships import store_relationships
 from analytics_agent.db.rows import first_row
-from analytics_agent.db.separators import refuse_misread_thousands
 from analytics_agent.db.sources import (
     Dialect,
     Input,
@@ -218,6 +217,8 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
         stored_to_original = dict(zip(plan.safe, plan.originals, strict=True))
         if self.options.thousands and plan.text_reader is not None:
+            from analytics_agent.db.separators import refuse_misread_thousands  # only with --thousands
+
             refuse_misread_thousands(
                 conn,
                 table,
