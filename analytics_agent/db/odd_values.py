@@ -67,7 +67,43 @@ def odd_value_notes(
         fitting = max(numbers, dates)
         if present and _MOSTLY * present <= fitting < present:
             odd[name] = "DOUBLE" if numbers >= dates else "DATE"
-    return _comma_notes(conn, table, comma, rows) + _odd_notes(conn, table, odd, rows)
+    numbers_only = [name for name, (present, numbers, *_) in counts.items() if present and numbers == present]
+    return (
+        _comma_notes(conn, table, comma, rows)
+        + _odd_notes(conn, table, odd, rows)
+        + _number_notes(conn, table, numbers_only)
+    )
+
+
+def _number_notes(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]) -> list[str]:
+    """One line per text column whose every value is a number DuckDB did not read as one (``+3``, ``-0.5``
+    with a plus elsewhere, ``1.5e3`` beside them, ``inf``), with the ``--type`` that stores them: BIGINT
+    when every value is a whole number that fits, else DOUBLE; the user judges whether they are quantities
+    (a phone number ``+12233445567`` is not). Checked over the whole table (the sample only picked the
+    columns). A value with a leading zero (``007``, ``02134``) or an underscore (``41_10_1``, which DuckDB's
+    cast reads as 41101) marks a code: no note."""
+    if not columns:
+        return []
+    parts = []
+    for col in map(quote_ident, columns):
+        parts += [
+            f"count({col}) FILTER (WHERE TRY_CAST({col} AS DOUBLE) IS NULL OR contains({col}, '_') "
+            f"OR regexp_matches({col}, '^\\s*[+-]?0[0-9]'))",
+            f"count({col}) = count(CASE WHEN regexp_full_match({col}, '\\s*[+-]?[0-9]+\\s*') THEN TRY_CAST({col} AS BIGINT) END)",
+            # the example: a value not written as DuckDB reads a number, if any
+            f"coalesce(min({col}) FILTER (WHERE NOT regexp_full_match({col}, '-?[0-9]*\\.?[0-9]+')), min({col}))",
+        ]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    notes = []
+    for i, name in enumerate(columns):
+        others, whole, example = found[3 * i : 3 * i + 3]
+        if not others:
+            kind = "BIGINT" if whole else "DOUBLE"
+            notes.append(
+                f"{name} stayed text though every value reads as a number, like {example!r}; add --type "
+                f"{name}={kind} if they are quantities, not codes"
+            )
+    return notes
 
 
 def _cast_counts(

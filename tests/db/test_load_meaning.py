@@ -131,3 +131,27 @@ def test_a_record_too_long_for_duckdb_to_quote_whole_is_counted_as_a_floor(tmp_p
     with pytest.raises(LoadError, match=r"line 3 has at least 5,000 fields where the header has 3") as caught:
         _load(tmp_path, "wide.csv", "a,b,c\n1,2,3\n" + ",".join("x" * 100_000) + "\n4,5,6\n")
     assert "5,001" not in str(caught.value)
+
+
+def test_a_text_column_of_numbers_duckdb_did_not_read_is_named_with_the_type_that_stores_it(tmp_path):
+    """DuckDB keeps ``+3`` and ``inf`` as text; the load says so, with the --type that stores them, and
+    says nothing of codes that read as numbers (a leading zero, an underscore DuckDB's cast would drop)."""
+    csv = tmp_path / "deltas.csv"
+    csv.write_text(
+        "id,delta,change,rate,zip,subplot\n1,+3,+1.2,inf,02134,41_10_1\n2,-2,-0.5,2.5,10001,41_10_2\n"
+        "3,+5,+7,1,94105,41_11_1\n",
+        encoding="utf-8",
+    )
+    summary = load_files(tmp_path / "a.duckdb", [str(csv)], LoadOptions())
+    named = {note.split(" ")[0]: note for note in summary.notes if "reads as a number" in note}
+    assert set(named) == {"delta", "change", "rate"}
+    assert "like '+3'; add --type delta=BIGINT" in named["delta"]
+    assert "--type change=DOUBLE" in named["change"] and "like 'inf'" in named["rate"]
+    typed = LoadOptions(types={"delta": "BIGINT", "change": "DOUBLE", "rate": "DOUBLE"})
+    again = load_files(tmp_path / "b.duckdb", [str(csv)], typed)
+    assert not [note for note in again.notes if "reads as a number" in note]
+    with duckdb.connect(str(tmp_path / "b.duckdb"), read_only=True) as conn:
+        assert conn.execute("SELECT sum(delta), sum(change) FROM deltas").fetchone() == (
+            6,
+            pytest.approx(7.7),
+        )
