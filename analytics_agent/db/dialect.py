@@ -15,6 +15,7 @@ from typing import Any
 
 import duckdb
 
+from analytics_agent.db.hex_values import written_in_hex
 from analytics_agent.db.peek import (
     CANDIDATE_DELIMITERS,
     agreeing_delimiter,
@@ -89,6 +90,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
             peeked.text, sniffed["Delimiter"], quote, len(columns), skip=options.skip or 0
         ),
         excel_delimiter=excel or "",
+        hex_seen=written_in_hex(peeked.text),
         header_cells=header_cells(
             peeked.text, list(columns), sniffed["Delimiter"], quote, skip=options.skip or 0
         )

@@ -18,6 +18,7 @@ import duckdb
 from analytics_agent.db.archives import is_archive, member_name, unpacked
 from analytics_agent.db.catalog import get_profile, store_profile, table_names, written_tables
 from analytics_agent.db.connect import ensure_database, open_writer
+from analytics_agent.db.hex_values import hex_notes
 from analytics_agent.db.keywords import reserved_words
 from analytics_agent.db.load_checks import Rejects, settle_columns
 from analytics_agent.db.load_plan import Plan, make_plan
@@ -247,6 +248,8 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             )
         )
         notes += self._trailing_note()
+        if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
+            notes += hex_notes(conn, table, plan.text_reader, stored_to_original)
         if self.options.mode != "append":  # appended rows follow others: "the rows above" are not the file's
             notes += totals_row_note(conn, table, loaded, plan.text_columns)
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}

@@ -265,9 +265,11 @@ class Dialect(NamedTuple):
     trailing_empty: bool = False
     """A record of the first block has empty fields past the header (DuckDB drops them; counted, said)."""
     excel_delimiter: str = ""
+    """The delimiter named by the file's first line, Excel's ``sep=;`` (skipped, and said)."""
     header_cells: tuple[str, ...] = ()
     """The header line's own cells, when DuckDB renamed some (an empty one ``column0``, a repeat ``a_1``)."""
-    """The delimiter named by the file's first line, Excel's ``sep=;`` (skipped, and said)."""
+    hex_seen: bool = False
+    """A field of the first block is a hexadecimal number (``0x1A``): DuckDB stores such as integers."""
 
 
 def duckdb_path(path: Path) -> str:

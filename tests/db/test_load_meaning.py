@@ -155,3 +155,33 @@ def test_a_text_column_of_numbers_duckdb_did_not_read_is_named_with_the_type_tha
             6,
             pytest.approx(7.7),
         )
+
+
+def test_an_integer_column_written_in_hexadecimal_is_said_with_the_option_that_keeps_its_text(tmp_path):
+    """DuckDB reads ``0x10`` as 16: before, a column of hex codes became numbers without a sign."""
+    csv = tmp_path / "codes.csv"
+    rows = "".join(f"{i},0x{i * 16:X},0x{i}z,{i}\n" for i in range(1, 6))
+    csv.write_text("id,code,label,plain\n" + rows, encoding="utf-8")
+    summary = load_files(tmp_path / "a.duckdb", [str(csv)], LoadOptions())
+    types = {c.name: c.type for c in summary.columns}
+    assert types["code"] == "BIGINT" and types["label"] == "VARCHAR"
+    hex_lines = [note for note in summary.notes if "hexadecimal" in note]
+    assert hex_lines == [
+        "code: 5 values written in hexadecimal, like '0x10', stored as the numbers they write (16); "
+        "add --type code=VARCHAR to keep them as written"
+    ]
+    kept = load_files(tmp_path / "b.duckdb", [str(csv)], LoadOptions(types={"code": "VARCHAR"}))
+    assert not [note for note in kept.notes if "hexadecimal" in note]
+    with duckdb.connect(str(tmp_path / "b.duckdb"), read_only=True) as conn:
+        assert conn.execute("SELECT min(code) FROM codes").fetchone() == ("0x10",)
+
+
+@pytest.mark.parametrize(
+    ("block", "seen"),
+    [("a,b\n1,0x1F\n", True), ('a,b\n1,"0X1f"\n', True), ("a;b\n1; -0x2\n", True), ("0x10,b\n", True),
+     ("a,b\n1,10x2\n", False), ("a,b\n1,ab0x1\n", False), ("a,b\n1,0xZ\n", False), ("a,b\n1,2\n", False)],
+)  # fmt: skip
+def test_the_first_block_shows_a_field_written_in_hexadecimal(block, seen):
+    from analytics_agent.db.hex_values import written_in_hex
+
+    assert written_in_hex(block) is seen
