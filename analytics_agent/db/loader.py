@@ -47,8 +47,6 @@ from analytics_agent.db.write_safety import (
 )
 from analytics_agent.errors import LoadError
 
-_HEAD_BYTES = 65_536
-"""How much of a refused file is read again to explain the refusal (a header quoted across lines)."""
 SMALL_INPUT_BYTES = 4_000_000
 """Inputs up to this size load on one DuckDB thread. DuckDB splits a CSV file among threads in blocks of
 megabytes and a table scan by row groups of 122,880 rows, so a second thread has little of its own to read
@@ -283,71 +281,10 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         ]
 
     def explain(self, message: str) -> str:
-        """One line for a DuckDB failure: the file's own line number, and whether other records are good
-        (so ``--skip-bad-rows`` is offered only when it would load some)."""
-        from analytics_agent.db.load_errors import explain_load_error, renumber_lines  # error path only
+        """One line for a DuckDB failure (``load_failure``, imported on the error path only)."""
+        from analytics_agent.db.load_failure import explain_failure
 
-        dialect = self.plan.dialect
-        if len(self.files) == 1 and dialect is not None:
-            message = renumber_lines(message, lambda n: physical_line(self.files[0], n, dialect))
-        good = self._good_records() if "Expected Number of Columns" in message else None
-        return explain_load_error(
-            message,
-            self.files,
-            stored_names=dict(zip(self.plan.originals, self.plan.safe, strict=True)),
-            label=self.inputs[0].label if len(self.inputs) == 1 else None,
-            good_records=good,
-            header_quote=self._header_quote(message) if good == 0 else None,
-        )
-
-    def _header_quote(self, message: str) -> str | None:
-        """No record has the header's field count: a header quoted across lines with a character no sniffer
-        tries would explain it (read only on that error path, and only when --quote was not given)."""
-        from analytics_agent.db.load_errors import fields_in_record, quote_around_header
-
-        dialect, fields = self.plan.dialect, fields_in_record(message)
-        if len(self.files) != 1 or dialect is None or self.options.quote is not None or fields is None:
-            return None
-        try:
-            with self.files[0].open("rb") as handle:
-                head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace")
-        except OSError:
-            return None
-        return quote_around_header(head, dialect.delimiter, fields)
-
-    def _good_records(self) -> int | None:
-        if self.plan.text_reader is None:
-            return None
-        source, params = self.plan.text_reader
-        try:  # a cursor of its own: the load's transaction has failed
-            return int(first_row(self.conn.cursor().execute(f"SELECT count(*) FROM {source}", params))[0])
-        except duckdb.Error:
-            return None
-
-
-def physical_line(path: Path, record_line: int, dialect: Dialect) -> int:
-    """The line of the file where DuckDB's ``record_line`` (header = 1) starts, counting the extra lines of
-    multi-line quoted values before it. Read only on the error path; compressed files keep DuckDB's number."""
-    if (
-        path.suffix.lower() in (".gz", ".zst", ".zstd")
-        or not dialect.quote
-        or dialect.skip
-        or dialect.comment
-    ):
-        return record_line
-    import csv
-
-    try:
-        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
-            reader = csv.reader(handle, delimiter=dialect.delimiter, quotechar=dialect.quote)
-            previous_end = 0
-            for number, _ in enumerate(reader, start=1):
-                if number == record_line:
-                    return previous_end + 1
-                previous_end = reader.line_num
-    except (OSError, csv.Error):
-        pass
-    return record_line
+        return explain_failure(self.conn, message, self.plan, self.options, self.files, self.inputs)
 
 
 def _named_member(item: Input) -> Input:

@@ -1,0 +1,97 @@
+"""Explaining a load DuckDB refused, in one line: the file's own line number, whether other records are
+good (so ``--skip-bad-rows`` is offered only when it would load some), and a header quoted across lines
+with a character no sniffer tries. The error path only: imported when a load fails. The wording is
+``load_errors``' (pure); this module reads what it needs from the file and the database."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import duckdb
+
+from analytics_agent.db.load_errors import (
+    explain_load_error,
+    fields_in_record,
+    quote_around_header,
+    renumber_lines,
+)
+from analytics_agent.db.load_plan import Plan
+from analytics_agent.db.rows import first_row
+from analytics_agent.db.sources import Dialect, Input, LoadOptions
+
+_HEAD_BYTES = 65_536
+"""How much of a refused file is read again to explain the refusal (a header quoted across lines)."""
+
+
+def explain_failure(
+    conn: duckdb.DuckDBPyConnection,
+    message: str,
+    plan: Plan,
+    options: LoadOptions,
+    files: list[Path],
+    inputs: list[Input],
+) -> str:
+    """One line for DuckDB's ``message`` about the load ``plan`` of ``files``."""
+    dialect = plan.dialect
+    if len(files) == 1 and dialect is not None:
+        message = renumber_lines(message, lambda n: physical_line(files[0], n, dialect))
+    good = _good_records(conn, plan) if "Expected Number of Columns" in message else None
+    quote = None
+    if good == 0 and len(files) == 1 and dialect is not None and options.quote is None:
+        quote = _header_quote(files[0], message, dialect)
+    return explain_load_error(
+        message,
+        files,
+        stored_names=dict(zip(plan.originals, plan.safe, strict=True)),
+        label=inputs[0].label if len(inputs) == 1 else None,
+        good_records=good,
+        header_quote=quote,
+    )
+
+
+def _header_quote(path: Path, message: str, dialect: Dialect) -> str | None:
+    """No record has the header's field count: a header quoted across lines with a character no sniffer
+    tries would explain it (only when --quote was not given)."""
+    fields = fields_in_record(message)
+    if fields is None:
+        return None
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    return quote_around_header(head, dialect.delimiter, fields)
+
+
+def _good_records(conn: duckdb.DuckDBPyConnection, plan: Plan) -> int | None:
+    if plan.text_reader is None:
+        return None
+    source, params = plan.text_reader
+    try:  # a cursor of its own: the load's transaction has failed
+        return int(first_row(conn.cursor().execute(f"SELECT count(*) FROM {source}", params))[0])
+    except duckdb.Error:
+        return None
+
+
+def physical_line(path: Path, record_line: int, dialect: Dialect) -> int:
+    """The line of the file where DuckDB's ``record_line`` (header = 1) starts, counting the extra lines of
+    multi-line quoted values before it. Compressed files keep DuckDB's number."""
+    if (
+        path.suffix.lower() in (".gz", ".zst", ".zstd")
+        or not dialect.quote
+        or dialect.skip
+        or dialect.comment
+    ):
+        return record_line
+    try:
+        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+            reader = csv.reader(handle, delimiter=dialect.delimiter, quotechar=dialect.quote)
+            previous_end = 0
+            for number, _ in enumerate(reader, start=1):
+                if number == record_line:
+                    return previous_end + 1
+                previous_end = reader.line_num
+    except (OSError, csv.Error):
+        pass
+    return record_line
