@@ -16,7 +16,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from analytics_agent.cli.argv import command_name
-from analytics_agent.cli.context import State
+from analytics_agent.cli.context import State, set_verbose
 from analytics_agent.cli.edge import guarded
 from analytics_agent.cli.global_options import (
     ALLOW_SQL_HELP,
@@ -25,7 +25,6 @@ from analytics_agent.cli.global_options import (
     TOOLS_DIR_HELP,
     VERBOSE_HELP,
     GlobalOptionsGroup,
-    set_verbose,
 )
 
 HELP = "Ask business questions about your data in plain language; get answers with real numbers."

@@ -10,7 +10,7 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.catalog import column_types, quote_ident
 from analytics_agent.db.rows import first_row
 
 # patterns, compiled on first use (re's cache): most files hold no "0x" at all
@@ -33,11 +33,7 @@ def hex_notes(
     hexadecimal, counted in the file read as text (``text_reader``)."""
     columns = [
         name
-        for name, kind in conn.execute(
-            "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
-            "AND schema_name = 'main' AND table_name = ?",
-            [table],
-        ).fetchall()
+        for name, kind in column_types(conn, table).items()
         if re.fullmatch(_INTEGER, kind) and name in stored_to_original
     ]
     if not columns:

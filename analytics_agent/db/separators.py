@@ -9,7 +9,7 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.catalog import column_types, quote_ident
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import LoadError
 
@@ -36,11 +36,7 @@ def refuse_misread_thousands(
     holds, in the file read as text, a value with ``thousands`` outside a thousands group."""
     numbers = [
         stored_to_original[name]
-        for name, kind in conn.execute(
-            "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() "
-            "AND schema_name = 'main' AND table_name = ?",
-            [table],
-        ).fetchall()
+        for name, kind in column_types(conn, table).items()
         if _NUMBER_TYPES.match(kind) and name in stored_to_original
     ]
     if not numbers:
