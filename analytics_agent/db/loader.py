@@ -159,7 +159,11 @@ def _load(
         plan = make_plan(conn, kind, files, inputs, options, reserved, rejects)
         load = _Load(conn, table, plan, options, files, inputs, rejects, existing)
         try:
-            with space_given_back_on_failure(db_path), progress(conn, on_progress), transaction(conn, state):
+            with (
+                space_given_back_on_failure(db_path),
+                progress(conn, on_progress),
+                transaction(conn, state, closing=True),
+            ):
                 loaded, rejected, notes, profile = load.run()
         except duckdb.Error as exc:
             raise LoadError(load.explain(str(exc))) from None
