@@ -23,6 +23,10 @@ _GROUPED_COMMA = r"[+-]?\d{1,3}(\.\d{3})+,\d+"
 """Thousands grouped with points, then a decimal comma. --thousands '.' is offered only when a value shows
 both and every value with a point passes the load's own check of that option (``separators.grouping``)."""
 _AS_POINT = "TRY_CAST(replace(replace({c}, '.', ''), ',', '.') AS DOUBLE)"
+_NEVER = {"DOUBLE": "^[A-HJ-MO-Za-hj-mo-z]", "DATE": "^[A-DF-HJ-Za-df-hj-z]"}
+"""A first character no value of the type starts with, so its cast is not tried: a letter, except the
+first letters of DuckDB's inf, infinity and nan (numbers) and epoch, inf and infinity (dates). A cast
+that fails is the dearest part of the check: on 4,000 country names, 4.1 -> 1.5 ms for three columns."""
 
 
 def odd_value_notes(
@@ -115,7 +119,7 @@ def _cast_counts(
     selects = ["count(*)"]
     for name in columns:
         col = quote_ident(name)
-        selects += [f"count({col})", f"count(TRY_CAST({col} AS DOUBLE))", f"count(TRY_CAST({col} AS DATE))"]
+        selects += [f"count({col})", f"count({_cast(col, 'DOUBLE')})", f"count({_cast(col, 'DATE')})"]
         selects += [f"count(*) FILTER (WHERE contains({col}, ','))"] if commas else []
     rows, *counts = first_row(conn.execute(f"SELECT {', '.join(selects)} FROM {source}"))
     width = 4 if commas else 3
@@ -123,6 +127,11 @@ def _cast_counts(
     with_commas = [name for i, name in enumerate(columns) if commas and counts[width * i + 3]]
     comma_counts = _comma_counts(conn, source, with_commas)
     return int(rows), {name: (*found[name], *comma_counts.get(name, (0, 0))) for name in columns}
+
+
+def _cast(col: str, kind: str) -> str:
+    """``TRY_CAST`` of a quoted column, not tried on values that cannot be of ``kind`` (``_NEVER``)."""
+    return f"CASE WHEN NOT regexp_matches({col}, '{_NEVER[kind]}') THEN TRY_CAST({col} AS {kind}) END"
 
 
 def _comma_counts(

@@ -44,3 +44,26 @@ def test_a_table_smaller_than_the_first_rows_is_counted_once(tmp_path):
     assert notes == ["v stayed text because of 1 value like 'T'; add --null 'T' if it means missing"]
     assert sum("TRY_CAST" in q and "count(" in q and "LIMIT" in q for q in spy.sql) == 1
     assert odd_values.PROBE_ROWS < SAMPLE_ROWS
+
+
+def test_the_casts_skipped_by_their_first_letter_are_exactly_those_duckdb_refuses():
+    """``_NEVER``: a value starting with one of those letters is never cast, so it must never cast. And
+    the letters left out must be needed: some value starting with each does cast (so the class cannot
+    grow to skip a value DuckDB reads)."""
+    import itertools
+    import string
+
+    tails = ["", "nf", "nfinity", "an", "poch", " ", "1", "2020-01-01", "-1", ".5", "e5", ":00", "/1/2020"]
+    values = [a + b + c for a, b, c in itertools.product(string.ascii_letters, tails, ["", "  ", "x"])]
+    conn = duckdb.connect()
+    conn.execute("CREATE TABLE v AS SELECT unnest(?) AS v", [values])
+    for kind, pattern in odd_values._NEVER.items():
+        skipped_but_cast = conn.execute(
+            f"SELECT list(v) FROM v WHERE regexp_matches(v, '{pattern}') AND TRY_CAST(v AS {kind}) IS NOT NULL"
+        ).fetchone()[0]
+        assert skipped_but_cast is None, (kind, skipped_but_cast)
+        kept = conn.execute(
+            f"SELECT list(DISTINCT v[1] ORDER BY v[1]) FROM v WHERE regexp_matches(v, '^[A-Za-z]') "
+            f"AND NOT regexp_matches(v, '{pattern}') AND TRY_CAST(v AS {kind}) IS NOT NULL"
+        ).fetchone()[0]
+        assert kept == sorted({"DOUBLE": "iInN", "DATE": "eEiI"}[kind]), (kind, kept)
