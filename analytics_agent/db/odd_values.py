@@ -124,7 +124,15 @@ def _cast_counts(
     rows, *counts = first_row(conn.execute(f"SELECT {', '.join(selects)} FROM {source}"))
     width = 4 if commas else 3
     found = {name: tuple(counts[width * i : width * i + 3]) for i, name in enumerate(columns)}
-    with_commas = [name for i, name in enumerate(columns) if commas and counts[width * i + 3]]
+    # only values with a comma can read with a decimal comma: a column of too few of them and numbers
+    # together cannot be one of numbers written so (``odd_value_notes``), whatever the casts say
+    with_commas = [
+        name
+        for i, name in enumerate(columns)
+        if commas
+        and counts[width * i + 3]
+        and counts[width * i + 1] + counts[width * i + 3] >= _MOSTLY * counts[width * i]
+    ]
     comma_counts = _comma_counts(conn, source, with_commas)
     return int(rows), {name: (*found[name], *comma_counts.get(name, (0, 0))) for name in columns}
 

@@ -46,6 +46,21 @@ def test_a_table_smaller_than_the_first_rows_is_counted_once(tmp_path):
     assert odd_values.PROBE_ROWS < SAMPLE_ROWS
 
 
+def test_decimal_commas_are_only_counted_where_enough_values_could_be_numbers(tmp_path):
+    """``names``: text with a few commas ("Bonaire, Saba"): too few numbers and commas together to be
+    numbers written with a decimal comma, so no comma cast is asked; ``price``: decimal commas, named."""
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
+        conn.execute(
+            "CREATE TABLE t AS SELECT CASE WHEN range % 20 = 0 THEN 'Bonaire, Saba' ELSE 'Chad' END AS names, "
+            "range || ',5' AS price FROM range(200)"
+        )
+        spy = SqlSpy(conn)
+        notes = odd_value_notes(spy, "t", ["names", "price"])  # type: ignore[arg-type]
+        assert len(notes) == 1 and notes[0].startswith("price") and "--decimal ','" in notes[0]
+        comma_casts = [q for q in spy.sql if "replace(replace(" in q]
+        assert len(comma_casts) == 1 and 'contains("names"' not in comma_casts[0]
+
+
 def test_the_casts_skipped_by_their_first_letter_are_exactly_those_duckdb_refuses():
     """``_NEVER``: a value starting with one of those letters is never cast, so it must never cast. And
     the letters left out must be needed: some value starting with each does cast (so the class cannot
