@@ -90,17 +90,12 @@ def unreadable_views(cur: duckdb.DuckDBPyConnection) -> dict[str, str]:
     return broken
 
 
-def table_names(cur: duckdb.DuckDBPyConnection, *, linked: bool = True) -> list[str]:
-    """The database's own tables and, with ``linked``, the linked sources' views. ``linked=False`` is for
-    the writer, which never links sources: DuckDB's first look at its views costs about 1 ms of CPU."""
-    views = (
-        f"UNION SELECT view_name FROM duckdb_views() WHERE database_name = '{LINKED}' AND schema_name = 'main' "
-        if linked
-        else ""
-    )
+def table_names(cur: duckdb.DuckDBPyConnection) -> list[str]:
+    """The database's own tables and the linked sources' views."""
     rows = cur.execute(
         "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
-        f"AND schema_name = 'main' AND NOT temporary {views}ORDER BY 1"
+        "AND schema_name = 'main' AND NOT temporary UNION SELECT view_name FROM duckdb_views() "
+        f"WHERE database_name = '{LINKED}' AND schema_name = 'main' ORDER BY 1"
     ).fetchall()
     return [r[0] for r in rows]
 
@@ -124,7 +119,18 @@ def column_types(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     return dict(rows)
 
 
-def written_tables(cur: duckdb.DuckDBPyConnection) -> tuple[dict[str, dict[str, str]], set[str]]:
+def own_table_types(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    """A table's columns and types, named as the catalog names them, from DuckDB's binding of a select
+    of it: nothing is run (0.3 ms of CPU where a catalog query costs 1.4)."""
+    relation = cur.sql(f"SELECT * FROM {quote_ident(table)}")
+    return dict(zip(relation.columns, map(str, relation.types), strict=True))
+
+
+Written = tuple[dict[str, dict[str, str]], set[str]]
+"""``written_tables``: each base table's columns and types, and the tables of the hidden schema."""
+
+
+def written_tables(cur: duckdb.DuckDBPyConnection) -> Written:
     """The database's own base tables with their columns and types, and the tables of the hidden schema
     (``profiles``, ``relationships``), in one catalog query: a load's profile and relationship steps
     each looked these up again (every query costs 0.5-1 ms of CPU, much of a small load's own work).
@@ -272,7 +278,7 @@ def store_profile(
     table: str,
     *,
     original_names: dict[str, str] | None = None,
-    written: tuple[dict[str, dict[str, str]], set[str]] | None = None,
+    written: Written | None = None,
     rows: int | None = None,
 ) -> dict[str, Any]:
     """Compute and store a table's profile (on a writable connection, inside the caller's transaction).

@@ -24,6 +24,7 @@ from analytics_agent.db.catalog import (
     LINKED,
     META_SCHEMA,
     SAMPLE_ROWS,
+    Written,
     has_profiles_table,
     profiles_of,
     quote_ident,
@@ -293,7 +294,7 @@ def store_relationships(
     conn: duckdb.DuckDBPyConnection,
     changed: str | None = None,
     *,
-    written: tuple[dict[str, dict[str, str]], set[str]] | None = None,
+    written: Written | None = None,
 ) -> list[Relationship]:
     """Infer and store the database's links (on a writable connection, inside the caller's transaction).
 
