@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from typing import Any, NamedTuple, cast
 
 import duckdb
@@ -302,7 +301,7 @@ def store_profile(
 
 
 def drop_profile(conn: duckdb.DuckDBPyConnection, table: str) -> None:
-    if has_profiles_table(conn):
+    if _has_profiles_table(conn):
         conn.execute(f"DELETE FROM {META_SCHEMA}.profiles WHERE table_name = ?", [table])
 
 
@@ -315,14 +314,14 @@ def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
 
 def stored_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | None:
     """The stored profile (a loaded table's, or a linked source's cached one), or None: never a scan."""
-    if has_profiles_table(cur):
+    if _has_profiles_table(cur):
         row = cur.execute(
             f"SELECT profile FROM {META_SCHEMA}.profiles WHERE table_name = ? AND strlen(profile) <= ?",
             [table, MAX_STORED_PROFILE],
         ).fetchone()
         if row:
             return cast("dict[str, Any]", json.loads(row[0]))
-    if has_profiles_table(cur, database=LINKED):
+    if _has_profiles_table(cur, database=LINKED):
         row = cur.execute(
             f"SELECT profile FROM {LINKED}.{META_SCHEMA}.profiles WHERE table_name = ?", [table]
         ).fetchone()
@@ -331,24 +330,24 @@ def stored_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]
     return None
 
 
-def stored_profiles_query(tables: list[str]) -> tuple[str, list[Any]]:
-    """The query (and its parameters) of the stored profiles of ``tables``: rows of name and profile."""
-    return (
-        f"SELECT table_name, profile FROM {META_SCHEMA}.profiles WHERE table_name IN (SELECT unnest(?)) "
-        "AND strlen(profile) <= ?",
-        [tables, MAX_STORED_PROFILE],
-    )
-
-
-def profiles_of(
-    cur: duckdb.DuckDBPyConnection, tables: list[str], rows: Sequence[Sequence[str]]
+def get_profiles(
+    cur: duckdb.DuckDBPyConnection, tables: list[str], *, stored: bool | None = None
 ) -> dict[str, dict[str, Any]]:
-    """Each table's profile: the stored one among ``rows`` (``stored_profiles_query``), else ``get_profile``."""
-    found = {name: cast("dict[str, Any]", json.loads(text)) for name, text in rows}
+    """``get_profile`` of each table, the stored ones read in one query (a load's relationship check reads
+    every table's: one query each cost more than the check itself). ``stored``: whether the profiles
+    table exists, when the caller knows (None: looked up)."""
+    found: dict[str, dict[str, Any]] = {}
+    if tables and (_has_profiles_table(cur) if stored is None else stored):
+        rows = cur.execute(
+            f"SELECT table_name, profile FROM {META_SCHEMA}.profiles WHERE table_name IN (SELECT unnest(?)) "
+            "AND strlen(profile) <= ?",
+            [tables, MAX_STORED_PROFILE],
+        ).fetchall()
+        found = {name: cast("dict[str, Any]", json.loads(text)) for name, text in rows}
     return {t: found[t] if t in found else get_profile(cur, t) for t in tables}
 
 
-def has_profiles_table(cur: duckdb.DuckDBPyConnection, *, database: str | None = None) -> bool:
+def _has_profiles_table(cur: duckdb.DuckDBPyConnection, *, database: str | None = None) -> bool:
     where = "database_name = current_database()" if database is None else "database_name = ?"
     return bool(
         cur.execute(

@@ -25,11 +25,9 @@ from analytics_agent.db.catalog import (
     META_SCHEMA,
     SAMPLE_ROWS,
     Written,
-    has_profiles_table,
-    profiles_of,
+    get_profiles,
     quote_ident,
     sample_clause,
-    stored_profiles_query,
     table_names,
     written_tables,
 )
@@ -131,18 +129,16 @@ def infer_relationships(
     touching: str | None = None,
     catalog: dict[str, dict[str, str]] | None = None,
     profiles_stored: bool | None = None,
-    read: _Read | None = None,
 ) -> list[Relationship]:
     """Every many-to-one link the names or the data support, in a stable order. A load must stay fast:
     candidates come from the catalog, a key with nulls (stored profile) is no key, a key repeating a value
     in a sample is no key, and coverage reads a sample. A key of a big table that passes is marked
     unverified: the full uniqueness check runs when a question first joins to it. ``touching``: only
     links from or to that table (the one just loaded). ``catalog`` and ``profiles_stored``: what the
-    caller already read (``_catalog``, whether ``_agent.profiles`` exists); ``read``: ``_read`` of it."""
+    caller already read (``_catalog``, whether ``_agent.profiles`` exists)."""
     catalog = _catalog(cur) if catalog is None else catalog
-    if read is None:
-        read = _read(cur, list(catalog), profiles_stored=profiles_stored, links_stored=False)
-    sizes, stored, _ = read
+    sizes = _row_counts(cur, list(catalog))
+    stored = get_profiles(cur, list(catalog), stored=profiles_stored)
     profiles = {t: {c["name"]: c for c in p["columns"]} for t, p in stored.items()}
     pairs = [
         (table, column, target, key, named)
@@ -260,30 +256,12 @@ def _fits(
     return _within(source, key_profile) and (source["min"] in keys or source["max"] in keys)
 
 
-class _Read(NamedTuple):
-    sizes: dict[str, int]
-    profiles: dict[str, dict[str, Any]]
-    links: list[tuple[Any, ...]]
-    """The stored links' rows, by table, column and target (as ``_stored_rows`` reads them)."""
-
-
-def _read(
-    cur: duckdb.DuckDBPyConnection, tables: list[str], *, profiles_stored: bool | None, links_stored: bool
-) -> _Read:
-    """Each table's row count and profile, and the stored links, in one query (each of the three cost a
-    small load about 0.8 ms of CPU as a query of its own). ``profiles_stored``: whether the profiles
-    table exists, when the caller knows (None: looked up)."""
-    with_profiles = bool(tables) and (has_profiles_table(cur) if profiles_stored is None else profiles_stored)
-    parts = [f"(SELECT count(*) FROM {quote_ident(t)})" for t in tables]
-    query, params = stored_profiles_query(tables) if with_profiles else ("", [])
-    parts += [f"(SELECT list([table_name, profile]) FROM ({query}))"] if with_profiles else []
-    parts += [f"(SELECT list(r) FROM {META_SCHEMA}.relationships r)"] if links_stored else []
-    found = iter(first_row(cur.execute(f"SELECT {', '.join(parts)}", params)) if parts else ())
-    sizes = {t: int(next(found)) for t in tables}
-    profile_rows = (next(found) or []) if with_profiles else []
-    links = [tuple(row.values()) for row in (next(found) or [])] if links_stored else []
-    links.sort(key=lambda row: row[:3])
-    return _Read(sizes, profiles_of(cur, tables, profile_rows), links)
+def _row_counts(cur: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, int]:
+    """Each table's row count, in one query."""
+    if not tables:
+        return {}
+    counts = ", ".join(f"(SELECT count(*) FROM {quote_ident(t)})" for t in tables)
+    return dict(zip(tables, (int(n) for n in first_row(cur.execute(f"SELECT {counts}"))), strict=True))
 
 
 def _row_count(cur: duckdb.DuckDBPyConnection, table: str) -> int:
@@ -307,10 +285,11 @@ def store_relationships(
     if not meta:
         conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
     exists = "relationships" in meta
-    read = _read(conn, list(catalog), profiles_stored="profiles" in meta, links_stored=exists)
-    stored = read.links
+    stored = _stored_rows(conn) if exists else []
     kept = [r for r in _links_between(stored, set(catalog)) if changed not in (r.table, r.target)]
-    found = kept + infer_relationships(conn, touching=changed if exists else None, catalog=catalog, read=read)
+    found = kept + infer_relationships(
+        conn, touching=changed if exists else None, catalog=catalog, profiles_stored="profiles" in meta
+    )
     found.sort(key=lambda r: (r.table, r.column, r.target))
     rows = [(r.table, r.column, r.target, r.key, r.coverage, r.verified) for r in found]
     if exists and rows == stored:
