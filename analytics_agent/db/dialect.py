@@ -57,7 +57,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
                 f"{label} mixes line endings ({' and '.join(peeked.endings)}), which DuckDB cannot read as "
                 "they are; add --newline any to end a line at each of them"
             ) from None
-        delimiter = options.delimiter or likely_delimiter(first_line(conn, path, options))
+        delimiter = options.delimiter or likely_delimiter(first_line(conn, path, options, label))
         if delimiter is None:
             raise LoadError(_NO_LAYOUT.format(label=label)) from None
         pinned = {"delim": delimiter, "header": options.header if options.header is not None else True}
@@ -65,7 +65,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         # ignore_errors: the sniff must not trip over the very records the strict read will report
         sniffed = _sniff(conn, path, label, options, skip=options.skip or 0, ignore_errors=True, **pinned)
     elif not sniffed["HasHeader"] and options.header is None and len(sniffed["Columns"]) > 1:
-        line = first_line(conn, path, options)
+        line = first_line(conn, path, options, label)
         raise LoadError(
             f"{label}: the first line ({_short(line)}) looks like data, not column names; add --no-header "
             "to load it as data, or --header to use it as the names"
@@ -152,7 +152,7 @@ def _pin(
         return {"delim": delimiter, "header": header}
     if len(sniffed["Columns"]) != 1:
         return {}
-    line = first_line(conn, path, options)
+    line = first_line(conn, path, options, label)
     seen = likely_delimiter(line)
     if options.delimiter is not None and options.delimiter not in line:
         hint = f"it looks separated by {_show(seen)}; use --delimiter {_show(seen)}" if seen else ""
@@ -181,8 +181,11 @@ def likely_delimiter(line: str) -> str | None:
     return best if counts[best] > 0 else None
 
 
-def first_line(conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions) -> str:
-    """The file's first line as text, read by DuckDB (so .gz, .zst and --encoding work as in the load)."""
+def first_line(
+    conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions, label: str | None = None
+) -> str:
+    """The file's first line as text, read by DuckDB (so .gz, .zst and --encoding work as in the load).
+    ``label``: the file's name in a message (``path`` may be a copy, unpacked)."""
     params: list[Any] = [duckdb_path(path), _UNIT_SEPARATOR]
     encoding = ""
     if options.encoding:
@@ -201,7 +204,7 @@ def first_line(conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions
     except duckdb.Error as exc:  # not UTF-8 past the peeked block, or unreadable: said in one line
         from analytics_agent.db.load_errors import explain_load_error  # error path only
 
-        raise LoadError(explain_load_error(str(exc), [path], label=path.name)) from None
+        raise LoadError(explain_load_error(str(exc), [path], label=label or path.name)) from None
     return (row[0] or "") if row else ""
 
 
