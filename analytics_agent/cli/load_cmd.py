@@ -107,7 +107,7 @@ def render_summary(summary) -> str:
         headers.insert(1, "original name")
         for row, c in zip(rows, summary.columns, strict=True):
             row.insert(1, clipped(c.original, limit=80) if c.original != c.name else "")
-    lines = [escape_control(head) + ".", table(headers, rows, right=(len(headers) - 1,))]
+    lines = [escape_control(head) + ".", table(headers, rows, right=(len(headers) - 1,), plain=())]
     if summary.rejected_lines:
         shown = ", ".join(map(str, summary.rejected_lines[:5])) + (
             " …" if len(summary.rejected_lines) > 5 else ""

@@ -9,7 +9,6 @@ trailing underscore (``select`` → ``select_``; ``rename_reason`` says so), and
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 
 MAX_NAME_LENGTH = 63
@@ -37,6 +36,10 @@ def safe_identifier(
 
 def _without_accents(text: str) -> str:
     """Latin letters lose their accents (``é`` → ``e``); other scripts stay as written (``й``)."""
+    if text.isascii():  # nothing to take off; and unicodedata is imported only for a name that needs it
+        return text
+    import unicodedata
+
     out = []
     for ch in unicodedata.normalize("NFC", text):
         base = unicodedata.normalize("NFKD", ch)
