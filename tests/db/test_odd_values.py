@@ -46,6 +46,24 @@ def test_a_table_smaller_than_the_first_rows_is_counted_once(tmp_path):
     assert odd_values.PROBE_ROWS < SAMPLE_ROWS
 
 
+def test_a_table_of_up_to_twice_the_first_rows_is_cast_once_whole(tmp_path):
+    """6,000 rows, 300 odd values past the first 4,000: one cast of the whole table finds them (not a
+    probe of the first rows, then the sample again)."""
+    rows = 2 * PROBE_ROWS - 2_000
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
+        conn.execute(
+            f"CREATE TABLE t AS SELECT 'city ' || range AS name, CASE WHEN range >= {PROBE_ROWS} AND "
+            f"range < {PROBE_ROWS + 300} THEN 'n/k' ELSE range::VARCHAR END AS late FROM range({rows})"
+        )
+        spy = SqlSpy(conn)
+        notes = odd_value_notes(spy, "t", ["name", "late"], rows=rows)  # type: ignore[arg-type]
+    assert notes == [
+        "late stayed text because of 300 values like 'n/k'; add --null 'n/k' if it means missing"
+    ]
+    casts = [q for q in spy.sql if q.startswith("SELECT count(*), count(") and "TRY_CAST" in q]
+    assert len(casts) == 1 and "LIMIT" not in casts[0]
+
+
 def test_decimal_commas_are_only_counted_where_enough_values_could_be_numbers(tmp_path):
     """``names``: text with a few commas ("Bonaire, Saba"): too few numbers and commas together to be
     numbers written with a decimal comma, so no comma cast is asked; ``price``: decimal commas, named."""
