@@ -1,3 +1,3 @@
-from analytics_agent.cli.entry import main
+from analytics_agent.cli.entry import script
 
-main()
+script()

@@ -53,7 +53,7 @@ def test_the_installed_script_and_python_m_start_through_the_entry():
     from pathlib import Path
 
     scripts = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["analytics-agent"] == "analytics_agent.cli.entry:main"
+    assert scripts["analytics-agent"] == "analytics_agent.cli.entry:script"
 
 
 def test_the_mcp_server_freezes_what_start_up_built_before_it_serves(sample_db, tmp_path):
@@ -73,3 +73,36 @@ def test_the_mcp_server_freezes_what_start_up_built_before_it_serves(sample_db, 
     assert '"id":1' in done.stdout.replace(" ", ""), done.stderr[-800:]
     collector, frozen = done.stderr.rsplit("collector ", 1)[1].split(" frozen ")
     assert collector == "True" and int(frozen) > 10_000  # DuckDB's and our modules' objects alone
+
+
+_SCRIPT = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: print('interpreter exit', file=sys.stderr))\n"
+    "sys.argv = ['analytics-agent', *sys.argv[1:]]\n"
+    "from analytics_agent.cli.entry import script\n"
+    "script()\n"
+)
+
+
+def test_a_finished_plain_load_ends_without_the_interpreters_teardown(sample_db, tmp_path):
+    """Its output complete and flushed, its table committed; the interpreter's exit (atexit, taking DuckDB
+    and the modules apart: a tenth of a small load's CPU) never runs. An error ends as before."""
+    path = tmp_path / "visits.csv"
+    path.write_text("day,visits\n2024-01-01,3\n2024-01-02,5\n")
+    args = ["--db", str(sample_db), "load", str(path), "--table", "visits"]
+    done = subprocess.run([sys.executable, "-c", _SCRIPT, *args], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Loaded 2 rows from visits.csv into visits") and "visits" in done.stdout
+    assert "interpreter exit" not in done.stderr
+    assert not sample_db.with_name(sample_db.name + ".wal").exists()  # closed and checkpointed before
+    import duckdb
+
+    with duckdb.connect(str(sample_db), read_only=True) as conn:
+        assert conn.execute("SELECT sum(visits) FROM visits").fetchone() == (8,)
+
+    failed = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, *args[:3], str(tmp_path / "missing.csv")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert failed.returncode == 1 and failed.stderr.startswith("error: ")
+    assert failed.stderr.rstrip().endswith("interpreter exit")
