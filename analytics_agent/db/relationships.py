@@ -137,8 +137,10 @@ def infer_relationships(
     links from or to that table (the one just loaded). ``catalog`` and ``profiles_stored``: what the
     caller already read (``_catalog``, whether ``_agent.profiles`` exists)."""
     catalog = _catalog(cur) if catalog is None else catalog
-    sizes = _row_counts(cur, list(catalog))
     stored = get_profiles(cur, list(catalog), stored=profiles_stored)
+    # each table's rows as its profile counted them, at its load (or now, for a table without one): a
+    # query counting every table first touched each of them, 0.9 ms of a small load
+    sizes = {t: int(p["rows"]) for t, p in stored.items()}
     profiles = {t: {c["name"]: c for c in p["columns"]} for t, p in stored.items()}
     pairs = [
         (table, column, target, key, named)
@@ -254,14 +256,6 @@ def _fits(
     smallest or largest of them is one of its keys (customers.city is not in products.name)."""
     keys = found.get((target, key), set())
     return _within(source, key_profile) and (source["min"] in keys or source["max"] in keys)
-
-
-def _row_counts(cur: duckdb.DuckDBPyConnection, tables: list[str]) -> dict[str, int]:
-    """Each table's row count, in one query."""
-    if not tables:
-        return {}
-    counts = ", ".join(f"(SELECT count(*) FROM {quote_ident(t)})" for t in tables)
-    return dict(zip(tables, (int(n) for n in first_row(cur.execute(f"SELECT {counts}"))), strict=True))
 
 
 def _row_count(cur: duckdb.DuckDBPyConnection, table: str) -> int:
