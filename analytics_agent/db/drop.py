@@ -28,7 +28,7 @@ def drop_table(db_path: Path, table: str) -> int:
         rows = first_row(conn.execute(f"SELECT count(*) FROM {quote_ident(table)}"))[0]
         state = WriteState()
         try:
-            with transaction(conn, state, closing=True):
+            with transaction(conn, state):
                 conn.execute(f"DROP TABLE {quote_ident(table)}")
                 drop_profile(conn, table)
                 store_relationships(conn, table)

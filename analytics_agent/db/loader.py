@@ -163,7 +163,7 @@ def _load(
             with (
                 space_given_back_on_failure(db_path),
                 progress(conn, on_progress),
-                transaction(conn, state, closing=True),
+                transaction(conn, state),
             ):
                 loaded, rejected, notes, profile = load.run()
         except duckdb.Error as exc:
