@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import json
 import os
-import threading
 
 import httpx
 
@@ -14,6 +13,7 @@ from analytics_agent.agent.loop import Agent
 from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step, last_tool_result
 from analytics_agent.workspace.workspace import Workspace
+from tests.owned_handles import Handles, opened_since
 
 # 250 in the suite: a leaked handle or thread shows after one question, and 200 after warm-up still show a
 # per-question memory leak of 80 KiB. The full soak (README: 1,000) is a measurement, run on demand:
@@ -27,10 +27,6 @@ CITIES = ("Pune", "Mumbai", "Delhi", "Chennai", "Kolkata")
 def _rss_kib() -> int:
     with open("/proc/self/status", encoding="ascii") as fh:
         return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
-
-
-def _fds() -> int:
-    return len(os.listdir("/proc/self/fd"))
 
 
 def _script(i: int) -> ScriptedModel:
@@ -56,7 +52,7 @@ class _Rotating:
 
 
 def test_hundreds_of_questions_leak_no_memory_handles_or_threads(sample_db):
-    fds_before, threads_before = _fds(), threading.active_count()
+    before = Handles.now()
     rotating = _Rotating()
     client = httpx.Client(transport=httpx.MockTransport(rotating))
     ws = Workspace.open(sample_db)
@@ -72,7 +68,7 @@ def test_hundreds_of_questions_leak_no_memory_handles_or_threads(sample_db):
     for i in range(QUESTIONS):
         if i == WARM_UP:
             gc.collect()
-            rss_warm, fds_warm, threads_warm = _rss_kib(), _fds(), threading.active_count()
+            rss_warm, warm = _rss_kib(), Handles.now()
         rotating.script = _script(i)
         result = agent.ask(f"question {i}")
         rotating.script.assert_all_used()
@@ -82,17 +78,16 @@ def test_hundreds_of_questions_leak_no_memory_handles_or_threads(sample_db):
     growth = _rss_kib() - rss_warm
     print(f"soak: RSS growth {growth} KiB over {QUESTIONS - WARM_UP} questions")
     assert growth < RSS_GROWTH_BOUND_KIB, f"RSS grew {growth} KiB over {QUESTIONS - WARM_UP} questions"
-    assert _fds() == fds_warm and threading.active_count() == threads_warm
+    assert opened_since(warm) == [], "a question left a handle or thread open"
     ws.close()
     client.close()
-    assert _fds() == fds_before, "a file handle or connection outlived the workspace"
-    assert threading.active_count() == threads_before
+    assert opened_since(before) == [], "a file handle, connection or thread outlived the workspace"
 
 
 def test_opening_and_closing_workspaces_leaks_no_handles(sample_db):
     Workspace.open(sample_db).close()  # first open may load extensions or caches once
-    before = _fds()
+    before = Handles.now()
     for _ in range(20):
         with Workspace.open(sample_db) as ws:
             assert json.loads(ws.executor.execute("list_tables", {}).text)["row_count"] == 4
-    assert _fds() == before
+    assert opened_since(before) == []

@@ -6,6 +6,7 @@ import contextlib
 import threading
 
 from analytics_agent.tools.watchdog import Watchdog
+from tests.owned_handles import Handles, opened_since
 
 
 def test_an_overdue_block_gets_its_expiry_called_until_it_ends_and_never_after():
@@ -63,11 +64,11 @@ def test_deadlines_are_independent_and_one_thread_serves_them_all():
     clock = _Clock()
     watchdog = Watchdog(clock)
     order: list[str] = []
-    threads_before = threading.active_count()
+    before = Handles.now()
     with contextlib.ExitStack() as blocks:
         blocks.enter_context(watchdog.guard(0.3, lambda: order.append("late")))
         blocks.enter_context(watchdog.guard(0.05, lambda: order.append("early")))
-        assert threading.active_count() == threads_before + 1  # one watchdog thread for both
+        assert opened_since(before) == ["thread query-watchdog"]  # one watchdog thread for both
         clock.now = 0.1
         _one_pass(watchdog)
         assert set(order) == {"early"}  # called again while overdue, never the one not yet due
@@ -79,11 +80,11 @@ def test_deadlines_are_independent_and_one_thread_serves_them_all():
 
 def test_stop_ends_the_thread_and_a_later_guard_starts_it_again():
     watchdog = Watchdog()
-    threads_before = threading.active_count()
+    before = Handles.now()
     with watchdog.guard(5, lambda: None):
-        assert threading.active_count() == threads_before + 1
+        assert opened_since(before) == ["thread query-watchdog"]
     watchdog.stop()
-    assert threading.active_count() == threads_before
+    assert opened_since(before) == []
     fired = threading.Event()
     with watchdog.guard(0.01, fired.set):
         assert fired.wait(60)
