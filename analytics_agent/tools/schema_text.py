@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from analytics_agent.tools.aggregate.refs import link_names
+from analytics_agent.tools.aggregate.joins.graph import link_names
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.semantic.describe import time_columns
 
