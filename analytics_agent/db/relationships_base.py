@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from analytics_agent.db.key_names import role_targets
+
 MIN_COVERAGE = 0.5
 MIN_VALUE_COVERAGE = 0.9
 MAX_LOOKUP_ROWS = 100_000
@@ -65,3 +67,24 @@ def within(source: dict[str, Any], key_profile: dict[str, Any]) -> bool:
 def may_be_key(profile: dict[str, Any], rows: int) -> bool:
     """A key has rows, no nulls (stored profile) and no fewer listed values than rows."""
     return bool(rows) and not profile["nulls"] and may_be_unique(profile, rows)
+
+
+def basis(r: Relationship) -> str:
+    """How sure a link is, in words: declared in the semantic file, by name (``customer_id`` =
+    ``customer_id``), by values and name (a role name and its values), or by values alone (lookup codes);
+    with the share of values found when some are missing."""
+    if r.declared:
+        return "declared in the semantic file"
+    if names_match(r.column, r.target, r.key):
+        how = "by name"
+    elif any(target == r.target for _, target in role_targets(r.column, r.table, [r.target])):
+        how = "by values and name"
+    else:
+        how = "by values"
+    return how if r.coverage >= 1 else f"{how}; {r.coverage:.0%} of its values found"
+
+
+def describe_link(r: Relationship) -> str:
+    """``links: customers.account_manager_id → employees.employee_id (by values and name)``."""
+    role = f" as {r.name}" if r.name else ""
+    return f"links: {r.table}.{r.column} → {r.target}.{r.key}{role} ({basis(r)})"

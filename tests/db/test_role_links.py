@@ -84,3 +84,43 @@ def test_a_role_that_two_person_tables_hold_equally_links_to_neither(tmp_path):
         found = {(r.table, r.column, r.target) for r in infer_relationships(conn)}
     assert ("tickets", "owner_id") not in {(t, c) for t, c, _ in found}  # a guess either way
     assert ("notes", "user_owner_id", "users") in found  # the name says which
+
+
+def _export(db: Path, table: str, folder: Path) -> Path:
+    path = folder / f"{table}.csv"
+    with duckdb.connect(str(db), read_only=True) as conn:
+        conn.execute(f"COPY {table} TO '{path}' (HEADER)")
+    return path
+
+
+def test_a_load_says_in_one_line_each_link_it_found_and_how_sure(normalized, tmp_path):
+    from analytics_agent.cli.load_cmd import render_summary
+    from analytics_agent.db.loader import load_files
+    from analytics_agent.db.sources import LoadOptions
+
+    db = tmp_path / "mine.duckdb"
+    for table in ("offices", "employees"):
+        load_files(db, [str(_export(normalized, table, tmp_path))], LoadOptions(table=table))
+    text = render_summary(load_files(db, [str(_export(normalized, "customers", tmp_path))], LoadOptions()))
+    links = [line for line in text.splitlines() if line.startswith("links:")]
+    assert links == ["links: customers.account_manager_id → employees.employee_id (by values and name)"]
+    text = render_summary(load_files(db, [str(_export(normalized, "categories", tmp_path))], LoadOptions()))
+    assert "links: categories.parent_id → categories.category_id (by values and name)" in text.splitlines()
+
+
+def test_a_load_beside_the_sample_data_names_its_link_by_name_with_the_share_found(sample_db, tmp_path):
+    from analytics_agent.cli.load_cmd import render_summary
+    from analytics_agent.db.loader import load_files
+    from analytics_agent.db.sources import LoadOptions
+
+    with duckdb.connect(str(sample_db), read_only=True) as conn:
+        ids = [r[0] for r in conn.execute("SELECT order_id FROM orders ORDER BY 1 LIMIT 3").fetchall()]
+    (tmp_path / "returns.csv").write_text(
+        "order_id,reason\n" + "".join(f"{i},late\n" for i in ids) + "X9,odd\n"
+    )
+    (tmp_path / "remarks.csv").write_text("remark,score\nlate,1\n")
+    text = render_summary(load_files(sample_db, [str(tmp_path / "returns.csv")], LoadOptions()))
+    lines = [line for line in text.splitlines() if line.startswith("links:")]
+    assert lines == ["links: returns.order_id → orders.order_id (by name; 75% of its values found)"]
+    text = render_summary(load_files(sample_db, [str(tmp_path / "remarks.csv")], LoadOptions()))
+    assert "links:" not in text  # nothing links to or from it: no line
