@@ -148,6 +148,8 @@ class Loaded:
     rejected_lines: list[int]
     """File lines skipped by ``skip_bad_rows`` (kept in the table ``<table>_rejects``)."""
     seconds: float
+    links: tuple[str, ...] = ()
+    """One line per link from or to the table and how sure it is (``links: a.b → c.d (by name)``)."""
 
     @classmethod
     def of(cls, summary: Any) -> Loaded:
@@ -159,6 +161,7 @@ class Loaded:
             list(summary.notes),
             list(summary.rejected_lines),
             summary.seconds,
+            tuple(summary.links),
         )
 
     def __str__(self) -> str:
@@ -167,6 +170,7 @@ class Loaded:
         ]
         if self.rejected_lines:
             lines.append(f"Skipped {len(self.rejected_lines):,} bad records, kept in {self.table}_rejects.")
+        lines += list(self.links)
         lines += [f"note: {note}" for note in self.notes]
         return escape_control("\n".join(lines))
 

@@ -115,6 +115,7 @@ def render_summary(summary) -> str:
             f"(line{'s' if len(summary.rejected_lines) > 1 else ''} {shown}), kept in the table "
             f"{summary.table}_rejects."
         )
+    lines += [escape_control(link) for link in summary.links]
     lines += [escape_control(f"note: {note}") for note in summary.notes]
     return "\n".join(lines)
 

@@ -1,0 +1,126 @@
+"""Keys with other names, and only keys: a role-named column (``account_manager_id``, ``reports_to``,
+``parent_id``, ``created_by``) links to the table its name means when its values fall within that table's
+grain key; free text (addresses, names, emails, cities) never links, whatever its values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics_agent.db.catalog import store_profile
+from analytics_agent.db.relationships import infer_relationships, read_relationships
+from tests.normalized_db import build_normalized_db
+
+
+@pytest.fixture(scope="module")
+def normalized(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_normalized_db(tmp_path_factory.mktemp("norm") / "shop.duckdb")
+
+
+def _links(db: Path) -> set[tuple[str, str, str, str]]:
+    with duckdb.connect(str(db), read_only=True) as conn:
+        return {(r.table, r.column, r.target, r.key) for r in read_relationships(conn)}
+
+
+def test_role_named_keys_link_to_the_table_their_name_means_self_references_too(normalized):
+    links = _links(normalized)
+    # each of these holds employee ids 1..40, which also lie within customers, products and orders' keys
+    assert {
+        ("customers", "account_manager_id", "employees", "employee_id"),
+        ("orders", "sales_rep_id", "employees", "employee_id"),
+        ("products", "created_by", "employees", "employee_id"),
+        ("payments", "approved_by", "employees", "employee_id"),
+        ("inventory", "counted_by", "employees", "employee_id"),
+        ("employees", "reports_to", "employees", "employee_id"),  # a self-reference
+        ("categories", "parent_id", "categories", "category_id"),
+    } <= links
+    role_columns = {"account_manager_id", "sales_rep_id", "created_by", "approved_by", "counted_by"}
+    assert not {link for link in links if link[1] in role_columns and link[2] != "employees"}
+
+
+def test_free_text_is_never_a_link_even_when_its_values_lie_in_a_unique_column(normalized):
+    with duckdb.connect(str(normalized), read_only=True) as conn:
+        contained = conn.execute(
+            "SELECT (SELECT count(*) FROM orders WHERE ship_address NOT IN (SELECT address FROM customers)), "
+            "(SELECT count(*) FROM payments WHERE payer_email NOT IN (SELECT email FROM customers)), "
+            "(SELECT count(*) FROM orders WHERE ship_city NOT IN (SELECT city FROM offices)), "
+            "(SELECT count(*) - count(DISTINCT address) - count(DISTINCT email) + count(*) FROM customers)"
+        ).fetchone()
+    assert contained == (0, 0, 0, 0)  # the trap is real: every value is in a unique column
+    linked = {(t, c) for t, c, _, _ in _links(normalized)}
+    assert not linked & {("orders", "ship_address"), ("payments", "payer_email"), ("orders", "ship_city"),
+                         ("customers", "city"), ("customers", "email")}  # fmt: skip
+
+
+def test_a_same_named_email_or_name_column_is_not_a_key_and_a_table_s_grain_is_its_key(tmp_path):
+    with duckdb.connect(str(tmp_path / "s.duckdb")) as conn:
+        conn.execute(
+            "CREATE TABLE stores AS SELECT range + 1 AS store_id, 'store' || range || '@x.com' AS email, "
+            "'Name' || range AS name, range || ' High Street' AS address FROM range(20)"
+        )
+        conn.execute(
+            "CREATE TABLE visits AS SELECT range AS visit_id, 'store' || range % 20 || '@x.com' AS email, "
+            "'Name' || range % 20 AS name, range % 20 || ' High Street' AS address FROM range(200)"
+        )
+        for table in ("stores", "visits"):
+            store_profile(conn, table)
+        assert infer_relationships(conn) == []
+
+
+def test_a_role_that_two_person_tables_hold_equally_links_to_neither(tmp_path):
+    with duckdb.connect(str(tmp_path / "t.duckdb")) as conn:
+        conn.execute("CREATE TABLE employees AS SELECT range + 1 AS employee_id FROM range(50)")
+        conn.execute("CREATE TABLE users AS SELECT range + 1 AS user_id FROM range(50)")
+        conn.execute(
+            "CREATE TABLE tickets AS SELECT range AS ticket_id, range % 30 + 1 AS owner_id FROM range(90)"
+        )
+        conn.execute(
+            "CREATE TABLE notes AS SELECT range AS note_id, range % 30 + 1 AS user_owner_id FROM range(90)"
+        )
+        for table in ("employees", "users", "tickets", "notes"):
+            store_profile(conn, table)
+        found = {(r.table, r.column, r.target) for r in infer_relationships(conn)}
+    assert ("tickets", "owner_id") not in {(t, c) for t, c, _ in found}  # a guess either way
+    assert ("notes", "user_owner_id", "users") in found  # the name says which
+
+
+def _export(db: Path, table: str, folder: Path) -> Path:
+    path = folder / f"{table}.csv"
+    with duckdb.connect(str(db), read_only=True) as conn:
+        conn.execute(f"COPY {table} TO '{path}' (HEADER)")
+    return path
+
+
+def test_a_load_says_in_one_line_each_link_it_found_and_how_sure(normalized, tmp_path):
+    from analytics_agent.cli.load_cmd import render_summary
+    from analytics_agent.db.loader import load_files
+    from analytics_agent.db.sources import LoadOptions
+
+    db = tmp_path / "mine.duckdb"
+    for table in ("offices", "employees"):
+        load_files(db, [str(_export(normalized, table, tmp_path))], LoadOptions(table=table))
+    text = render_summary(load_files(db, [str(_export(normalized, "customers", tmp_path))], LoadOptions()))
+    links = [line for line in text.splitlines() if line.startswith("links:")]
+    assert links == ["links: customers.account_manager_id → employees.employee_id (by values and name)"]
+    text = render_summary(load_files(db, [str(_export(normalized, "categories", tmp_path))], LoadOptions()))
+    assert "links: categories.parent_id → categories.category_id (by values and name)" in text.splitlines()
+
+
+def test_a_load_beside_the_sample_data_names_its_link_by_name_with_the_share_found(sample_db, tmp_path):
+    from analytics_agent.cli.load_cmd import render_summary
+    from analytics_agent.db.loader import load_files
+    from analytics_agent.db.sources import LoadOptions
+
+    with duckdb.connect(str(sample_db), read_only=True) as conn:
+        ids = [r[0] for r in conn.execute("SELECT order_id FROM orders ORDER BY 1 LIMIT 3").fetchall()]
+    (tmp_path / "returns.csv").write_text(
+        "order_id,reason\n" + "".join(f"{i},late\n" for i in ids) + "X9,odd\n"
+    )
+    (tmp_path / "remarks.csv").write_text("remark,score\nlate,1\n")
+    text = render_summary(load_files(sample_db, [str(tmp_path / "returns.csv")], LoadOptions()))
+    lines = [line for line in text.splitlines() if line.startswith("links:")]
+    assert lines == ["links: returns.order_id → orders.order_id (by name; 75% of its values found)"]
+    text = render_summary(load_files(sample_db, [str(tmp_path / "remarks.csv")], LoadOptions()))
+    assert "links:" not in text  # nothing links to or from it: no line
