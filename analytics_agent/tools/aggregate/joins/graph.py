@@ -23,13 +23,15 @@ _MAX_PATHS = 200
 
 
 def link_names(table: str, relationships: Sequence[Relationship]) -> dict[str, Relationship]:
-    """How a table's outgoing links are named: by target table, or by column when one table is the
-    target of several (flights.origin and flights.dest both refer to airports: ``origin.name``) or the
-    link refers back to its own table (``reports_to.last_name`` is the manager's, never the employee's)."""
+    """How a table's outgoing links are named: by the role name the semantic file gives one
+    (``account_manager``), else by target table, or by column when one table is the target of several
+    (flights.origin and flights.dest both refer to airports: ``origin.name``) or the link refers back to
+    its own table (``reports_to.last_name`` is the manager's, never the employee's)."""
     outgoing = [r for r in relationships if r.table == table]
-    targets = [r.target for r in outgoing]
+    targets = [r.target for r in outgoing if not r.name]
     return {
-        (r.target if targets.count(r.target) == 1 and r.target != table else r.column): r for r in outgoing
+        (r.name or (r.target if targets.count(r.target) == 1 and r.target != table else r.column)): r
+        for r in outgoing
     }
 
 
