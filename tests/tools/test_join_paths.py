@@ -27,7 +27,7 @@ CREATE TABLE categories AS SELECT range AS category_id, ['Kitchen', 'Garden', 'T
     FROM range(3);
 CREATE TABLE products AS SELECT range AS product_id, 'p' || range AS product_name, range % 5 AS brand_id,
     (range * 7) % 3 AS category_id, 10 + range AS list_price FROM range(20);
-CREATE TABLE orders AS SELECT range AS order_id, (range * 13) % 40 AS customer_id,
+CREATE TABLE orders AS SELECT range AS order_id, (range * 13) % 37 AS customer_id,
     DATE '2026-01-01' + CAST(range * 2 AS INTEGER) AS order_date,
     CASE WHEN range % 9 = 0 THEN NULL ELSE round(50 + (range * 37) % 200 + 0.25, 2) END AS total,
     ['paid', 'late', 'paid', 'open'][range % 4 + 1] AS status FROM range(150);
@@ -304,3 +304,21 @@ def test_a_duplicate_key_two_links_away_refuses_the_join(store, tmp_path):
     with Workspace.open(copy) as ws:
         text = error(ws, {"table": "order_lines", "group_by": ["orders.customers.city"]})
     assert "customers.customer_id is not a unique key" in text and "refused" in text
+
+
+def test_rows_with_no_or_some_related_rows_are_counted_by_the_related_table_s_name(ws):
+    none = call(ws, {"table": "customers", "filters": [{"column": "orders", "op": "is_null"}]})["rows"]
+    assert none == sql(
+        ws,
+        "SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.customer_id)",
+    )
+    some = call(ws, {"table": "products", "group_by": ["brands.brand_name"], "order_by": "brands.brand_name",
+                     "metrics": [{"fn": "count", "where": "order_lines is not null", "as": "sold"}, {"fn": "count"}]})  # fmt: skip
+    want = sql(ws, "SELECT b.brand_name, count(*) FILTER (WHERE EXISTS (SELECT 1 FROM order_lines l WHERE l.product_id = p.product_id)), "
+               "count(*) FROM products p JOIN brands b USING (brand_id) GROUP BY 1 ORDER BY 1")  # fmt: skip
+    assert same(some["rows"], want)
+    assert none == [[3]]  # customers 37 to 39
+    every = call(ws, {"table": "brands", "filters": [{"column": "products", "op": "is_null"}]})["rows"]
+    assert every == [[0]]  # every brand has products: none is an answer, not an error
+    text = error(ws, {"table": "customers", "filters": [{"column": "order_lines", "op": "is_null"}]})
+    assert "customers has no column 'order_lines'" in text  # lines refer to orders, not to customers

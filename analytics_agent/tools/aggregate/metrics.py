@@ -174,6 +174,8 @@ def _text(node: Any) -> str:
 
 
 def condition_term(t: Any, refs: Resolver) -> FilterPlan:
+    if (related := refs.existence(t.column, t.op)) is not None:  # "orders is null": with no order
+        return related
     ref = refs.resolve(t.column, "metrics.where")
     if isinstance(t.value, OtherColumn):
         return _column_comparison(t, ref, refs)

@@ -121,6 +121,8 @@ class Planner:
         return replace(plan, alias=name, share=share, defined=True)
 
     def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
+        if (related := refs.existence(column, op)) is not None:
+            return related
         ref = refs.resolve(column, where)
         f = shape_filter(column, op, value, sql=ref.sql, table=ref.table, source=ref.column)
         refs.check_values(ref, value if isinstance(value, list) else [value] if value is not None else [])

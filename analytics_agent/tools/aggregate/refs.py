@@ -18,7 +18,14 @@ from analytics_agent.db.relationships import Relationship
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
 from analytics_agent.tools.aggregate.joins.graph import Path, link_names, name_of, paths_named, spelled, walk
-from analytics_agent.tools.aggregate.query_plan import GRAINS, PART_LABELS, Join, time_key, time_label
+from analytics_agent.tools.aggregate.query_plan import (
+    GRAINS,
+    PART_LABELS,
+    FilterPlan,
+    Join,
+    time_key,
+    time_label,
+)
 from analytics_agent.tools.aggregate.time import TEMPORAL, local
 from analytics_agent.tools.date_parts import parts_date
 
@@ -107,6 +114,24 @@ class Resolver:
         key = time_key(grain, zoned)
         kind = "BIGINT" if grain == "hour" else "VARCHAR"
         return Ref(time_label(grain, key), "", f"{column}.{grain}", kind, (grain, key), base.grain, base.via)
+
+    def existence(self, name: str, op: str) -> FilterPlan | None:
+        """``orders is_null`` asked of customers: the customers with no order (``not_null``: with at least
+        one), where ``name`` is a table whose links refer to this one (one-to-many, never joined: an
+        EXISTS, so no row repeats). None when ``name`` is no such table, or ``op`` no such test."""
+        if op not in ("is_null", "not_null") or name in self.catalog[self.table]:
+            return None
+        back = [r for r in self.relationships if r.target == self.table and r.table == name != self.table]
+        if not back:
+            return None
+        if len(back) > 1:
+            columns = " and ".join(f"{r.table}.{r.column}" for r in back)
+            raise ToolError(
+                f"{name} refers to {self.table} through {columns}; ask with table {name!r} grouped by the link"
+            )
+        link = back[0]
+        exists = "exists" if op == "not_null" else "not_exists"
+        return FilterPlan(name, exists, (link.table, link.column), sql=f"t.{quote_ident(link.key)}")
 
     def check_values(self, ref: Ref, values: Sequence[object]) -> None:
         """A weekday or month name a date part never holds ('Saturday') would match no row: say the

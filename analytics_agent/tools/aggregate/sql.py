@@ -51,6 +51,12 @@ def condition(f: FilterPlan, params: Params) -> str:
         return " AND ".join(parts) or "TRUE"
     if f.op == "like":  # case-insensitive: what a person asking "names containing pro" means
         return f"{col} ILIKE {params.add(f.value)}"
+    if f.op in ("exists", "not_exists"):  # rows of another table referring to this row (refs.existence)
+        child, column = f.value
+        negated = "NOT " if f.op == "not_exists" else ""
+        return (
+            f"{negated}EXISTS (SELECT 1 FROM {quote_ident(child)} AS c WHERE c.{quote_ident(column)} = {col})"
+        )
     if f.op == "is_null":
         return f"{col} IS NULL"
     if f.op == "not_null":
