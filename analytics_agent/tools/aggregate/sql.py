@@ -34,12 +34,16 @@ from analytics_agent.tools.aggregate.query_plan import (
 
 def condition(f: FilterPlan, params: Params) -> str:
     col = f.sql or quote_ident(f.column)
+    if f.op == "!=":  # NULL is "not 'CA'" too: a plain <> would drop the rows without a value
+        right = f.value.sql if isinstance(f.value, ColumnOperand) else params.add(f.value)
+        return f"{col} IS DISTINCT FROM {right}"
     if f.op in COMPARISONS:
         right = f.value.sql if isinstance(f.value, ColumnOperand) else params.add(f.value)
         return f"{col} {COMPARISONS[f.op]} {right}"
-    if f.op in ("in", "not_in"):
-        names = ", ".join(params.add(v) for v in f.value)
-        return f"{col} {'NOT IN' if f.op == 'not_in' else 'IN'} ({names})"
+    if f.op == "in":
+        return f"{col} IN ({', '.join(params.add(v) for v in f.value)})"
+    if f.op == "not_in":  # as for !=: a row with no value is not in the list
+        return f"({col} NOT IN ({', '.join(params.add(v) for v in f.value)}) OR {col} IS NULL)"
     if f.op == "between":
         return f"{col} BETWEEN {params.add(f.value[0])} AND {params.add(f.value[1])}"
     if f.op == "range":  # [start, end): a day range on a timestamp, in the business zone

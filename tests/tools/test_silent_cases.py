@@ -1,0 +1,91 @@
+"""The "silent wrong number" cases of ``aggregate`` (issue: every silent case). Each test builds a small
+real DuckDB table and compares the tool's answer with plain DuckDB SQL written by hand over it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from analytics_agent.db.values import to_jsonable
+from analytics_agent.workspace.workspace import Workspace
+
+
+def call(ws: Workspace, args: dict[str, Any]) -> dict[str, Any]:
+    out = ws.executor.execute("aggregate", json.dumps(args))
+    assert not out.is_error, out.text
+    return json.loads(out.text)
+
+
+def refused(ws: Workspace, args: dict[str, Any]) -> str:
+    out = ws.executor.execute("aggregate", json.dumps(args))
+    assert out.is_error, out.text
+    return out.text
+
+
+def by_hand(ws: Workspace, sql: str) -> list[list[Any]]:
+    return [list(to_jsonable(list(r))) for r in ws.cursor().execute(sql).fetchall()]
+
+
+def database(path: Path, *statements: str) -> Path:
+    with duckdb.connect(str(path)) as conn:
+        for s in statements:
+            conn.execute(s)
+    return path
+
+
+@pytest.fixture
+def customers(tmp_path: Path) -> Path:
+    return database(
+        tmp_path / "c.duckdb",
+        "CREATE TABLE customers (id INTEGER, state VARCHAR, segment VARCHAR, spend INTEGER)",
+        "INSERT INTO customers VALUES (1, 'CA', 'a', 10), (2, 'NY', 'a', 20), (3, NULL, 'b', 30),"
+        " (4, NULL, 'b', NULL), (5, 'TX', NULL, 50), (6, 'CA', 'b', 60)",
+    )
+
+
+# --- != and not_in count a row with no value as "not that value" ----------------------------------------
+
+
+def test_a_not_equal_filter_keeps_the_rows_with_no_value(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "filters": [{"column": "state", "op": "!=", "value": "CA"}]})
+        expected = by_hand(ws, "SELECT count(*) FROM customers WHERE state IS NULL OR state <> 'CA'")
+    assert got["rows"] == expected == [[4]]
+
+
+def test_a_not_in_filter_keeps_the_rows_with_no_value(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "metrics": [{"fn": "sum", "column": "spend"}],
+                        "filters": [{"column": "state", "op": "not_in", "value": ["CA", "NY"]}]})  # fmt: skip
+        expected = by_hand(ws, "SELECT sum(spend) FROM customers WHERE state IS NULL OR state NOT IN ('CA', 'NY')")
+    assert got["rows"] == expected == [[80]]
+
+
+def test_a_metrics_not_equal_condition_counts_the_rows_with_no_value(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "group_by": ["segment"],
+                        "metrics": [{"fn": "count", "where": "state != 'CA'", "as": "outside"},
+                                    {"fn": "count", "where": "state not in ('CA', 'TX')", "as": "rest"}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT segment, count(*) FILTER (WHERE state IS NULL OR state <> 'CA'), "
+            "count(*) FILTER (WHERE state IS NULL OR state NOT IN ('CA', 'TX')) FROM customers GROUP BY 1",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+
+
+def test_a_not_equal_condition_on_an_output_keeps_the_groups_where_it_is_null(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "group_by": ["state"], "metrics": [{"fn": "avg", "column": "spend", "where": "segment = 'b'", "as": "b_spend"}],
+                        "filters": [{"column": "b_spend", "op": "!=", "value": 60}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT state, b_spend FROM (SELECT state, avg(spend) FILTER (WHERE segment = 'b') AS b_spend "
+            "FROM customers GROUP BY 1) WHERE b_spend IS NULL OR b_spend <> 60",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert len(expected) == 3  # NY and TX have no 'b' row (NULL), NULL state has 30
