@@ -89,3 +89,40 @@ def test_a_not_equal_condition_on_an_output_keeps_the_groups_where_it_is_null(cu
         )
     assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
     assert len(expected) == 3  # NY and TX have no 'b' row (NULL), NULL state has 30
+
+
+# --- pct: % of the rows whose condition is known, and how many were not --------------------------------
+
+
+def test_pct_leaves_rows_with_no_value_out_of_its_denominator_and_counts_them(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "group_by": ["segment"],
+                        "metrics": [{"fn": "pct", "where": "spend > 25", "as": "big"}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT segment, 100.0 * count(*) FILTER (WHERE spend > 25) / count(spend), "
+            "count(*) FILTER (WHERE spend IS NULL) FROM customers GROUP BY 1",
+        )
+    assert got["columns"] == ["segment", "big", "big_unknown"]
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert ["b", 100.0, 1] in got["rows"]  # 30 and 60 of three rows, the third has no spend
+
+
+def test_pct_of_a_not_equal_condition_judges_only_rows_with_a_value(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "metrics": [{"fn": "pct", "where": "state != 'CA' and spend > 0"}]})
+        expected = by_hand(
+            ws,
+            "SELECT 100.0 * count(*) FILTER (WHERE state <> 'CA' AND spend > 0) / count(*) FILTER "
+            "(WHERE state IS NOT NULL AND spend IS NOT NULL), count(*) FILTER (WHERE state IS NULL OR spend IS NULL) "
+            "FROM customers",
+        )
+    assert got["rows"] == expected
+    assert got["columns"] == ["pct_state", "pct_state_unknown"]
+
+
+def test_pct_says_nothing_more_when_every_row_is_known(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "metrics": [{"fn": "pct", "where": "id > 4"}]})
+        expected = by_hand(ws, "SELECT 100.0 * count(*) FILTER (WHERE id > 4) / count(*) FROM customers")
+    assert got == {**got, "columns": ["pct_id"], "rows": expected}

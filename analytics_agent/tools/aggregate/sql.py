@@ -89,14 +89,37 @@ def metric_sql(m: MetricPlan, params: Params, extra: str = "") -> str:
         return m.template.format(*(metric_sql(part, params, extra) for part in m.parts))
     own = conjunction(m.where, params)
     col = m.sql or "*"
-    if m.fn == "pct":  # share of the rows (with a value in column, if given) where the condition holds
-        base = " AND ".join(x for x in (extra,) if x)
-        num_cond = " AND ".join(x for x in (own, extra) if x)
-        den = f"count({col})" + (f" FILTER (WHERE {base})" if base else "")
+    if m.fn == "pct":  # % of the rows (with a value in column, if given) where the condition is known
+        known = " AND ".join(x for x in (pct_known(m), extra) if x)
+        num_cond = " AND ".join(x for x in (own, known) if x)
+        den = f"count({col})" + (f" FILTER (WHERE {known})" if known else "")
         return f"100.0 * count({col}) FILTER (WHERE {num_cond}) / nullif({den}, 0)"
     cond = " AND ".join(x for x in (own, extra) if x)
     text = AGGREGATES[m.fn].format(col=col)
     return f"{text} FILTER (WHERE {cond})" if cond else text
+
+
+def pct_known(m: MetricPlan) -> str:
+    """Where a pct's condition is known: every column it compares has a value. A row with an empty one is
+    unknown, neither yes nor no (a late flight is not "on time" because its delay is missing), so it is left
+    out of the denominator and counted in ``<name>_unknown``; ``is null`` terms are known on every row."""
+    columns = [f.sql or quote_ident(f.column) for f in m.where if f.op not in ("is_null", "not_null")]
+    columns += [f.value.sql for f in m.where if isinstance(f.value, ColumnOperand)]
+    return " AND ".join(f"{c} IS NOT NULL" for c in dict.fromkeys(columns))
+
+
+def _unknown(m: MetricPlan, extra: str = "") -> list[tuple[str, str]]:
+    """A pct's column counting the rows its condition cannot judge (none when it reads no column)."""
+    known = pct_known(m) if m.fn == "pct" else ""
+    if not known:
+        return []
+    cond = " AND ".join(x for x in (f"NOT ({known})", extra) if x)
+    return [(f"count({m.sql or '*'}) FILTER (WHERE {cond})", quote_ident(f"{m.alias}_unknown"))]
+
+
+def unknown_names(plan: QueryPlan) -> list[str]:
+    """The output names of the pct metrics' unknown counts (dropped from a result where all are 0)."""
+    return [f"{m.alias}_unknown" for m in plan.metrics if m.fn == "pct" and pct_known(m)]
 
 
 def build_query(plan: QueryPlan, *, one_pass: bool = False) -> tuple[str, dict[str, Any]]:
@@ -270,8 +293,9 @@ def _metric_columns(
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """The grouping level's columns of a metric (expression, quoted name) and the outer level's."""
     alias = quote_ident(m.alias)
+    unknown = _unknown(m, periods[0])
     if previous:  # the bucket before is joined in afterwards (_with_previous)
-        return [(metric_sql(m, params), alias)], _changes(m.alias)
+        return [(metric_sql(m, params), alias), *unknown], [*_changes(m.alias), *(a for _, a in unknown)]
     if not periods[0]:
         inner = [(metric_sql(m, params), alias)]
         outer = [alias]
@@ -280,10 +304,10 @@ def _metric_columns(
             expr = metric_sql(m, params)
             inner.append((f"100.0 * {expr} / nullif(sum({expr}) OVER (), 0)", share))
             outer.append(share)
-        return inner, outer
+        return [*inner, *unknown], [*outer, *(a for _, a in unknown)]
     base = quote_ident(f"{m.alias}_baseline")
-    inner = [(metric_sql(m, params, periods[0]), alias), (metric_sql(m, params, periods[1]), base)]
-    return inner, _changes(m.alias)
+    inner = [(metric_sql(m, params, periods[0]), alias), (metric_sql(m, params, periods[1]), base), *unknown]
+    return inner, [*_changes(m.alias), *(a for _, a in unknown)]
 
 
 def _changes(name: str) -> list[str]:
@@ -307,6 +331,8 @@ def output_names(plan: QueryPlan) -> list[str]:
             names += [f"{m.alias}_baseline", f"{m.alias}_change", f"{m.alias}_change_pct"]
         elif m.share and plan.keys:
             names.append(f"{m.alias}_share")
+        if m.fn == "pct" and pct_known(m):
+            names.append(f"{m.alias}_unknown")
     return names
 
 
