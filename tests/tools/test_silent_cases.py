@@ -126,3 +126,78 @@ def test_pct_says_nothing_more_when_every_row_is_known(customers):
         got = call(ws, {"table": "customers", "metrics": [{"fn": "pct", "where": "id > 4"}]})
         expected = by_hand(ws, "SELECT 100.0 * count(*) FILTER (WHERE id > 4) / count(*) FROM customers")
     assert got == {**got, "columns": ["pct_id"], "rows": expected}
+
+
+# --- share: within each time bucket, of the true distinct count, or refused with the reason ------------
+
+
+@pytest.fixture
+def energy(tmp_path: Path) -> Path:
+    return database(
+        tmp_path / "e.duckdb",
+        "CREATE TABLE energy (d DATE, source VARCHAR, customer INTEGER, mwh INTEGER)",
+        "INSERT INTO energy VALUES ('2020-03-01', 'wind', 1, 10), ('2020-05-01', 'coal', 1, 90),"
+        " ('2020-06-01', 'coal', 2, 30), ('2021-02-01', 'wind', 2, 60), ('2021-04-01', 'coal', 2, 40),"
+        " ('2021-07-01', 'solar', 3, 100)",
+    )
+
+
+def test_share_with_a_time_grain_is_each_groups_percent_within_its_bucket(energy):
+    with Workspace.open(energy) as ws:
+        got = call(ws, {"table": "energy", "time_grain": "year", "group_by": ["source"],
+                        "metrics": [{"fn": "sum", "column": "mwh", "share": True}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT CAST(year(d) AS VARCHAR), source, sum(mwh), "
+            "100.0 * sum(mwh) / sum(sum(mwh)) OVER (PARTITION BY year(d)) FROM energy GROUP BY year(d), source",
+        )
+    assert got["columns"] == ["year", "source", "sum_mwh", "sum_mwh_share_in_year"]
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert ["2020", "wind", 10, 7.692308] in got["rows"]  # 10 of 130 in 2020, not 10 of 330
+
+
+def test_share_of_a_distinct_count_is_of_the_true_distinct_total(energy):
+    with Workspace.open(energy) as ws:
+        got = call(ws, {"table": "energy", "group_by": ["source"],
+                        "metrics": [{"fn": "count_distinct", "column": "customer", "share": True}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT source, count(DISTINCT customer), 100.0 * count(DISTINCT customer) / "
+            "(SELECT count(DISTINCT customer) FROM energy) FROM energy GROUP BY source",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert ["coal", 2, 66.66667] in got["rows"]  # 2 of the 3 customers (not 2 of 2 + 2 + 1)
+
+
+def test_share_of_a_distinct_count_per_bucket_is_of_that_buckets_distinct_total(energy):
+    with Workspace.open(energy) as ws:
+        got = call(ws, {"table": "energy", "time_grain": "year", "group_by": ["source"],
+                        "filters": [{"column": "mwh", "op": ">", "value": 10}],
+                        "metrics": [{"fn": "count_distinct", "column": "customer", "share": True}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "WITH kept AS (SELECT * FROM energy WHERE mwh > 10), "
+            "totals AS (SELECT year(d) AS y, count(DISTINCT customer) AS n FROM kept GROUP BY 1) "
+            "SELECT CAST(year(d) AS VARCHAR), source, count(DISTINCT customer), "
+            "100.0 * count(DISTINCT customer) / any_value(n) FROM kept JOIN totals ON year(d) = y GROUP BY year(d), source",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [({"period": "2021-01-01..2021-12-31", "baseline": "2020-01-01..2020-12-31"}, "baseline"),
+     ({"time_grain": "year", "baseline": "previous"}, "baseline")],
+)  # fmt: skip
+def test_share_beside_a_baseline_is_refused_with_the_reason(energy, extra, reason):
+    with Workspace.open(energy) as ws:
+        text = refused(ws, {"table": "energy", "group_by": ["source"], **extra,
+                            "metrics": [{"fn": "sum", "column": "mwh", "share": True}]})  # fmt: skip
+    assert reason in text and "share" in text
+
+
+def test_share_of_an_average_is_refused(energy):
+    with Workspace.open(energy) as ws:
+        text = refused(ws, {"table": "energy", "group_by": ["source"],
+                            "metrics": [{"fn": "avg", "column": "mwh", "share": True}]})  # fmt: skip
+    assert "share works with fn count, sum, count_distinct" in text

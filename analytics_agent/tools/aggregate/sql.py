@@ -136,9 +136,9 @@ def build_query(plan: QueryPlan, *, one_pass: bool = False) -> tuple[str, dict[s
         periods = tuple(condition(f, params) for f in plan.compare)  # type: ignore[assignment]
     columns: list[tuple[str, str]] = []
     for m in metrics:
-        inner_cols, outer_cols = _metric_columns(
-            m, params, periods, grouped=bool(plan.keys), previous=plan.previous
-        )
+        inner_cols, outer_cols = _metric_columns(m, params, periods, previous=plan.previous)
+        if m.share and plan.keys:
+            inner_cols, outer_cols = _with_share(plan, m, params, inner_cols, outer_cols)
         columns += inner_cols
         outer += outer_cols
     sql = _grouped(plan, columns, [*plan.filters, *shared], params, periods, one_pass=one_pass)
@@ -289,7 +289,7 @@ def _label(k: KeyPlan, i: int) -> str:
 
 
 def _metric_columns(
-    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool, previous: bool = False
+    m: MetricPlan, params: Params, periods: tuple[str, str], *, previous: bool = False
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """The grouping level's columns of a metric (expression, quoted name) and the outer level's."""
     alias = quote_ident(m.alias)
@@ -297,17 +297,44 @@ def _metric_columns(
     if previous:  # the bucket before is joined in afterwards (_with_previous)
         return [(metric_sql(m, params), alias), *unknown], [*_changes(m.alias), *(a for _, a in unknown)]
     if not periods[0]:
-        inner = [(metric_sql(m, params), alias)]
-        outer = [alias]
-        if m.share and grouped:
-            share = quote_ident(f"{m.alias}_share")
-            expr = metric_sql(m, params)
-            inner.append((f"100.0 * {expr} / nullif(sum({expr}) OVER (), 0)", share))
-            outer.append(share)
-        return [*inner, *unknown], [*outer, *(a for _, a in unknown)]
+        return [(metric_sql(m, params), alias), *unknown], [alias, *(a for _, a in unknown)]
     base = quote_ident(f"{m.alias}_baseline")
     inner = [(metric_sql(m, params, periods[0]), alias), (metric_sql(m, params, periods[1]), base), *unknown]
     return inner, [*_changes(m.alias), *(a for _, a in unknown)]
+
+
+def share_name(plan: QueryPlan, m: MetricPlan) -> str:
+    """``<name>_share``, or ``<name>_share_in_<time key>`` when it is a % within each time bucket."""
+    within = _share_within(plan)
+    return f"{m.alias}_share" + (f"_in_{within[0].alias}" if within else "")
+
+
+def _share_within(plan: QueryPlan) -> list[KeyPlan]:
+    """The time keys a share is taken within: each bucket's groups add up to 100 %, when there are other
+    groups (by time alone, each bucket's share is of the whole)."""
+    timed = [k for k in plan.keys if k.time]
+    return timed if len(timed) < len(plan.keys) else []
+
+
+def _with_share(
+    plan: QueryPlan, m: MetricPlan, params: Params, inner: list[tuple[str, str]], outer: list[str]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """A metric's columns with its share after it. A sum or count is of the groups' sum (a window over
+    them, before any group condition); a distinct count is of the distinct count over all the rows,
+    since one value may be in many groups (a customer buying in two regions)."""
+    name = quote_ident(share_name(plan, m))
+    within = _share_within(plan)
+    if m.fn == "count_distinct":
+        on = [f"{k.sql} = g.{quote_ident(f'_k{plan.keys.index(k)}')}" for k in within]
+        total = metric_sql(m, params)
+        where = " AND ".join([*(f"({condition(f, params)})" for f in plan.filters), *on])
+        total = f"(SELECT {total} FROM {from_clause(plan)}" + (f" WHERE {where})" if where else ")")
+        share = f"100.0 * {quote_ident(m.alias)} / nullif({total}, 0) AS {name}"
+        return inner, [*outer[:1], share, *outer[1:]]
+    expr = metric_sql(m, params)
+    over = "PARTITION BY " + ", ".join(k.sql for k in within) if within else ""
+    share_col = (f"100.0 * {expr} / nullif(sum({expr}) OVER ({over}), 0)", name)
+    return [*inner[:1], share_col, *inner[1:]], [*outer[:1], name, *outer[1:]]
 
 
 def _changes(name: str) -> list[str]:
@@ -330,7 +357,7 @@ def output_names(plan: QueryPlan) -> list[str]:
         if plan.compare or plan.previous:
             names += [f"{m.alias}_baseline", f"{m.alias}_change", f"{m.alias}_change_pct"]
         elif m.share and plan.keys:
-            names.append(f"{m.alias}_share")
+            names.append(share_name(plan, m))
         if m.fn == "pct" and pct_known(m):
             names.append(f"{m.alias}_unknown")
     return names
