@@ -103,12 +103,20 @@ def terms(draw: st.DrawFn) -> tuple[str, str, Any]:
     return column, op, value
 
 
+def as_where(term: tuple[str, str, Any]) -> str:
+    """The condition as a metric's ``where`` text."""
+    column, op, value = term
+    return as_text(term) if op != "!=" else f"{column} <> {value}"
+
+
 def as_text(term: tuple[str, str, Any]) -> str:
-    """The condition as the metric's ``where`` text and as hand-written SQL (the same words here)."""
+    """The condition as hand-written SQL (the metric's ``where`` text is ``as_where``)."""
     column, op, value = term
     if op in ("is_null", "not_null"):
         return f"{column} is {'not ' if op == 'not_null' else ''}null"
-    return f"{column} {'<>' if op == '!=' else op} {value}"
+    if op == "!=":  # a row with no value is "not 5" too: "x is distinct from 5" in SQL
+        return f"{column} is distinct from {value}"
+    return f"{column} {op} {value}"
 
 
 def _rows(cursor: duckdb.DuckDBPyConnection, sql: str) -> list[list[Any]]:
@@ -126,11 +134,11 @@ def test_groups_are_the_groups_after_filters_whatever_the_conditions(
     tmp_path_factory, rows, condition, filters, group_by
 ):
     path = make_db(tmp_path_factory.mktemp("p") / "t.duckdb", rows)
-    cond = as_text(condition)
+    cond, text = as_text(condition), as_where(condition)
     args = {
         "table": "t",
         "group_by": group_by,
-        "metrics": [{"fn": "count", "where": cond}, {"fn": "sum", "column": "x", "where": cond}],
+        "metrics": [{"fn": "count", "where": text}, {"fn": "sum", "column": "x", "where": text}],
         "filters": [{"column": c, "op": op, **({} if v is None else {"value": v})} for c, op, v in filters],
         "limit": 50,
     }

@@ -75,18 +75,7 @@ class Planner:
             keep_from=keep_from[0] if keep_from else None,
             time_ordered=time_ordered,
         )  # fmt: skip
-        for m in metrics:
-            if m.share and any(leaf.grain for leaf in leaves(m)):
-                raise ToolError(
-                    f"metrics: share of {m.alias} is refused: it counts rows of a related table, one of "
-                    "which can fall in several groups, so the shares would not add up to its total; ask "
-                    "for the total without group_by and divide"
-                )
-        if not keys and any(m.share for m in metrics):
-            raise ToolError(
-                "metrics: share is each group's % of the total, so it needs group_by (or time_grain); "
-                "for the % of rows meeting a condition use fn pct with where"
-            )
+        check_shares(plan)
         order_by, descending = find_order_by(args.order_by, output_names(plan))
         return QueryPlan(**{**plan.__dict__, "order_by": order_by, "descending": descending})
 
@@ -135,7 +124,9 @@ class Planner:
         if grain:
             ref = refs.resolve(self._time_column(args.time_column, refs), "time_column")
             alias = grain if grain not in args.group_by else f"{ref.column}_{grain}"
-            keys.append(KeyPlan(alias, time_key(grain, local(ref.sql, ref.type, self.zone)), grain))
+            keys.append(
+                KeyPlan(alias, time_key(grain, local(ref.sql, ref.type, self.zone)), grain, time=True)
+            )
             time_ordered = True
         elif args.time_column and getattr(args, "period", None) is None:
             raise ToolError(
@@ -146,8 +137,9 @@ class Planner:
             ref = refs.resolve(name, "group_by")
             refuse_nested("group_by", name, ref.type, refs.table, refs.catalog[refs.table])
             grain, key = ref.part or (None, ref.sql)
-            keys.append(KeyPlan(name, key, grain))
-            time_ordered = time_ordered or bool(grain or TEMPORAL.match(ref.type))
+            dated = bool(grain or TEMPORAL.match(ref.type))
+            keys.append(KeyPlan(name, key, grain, time=dated))
+            time_ordered = time_ordered or dated
         return keys, time_ordered
 
     def _time_column(self, column: str | None, refs: Resolver) -> str:
@@ -170,6 +162,46 @@ class Planner:
                 f"time_column: {column} is {ref.type}, not a date; date columns of {refs.table}: {listing(dated) or 'none'}"
             )
         return column
+
+
+_ADDITIVE = ("count", "sum", "count_distinct")
+
+
+def check_shares(plan: QueryPlan) -> None:
+    """A share is a group's % of a total its groups add up to (count_distinct: of the true distinct
+    count); refused, with the reason, where no such total is computed."""
+    shared = [m for m in plan.metrics if m.share]
+    if not shared:
+        return
+    if not plan.keys:
+        raise ToolError(
+            "metrics: share is each group's % of the total, so it needs group_by (or time_grain); "
+            "for the % of rows meeting a condition use fn pct with where"
+        )
+    if plan.compare or plan.previous:
+        raise ToolError(
+            "metrics: share is not computed beside a baseline (whose total would it be?); ask the shares "
+            "in a call without baseline, one per period"
+        )
+    for m in shared:
+        if any(leaf.grain for leaf in leaves(m)):
+            raise ToolError(
+                f"metrics: share of {m.alias} is refused: it counts rows of a related table, one of which "
+                "can fall in several groups, so the shares would not add up to its total; ask for the total "
+                "without group_by and divide"
+            )
+        if _one_sum(m):  # expr "sum(price * quantity)": a sum like any other
+            continue
+        if m.ratio or m.parts or m.fn not in _ADDITIVE:
+            raise ToolError(
+                f"metrics: share of {m.alias} would be a % of a sum of {m.fn}s, which is no total; "
+                f"share works with fn {', '.join(_ADDITIVE)}"
+            )
+
+
+def _one_sum(m: MetricPlan) -> bool:
+    """An expression that is one sum or count and nothing more (``sum(a * b)``), whose groups add up."""
+    return m.template == "{0}" and len(m.parts) == 1 and m.parts[0].fn in ("sum", "count")
 
 
 __all__ = ["NUMERIC", "PART_GRAINS", "Planner", "build_metric"]

@@ -93,6 +93,8 @@ class KeyPlan:
     alias: str
     sql: str
     grain: str | None = None
+    time: bool = False
+    """A time bucket or date: a share is each other group's % within it."""
 
 
 @dataclass(frozen=True)

@@ -35,12 +35,16 @@ from analytics_agent.tools.aggregate.query_plan import (
 
 def condition(f: FilterPlan, params: Params) -> str:
     col = f.sql or quote_ident(f.column)
+    if f.op == "!=":  # NULL is "not 'CA'" too: a plain <> would drop the rows without a value
+        right = f.value.sql if isinstance(f.value, ColumnOperand) else params.add(f.value)
+        return f"{col} IS DISTINCT FROM {right}"
     if f.op in COMPARISONS:
         right = f.value.sql if isinstance(f.value, ColumnOperand) else params.add(f.value)
         return f"{col} {COMPARISONS[f.op]} {right}"
-    if f.op in ("in", "not_in"):
-        names = ", ".join(params.add(v) for v in f.value)
-        return f"{col} {'NOT IN' if f.op == 'not_in' else 'IN'} ({names})"
+    if f.op == "in":
+        return f"{col} IN ({', '.join(params.add(v) for v in f.value)})"
+    if f.op == "not_in":  # as for !=: a row with no value is not in the list
+        return f"({col} NOT IN ({', '.join(params.add(v) for v in f.value)}) OR {col} IS NULL)"
     if f.op == "between":
         return f"{col} BETWEEN {params.add(f.value[0])} AND {params.add(f.value[1])}"
     if f.op == "range":  # [start, end): a day range on a timestamp, in the business zone
@@ -92,18 +96,41 @@ def metric_sql(m: MetricPlan, params: Params, extra: str = "") -> str:
         return m.template.format(*(metric_sql(part, params, extra) for part in m.parts))
     own = conjunction(m.where, params)
     col = m.sql or "*"
-    if m.fn == "pct":  # share of the rows (with a value in column, if given) where the condition holds
-        base = " AND ".join(x for x in (extra,) if x)
+    if m.fn == "pct":  # % of the rows (with a value in column, if given) where the condition is known
+        known = " AND ".join(x for x in (pct_known(m), extra) if x)
         if m.grain:
-            return share_counted_once(m.grain, col, own, base)
-        num_cond = " AND ".join(x for x in (own, extra) if x)
-        den = f"count({col})" + (f" FILTER (WHERE {base})" if base else "")
+            return share_counted_once(m.grain, col, own, known)
+        num_cond = " AND ".join(x for x in (own, known) if x)
+        den = f"count({col})" + (f" FILTER (WHERE {known})" if known else "")
         return f"100.0 * count({col}) FILTER (WHERE {num_cond}) / nullif({den}, 0)"
     cond = " AND ".join(x for x in (own, extra) if x)
     if m.grain:
         return counted_once(m.fn, col, m.grain, cond)
     text = AGGREGATES[m.fn].format(col=col)
     return f"{text} FILTER (WHERE {cond})" if cond else text
+
+
+def pct_known(m: MetricPlan) -> str:
+    """Where a pct's condition is known: every column it compares has a value. A row with an empty one is
+    unknown, neither yes nor no (a late flight is not "on time" because its delay is missing), so it is left
+    out of the denominator and counted in ``<name>_unknown``; ``is null`` terms are known on every row."""
+    columns = [f.sql or quote_ident(f.column) for f in m.where if f.op not in ("is_null", "not_null")]
+    columns += [f.value.sql for f in m.where if isinstance(f.value, ColumnOperand)]
+    return " AND ".join(f"{c} IS NOT NULL" for c in dict.fromkeys(columns))
+
+
+def _unknown(m: MetricPlan, extra: str = "") -> list[tuple[str, str]]:
+    """A pct's column counting the rows its condition cannot judge (none when it reads no column)."""
+    known = pct_known(m) if m.fn == "pct" else ""
+    if not known:
+        return []
+    cond = " AND ".join(x for x in (f"NOT ({known})", extra) if x)
+    return [(f"count({m.sql or '*'}) FILTER (WHERE {cond})", quote_ident(f"{m.alias}_unknown"))]
+
+
+def unknown_names(plan: QueryPlan) -> list[str]:
+    """The output names of the pct metrics' unknown counts (dropped from a result where all are 0)."""
+    return [f"{m.alias}_unknown" for m in plan.metrics if m.fn == "pct" and pct_known(m)]
 
 
 def build_query(plan: QueryPlan, *, one_pass: bool = False) -> tuple[str, dict[str, Any]]:
@@ -120,9 +147,9 @@ def build_query(plan: QueryPlan, *, one_pass: bool = False) -> tuple[str, dict[s
         periods = tuple(condition(f, params) for f in plan.compare)  # type: ignore[assignment]
     columns: list[tuple[str, str]] = []
     for m in metrics:
-        inner_cols, outer_cols = _metric_columns(
-            m, params, periods, grouped=bool(plan.keys), previous=plan.previous
-        )
+        inner_cols, outer_cols = _metric_columns(m, params, periods, previous=plan.previous)
+        if m.share and plan.keys:
+            inner_cols, outer_cols = _with_share(plan, m, params, inner_cols, outer_cols)
         columns += inner_cols
         outer += outer_cols
     sql = _grouped(plan, columns, [*plan.filters, *shared], params, periods, one_pass=one_pass)
@@ -273,24 +300,52 @@ def _label(k: KeyPlan, i: int) -> str:
 
 
 def _metric_columns(
-    m: MetricPlan, params: Params, periods: tuple[str, str], *, grouped: bool, previous: bool = False
+    m: MetricPlan, params: Params, periods: tuple[str, str], *, previous: bool = False
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """The grouping level's columns of a metric (expression, quoted name) and the outer level's."""
     alias = quote_ident(m.alias)
+    unknown = _unknown(m, periods[0])
     if previous:  # the bucket before is joined in afterwards (_with_previous)
-        return [(metric_sql(m, params), alias)], _changes(m.alias)
+        return [(metric_sql(m, params), alias), *unknown], [*_changes(m.alias), *(a for _, a in unknown)]
     if not periods[0]:
-        inner = [(metric_sql(m, params), alias)]
-        outer = [alias]
-        if m.share and grouped:
-            share = quote_ident(f"{m.alias}_share")
-            expr = metric_sql(m, params)
-            inner.append((f"100.0 * {expr} / nullif(sum({expr}) OVER (), 0)", share))
-            outer.append(share)
-        return inner, outer
+        return [(metric_sql(m, params), alias), *unknown], [alias, *(a for _, a in unknown)]
     base = quote_ident(f"{m.alias}_baseline")
-    inner = [(metric_sql(m, params, periods[0]), alias), (metric_sql(m, params, periods[1]), base)]
-    return inner, _changes(m.alias)
+    inner = [(metric_sql(m, params, periods[0]), alias), (metric_sql(m, params, periods[1]), base), *unknown]
+    return inner, [*_changes(m.alias), *(a for _, a in unknown)]
+
+
+def share_name(plan: QueryPlan, m: MetricPlan) -> str:
+    """``<name>_share``, or ``<name>_share_in_<time key>`` when it is a % within each time bucket."""
+    within = _share_within(plan)
+    return f"{m.alias}_share" + (f"_in_{within[0].alias}" if within else "")
+
+
+def _share_within(plan: QueryPlan) -> list[KeyPlan]:
+    """The time keys a share is taken within: each bucket's groups add up to 100 %, when there are other
+    groups (by time alone, each bucket's share is of the whole)."""
+    timed = [k for k in plan.keys if k.time]
+    return timed if len(timed) < len(plan.keys) else []
+
+
+def _with_share(
+    plan: QueryPlan, m: MetricPlan, params: Params, inner: list[tuple[str, str]], outer: list[str]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """A metric's columns with its share after it. A sum or count is of the groups' sum (a window over
+    them, before any group condition); a distinct count is of the distinct count over all the rows,
+    since one value may be in many groups (a customer buying in two regions)."""
+    name = quote_ident(share_name(plan, m))
+    within = _share_within(plan)
+    if m.fn == "count_distinct":
+        on = [f"{k.sql} = g.{quote_ident(f'_k{plan.keys.index(k)}')}" for k in within]
+        total = metric_sql(m, params)
+        where = " AND ".join([*(f"({condition(f, params)})" for f in plan.filters), *on])
+        total = f"(SELECT {total} FROM {from_clause(plan)}" + (f" WHERE {where})" if where else ")")
+        share = f"100.0 * {quote_ident(m.alias)} / nullif({total}, 0) AS {name}"
+        return inner, [*outer[:1], share, *outer[1:]]
+    expr = metric_sql(m, params)
+    over = "PARTITION BY " + ", ".join(k.sql for k in within) if within else ""
+    share_col = (f"100.0 * {expr} / nullif(sum({expr}) OVER ({over}), 0)", name)
+    return [*inner[:1], share_col, *inner[1:]], [*outer[:1], name, *outer[1:]]
 
 
 def _changes(name: str) -> list[str]:
@@ -313,7 +368,9 @@ def output_names(plan: QueryPlan) -> list[str]:
         if plan.compare or plan.previous:
             names += [f"{m.alias}_baseline", f"{m.alias}_change", f"{m.alias}_change_pct"]
         elif m.share and plan.keys:
-            names.append(f"{m.alias}_share")
+            names.append(share_name(plan, m))
+        if m.fn == "pct" and pct_known(m):
+            names.append(f"{m.alias}_unknown")
     return names
 
 

@@ -10,6 +10,7 @@ nothing is answered with the closest real values. Planning lives in ``aggregate_
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -28,10 +29,11 @@ from analytics_agent.tools.aggregate.every_group import few_groups
 from analytics_agent.tools.aggregate.plan import Planner
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
-from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, where_clause
+from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.fetch import QueryPlans, fetch_rows
 from analytics_agent.tools.semantics import Semantics
+from analytics_agent.tools.shaping import Rows
 
 if TYPE_CHECKING:  # pydantic: the model is built on first use (a call), never to list the tools
     from analytics_agent.tools.arguments import ToolArguments
@@ -75,6 +77,7 @@ class Aggregate(Tool):
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
         # values cut to size before Python holds them; the query's types are bound once per query text
         result = fetch_rows(cursor, sql, params, hint=hint, plans=self._fetch_plans.get(sql), learn=False)
+        result = _without_empty(result, unknown_names(plan))
         if _looks_empty(plan, result.rows) and plan.filters:
             _explain_no_rows(cursor, plan)
         return ToolValue(result, sql=sql, params=params)
@@ -109,6 +112,20 @@ class Aggregate(Tool):
         if not self.catalog:
             raise ToolError(NO_TABLES)
         return self.planner.plan(args)
+
+
+def _without_empty(result: Rows, names: Sequence[str]) -> Rows:
+    """The result without those of ``names`` (a pct's count of rows its condition cannot judge) that are 0
+    on every row fetched: nothing was left out of that pct, and an all-zero column would only cost tokens."""
+    drop = {i for i, c in enumerate(result.columns) if c in names and all(not r[i] for r in result.rows)}
+    if not drop:
+        return result
+    keep = [i for i in range(len(result.columns)) if i not in drop]
+    return replace(
+        result,
+        columns=tuple(result.columns[i] for i in keep),
+        rows=[tuple(r[i] for i in keep) for r in result.rows],
+    )
 
 
 def _looks_empty(plan: QueryPlan, rows: list[tuple[Any, ...]]) -> bool:

@@ -57,30 +57,13 @@ def may_tell_zone(summary: LoadSummary) -> bool:
     return hour_column(kinds) is not None and any(_zoned(k) for k in kinds.values())
 
 
-def zone_from_load(db: Path, summary: LoadSummary) -> str | None:
-    """After a load without ``--timezone``: when the semantic file names no zone yet and the loaded table
-    shows one other than UTC, write it there and return the summary's line saying so; else None."""
+def zone_of_load(db: Path, summary: LoadSummary) -> tuple[str, str] | None:
+    """The zone, other than UTC, the loaded table shows, with the reason; None when it shows none."""
     import duckdb
 
-    from analytics_agent.errors import SemanticModelError
-    from analytics_agent.tools.semantic.load import semantic_path_for
     from analytics_agent.tools.semantic.starter import propose_zone
-    from analytics_agent.tools.semantic.zone_file import set_zone, stated_zone
 
-    path = semantic_path_for(db)
-    if stated_zone(path) is not None:
-        return None  # the user's choice stands
     kinds = {c.name: c.type for c in summary.columns}
     with duckdb.connect(str(db), read_only=True) as conn:
         found = propose_zone(zone_samples(conn, {summary.table: kinds}))
-    if found is None or found[0] == "UTC":
-        return None
-    try:
-        change = set_zone(path, found[0])
-    except SemanticModelError as exc:
-        return f"business time zone looks like {found[0]} ({found[1]}), but {exc}"
-    return (
-        f"business time zone set to {found[0]} in {'new file ' if change.created else ''}{path.name}, read "
-        f"from the data ({found[1]}): days, months and hours are counted in it; change it with load "
-        "--timezone ZONE or by editing the file"
-    )
+    return None if found is None or found[0] == "UTC" else found

@@ -138,9 +138,9 @@ def load_with_zone(
     zone = checked_zone(timezone, flag=flag) if timezone is not None else None
     summary = load()
     if zone is None:
-        from analytics_agent.tools.semantic.zone_detect import may_tell_zone, zone_from_load
+        from analytics_agent.tools.semantic.zone_detect import may_tell_zone
 
-        if may_tell_zone(summary) and (note := zone_from_load(db, summary)):
+        if may_tell_zone(summary) and (note := _zone_from_load(db, summary)):
             summary.notes.append(note)
         return summary, None
     from analytics_agent.tools.semantic.load import semantic_path_for
@@ -150,3 +150,26 @@ def load_with_zone(
     except SemanticModelError as exc:
         return summary, exc
     return summary, None
+
+
+def _zone_from_load(db: Path, summary: LoadSummary) -> str | None:
+    """After a load without ``--timezone``: when the semantic file names no zone yet and the loaded table
+    shows one (``zone_detect``), write it there and return the summary's line saying so; else None."""
+    from analytics_agent.tools.semantic.load import semantic_path_for
+    from analytics_agent.tools.semantic.zone_detect import zone_of_load
+
+    path = semantic_path_for(db)
+    if stated_zone(path) is not None:
+        return None  # the user's choice stands
+    found = zone_of_load(db, summary)
+    if found is None:
+        return None
+    try:
+        change = set_zone(path, found[0])
+    except SemanticModelError as exc:
+        return f"business time zone looks like {found[0]} ({found[1]}), but {exc}"
+    return (
+        f"business time zone set to {found[0]} in {'new file ' if change.created else ''}{path.name}, read "
+        f"from the data ({found[1]}): days, months and hours are counted in it; change it with load "
+        "--timezone ZONE or by editing the file"
+    )

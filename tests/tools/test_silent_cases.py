@@ -1,0 +1,207 @@
+"""The "silent wrong number" cases of ``aggregate`` (issue: every silent case). Each test builds a small
+real DuckDB table and compares the tool's answer with plain DuckDB SQL written by hand over it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from analytics_agent.db.values import to_jsonable
+from analytics_agent.workspace.workspace import Workspace
+
+
+def call(ws: Workspace, args: dict[str, Any]) -> dict[str, Any]:
+    out = ws.executor.execute("aggregate", json.dumps(args))
+    assert not out.is_error, out.text
+    return json.loads(out.text)
+
+
+def refused(ws: Workspace, args: dict[str, Any]) -> str:
+    out = ws.executor.execute("aggregate", json.dumps(args))
+    assert out.is_error, out.text
+    return out.text
+
+
+def by_hand(ws: Workspace, sql: str) -> list[list[Any]]:
+    return [list(to_jsonable(list(r))) for r in ws.cursor().execute(sql).fetchall()]
+
+
+def database(path: Path, *statements: str) -> Path:
+    with duckdb.connect(str(path)) as conn:
+        for s in statements:
+            conn.execute(s)
+    return path
+
+
+@pytest.fixture
+def customers(tmp_path: Path) -> Path:
+    return database(
+        tmp_path / "c.duckdb",
+        "CREATE TABLE customers (id INTEGER, state VARCHAR, segment VARCHAR, spend INTEGER)",
+        "INSERT INTO customers VALUES (1, 'CA', 'a', 10), (2, 'NY', 'a', 20), (3, NULL, 'b', 30),"
+        " (4, NULL, 'b', NULL), (5, 'TX', NULL, 50), (6, 'CA', 'b', 60)",
+    )
+
+
+# --- != and not_in count a row with no value as "not that value" ----------------------------------------
+
+
+def test_a_not_equal_filter_keeps_the_rows_with_no_value(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "filters": [{"column": "state", "op": "!=", "value": "CA"}]})
+        expected = by_hand(ws, "SELECT count(*) FROM customers WHERE state IS NULL OR state <> 'CA'")
+    assert got["rows"] == expected == [[4]]
+
+
+def test_a_not_in_filter_keeps_the_rows_with_no_value(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "metrics": [{"fn": "sum", "column": "spend"}],
+                        "filters": [{"column": "state", "op": "not_in", "value": ["CA", "NY"]}]})  # fmt: skip
+        expected = by_hand(
+            ws, "SELECT sum(spend) FROM customers WHERE state IS NULL OR state NOT IN ('CA', 'NY')"
+        )
+    assert got["rows"] == expected == [[80]]
+
+
+def test_a_metrics_not_equal_condition_counts_the_rows_with_no_value(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "group_by": ["segment"],
+                        "metrics": [{"fn": "count", "where": "state != 'CA'", "as": "outside"},
+                                    {"fn": "count", "where": "state not in ('CA', 'TX')", "as": "rest"}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT segment, count(*) FILTER (WHERE state IS NULL OR state <> 'CA'), "
+            "count(*) FILTER (WHERE state IS NULL OR state NOT IN ('CA', 'TX')) FROM customers GROUP BY 1",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+
+
+def test_a_not_equal_condition_on_an_output_keeps_the_groups_where_it_is_null(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "group_by": ["state"], "metrics": [{"fn": "avg", "column": "spend", "where": "segment = 'b'", "as": "b_spend"}],
+                        "filters": [{"column": "b_spend", "op": "!=", "value": 60}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT state, b_spend FROM (SELECT state, avg(spend) FILTER (WHERE segment = 'b') AS b_spend "
+            "FROM customers GROUP BY 1) WHERE b_spend IS NULL OR b_spend <> 60",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert len(expected) == 3  # NY and TX have no 'b' row (NULL), NULL state has 30
+
+
+# --- pct: % of the rows whose condition is known, and how many were not --------------------------------
+
+
+def test_pct_leaves_rows_with_no_value_out_of_its_denominator_and_counts_them(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "group_by": ["segment"],
+                        "metrics": [{"fn": "pct", "where": "spend > 25", "as": "big"}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT segment, 100.0 * count(*) FILTER (WHERE spend > 25) / count(spend), "
+            "count(*) FILTER (WHERE spend IS NULL) FROM customers GROUP BY 1",
+        )
+    assert got["columns"] == ["segment", "big", "big_unknown"]
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert ["b", 100.0, 1] in got["rows"]  # 30 and 60 of three rows, the third has no spend
+
+
+def test_pct_of_a_not_equal_condition_judges_only_rows_with_a_value(customers):
+    with Workspace.open(customers) as ws:
+        got = call(
+            ws, {"table": "customers", "metrics": [{"fn": "pct", "where": "state != 'CA' and spend > 0"}]}
+        )
+        expected = by_hand(
+            ws,
+            "SELECT 100.0 * count(*) FILTER (WHERE state <> 'CA' AND spend > 0) / count(*) FILTER "
+            "(WHERE state IS NOT NULL AND spend IS NOT NULL), count(*) FILTER (WHERE state IS NULL OR spend IS NULL) "
+            "FROM customers",
+        )
+    assert got["rows"] == expected
+    assert got["columns"] == ["pct_state", "pct_state_unknown"]
+
+
+def test_pct_says_nothing_more_when_every_row_is_known(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "metrics": [{"fn": "pct", "where": "id > 4"}]})
+        expected = by_hand(ws, "SELECT 100.0 * count(*) FILTER (WHERE id > 4) / count(*) FROM customers")
+    assert got == {**got, "columns": ["pct_id"], "rows": expected}
+
+
+# --- share: within each time bucket, of the true distinct count, or refused with the reason ------------
+
+
+@pytest.fixture
+def energy(tmp_path: Path) -> Path:
+    return database(
+        tmp_path / "e.duckdb",
+        "CREATE TABLE energy (d DATE, source VARCHAR, customer INTEGER, mwh INTEGER)",
+        "INSERT INTO energy VALUES ('2020-03-01', 'wind', 1, 10), ('2020-05-01', 'coal', 1, 90),"
+        " ('2020-06-01', 'coal', 2, 30), ('2021-02-01', 'wind', 2, 60), ('2021-04-01', 'coal', 2, 40),"
+        " ('2021-07-01', 'solar', 3, 100)",
+    )
+
+
+def test_share_with_a_time_grain_is_each_groups_percent_within_its_bucket(energy):
+    with Workspace.open(energy) as ws:
+        got = call(ws, {"table": "energy", "time_grain": "year", "group_by": ["source"],
+                        "metrics": [{"fn": "sum", "column": "mwh", "share": True}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT CAST(year(d) AS VARCHAR), source, sum(mwh), "
+            "100.0 * sum(mwh) / sum(sum(mwh)) OVER (PARTITION BY year(d)) FROM energy GROUP BY year(d), source",
+        )
+    assert got["columns"] == ["year", "source", "sum_mwh", "sum_mwh_share_in_year"]
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert ["2020", "wind", 10, 7.692308] in got["rows"]  # 10 of 130 in 2020, not 10 of 330
+
+
+def test_share_of_a_distinct_count_is_of_the_true_distinct_total(energy):
+    with Workspace.open(energy) as ws:
+        got = call(ws, {"table": "energy", "group_by": ["source"],
+                        "metrics": [{"fn": "count_distinct", "column": "customer", "share": True}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT source, count(DISTINCT customer), 100.0 * count(DISTINCT customer) / "
+            "(SELECT count(DISTINCT customer) FROM energy) FROM energy GROUP BY source",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert ["coal", 2, 66.66667] in got["rows"]  # 2 of the 3 customers (not 2 of 2 + 2 + 1)
+
+
+def test_share_of_a_distinct_count_per_bucket_is_of_that_buckets_distinct_total(energy):
+    with Workspace.open(energy) as ws:
+        got = call(ws, {"table": "energy", "time_grain": "year", "group_by": ["source"],
+                        "filters": [{"column": "mwh", "op": ">", "value": 10}],
+                        "metrics": [{"fn": "count_distinct", "column": "customer", "share": True}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "WITH kept AS (SELECT * FROM energy WHERE mwh > 10), "
+            "totals AS (SELECT year(d) AS y, count(DISTINCT customer) AS n FROM kept GROUP BY 1) "
+            "SELECT CAST(year(d) AS VARCHAR), source, count(DISTINCT customer), "
+            "100.0 * count(DISTINCT customer) / any_value(n) FROM kept JOIN totals ON year(d) = y GROUP BY year(d), source",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [({"period": "2021-01-01..2021-12-31", "baseline": "2020-01-01..2020-12-31"}, "baseline"),
+     ({"time_grain": "year", "baseline": "previous"}, "baseline")],
+)  # fmt: skip
+def test_share_beside_a_baseline_is_refused_with_the_reason(energy, extra, reason):
+    with Workspace.open(energy) as ws:
+        text = refused(ws, {"table": "energy", "group_by": ["source"], **extra,
+                            "metrics": [{"fn": "sum", "column": "mwh", "share": True}]})  # fmt: skip
+    assert reason in text and "share" in text
+
+
+def test_share_of_an_average_is_refused(energy):
+    with Workspace.open(energy) as ws:
+        text = refused(ws, {"table": "energy", "group_by": ["source"],
+                            "metrics": [{"fn": "avg", "column": "mwh", "share": True}]})  # fmt: skip
+    assert "share works with fn count, sum, count_distinct" in text
