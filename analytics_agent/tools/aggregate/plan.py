@@ -26,7 +26,7 @@ from analytics_agent.tools.aggregate.query_plan import (
     time_key,
 )
 from analytics_agent.tools.aggregate.refs import Catalog, Resolver
-from analytics_agent.tools.aggregate.sql import leaves, output_names
+from analytics_agent.tools.aggregate.sql import output_names
 from analytics_agent.tools.aggregate.time import TEMPORAL, day_filter, local
 from analytics_agent.tools.quick_args import PREVIOUS
 from analytics_agent.tools.semantics import Semantics
@@ -184,12 +184,6 @@ def check_shares(plan: QueryPlan) -> None:
             "in a call without baseline, one per period"
         )
     for m in shared:
-        if any(leaf.grain for leaf in leaves(m)):
-            raise ToolError(
-                f"metrics: share of {m.alias} is refused: it counts rows of a related table, one of which "
-                "can fall in several groups, so the shares would not add up to its total; ask for the total "
-                "without group_by and divide"
-            )
         if _one_sum(m):  # expr "sum(price * quantity)": a sum like any other
             continue
         if m.ratio or m.parts or m.fn not in _ADDITIVE:

@@ -331,11 +331,12 @@ def _with_share(
     plan: QueryPlan, m: MetricPlan, params: Params, inner: list[tuple[str, str]], outer: list[str]
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """A metric's columns with its share after it. A sum or count is of the groups' sum (a window over
-    them, before any group condition); a distinct count is of the distinct count over all the rows,
-    since one value may be in many groups (a customer buying in two regions)."""
+    them, before any group condition); a distinct count, or a measure of a related table counted once per
+    row (``joins.fanout``), is of the same measure over all the rows, since one value or one order may be
+    in many groups (a customer buying in two regions, an order with lines in two categories)."""
     name = quote_ident(share_name(plan, m))
     within = _share_within(plan)
-    if m.fn == "count_distinct":
+    if m.fn == "count_distinct" or any(leaf.grain for leaf in leaves(m)):
         on = [f"{k.sql} = g.{quote_ident(f'_k{plan.keys.index(k)}')}" for k in within]
         total = metric_sql(m, params)
         where = " AND ".join([*(f"({condition(f, params)})" for f in plan.filters), *on])
