@@ -43,16 +43,23 @@ def _top_level_imports(path: Path) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import) and not _guarded(node, parents):
             found |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and not _guarded(node, parents):
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and node.module
+            and not _guarded(node, parents)
+        ):
             found.add(node.module.split(".")[0])
     return found
 
 
 def _third_party_imports() -> dict[str, Path]:
     # The tests' own helpers import by name (pythonpath = ["tests"]) or relative to their folder.
-    local = {"analytics_agent", "tests"} | {p.stem for p in TESTS.rglob("*.py")} | {
-        p.name for p in TESTS.rglob("*") if p.is_dir()
-    }
+    local = (
+        {"analytics_agent", "tests"}
+        | {p.stem for p in TESTS.rglob("*.py")}
+        | {p.name for p in TESTS.rglob("*") if p.is_dir()}
+    )
     seen: dict[str, Path] = {}
     for path in sorted(TESTS.rglob("*.py")):
         if any(path.is_relative_to(own) for own in OWN_VENV):
