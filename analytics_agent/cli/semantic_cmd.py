@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from analytics_agent.cli.context import db_path, open_workspace
+from analytics_agent.cli.context import db_option, db_path, open_workspace
 
 semantic_app = typer.Typer(
     help="The semantic model: named metrics, dimensions and relationships in <db>.semantic.yaml.",
@@ -33,6 +33,8 @@ def init(
 ) -> None:
     """Write a starting file from the data: what one row is, time columns and zone, relationships,
     dimensions, a measure per numeric column. For the sample database, its shipped model."""
+    import shlex
+
     from analytics_agent.tools.semantic.load import semantic_path_for
 
     path = output or semantic_path_for(db_path())
@@ -40,7 +42,11 @@ def init(
     with open_workspace() as ws:
         text, zone, what = _starting_file(ws, zone)
     _write_keeping_backup(path, text)
-    typer.echo(f"Wrote {path}: {what}. Edit it, then: analytics-agent semantic check")
+    # -o elsewhere than <db>.semantic.yaml: `semantic check` must be told where it is, too
+    where = (
+        f" {shlex.quote(str(path))}" if output is not None and path != semantic_path_for(db_path()) else ""
+    )
+    typer.echo(f"Wrote {path}: {what}. Edit it, then: analytics-agent {db_option()}semantic check{where}")
     if zone:
         typer.echo(f"Business time zone: {zone[0]} ({zone[1]})")
 
@@ -148,7 +154,8 @@ def check(
     path = path or semantic_path_for(db_path())
     if not path.is_file():
         raise SemanticModelError(
-            "no such file; write a starting one with: analytics-agent semantic init", path=str(path)
+            f"no such file; write a starting one with: analytics-agent {db_option()}semantic init",
+            path=str(path),
         )
     with open_workspace(semantic_warnings=False) as ws:
         cur = ws.cursor()

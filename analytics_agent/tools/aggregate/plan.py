@@ -120,6 +120,7 @@ class Planner:
     def _keys(self, args: Any, refs: Resolver) -> tuple[list[KeyPlan], bool]:
         keys: list[KeyPlan] = []
         time_ordered = False
+        numbers: list[bool] = []
         grain = args.time_grain
         if grain:
             ref = refs.resolve(self._time_column(args.time_column, refs), "time_column")
@@ -140,6 +141,11 @@ class Planner:
             dated = bool(grain or TEMPORAL.match(ref.type))
             keys.append(KeyPlan(name, key, grain, time=dated))
             time_ordered = time_ordered or dated
+            numbers.append(grain is None and bool(NUMERIC.match(ref.type)))
+        # Groups of a number column (hour, year, passenger count) read in their natural order, as time does;
+        # with a limit and no order_by the rows stay ranked by the first metric (a limit asks for the top).
+        if numbers and all(numbers) and args.limit is None:
+            time_ordered = True
         return keys, time_ordered
 
     def _time_column(self, column: str | None, refs: Resolver) -> str:

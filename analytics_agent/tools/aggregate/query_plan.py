@@ -129,6 +129,7 @@ class QueryPlan:
     descending: bool = False
     limit: int | None = None
     time_ordered: bool = False
+    """Rows in key order when no order_by is given: a time key, or number keys only (without a limit)."""
 
 
 @dataclass

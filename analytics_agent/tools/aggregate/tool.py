@@ -9,6 +9,7 @@ nothing is answered with the closest real values. Planning lives in ``aggregate_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -22,7 +23,7 @@ from analytics_agent.db.catalog import (
 )
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.db.rows import first_row
-from analytics_agent.errors import ToolError
+from analytics_agent.errors import ArgumentError, ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.aggregate.every_group import few_groups
@@ -30,7 +31,7 @@ from analytics_agent.tools.aggregate.plan import Planner
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
-from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.base import Prepared, Tool, ToolValue
 from analytics_agent.tools.fetch import QueryPlans, fetch_rows
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
@@ -67,6 +68,14 @@ class Aggregate(Tool):
 
     def json_schema(self) -> dict[str, Any]:
         return told_schema(sorted(self.catalog), tuple(self.semantics.metrics))
+
+    def prepare(self, data: dict[str, Any]) -> Prepared:
+        """Validated arguments; a named metric the model asked for that the semantic file meant to define
+        but could not (a problem in the file) is answered with that problem, file and line."""
+        try:
+            return super().prepare(data)
+        except ArgumentError as exc:
+            raise ArgumentError(_named_metric_errors(str(exc), self.semantics, data)) from None
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         plan = self.plan(args)
@@ -126,6 +135,42 @@ def _without_empty(result: Rows, names: Sequence[str]) -> Rows:
         columns=tuple(result.columns[i] for i in keep),
         rows=[tuple(r[i] for i in keep) for r in result.rows],
     )
+
+
+_NO_METRIC_FIELD = re.compile(r"^(metrics\.\d+\.metric): Extra inputs are not permitted$")
+_MAX_PROBLEMS = 3
+
+
+def _named_metric_errors(message: str, semantics: Semantics, data: dict[str, Any]) -> str:
+    """``metrics.0.metric: Extra inputs are not permitted`` (no named metric exists, so the schema has no
+    ``metric``) said as what it is. When the semantic file has problems they are named, with file and line:
+    all of them when no metric survived, else those about the metric names asked for (a misspelt key
+    skipped that definition)."""
+    lines = message.splitlines()
+    problems = list(semantics.problems)
+    told: list[str] = []
+    for i, line in enumerate(lines):
+        found = _NO_METRIC_FIELD.match(line)
+        if found:
+            why = "the semantic file's metrics were skipped" if problems else "none is defined"
+            lines[i] = f"{found[1]}: there is no named metric ({why}); give fn and column instead"
+            told = problems
+            break
+    if not told and problems and any(".metric:" in line for line in lines):
+        asked = _asked_metrics(data)
+        told = [p for p in problems if any(f".metrics.{name}:" in p for name in asked)]
+    if told:
+        shown = "; ".join(told[:_MAX_PROBLEMS])
+        more = f"; and {len(told) - _MAX_PROBLEMS} more" if len(told) > _MAX_PROBLEMS else ""
+        lines.append(f"the semantic file has problems: {shown}{more}")
+    return "\n".join(lines)
+
+
+def _asked_metrics(data: dict[str, Any]) -> set[str]:
+    metrics = data.get("metrics")
+    if not isinstance(metrics, list):
+        return set()
+    return {m["metric"] for m in metrics if isinstance(m, dict) and isinstance(m.get("metric"), str)}
 
 
 def _looks_empty(plan: QueryPlan, rows: list[tuple[Any, ...]]) -> bool:
