@@ -27,7 +27,6 @@ from analytics_agent.errors import ArgumentError, ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.aggregate.every_group import few_groups
-from analytics_agent.tools.aggregate.plan import Planner
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
@@ -37,6 +36,7 @@ from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 
 if TYPE_CHECKING:  # pydantic: the model is built on first use (a call), never to list the tools
+    from analytics_agent.tools.aggregate.plan import Planner
     from analytics_agent.tools.arguments import ToolArguments
 
 _SUGGEST_POOL = 1000
@@ -53,12 +53,20 @@ class Aggregate(Tool):
     ) -> None:
         self.catalog = catalog
         self.semantics = semantics or Semantics()
-        self.planner = Planner(catalog, self.semantics, timezone)
+        self._timezone = timezone
         self._unique: set[tuple[str, str]] = set()
         self._fetch_plans = QueryPlans()
         self._listed: dict[str, dict[str, int]] = {}
         """Per table, its text columns whose stored profile lists their values, and how many (read once: a
         stale count could only pick the slower of two queries that answer alike)."""
+
+    @cached_property
+    def planner(self) -> Planner:
+        """Built on the first call: listing the tools or describing a table needs no planner (its modules
+        are ~0.1 s of a command's start on a table of your own)."""
+        from analytics_agent.tools.aggregate.plan import Planner
+
+        return Planner(self.catalog, self.semantics, self._timezone)
 
     @cached_property
     def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
