@@ -79,6 +79,7 @@ def _starting_file(ws: Any, zone: Zone) -> tuple[str, Zone, str]:
     from analytics_agent.tools.semantic.describe import not_additive, row_key
     from analytics_agent.tools.semantic.load import bundled_semantic_path
     from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
+    from analytics_agent.tools.semantic.zone_detect import zone_samples
     from analytics_agent.tools.semantics import Semantics
 
     cur = ws.cursor()
@@ -91,7 +92,7 @@ def _starting_file(ws: Any, zone: Zone) -> tuple[str, Zone, str]:
     relationships = [r for r in read_relationships(cur) if r.table in catalog and r.target in catalog]
     semantics = Semantics(relationships=relationships)
     keys = {t: k for t in catalog if (k := row_key(cur, t, catalog[t], semantics))}
-    zone = zone or propose_zone(_zone_samples(cur, catalog))
+    zone = zone or propose_zone(zone_samples(cur, catalog))
     profiles = {t: get_profile(cur, t) for t in catalog}
     skipped = {t: not_additive(cur, t, catalog[t]) for t in catalog}
     text = starter_yaml(catalog, relationships, profiles, keys=keys, zone=zone, not_measures=skipped)
@@ -130,28 +131,6 @@ def _bundled_applies(ws: object, catalog: dict[str, dict[str, str]]) -> bool:
 def _from_bundled(text: str, zone: tuple[str, str] | None) -> str:
     head = "# Started from the sample database's shipped semantic model: edit it; it now replaces the shipped one.\n"
     return head + (f"timezone: {zone[0]}  # {zone[1]}\n" if zone else "") + text
-
-
-def _zone_samples(cur: object, catalog: dict[str, dict[str, str]]) -> dict[str, list[tuple[float, int]]]:
-    """Per zoned timestamp column beside an integer ``hour`` column: sampled (epoch seconds, hour)."""
-    from analytics_agent.db.catalog import quote_ident
-    from analytics_agent.tools.aggregate.metrics import NUMERIC
-    from analytics_agent.tools.aggregate.time import is_zoned
-
-    samples: dict[str, list[tuple[float, int]]] = {}
-    for table, kinds in catalog.items():
-        hour = next((c for c in kinds if c.lower() in ("hour", "hr") and NUMERIC.match(kinds[c])), None)
-        for column, kind in kinds.items():
-            if hour and is_zoned(kind):
-                t, c, h = quote_ident(table), quote_ident(column), quote_ident(hour)
-                # spread over the whole table: the first rows of a sorted export are often one season,
-                # and a winter-only sample cannot tell London from UTC
-                rows = cur.execute(  # type: ignore[attr-defined]
-                    f"SELECT epoch({c}), {h} FROM (SELECT {c}, {h} FROM {t} WHERE {c} IS NOT NULL "
-                    f"AND {h} IS NOT NULL) USING SAMPLE reservoir(2000 ROWS) REPEATABLE (7)"
-                ).fetchall()
-                samples[f"{table}.{column}"] = [(float(e), int(x)) for e, x in rows if float(x).is_integer()]
-    return samples
 
 
 @semantic_app.command("check")

@@ -48,7 +48,21 @@ def names_match(column: str, target: str, key: str) -> bool:
     each table's own: no link by name."""
     if column == key:  # every table's own ``id`` is no reference to another's
         return column.lower() not in _CALENDAR_PARTS and column.lower() != "id"
-    return key == "id" and column in (f"{target}_id", f"{_singular(target)}_id")
+    if key == "id":
+        return column in (f"{target}_id", f"{_singular(target)}_id")
+    stem = _unprefixed(column)
+    return stem is not None and stem == _unprefixed(key)
+
+
+_TABLE_PREFIX = re.compile(r"^[a-z]{1,3}_([a-z][a-z_]*?_?(?:key|id|no|code))$", re.I)
+
+
+def _unprefixed(name: str) -> str | None:
+    """A key column named with its table's short prefix, as TPC-H and many ERPs write them:
+    ``l_orderkey`` and ``o_orderkey`` are both ``orderkey``, ``ps_suppkey`` and ``s_suppkey`` ``suppkey``.
+    Only key-like words (ending in key, id, no, code): ``c_name`` and ``s_name`` name no row."""
+    found = _TABLE_PREFIX.match(name)
+    return found.group(1).lower() if found else None
 
 
 def may_be_unique(key_profile: dict[str, Any], rows: int) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 
 from analytics_agent.db.key_names import is_free_text
 from analytics_agent.db.relationships_base import Relationship
-from analytics_agent.tools.aggregate.refs import link_names
+from analytics_agent.tools.aggregate.joins.graph import link_names
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.semantic.describe import time_columns
 

@@ -91,10 +91,6 @@ def test_each_mistake_in_a_link_is_one_line_with_the_file_and_its_line(normalize
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="aggregate names links in refs.link_names, rewritten on another branch: it must take r.name first",
-)
 def test_aggregate_groups_by_a_role_named_link(normalized, tmp_path):
     import json
     import shutil

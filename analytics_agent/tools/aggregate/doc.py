@@ -2,7 +2,8 @@
 without importing the planner (``aggregate`` itself is built on first use)."""
 
 DESCRIPTION = (
-    "Metrics by group_by (column, relation.column, date_col.grain, dimension), time_grain. Metric where "
+    "Metrics by group_by (column, rel.col or rel.rel2.col, date_col.grain, dimension), time_grain. A "
+    "related row counts once per group (each_row: per table row). Metric where "
     '"x > 15" or "x > y": own condition; pct: % of rows meeting it; share: % of total (adds name_share); per: divided by that output; '
     'column "a - b" or "a, b"; expr "sum(a*b)/sum(b)". Output name: as, else fn_column (count_if_x/pct_x '
     "with where; _2 if repeated). Filter on an output keeps groups. period 'YYYY-MM-DD..YYYY-MM-DD' vs "

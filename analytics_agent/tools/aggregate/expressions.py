@@ -25,7 +25,7 @@ from analytics_agent.suggest import did_you_mean
 MAX_EXPRESSION = 300
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|(?P<op>[-+*/(),])"
-    r"|(?P<name>\"(?:[^\"]|\"\")+\"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?))"
+    r"|(?P<name>\"(?:[^\"]|\"\")+\"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,7}))"
 )
 
 

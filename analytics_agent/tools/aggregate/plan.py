@@ -8,7 +8,7 @@ order), ``filters`` (a filter's value), ``periods`` (period and baseline ranges)
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from analytics_agent.errors import ToolError
@@ -26,7 +26,7 @@ from analytics_agent.tools.aggregate.query_plan import (
     time_key,
 )
 from analytics_agent.tools.aggregate.refs import Catalog, Resolver
-from analytics_agent.tools.aggregate.sql import output_names
+from analytics_agent.tools.aggregate.sql import leaves, output_names
 from analytics_agent.tools.aggregate.time import TEMPORAL, day_filter, local
 from analytics_agent.tools.quick_args import PREVIOUS
 from analytics_agent.tools.semantics import Semantics
@@ -75,6 +75,13 @@ class Planner:
             keep_from=keep_from[0] if keep_from else None,
             time_ordered=time_ordered,
         )  # fmt: skip
+        for m in metrics:
+            if m.share and any(leaf.grain for leaf in leaves(m)):
+                raise ToolError(
+                    f"metrics: share of {m.alias} is refused: it counts rows of a related table, one of "
+                    "which can fall in several groups, so the shares would not add up to its total; ask "
+                    "for the total without group_by and divide"
+                )
         if not keys and any(m.share for m in metrics):
             raise ToolError(
                 "metrics: share is each group's % of the total, so it needs group_by (or time_grain); "
@@ -85,17 +92,18 @@ class Planner:
 
     def metric(self, m: Any, refs: Resolver) -> MetricPlan:
         share = bool(getattr(m, "share", None))
+        each_row = bool(getattr(m, "each_row", None))
         if getattr(m, "expr", None):
             if m.fn or m.column or getattr(m, "metric", None):
                 raise ToolError("metrics: expr is the whole metric; give it without fn, column or metric")
-            return build_expression(m.expr, getattr(m, "where", None), refs, share=share)
+            return build_expression(m.expr, getattr(m, "where", None), refs, share=share, each_row=each_row)
         if getattr(m, "metric", None):
             if m.fn or m.column:
                 raise ToolError(f"metrics: {m.metric} is a named metric; give it alone, without fn or column")
             return self.named(m.metric, refs, share=share, where=getattr(m, "where", None))
         if not m.fn:
             raise ToolError("metrics: each needs fn (or metric, a named one)")
-        return build_metric(m.fn, m.column, getattr(m, "where", None), refs, share=share)
+        return build_metric(m.fn, m.column, getattr(m, "where", None), refs, share=share, each_row=each_row)
 
     def named(
         self, name: str, refs: Resolver, *, share: bool = False, where: str | None = None
@@ -110,7 +118,7 @@ class Planner:
             return MetricPlan("ratio", None, name, share=share, ratio=parts)  # type: ignore[arg-type]
         conditions = " and ".join(c for c in (defn.where, where) if c) or None
         plan = build_metric(defn.fn or "", defn.column, conditions, refs, share=share)
-        return MetricPlan(plan.fn, plan.column, name, plan.sql, plan.where, share, defined=True)
+        return replace(plan, alias=name, share=share, defined=True)
 
     def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
         ref = refs.resolve(column, where)

@@ -19,6 +19,7 @@ from typing import Any
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.tools.aggregate.every_group import every_group, reads_joins
+from analytics_agent.tools.aggregate.joins.fanout import counted_once, share_counted_once
 from analytics_agent.tools.aggregate.query_plan import (
     AGGREGATES,
     COMPARISONS,
@@ -70,7 +71,7 @@ def from_clause(plan: QueryPlan) -> str:
     sql = f"{quote_ident(plan.table)} AS t"
     for j in plan.joins:
         sql += (
-            f" LEFT JOIN {quote_ident(j.table)} AS {j.alias} ON t.{quote_ident(j.column)} = "
+            f" LEFT JOIN {quote_ident(j.table)} AS {j.alias} ON {j.source}.{quote_ident(j.column)} = "
             f"{j.alias}.{quote_ident(j.key)}"
         )
     return sql
@@ -87,10 +88,14 @@ def metric_sql(m: MetricPlan, params: Params, extra: str = "") -> str:
     col = m.sql or "*"
     if m.fn == "pct":  # share of the rows (with a value in column, if given) where the condition holds
         base = " AND ".join(x for x in (extra,) if x)
+        if m.grain:
+            return share_counted_once(m.grain, col, own, base)
         num_cond = " AND ".join(x for x in (own, extra) if x)
         den = f"count({col})" + (f" FILTER (WHERE {base})" if base else "")
         return f"100.0 * count({col}) FILTER (WHERE {num_cond}) / nullif({den}, 0)"
     cond = " AND ".join(x for x in (own, extra) if x)
+    if m.grain:
+        return counted_once(m.fn, col, m.grain, cond)
     text = AGGREGATES[m.fn].format(col=col)
     return f"{text} FILTER (WHERE {cond})" if cond else text
 
