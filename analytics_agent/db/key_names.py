@@ -25,11 +25,11 @@ _TO_PERSON = frozenset({"reports", "assigned", "escalated", "delegated", "report
 _PERSON_ROLES = frozenset(
     {
         "manager", "mgr", "rep", "representative", "owner", "creator", "author", "supervisor", "boss",
-        "lead", "agent", "assignee", "approver", "reviewer", "handler", "salesperson", "seller", "mentor",
-        "coach", "recruiter", "reporter", "advisor", "employee", "staff", "user", "head", "director",
-        "contact", "responsible", "member", "worker", "person", "operator",
+        "agent", "assignee", "approver", "reviewer", "handler", "salesperson", "seller", "mentor", "coach",
+        "recruiter", "reporter", "advisor", "employee", "staff", "director", "worker", "operator",
     }
 )  # fmt: skip
+# not contact, lead, member, user: a CRM's contact or lead, a club's member, are rows of their own tables
 _PERSON_TABLES = frozenset(
     {
         "employee", "staff", "user", "person", "people", "member", "agent", "worker", "personnel", "rep",
@@ -51,11 +51,15 @@ def _tokens(name: str) -> list[str]:
 
 def is_free_text(column: str, profile: Mapping[str, Any]) -> bool:
     """A text column of names, addresses, emails or prose: its name says so (``last_name``, ``city``,
-    ``email``), or its smallest or largest value does (an ``@``, two spaces, or longer than a code)."""
-    if profile.get("type") not in _TEXT_TYPES:
-        return False
-    if any(t in _FREE_TEXT_WORDS for t in _tokens(column)):
+    ``email``; not a name ending in id or code), or, for a column with too many values to list, its
+    smallest or largest value does (an ``@``, two spaces, or longer than a code)."""
+    words = _tokens(column)
+    if profile.get("type") not in _TEXT_TYPES or (words and words[-1] in _KEY_ENDINGS):
+        return False  # title_id, city_code: a code, whatever it codes
+    if any(t in _FREE_TEXT_WORDS for t in words):
         return True
+    if profile.get("values") is not None:
+        return False  # few short values, listed: labels ('Out for delivery'), not prose
     ends = [v for v in (profile.get("min"), profile.get("max")) if isinstance(v, str)]
     return any("@" in v or v.count(" ") >= 2 or len(v) > 40 for v in ends)
 

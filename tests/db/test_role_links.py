@@ -156,3 +156,20 @@ def test_two_tables_own_id_columns_are_not_a_link(tmp_path):
             store_profile(conn, table)
         links = {(r.table, r.column, r.target, r.key) for r in infer_relationships(conn)}
     assert links == {("orders", "customer_id", "customers", "id")}  # not orders.id -> customers.id
+
+
+def test_a_code_named_like_text_and_labels_with_spaces_are_keys_not_free_text(tmp_path):
+    # title_id is a code though "title" is a free-text word; a status lookup's labels have two spaces
+    labels = ["Out for delivery", "Waiting on parts", "Done"]
+    with duckdb.connect(str(tmp_path / "c.duckdb")) as conn:
+        conn.execute("CREATE TABLE titles AS SELECT 'T' || range AS title_id, range AS pages FROM range(30)")
+        conn.execute("CREATE TABLE statuses AS SELECT unnest(?) AS status, 1 AS rank", [labels])
+        conn.execute(
+            "CREATE TABLE sales AS SELECT range AS sale_id, 'T' || range % 30 AS title_id, "
+            "(?)[range % 3 + 1] AS status FROM range(90)",
+            [labels],
+        )
+        for table in ("titles", "statuses", "sales"):
+            store_profile(conn, table)
+        links = {(r.table, r.column, r.target, r.key) for r in infer_relationships(conn)}
+    assert links == {("sales", "title_id", "titles", "title_id"), ("sales", "status", "statuses", "status")}
