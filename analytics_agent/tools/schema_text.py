@@ -8,7 +8,6 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from analytics_agent.db.key_names import is_free_text
 from analytics_agent.db.relationships_base import Relationship
 from analytics_agent.tools.aggregate.joins.graph import link_names
 from analytics_agent.tools.base import Tool
@@ -32,9 +31,9 @@ def short_type(kind: str) -> str:
     return kind.split("(")[0].lower()
 
 
-MAX_LISTED = 6
+MAX_LISTED = 8
 """A text column lists its values in the card when it has at most this many (a status, a channel)."""
-MAX_LISTED_CHARS = 48
+MAX_LISTED_CHARS = 72
 
 Level = tuple[dict[str, str], str]
 """Per table its card line, and what was left out to make it ("" for the whole card)."""
@@ -55,7 +54,7 @@ def schema_levels(
     """The schema card at three levels of detail, most first, for the prompt to take the first that fits
     its budget: every column with its type, the table's key (``key customer_id``), its links
     (``account_manager_id→account_manager=employees``: the name ``aggregate`` takes), its time columns
-    and the values of small text columns (``profiles``: the stored ones); then without the values; then
+    and the values of small text columns (at most ``MAX_LISTED``; ``profiles``: the stored ones); then without the values; then
     only keys, links and time columns. Empty when there is no ``aggregate``."""
     aggregate = next((t for t in tools if t.name == "aggregate"), None)
     catalog = getattr(aggregate, "catalog", None)
@@ -91,12 +90,8 @@ def _card(
     """One table's card line at ``detail`` 2 (values listed), 1 (no values) or 0 (keys, links, times)."""
     links = {r.column: (name, r) for name, r in link_names(table, relationships).items()}
     times = time_columns(columns)
-    # free text (a city, a phone) lists no values even when there are few: they are not categories
-    values = {
-        c["name"]: c.get("values")
-        for c in (profile or {}).get("columns", ())
-        if not is_free_text(c["name"], c)
-    }
+    # a lookup table's few names are the categories of a normalized database (genre.name = 'Rock')
+    values = {c["name"]: c.get("values") for c in (profile or {}).get("columns", ())}
     shown = []
     for column, kind in columns.items():
         if column == key:
