@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from analytics_agent.db.key_names import is_free_text
 from analytics_agent.db.relationships_base import Relationship
 from analytics_agent.tools.aggregate.joins.graph import link_names
 from analytics_agent.tools.base import Tool
@@ -90,8 +91,14 @@ def _card(
     """One table's card line at ``detail`` 2 (values listed), 1 (no values) or 0 (keys, links, times)."""
     links = {r.column: (name, r) for name, r in link_names(table, relationships).items()}
     times = time_columns(columns)
-    # a lookup table's few names are the categories of a normalized database (genre.name = 'Rock')
-    values = {c["name"]: c.get("values") for c in (profile or {}).get("columns", ())}
+    # a lookup table's names are the categories of a normalized database (genre.name = 'Rock'); an
+    # entity's names, cities and phones describe its rows: not listed
+    lookup = len(columns) <= 3
+    values = {
+        c["name"]: c.get("values")
+        for c in (profile or {}).get("columns", ())
+        if lookup or not is_free_text(c["name"], c)
+    }
     shown = []
     for column, kind in columns.items():
         if column == key:
