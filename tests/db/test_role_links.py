@@ -173,3 +173,20 @@ def test_a_code_named_like_text_and_labels_with_spaces_are_keys_not_free_text(tm
             store_profile(conn, table)
         links = {(r.table, r.column, r.target, r.key) for r in infer_relationships(conn)}
     assert links == {("sales", "title_id", "titles", "title_id"), ("sales", "status", "statuses", "status")}
+
+
+def test_a_person_table_s_role_column_means_its_own_rows_unless_its_name_names_another(tmp_path):
+    # reports_to in employees: another employee, though managers' ids hold its values as well;
+    # approved_by in orders: employees and managers tie, so no link
+    with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
+        conn.execute("CREATE TABLE managers AS SELECT range + 1 AS manager_id FROM range(30)")
+        conn.execute("CREATE TABLE employees AS SELECT range + 1 AS employee_id, "
+                     "CASE WHEN range > 0 THEN range % 9 + 1 END AS reports_to, "
+                     "range % 5 + 1 AS team_manager_id FROM range(30)")  # fmt: skip
+        conn.execute(
+            "CREATE TABLE orders AS SELECT range AS order_id, range % 9 + 1 AS approved_by FROM range(60)"
+        )
+        for table in ("managers", "employees", "orders"):
+            store_profile(conn, table)
+        found = {(r.table, r.column): r.target for r in infer_relationships(conn)}
+    assert found == {("employees", "reports_to"): "employees", ("employees", "team_manager_id"): "managers"}
