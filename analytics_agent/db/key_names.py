@@ -20,16 +20,15 @@ _FREE_TEXT_WORDS = frozenset(
     }
 )  # fmt: skip
 _KEY_ENDINGS = ("id", "key", "ref", "no", "num", "code")
-_ROLE_ENDINGS = ("by", "to")  # created_by, approved_by, reports_to, assigned_to
 _TO_PERSON = frozenset({"reports", "assigned", "escalated", "delegated", "reported"})  # not ship_to
 _PERSON_ROLES = frozenset(
     {
         "manager", "mgr", "rep", "representative", "owner", "creator", "author", "supervisor", "boss",
-        "lead", "agent", "assignee", "approver", "reviewer", "handler", "salesperson", "seller", "mentor",
-        "coach", "recruiter", "reporter", "advisor", "employee", "staff", "user", "head", "director",
-        "contact", "responsible", "member", "worker", "person", "operator",
+        "agent", "assignee", "approver", "reviewer", "handler", "salesperson", "seller", "mentor", "coach",
+        "recruiter", "reporter", "advisor", "employee", "staff", "director", "worker", "operator",
     }
 )  # fmt: skip
+# not contact, lead, member, user: a CRM's contact or lead, a club's member, are rows of their own tables
 _PERSON_TABLES = frozenset(
     {
         "employee", "staff", "user", "person", "people", "member", "agent", "worker", "personnel", "rep",
@@ -51,11 +50,15 @@ def _tokens(name: str) -> list[str]:
 
 def is_free_text(column: str, profile: Mapping[str, Any]) -> bool:
     """A text column of names, addresses, emails or prose: its name says so (``last_name``, ``city``,
-    ``email``), or its smallest or largest value does (an ``@``, two spaces, or longer than a code)."""
-    if profile.get("type") not in _TEXT_TYPES:
-        return False
-    if any(t in _FREE_TEXT_WORDS for t in _tokens(column)):
+    ``email``; not a name ending in id or code), or, for a column with too many values to list, its
+    smallest or largest value does (an ``@``, two spaces, or longer than a code)."""
+    words = _tokens(column)
+    if profile.get("type") not in _TEXT_TYPES or (words and words[-1] in _KEY_ENDINGS):
+        return False  # title_id, city_code: a code, whatever it codes
+    if any(t in _FREE_TEXT_WORDS for t in words):
         return True
+    if profile.get("values") is not None:
+        return False  # few short values, listed: labels ('Out for delivery'), not prose
     ends = [v for v in (profile.get("min"), profile.get("max")) if isinstance(v, str)]
     return any("@" in v or v.count(" ") >= 2 or len(v) > 40 for v in ends)
 
@@ -81,22 +84,23 @@ def is_person_table(table: str) -> bool:
     return bool(words) and (singular(words[-1]) in _PERSON_TABLES or singular(table) in _PERSON_TABLES)
 
 
+def _acted_by(words: list[str]) -> bool:
+    """``created_by``, ``approved_by``, ``reports_to``, ``assigned_to``: a person did it (not ``ship_to``)."""
+    return len(words) > 1 and (words[-1] == "by" or (words[-1] == "to" and words[-2] in _TO_PERSON))
+
+
 def role_targets(column: str, table: str, tables: list[str]) -> list[tuple[int, str]]:
     """Tables a role-named ``column`` of ``table`` may refer to, best first as (rank, table): rank 0 when
     the name names the table (``parent_id`` → its own table, ``billing_customer_id`` → customers,
-    ``manager_id`` → managers), 1 for a person table a person role may mean (``account_manager_id``,
-    ``created_by``, ``reports_to`` → employees). Empty for a name that is no key's (``address``)."""
+    ``manager_id`` → managers), then for a person role (``account_manager_id``, ``created_by``,
+    ``reports_to``) the column's own table if it holds people (1: an employee's manager is an employee),
+    then other person tables (2). Empty for a name that is no key's (``address``)."""
     words = _tokens(column)
     if len(words) < 2 and words != ["parent"] and not (words and words[0] in _PERSON_ROLES):
         return []
     if words[-1] in _KEY_ENDINGS:
         stem = words[:-1]
-    elif (
-        words[-1] == "by"
-        or (words[-1] == "to" and words[-2] in _TO_PERSON)
-        or words[-1] in _PERSON_ROLES
-        or words[-1] == "parent"
-    ):
+    elif _acted_by(words) or words[-1] in _PERSON_ROLES or words[-1] == "parent":
         stem = words
     else:
         return []
@@ -112,10 +116,10 @@ def role_targets(column: str, table: str, tables: list[str]) -> list[tuple[int, 
         named = _tokens(singular(t)) or [t]
         if len(stem) > len(named) and stem[-len(named) :] == named:
             found.setdefault(t, 0)  # origin_airport_id -> airports, billing_customer_id -> customers
-    person = stem[-1] in _ROLE_ENDINGS or any(w in _PERSON_ROLES for w in stem)
+    person = _acted_by(stem) or any(w in _PERSON_ROLES for w in stem)
     if person:
         for t in tables:
             if is_person_table(t):
                 overlap = any(singular(w) in stem or w in stem for w in _tokens(t))
-                found.setdefault(t, 0 if overlap else 1)
+                found.setdefault(t, 0 if overlap else 1 if t == table else 2)
     return sorted((rank, t) for t, rank in found.items())

@@ -44,9 +44,10 @@ def _singular(name: str) -> str:
 
 def names_match(column: str, target: str, key: str) -> bool:
     """``carrier``→``carrier``, ``customer_id``→``customers.id``/``customers.customer_id``. A calendar
-    part (``year``) shared by two tables names a time, not a row of the other table: no link by name."""
-    if column == key:
-        return column.lower() not in _CALENDAR_PARTS
+    part (``year``) shared by two tables names a time, not a row of the other table, and a bare ``id`` is
+    each table's own: no link by name."""
+    if column == key:  # every table's own ``id`` is no reference to another's
+        return column.lower() not in _CALENDAR_PARTS and column.lower() != "id"
     if key == "id":
         return column in (f"{target}_id", f"{_singular(target)}_id")
     stem = _unprefixed(column)

@@ -24,7 +24,7 @@ from analytics_agent.db.relationships_base import (
 )
 
 Candidate = tuple[str, str, str, str, int]
-"""(table, column, target, key, rank): rank 0 when the name names the target, 1 for a person role."""
+"""(table, column, target, key, rank): the lower the rank, the better the name fits (``role_targets``)."""
 
 
 def role_candidates(

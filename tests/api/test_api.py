@@ -47,6 +47,14 @@ def test_load_then_aggregate_then_describe(tmp_path: Path) -> None:
     assert described.rows[3][:3] == ["dep_time", "BIGINT", 75]
 
 
+def test_a_load_returns_and_prints_the_links_it_found(tmp_path: Path) -> None:
+    ws = aa.open(tmp_path / "flights.duckdb")
+    ws.load(REAL / "flights.csv")
+    loaded = ws.load(REAL / "airlines.csv")
+    assert loaded.links == ("links: flights.carrier → airlines.carrier (by name)",)
+    assert "links: flights.carrier → airlines.carrier (by name)" in str(loaded).splitlines()
+
+
 def test_load_refuses_what_the_cli_refuses(tmp_path: Path) -> None:
     ws = aa.open(tmp_path / "x.duckdb")
     ws.load(REAL / "penguins.csv")

@@ -124,3 +124,69 @@ def test_a_load_beside_the_sample_data_names_its_link_by_name_with_the_share_fou
     assert lines == ["links: returns.order_id → orders.order_id (by name; 75% of its values found)"]
     text = render_summary(load_files(sample_db, [str(tmp_path / "remarks.csv")], LoadOptions()))
     assert "links:" not in text  # nothing links to or from it: no line
+
+
+def test_a_linked_source_s_role_named_columns_link_to_the_primary_key_their_name_means(tmp_path):
+    from analytics_agent.db.catalog import LINKED, SEARCH_PATH
+    from analytics_agent.db.linked.relationships import declared_links
+
+    with duckdb.connect(str(tmp_path / "l.duckdb")) as conn:
+        conn.execute(f"ATTACH ':memory:' AS {LINKED}")
+        conn.execute(f"SET search_path = '{SEARCH_PATH}'")
+        conn.execute(f"CREATE TABLE {LINKED}.pg_employees AS SELECT range + 1 AS id, "
+                     "CASE WHEN range > 0 THEN range // 4 + 1 END AS reports_to FROM range(40)")  # fmt: skip
+        conn.execute(f"CREATE TABLE {LINKED}.pg_customers AS SELECT range + 1 AS id, range % 40 + 1 AS "
+                     "account_manager_id, 'x' || range AS address FROM range(300)")  # fmt: skip
+        keys = {"pg_employees": "id", "pg_customers": "id"}
+        own = {"pg_employees": "employees", "pg_customers": "customers"}
+        links = declared_links(conn, list(keys), keys, [], own)
+    assert {(r.table, r.column, r.target, r.key) for r in links} == {
+        ("pg_customers", "account_manager_id", "pg_employees", "id"),
+        ("pg_employees", "reports_to", "pg_employees", "id"),  # the self-reference
+    }
+
+
+def test_two_tables_own_id_columns_are_not_a_link(tmp_path):
+    with duckdb.connect(str(tmp_path / "i.duckdb")) as conn:
+        conn.execute("CREATE TABLE customers AS SELECT range + 1 AS id, 'c' || range AS label FROM range(50)")
+        conn.execute(
+            "CREATE TABLE orders AS SELECT range + 1 AS id, range % 50 + 1 AS customer_id FROM range(40)"
+        )
+        for table in ("customers", "orders"):
+            store_profile(conn, table)
+        links = {(r.table, r.column, r.target, r.key) for r in infer_relationships(conn)}
+    assert links == {("orders", "customer_id", "customers", "id")}  # not orders.id -> customers.id
+
+
+def test_a_code_named_like_text_and_labels_with_spaces_are_keys_not_free_text(tmp_path):
+    # title_id is a code though "title" is a free-text word; a status lookup's labels have two spaces
+    labels = ["Out for delivery", "Waiting on parts", "Done"]
+    with duckdb.connect(str(tmp_path / "c.duckdb")) as conn:
+        conn.execute("CREATE TABLE titles AS SELECT 'T' || range AS title_id, range AS pages FROM range(30)")
+        conn.execute("CREATE TABLE statuses AS SELECT unnest(?) AS status, 1 AS rank", [labels])
+        conn.execute(
+            "CREATE TABLE sales AS SELECT range AS sale_id, 'T' || range % 30 AS title_id, "
+            "(?)[range % 3 + 1] AS status FROM range(90)",
+            [labels],
+        )
+        for table in ("titles", "statuses", "sales"):
+            store_profile(conn, table)
+        links = {(r.table, r.column, r.target, r.key) for r in infer_relationships(conn)}
+    assert links == {("sales", "title_id", "titles", "title_id"), ("sales", "status", "statuses", "status")}
+
+
+def test_a_person_table_s_role_column_means_its_own_rows_unless_its_name_names_another(tmp_path):
+    # reports_to in employees: another employee, though managers' ids hold its values as well;
+    # approved_by in orders: employees and managers tie, so no link
+    with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
+        conn.execute("CREATE TABLE managers AS SELECT range + 1 AS manager_id FROM range(30)")
+        conn.execute("CREATE TABLE employees AS SELECT range + 1 AS employee_id, "
+                     "CASE WHEN range > 0 THEN range % 9 + 1 END AS reports_to, "
+                     "range % 5 + 1 AS team_manager_id FROM range(30)")  # fmt: skip
+        conn.execute(
+            "CREATE TABLE orders AS SELECT range AS order_id, range % 9 + 1 AS approved_by FROM range(60)"
+        )
+        for table in ("managers", "employees", "orders"):
+            store_profile(conn, table)
+        found = {(r.table, r.column): r.target for r in infer_relationships(conn)}
+    assert found == {("employees", "reports_to"): "employees", ("employees", "team_manager_id"): "managers"}
