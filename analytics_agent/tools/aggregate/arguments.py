@@ -51,6 +51,13 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         op=(one_of(OPS), ...),
         value=(FilterValue | None, _lean_field(None)),
     )
+    link: Any = create_model(
+        "Join",
+        __base__=ToolArguments,
+        column=(str, ...),
+        to=(str, ...),
+        as_=(str | None, _lean_field(None, alias="as", max_length=40)),
+    )
     return create_model(
         "AggregateArguments",
         __base__=ToolArguments,
@@ -58,6 +65,7 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         metrics=(list[metric], _lean_field(lambda: [metric(fn="count")], min_length=1, max_length=6)),
         group_by=(list[str], _lean_field(list, max_length=4)),
         filters=(list[condition], _lean_field(list, max_length=8)),
+        joins=(list[link], _lean_field(list, max_length=4)),
         time_column=(str | None, _lean_field(None)),
         time_grain=(one_of(GRAINS) | None, _lean_field(None)),
         period=(Period | None, _lean_field(None)),

@@ -3,7 +3,7 @@ without importing the planner (``aggregate`` itself is built on first use)."""
 
 DESCRIPTION = (
     "Metrics by group_by (column, rel.col or rel.rel2.col, date_col.grain, dimension), time_grain. A "
-    "related row counts once per group (each_row: per table row). Metric where "
+    "related row counts once per group (each_row: per table row); joins: a missing link, to: table.key. Metric where "
     '"x > 15" or "x > y": own condition; pct: % meeting it of rows where it is known; share: % of total, or of its time bucket (adds name_share[_in_bucket]); per: divided by that output; '
     'column "a - b" or "a, b"; expr "sum(a*b)/sum(b)". Output name: as, else fn_column (count_if_x/pct_x '
     "with where; _2 if repeated). Filter on an output keeps groups. period 'YYYY-MM-DD..YYYY-MM-DD' vs "

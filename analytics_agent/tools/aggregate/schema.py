@@ -44,11 +44,13 @@ def told_schema(tables: Sequence[str], metric_names: Sequence[str] = ()) -> dict
         **{name: dict(_TEXT) for name in ("per", "as")},
     }
     condition = {"column": dict(_TEXT), "op": enum_schema(OPS), "value": copy.deepcopy(FILTER_VALUE_SCHEMA)}
+    link = {name: dict(_TEXT) for name in ("column", "to", "as")}
     properties = {
         "table": table,
         "metrics": _array({"properties": metric, "type": "object"}),
         "group_by": _array(dict(_TEXT)),
         "filters": _array({"properties": condition, "required": ["column", "op"], "type": "object"}),
+        "joins": _array({"properties": link, "required": ["column", "to"], "type": "object"}),
         "time_column": dict(_TEXT),
         "time_grain": enum_schema(GRAINS),
         **{name: dict(_TEXT) for name in ("period", "baseline", "order_by")},
