@@ -155,6 +155,30 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ("bomb.yaml", BOMB + "cases:\n  - {id: a, question: q, expect: [1]}\n", "expands to more than"),
         ("deep.yaml", "- {id: a, question: q, expect: " + "[" * 50_000 + "]" * 50_000 + "}\n", "nest deeper"),
         (
+            "alias-list.yaml",
+            "x: &s "
+            + "x" * 1_000_000
+            + "\ncases:\n  - {id: a, question: q, expect: ["
+            + ", ".join(["*s"] * 450_000)
+            + "]}\n",
+            "more than 16 MB of text",
+        ),
+        (
+            "alias-case.yaml",
+            "x: &s "
+            + "x" * 1_000_000
+            + "\nc: &c {id: a, question: *s, expect: [1]}\ncases: ["
+            + ", ".join(["*c"] * 300_000)
+            + "]\n",
+            "more than 16 MB of text",
+        ),
+        (
+            "alias-nested.yaml",
+            "x: &s " + "x" * 1_000_000 + "\ny: &t [*s, *s, *s]\ncases:\n  - {id: a, question: q, "
+            "expect: [" + ", ".join(["*t"] * 100_000) + "]}\n",
+            "more than 16 MB of text",
+        ),
+        (
             "deep.jsonl",
             '{"id": "a", "question": "q", "expect": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
             "nests",
@@ -164,8 +188,9 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
 def test_hostile_question_files_are_one_line_within_bounded_memory(
     tmp_path: Path, name: str, text: str, why: str
 ) -> None:
-    """A 530-byte file took 116 s and 5.9 GB; 50k-deep ``expect:`` raised RecursionError. Read in a
-    child held to 1 GB, they are refused in one line."""
+    """A 530-byte file took 116 s and 5.9 GB; 50k-deep ``expect:`` raised RecursionError; a 1 MB string
+    aliased 450,000 times passed the value bound. Read in a child held to 1 GB, they are refused in one
+    line."""
     path = tmp_path / name
     path.write_text(text)
     result = run_capped(
