@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -26,11 +27,13 @@ def save_run(run: dict[str, Any], *, now: dt.datetime | None = None) -> Path:
     stamp = (now or dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
     folder = runs_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder.chmod(0o700)  # a run holds questions, answers and the data's values: the owner's only
         for n in range(1000):
             path = folder / (f"{stamp}.json" if n == 0 else f"{stamp}-{n}.json")
             try:
-                with path.open("x", encoding="utf-8") as fh:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # EXCL: never through a link
+                with open(fd, "w", encoding="utf-8") as fh:
                     json.dump(run, fh, ensure_ascii=False, indent=1)
                 return path
             except FileExistsError:
