@@ -41,7 +41,8 @@ def one_kind_of_newline(
                 with _open(path) as source, copy.open("wb") as target:
                     whole = normalise(source, target, limit)
             except (OSError, EOFError, zlib.error) as exc:  # a full disk; a cut or corrupt .gz
-                raise LoadError(f"cannot copy {path.name} for --newline any: {exc.strerror or exc}") from None
+                why = getattr(exc, "strerror", None) or exc
+                raise LoadError(f"cannot copy {path.name} for --newline any: {why}") from None
             if not whole:
                 raise LoadError(
                     f"{path.name}: --newline any copies its text into {folder}, and it grows past "
