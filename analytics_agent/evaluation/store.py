@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from analytics_agent import bounded_json
 from analytics_agent.errors import EvalFileError
 from analytics_agent.paths import data_dir
 
@@ -52,7 +53,7 @@ def load_run(reference: str) -> tuple[Path, dict[str, Any]]:
     """
     path = _newest() if reference == LAST else Path(reference).expanduser()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = bounded_json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise EvalFileError(f"--compare: no such run file {path}") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:

@@ -268,3 +268,27 @@ def test_stored_runs_are_readable_by_the_owner_only(tmp_path: Path, monkeypatch:
     assert path.stat().st_mode & 0o777 == 0o600
     assert path.parent.stat().st_mode & 0o777 == 0o700
     assert load_run("last")[1] == RUN
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"results": [{"id": "a", "model": "m", "passed": true, "grounded": true, "x": '
+        + '{"a": ' * 100_000
+        + "1"
+        + "}" * 100_000
+        + "}]}",
+        '{"results": ' + "[" * 70 + "]" * 70 + "}",
+    ],
+    ids=["array", "object", "just past the bound"],
+)
+def test_a_run_file_nested_deep_is_one_line_for_compare(tmp_path: Path, text: str) -> None:
+    """``eval --compare`` on a 100,000-deep JSON file raised RecursionError (an internal error)."""
+    from analytics_agent.evaluation.store import load_run
+
+    path = tmp_path / "run.json"
+    path.write_text(text)
+    with pytest.raises(EvalFileError, match="nests more than 64 levels deep") as info:
+        load_run(str(path))
+    assert "\n" not in str(info.value)

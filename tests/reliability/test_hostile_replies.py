@@ -317,3 +317,46 @@ def _answer_after(body: bytes, first, sent_back: list[str]):
         return first({})
     sent_back.extend(tool_messages)
     return 200, JSON, chat_body({"role": "assistant", "content": "That city is not known."})
+
+
+# --- round three: tool-call arguments nested 100,000 deep ------------------------------------------------
+
+DEEP_ARGUMENTS = {
+    "array": '{"city": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    "object": '{"day": "2026-10-24", "city": ' + '{"a": ' * 100_000 + "1" + "}" * 100_000 + "}",
+    "bare": "[" * 100_000,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(DEEP_ARGUMENTS))
+@pytest.mark.parametrize("how", ["--json", "chat"])
+def test_tool_arguments_nested_100k_deep_go_back_to_the_model_as_one_error(
+    serve, sample_db, isolated_user_env, shape, how
+):
+    """A native tool call whose arguments nest 100,000 deep raised RecursionError in the code that shows,
+    records and summarises the call: ``ask --json`` printed nothing and ``chat`` ended. The model reads
+    one argument error and the question goes on to its answer."""
+    sent_back: list[str] = []
+
+    def first(headers):
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "sales_summary", "arguments": DEEP_ARGUMENTS[shape]}}  # fmt: skip
+        return (
+            200,
+            JSON,
+            chat_body({"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"),
+        )
+
+    server = serve(lambda path, headers, body: _answer_after(body, first, sent_back))
+    if how == "chat":
+        run, _ = _openai(
+            server, sample_db, isolated_user_env, "chat", "--no-stream", stdin="How did Pune do?\n"
+        )
+    else:
+        run, _ = _openai(server, sample_db, isolated_user_env, "--no-stream", "--json")
+    assert run.returncode == 0, run.stderr[-1500:]
+    assert "Traceback" not in run.stderr and "internal error" not in run.stderr
+    assert len(sent_back) == 1 and "nest" in sent_back[0] and len(sent_back[0]) < 2_000
+    assert "That city is not known." in run.stdout
+    if how == "--json":
+        assert json.loads(run.stdout)["answer"] == "That city is not known."

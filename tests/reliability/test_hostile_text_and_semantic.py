@@ -148,3 +148,26 @@ def test_eval_jobs_is_bounded() -> None:
     result = CliRunner().invoke(app, ["eval", "--jobs", "5000", "--model", "m"])
     assert result.exit_code == 2
     assert "5000 is not in the range 1<=x<=32" in result.output
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"a": '
+        + b"[" * 100_000
+        + b"]" * 100_000
+        + b"}}",
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": '
+        + b'{"a": ' * 100_000
+        + b"1"
+        + b"}" * 100_001,
+        b"[" * 100_000 + b"]" * 100_000,
+    ],
+    ids=["array", "object", "bare"],
+)
+def test_an_mcp_line_nested_100k_deep_is_left_to_the_sdk_to_refuse(line: bytes) -> None:
+    """The MCP front's own reading of a client's line raised RecursionError on 100,000 levels; it now
+    leaves such a line to the SDK's own reader, as it does any line it does not answer itself."""
+    from analytics_agent.mcp_server import wire
+
+    assert wire.parse(line) is None
