@@ -360,3 +360,65 @@ def test_tool_arguments_nested_100k_deep_go_back_to_the_model_as_one_error(
     assert "That city is not known." in run.stdout
     if how == "--json":
         assert json.loads(run.stdout)["answer"] == "That city is not known."
+
+
+# --- round three: a server that sends headers and half a body, then closes ------------------------------
+
+HALF_BODIES = {
+    "content-length": (
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n"
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "Pu'
+    ),
+    "chunked": (
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+        b'200\r\n{"choices": [{"index": 0, "mess'
+    ),
+    "stream": (
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+        b'40\r\ndata: {"choices":[{"index":0,"delta":{"content":"Pu'
+    ),
+}
+
+
+class _HalfBodyServer:
+    """A loopback TCP server answering every request with ``reply`` (headers and part of a body), then
+    closing the connection."""
+
+    def __init__(self, reply: bytes) -> None:
+        import socket
+        import threading
+
+        self._sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
+        self.requests = 0
+
+        def serve() -> None:
+            while True:
+                try:
+                    conn, _ = self._sock.accept()
+                except OSError:
+                    return
+                with conn:
+                    conn.recv(65536)
+                    self.requests += 1
+                    conn.sendall(reply)
+
+        threading.Thread(target=serve, daemon=True).start()
+
+    def close(self) -> None:
+        self._sock.close()
+
+
+@pytest.mark.parametrize("shape", sorted(HALF_BODIES))
+def test_a_reply_cut_off_mid_body_is_one_line(sample_db, isolated_user_env, shape):
+    """``httpx.RemoteProtocolError`` (the server closed mid-body) ended in ``internal error``."""
+    server = _HalfBodyServer(HALF_BODIES[shape])
+    try:
+        run, _ = _openai(
+            server, sample_db, isolated_user_env, "--stream" if shape == "stream" else "--no-stream"
+        )
+    finally:
+        server.close()
+    _one_line_exit_1(
+        run, "dropped the connection: peer closed connection without sending complete message body"
+    )
