@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import re
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator
