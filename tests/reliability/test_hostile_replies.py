@@ -7,8 +7,10 @@ from __future__ import annotations
 import base64
 import json
 import os
+import socket
 import stat
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -385,9 +387,6 @@ class _HalfBodyServer:
     closing the connection."""
 
     def __init__(self, reply: bytes) -> None:
-        import socket
-        import threading
-
         self._sock = socket.create_server(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
         self.requests = 0
@@ -399,14 +398,32 @@ class _HalfBodyServer:
                 except OSError:
                     return
                 with conn:
-                    conn.recv(65536)
+                    _read_request(conn)  # whole, so closing never resets a request still arriving
                     self.requests += 1
                     conn.sendall(reply)
+                    conn.shutdown(socket.SHUT_WR)
 
         threading.Thread(target=serve, daemon=True).start()
 
     def close(self) -> None:
         self._sock.close()
+
+
+def _read_request(conn) -> None:
+    data = b""
+    while b"\r\n\r\n" not in data and (chunk := conn.recv(65536)):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        (
+            int(line.split(b":", 1)[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        ),
+        0,
+    )
+    while len(body) < length and (chunk := conn.recv(65536)):
+        body += chunk
 
 
 @pytest.mark.parametrize("shape", sorted(HALF_BODIES))
