@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 import duckdb
 
+from analytics_agent.db.amounts import settle_amounts
 from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.db.odd_values import SAMPLE_ROWS, first_rows, odd_value_notes
 from analytics_agent.db.rows import first_row
@@ -92,26 +93,42 @@ def settle_columns(
     date_formats: Mapping[str, str],
     decimal: str | None = None,
     rows: int | None = None,
-) -> list[str]:
+) -> tuple[list[str], dict[str, str | None]]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
+    Returns the notes and the columns of amounts stored as numbers, with their unit (``amounts``).
 
     ``flags``: columns DuckDB guessed BOOLEAN, read as text; BOOLEAN only if every value is true/false.
     Text columns holding dates in a common written form become DATE (said). Missing-value tokens that
     became NULL in a text column are counted from the file (``recount``) and said with the option that
     keeps them. ``fixed``: columns the user typed with --type (left alone). ``rows``: the table's row
     count, when the caller knows it (the checks of its first rows then read it whole when it is small)."""
-    notes: list[str] = []
     text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
     free = [c for c in text if c not in fixed]
-    dated, date_notes, noted = _text_dates(conn, table, free, date_formats, rows)
+    probe = _probe(conn, table, free)
+    amounts = settle_amounts(conn, table, probe, decimal)
+    notes = list(amounts.notes)
+    text = [c for c in text if c not in amounts.units]
+    free = [c for c in free if c not in amounts.units and c not in amounts.noted]
+    dated, date_notes, noted = _text_dates(conn, table, free, date_formats, rows, probe)
     notes += date_notes
     text = [c for c in text if c not in dated]
     notes += _token_notes(conn, table, text, recount, stored_to_original, tokens)
+    noted += amounts.noted
     notes += odd_value_notes(
         conn, table, [c for c in text if c not in fixed and c not in noted], decimal=decimal, rows=rows
     )
     notes += _ambiguous_date_notes(conn, table, date_formats)
-    return notes
+    return notes, amounts.units
+
+
+def _probe(conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]) -> dict[str, list[str]]:
+    """The non-null values among the first rows of each text column: what decides which columns the
+    amount and date checks read whole (most columns are neither)."""
+    if not text:
+        return {}
+    wanted = ", ".join(quote_ident(name) for name in text)
+    rows = conn.execute(f"SELECT {wanted} FROM {quote_ident(table)} LIMIT 50").fetchall()
+    return {name: [row[i] for row in rows if row[i] is not None] for i, name in enumerate(text)}
 
 
 def _become_boolean(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
@@ -134,11 +151,12 @@ def _text_dates(
     text: Sequence[str],
     decided: Mapping[str, str],
     rows: int | None,
+    probe: Mapping[str, Sequence[str]],
 ) -> tuple[list[str], list[str], list[str]]:
     """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS``: converted to DATE. Also
     the notes, and the columns noted as dates but for some values (the odd-value check need not name
     those values again)."""
-    text, shaped = _date_candidates(conn, table, text)
+    text, shaped = _date_candidates(text, probe)
     if not text:
         return [], [], []
     converted: list[str] = []
@@ -204,18 +222,14 @@ def _format_fits(
 
 
 def _date_candidates(
-    conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]
+    text: Sequence[str], probe: Mapping[str, Sequence[str]]
 ) -> tuple[list[str], dict[str, str]]:
     """The text columns whose first values fit some date format: the full check runs on these only
     (``TRY_STRPTIME`` on every format for every sampled value is the costliest step of a load); and of
     those, the ones shaped like dates throughout (``12/31/09``, ``2009-Jan-31``), with an example."""
-    if not text:
-        return [], {}
-    wanted = ", ".join(quote_ident(name) for name in text)
-    probe = conn.execute(f"SELECT {wanted} FROM {quote_ident(table)} LIMIT 50").fetchall()
     keep, shaped = [], {}
-    for i, name in enumerate(text):
-        values = [row[i] for row in probe if row[i] is not None]
+    for name in text:
+        values = probe[name]
         if values and all(_date_like(v) for v in values):
             keep.append(name)
             if all(re.match(_DATE_SHAPE, v) for v in values):

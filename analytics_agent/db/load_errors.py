@@ -112,6 +112,12 @@ def explain_load_error(
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
+        if _is_amount(match["value"]):
+            return (
+                f'{where}: "{_short(match["value"])}" in column {column} is an amount written with its unit '
+                f"or sign, which --type {column}={match['type']} cannot read; leave out that --type: a "
+                "column of such amounts is stored as numbers by the load itself (and said)"
+            )
         return (
             f'{where}: cannot convert "{_short(match["value"])}" in column {column} to {match["type"]}; '
             f"{_null_hint(match['value'])}load that column as text with --type {column}=VARCHAR, or fix the value"
@@ -130,6 +136,13 @@ def explain_load_error(
     if match := _COLUMNS.search(message):
         return _field_count(where, int(match[2]), int(match[1]), record, good_records)
     return _reader_failure(message, where)
+
+
+def _is_amount(value: str) -> bool:
+    """``$259.40``, ``12%``, ``(5,000.00)``: what ``db.amounts`` reads. Pure."""
+    from analytics_agent.db.amounts import COMMA, MARKER, POINT  # on this error only
+
+    return bool(re.search(MARKER, value)) and bool(re.match(POINT, value) or re.match(COMMA, value))
 
 
 def _reader_failure(message: str, where: str) -> str:

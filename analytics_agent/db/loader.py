@@ -233,34 +233,35 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
                 label=", ".join(i.label for i in self.inputs),
             )
         header_notes, own_names = _header_renames(plan)
-        notes = (
-            header_notes
-            + _excel_note(plan.dialect)
-            + settle_columns(
-                conn,
-                table,
-                text=plan.text_columns,
-                flags=plan.flags,
-                fixed=plan.fixed,
-                recount=plan.recount,
-                stored_to_original=stored_to_original,
-                tokens=self.options.nulls(),
-                date_formats=plan.date_formats,
-                decimal=self.options.decimal,
-                rows=rows,
-            )
+        settled, units = settle_columns(
+            conn,
+            table,
+            text=plan.text_columns,
+            flags=plan.flags,
+            fixed=plan.fixed,
+            recount=plan.recount,
+            stored_to_original=stored_to_original,
+            tokens=self.options.nulls(),
+            date_formats=plan.date_formats,
+            decimal=self.options.decimal,
+            rows=rows,
         )
-        notes += self._trailing_note()
+        notes = header_notes + _excel_note(plan.dialect) + settled + self._trailing_note()
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(conn, table, plan.text_reader, stored_to_original)
         if self.options.mode != "append":  # appended rows follow others: "the rows above" are not the file's
             notes += totals_row_note(conn, table, loaded, plan.text_columns)
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
+        kept = {u: unit for u, unit in units.items() if unit}
         if self.options.mode == "append":
-            renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
+            before = get_profile(conn, table)
+            renamed = {**before.get("original_names", {}), **renamed}
+            kept = {**before.get("units", {}), **kept}
         catalog, meta = written = self._written()
-        profile = store_profile(conn, table, original_names=renamed or None, written=written, rows=rows)
+        profile = store_profile(
+            conn, table, original_names=renamed or None, units=kept or None, written=written, rows=rows
+        )
         store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
         return loaded, rejected, notes, profile
 

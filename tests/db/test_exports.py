@@ -1,0 +1,152 @@
+"""Files as analysts get them from Excel, ERPs and BI exports ("Exports as they come"): amounts with their
+currency or percent sign, accounting negatives, US dates, totals rows, Windows-1252 text, bz2, trailing
+empty lines. Each file is written here as such an export writes it, loaded through the real loader into
+a DuckDB file in a temp dir, and checked cell by cell against what the file means (worked out by hand)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics_agent.db.catalog import get_profile
+from analytics_agent.db.loader import load_files
+from analytics_agent.db.sources import load_options
+from analytics_agent.errors import LoadError
+
+
+def _load(tmp_path: Path, name: str, text: str | bytes, **options: object):
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    options.setdefault("table", "t")
+    options.setdefault("replace", True)
+    return load_files(tmp_path / "t.duckdb", [str(path)], load_options(**options))  # type: ignore[arg-type]
+
+
+def _rows(tmp_path: Path, sql: str) -> list[tuple]:
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def _types(summary) -> dict[str, str]:
+    return {c.name: c.type for c in summary.columns}
+
+
+def _profile(tmp_path: Path) -> dict:
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        return get_profile(conn, "t")
+
+
+# 1. Amounts and percents
+
+
+US_PRICES = 'ticker,close,change\nAAA,"$259.40",12%\nBBB,"$1,234.50",-3.5%\nCCC,$3.00,0%\n'
+
+
+def test_dollar_amounts_and_percents_are_numbers_with_their_unit_in_the_profile(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "prices.csv", US_PRICES)
+    assert _types(summary)["close"] == "DOUBLE" and _types(summary)["change"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT close, change FROM t ORDER BY ticker") == [
+        (259.40, 12.0),
+        (1234.50, -3.5),
+        (3.00, 0.0),
+    ]
+    assert _rows(tmp_path, "SELECT round(sum(close), 2) FROM t") == [(1496.9,)]
+    (note,) = [n for n in summary.notes if "amounts" in n]  # one line for the load, both columns in it
+    assert "close '$259.40' -> 259.4 ($)" in note and "change '12%' -> 12 (%, not 0.12)" in note
+    assert "--type close=VARCHAR" in note
+    units = {c["name"]: c.get("unit") for c in _profile(tmp_path)["columns"]}
+    assert units == {"ticker": None, "close": "$", "change": "%"}
+
+
+def test_describe_table_shows_the_unit(tmp_path: Path) -> None:
+    from analytics_agent.tools.profile_view import fit_profile
+
+    _load(tmp_path, "prices.csv", US_PRICES)
+    shown = {c["name"]: c for c in fit_profile(_profile(tmp_path))["columns"]}
+    assert shown["change"]["unit"] == "%" and "unit" not in shown["ticker"]
+
+
+def test_the_option_the_note_names_keeps_the_text(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "prices.csv", US_PRICES, types=["close=VARCHAR"])
+    assert _types(summary) == {"ticker": "VARCHAR", "close": "VARCHAR", "change": "DOUBLE"}
+    assert _rows(tmp_path, "SELECT close FROM t ORDER BY ticker") == [
+        ("$259.40",),
+        ("$1,234.50",),
+        ("$3.00",),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3,50 €", 3.5),
+        ("1.234,50 €", 1234.5),
+        ("1 234,50\u00a0€", 1234.5),
+        ("EUR 12,00", 12.0),
+        ("-2,10 €", -2.1),
+    ],
+)
+def test_euro_amounts_with_a_decimal_comma_read_as_written(
+    tmp_path: Path, text: str, expected: float
+) -> None:
+    rows = f"item;price\nx;{text}\ny;0,99 €\n"
+    summary = _load(tmp_path, "eu.csv", rows)
+    assert _types(summary)["price"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT price FROM t ORDER BY item") == [(expected,), (0.99,)]
+
+
+def test_accounting_negatives_and_trailing_minus_are_negative(tmp_path: Path) -> None:
+    text = 'account,balance\ncash,"1,200.00"\nloan,"(5,000.00)"\nfees,"5,000.00-"\npetty,5.00\n'
+    summary = _load(tmp_path, "ledger.csv", text)
+    assert _types(summary)["balance"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT account, balance FROM t ORDER BY account") == [
+        ("cash", 1200.0),
+        ("fees", -5000.0),
+        ("loan", -5000.0),
+        ("petty", 5.0),
+    ]
+    assert any("balance '1,200.00' -> 1200" in n for n in summary.notes)
+
+
+def test_a_column_with_one_value_that_is_not_an_amount_stays_text_and_says_how_many(tmp_path: Path) -> None:
+    text = "item,price\n" + "".join(f"i{n},${n}.50\n" for n in range(8)) + "i8,call us\ni9,call us\n"
+    summary = _load(tmp_path, "odd.csv", text)
+    assert _types(summary)["price"] == "VARCHAR"
+    (note,) = [n for n in summary.notes if n.startswith("price")]
+    assert "2 values do not read as one" in note and "'call us'" in note
+
+
+def test_two_currencies_in_one_column_stay_text(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "mixed.csv", "item,price\na,$5.00\nb,5.00 €\nc,$1.00\n")
+    assert _types(summary)["price"] == "VARCHAR"
+    assert any("more than one currency" in n for n in summary.notes)
+
+
+def test_percent_and_plain_numbers_mixed_stay_text(tmp_path: Path) -> None:
+    text = "item,share\n" + "".join(f"i{n},{n}%\n" for n in range(8)) + "j,0.5\n"
+    summary = _load(tmp_path, "pct.csv", text)
+    assert _types(summary)["share"] == "VARCHAR"
+    assert any(n.startswith("share stayed text") and "'0.5'" in n for n in summary.notes)
+
+
+def test_type_double_on_an_amount_column_says_to_leave_it_out(tmp_path: Path) -> None:
+    with pytest.raises(LoadError) as failure:
+        _load(tmp_path, "prices.csv", US_PRICES, types=["close=DOUBLE"])
+    assert "leave out that --type" in str(failure.value) and "\n" not in str(failure.value)
+
+
+def test_aggregate_sums_a_loaded_amount_column(tmp_path: Path) -> None:
+    from analytics_agent.workspace.workspace import Workspace
+
+    _load(tmp_path, "prices.csv", US_PRICES)
+    workspace = Workspace.open(tmp_path / "t.duckdb")
+    try:
+        outcome = workspace.executor.execute(
+            "aggregate", {"table": "t", "metrics": [{"fn": "sum", "column": "close"}]}
+        )
+    finally:
+        workspace.close()
+    assert not outcome.is_error, outcome.text
+    assert "1496.9" in outcome.text
