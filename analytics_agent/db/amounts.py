@@ -53,16 +53,25 @@ _SAME = {"US$": "$", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": 
 """Two ways of writing one currency (``EUR 12`` beside ``3 €``): one unit, the symbol."""
 
 
-def candidates(probe: Mapping[str, Sequence[str]]) -> list[str]:
-    """The columns whose first values (``probe``: non-null values of each text column) are all amounts,
-    some of them marked as such: only these are checked over the whole table. Pure."""
-    point, comma, marker = re.compile(POINT), re.compile(COMMA), re.compile(MARKER)
-    found = []
+def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """The columns whose first values (``probe``: non-null values of each text column) are mostly amounts,
+    some of them marked as such: only these are read whole. Each with the decimal marks that read its
+    first values (``.``, ``,`` or both). Pure."""
+    found = {}
     for name, values in probe.items():
         shown = values[:_SAMPLE]
-        fits = max(sum(1 for v in shown if point.match(v)), sum(1 for v in shown if comma.match(v)))
-        if shown and fits >= _MOSTLY * len(shown) and any(marker.search(v) for v in shown):
-            found.append(name)
+        # most text holds no digit: the patterns are compiled for the few columns that do
+        if not shown or sum(1 for v in shown if any(c.isdigit() for c in v)) < _MOSTLY * len(shown):
+            continue
+        marker = re.compile(MARKER)
+        if not any(marker.search(v) for v in shown):
+            continue
+        point = sum(1 for v in shown if re.match(POINT, v))
+        comma = sum(1 for v in shown if re.match(COMMA, v))
+        if max(point, comma) >= _MOSTLY * len(shown):
+            found[name] = ("." if point == len(shown) or point > comma else "") + (
+                "," if comma == len(shown) or comma > point else ""
+            )
     return found
 
 
@@ -71,10 +80,9 @@ class Counts(NamedTuple):
 
     present: int
     point: int
-    """Values that read with a decimal point."""
+    """Values that read with a decimal point (0 when its first values did not)."""
     comma: int
-    """Values that read with a decimal comma."""
-    marked: int
+    """Values that read with a decimal comma (0 when its first values did not)."""
     percent: int
     currencies: list[str]
     differ: int
@@ -91,18 +99,16 @@ class Decision(NamedTuple):
 
 def decide(name: str, counts: Counts, decimal: str | None, example: str) -> Decision:
     """How a column of amounts reads, or why it stays text. ``decimal``: the load's ``--decimal``. Pure."""
-    present, point, comma, marked, percent, currencies, differ = counts
-    if not present or not marked:
+    present, point, comma, percent, currencies, differ = counts
+    if not present:
         return Decision(None, None, "")
     if len(currencies) > 1:
         shown = ", ".join(sorted(currencies))
         return Decision(
             None, None, f"{name} stayed text: it holds amounts in more than one currency ({shown})"
         )
-    if decimal == ",":
-        mark = ","
-    elif decimal == ".":
-        mark = "."
+    if decimal in (",", "."):
+        mark = decimal
     elif point == present and comma == present and differ:
         if not currencies or currencies[0] not in _POINT_CURRENCIES:
             return Decision(
@@ -122,35 +128,35 @@ def decide(name: str, counts: Counts, decimal: str | None, example: str) -> Deci
     return Decision(mark, unit, "")
 
 
-def count_sql(column: str) -> list[str]:
-    """The aggregates of ``Counts`` for one quoted column."""
+def count_sql(column: str, marks: str) -> list[str]:
+    """The aggregates of ``Counts`` for one quoted column whose first values read with ``marks``: a
+    reading they do not fit is not tried on the rest (each regular expression costs a scan's worth)."""
     point, comma = _literal(POINT), _literal(COMMA)
+    both = f"regexp_matches({column}, '[0-9][.,][0-9]') AND regexp_full_match({column}, {point}) AND regexp_full_match({column}, {comma})"
+    currency = f"nullif(regexp_extract({column}, {_literal(CURRENCY)}), '')"
     return [
         f"count({column})",
-        f"count(*) FILTER (WHERE regexp_full_match({column}, {point}))",
-        f"count(*) FILTER (WHERE regexp_full_match({column}, {comma}))",
-        f"count(*) FILTER (WHERE regexp_matches({column}, {_literal(MARKER)}))",
+        f"count(*) FILTER (WHERE regexp_full_match({column}, {point}))" if "." in marks else "0",
+        f"count(*) FILTER (WHERE regexp_full_match({column}, {comma}))" if "," in marks else "0",
         f"count(*) FILTER (WHERE contains({column}, '%'))",
-        f"list(DISTINCT regexp_extract({column}, {_literal(CURRENCY)})) "
-        f"FILTER (WHERE regexp_matches({column}, {_literal(CURRENCY)}))",
-        f"count(*) FILTER (WHERE regexp_matches({column}, '[0-9][.,][0-9]') "
-        f"AND regexp_full_match({column}, {point}) AND regexp_full_match({column}, {comma}))",
+        f"[min({currency}), max({currency})]",
+        f"count(*) FILTER (WHERE {both})" if marks == ".," else "0",
     ]
 
 
 def value_sql(column: str, mark: str) -> str:
-    """SQL: the number of a quoted column's amount read with decimal ``mark`` (the value fits the shape:
-    a minus or a parenthesis can only be its sign, and a currency holds no digit)."""
-    digits = (
-        f"regexp_replace(regexp_replace({column}, {_literal(CURRENCY)}, '', 'g'), '[^0-9{mark}]', '', 'g')"
-    )
+    """SQL: the number of a quoted column's amount read with decimal ``mark``. The value fits the shape,
+    so a minus or a parenthesis can only be its sign, and its only digits and marks are the number's (no
+    currency holds one)."""
+    digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
-    return f"(CASE WHEN regexp_matches({column}, '[(-]') THEN -1 ELSE 1 END) * CAST({number} AS DOUBLE)"
+    negative = f"contains({column}, '-') OR contains({column}, '(')"
+    return f"(CASE WHEN {negative} THEN -1 ELSE 1 END) * CAST({number} AS DOUBLE)"
 
 
 def read_amount(text: str, mark: str) -> float:
     """``value_sql`` in Python, for the note's example. Pure."""
-    digits = re.sub(f"[^0-9{mark}]", "", re.sub(CURRENCY, "", text)).replace(",", ".")
+    digits = re.sub(f"[^0-9{mark}]", "", text).replace(",", ".")
     return (-1 if re.search("[(-]", text) else 1) * float(digits)
 
 
@@ -176,7 +182,7 @@ def settle_amounts(
     columns = candidates(probe)
     if not columns:
         return Settled({}, [], [])
-    parts = [p for name in columns for p in count_sql(quote_ident(name))]
+    parts = [p for name, marks in columns.items() for p in count_sql(quote_ident(name), marks)]
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
     width = len(Counts._fields)
     units: dict[str, str | None] = {}
@@ -184,7 +190,7 @@ def settle_amounts(
     notes, noted = [], []
     for i, name in enumerate(columns):
         counts = Counts(*found[width * i : width * (i + 1)])
-        counts = counts._replace(currencies=sorted({_SAME.get(c, c) for c in counts.currencies or []}))
+        counts = counts._replace(currencies=sorted({_SAME.get(c, c) for c in counts.currencies if c}))
         example = probe[name][0]
         decision = decide(name, counts, decimal, example)
         if decision.mark is None:
