@@ -5,6 +5,7 @@ a DuckDB file in a temp dir, and checked cell by cell against what the file mean
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import duckdb
@@ -150,3 +151,100 @@ def test_aggregate_sums_a_loaded_amount_column(tmp_path: Path) -> None:
         workspace.close()
     assert not outcome.is_error, outcome.text
     assert "1496.9" in outcome.text
+
+
+# 2. Dates: US order, day-first timestamps, two-digit years
+
+
+US_DATES = "id,ordered\n1,03/04/2020\n2,05/06/2020\n3,12/11/2020\n"
+
+
+def test_dates_that_fit_both_orders_with_nothing_to_decide_are_refused_naming_each_option(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, "orders.csv", US_DATES)
+    message = str(refused.value)
+    assert "--date-format ordered=%m/%d/%Y" in message and "--date-format ordered=%d/%m/%Y" in message
+    assert "\n" not in message and not (tmp_path / "t.duckdb").exists()
+    _load(tmp_path, "orders.csv", US_DATES, date_format=["ordered=%m/%d/%Y"])  # the option it names loads it
+    assert _rows(tmp_path, "SELECT ordered FROM t ORDER BY id")[0] == (datetime.date(2020, 3, 4),)
+
+
+def test_dollar_amounts_make_a_file_read_month_first(tmp_path: Path) -> None:
+    text = 'id,ordered,total\n1,03/04/2020,"$1,200.00"\n2,05/06/2020,$5.00\n3,12/11/2020,$7.50\n'
+    summary = _load(tmp_path, "us.csv", text)
+    assert _rows(tmp_path, "SELECT ordered FROM t ORDER BY id") == [
+        (datetime.date(2020, 3, 4),),
+        (datetime.date(2020, 5, 6),),
+        (datetime.date(2020, 12, 11),),
+    ]
+    (note,) = [n for n in summary.notes if n.startswith("ordered")]
+    assert "month-first" in note and "$ amounts" in note and "--date-format ordered=%d/%m/%Y" in note
+
+
+def test_a_us_header_makes_a_file_read_month_first(tmp_path: Path) -> None:
+    _load(tmp_path, "us.csv", "id,ordered,ZIP\n1,03/04/2020,02134\n2,05/06/2020,10001\n")
+    assert _rows(tmp_path, "SELECT ordered FROM t ORDER BY id")[0] == (datetime.date(2020, 3, 4),)
+
+
+def test_another_date_column_that_only_fits_month_first_decides(tmp_path: Path) -> None:
+    text = "id,ordered,shipped\n1,03/04/2020,03/13/2020\n2,05/06/2020,05/17/2020\n"
+    _load(tmp_path, "us.csv", text)
+    assert _rows(tmp_path, "SELECT ordered, shipped FROM t ORDER BY id")[0] == (
+        datetime.date(2020, 3, 4),
+        datetime.date(2020, 3, 13),
+    )
+
+
+def test_euro_amounts_make_text_dates_read_day_first(tmp_path: Path) -> None:
+    text = 'id;booked;total\n1;03.04.2020;"3,50 €"\n2;05.06.2020;"2,00 €"\n'
+    summary = _load(tmp_path, "eu.csv", text)
+    assert _rows(tmp_path, "SELECT booked FROM t ORDER BY id")[0] == (datetime.date(2020, 4, 3),)
+    assert any(n.startswith("booked") and "day-first" in n and "€ amounts" in n for n in summary.notes)
+
+
+def test_dates_the_same_either_way_load_without_asking(tmp_path: Path) -> None:
+    _load(tmp_path, "same.csv", "id,ordered\n1,01/01/2020\n2,02/02/2020\n")
+    assert _rows(tmp_path, "SELECT ordered FROM t ORDER BY id") == [
+        (datetime.date(2020, 1, 1),),
+        (datetime.date(2020, 2, 2),),
+    ]
+
+
+def test_day_first_timestamps_are_timestamps(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "log.csv", "id,seen_at\n1,28/09/2021 03:21\n2,01/10/2021 13:00\n")
+    assert _types(summary)["seen_at"] == "TIMESTAMP"
+    assert _rows(tmp_path, "SELECT seen_at FROM t ORDER BY id") == [
+        (datetime.datetime(2021, 9, 28, 3, 21),),
+        (datetime.datetime(2021, 10, 1, 13, 0),),
+    ]
+    assert any(n.startswith("seen_at:") and "--type seen_at=VARCHAR" in n for n in summary.notes)
+    assert (
+        _types(_load(tmp_path, "log.csv", "id,seen_at\n1,28/09/2021 03:21\n", types=["seen_at=VARCHAR"]))[
+            "seen_at"
+        ]
+        == "VARCHAR"
+    )
+
+
+def test_us_twelve_hour_timestamps_are_timestamps(tmp_path: Path) -> None:
+    _load(tmp_path, "log.csv", "id,seen_at\n1,09/28/2021 03:21 PM\n2,10/01/2021 1:00 AM\n")
+    assert _rows(tmp_path, "SELECT seen_at FROM t ORDER BY id") == [
+        (datetime.datetime(2021, 9, 28, 15, 21),),
+        (datetime.datetime(2021, 10, 1, 1, 0),),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["id,born\n1,12-Mar-45\n2,01-Jan-99\n3,05-May-20\n", "id,born\n1,12/03/45\n2,01/01/99\n3,25/05/20\n"],
+)
+def test_two_digit_birth_years_take_the_spreadsheet_century(tmp_path: Path, text: str) -> None:
+    summary = _load(tmp_path, "people.csv", text)
+    assert _rows(tmp_path, "SELECT born FROM t ORDER BY id") == [
+        (datetime.date(1945, 3, 12),),
+        (datetime.date(1999, 1, 1),),
+        (datetime.date(2020, 5, 25 if "/" in text else 5),),
+    ]
+    assert any("30-99 read as 1930-1999" in n for n in summary.notes)
