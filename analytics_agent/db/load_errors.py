@@ -214,6 +214,10 @@ def _quoted_header(where: str, fields: int, expected: int, quote: str) -> str:
 
 def _null_hint(value: str) -> str:
     """``--null VALUE`` when the value could be a missing-value marker (short, no digits)."""
+    from analytics_agent.db.totals_row import is_total_label  # on this error only
+
+    if is_total_label(value):  # a totals row's label: read as missing, its numbers would load as data
+        return ""
     if 0 < len(value) <= 12 and not any(c.isdigit() or c in ',;\t|"\\' for c in value):
         shown = value if value.isalnum() else repr(value)
         return f"add --null {shown} if it means missing, or "

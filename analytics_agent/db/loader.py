@@ -38,7 +38,7 @@ from analytics_agent.db.sources import (
     resolve_inputs,
     trailing_reader_sql,
 )
-from analytics_agent.db.totals_row import totals_row_note
+from analytics_agent.db.totals_row import drop_totals, totals_row_note
 from analytics_agent.db.write_safety import (
     WriteState,
     is_interrupt,
@@ -249,7 +249,15 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes = header_notes + _excel_note(plan.dialect) + settled + self._trailing_note()
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(conn, table, plan.text_reader, stored_to_original)
-        if self.options.mode != "append":  # appended rows follow others: "the rows above" are not the file's
+        if self.options.drop_totals:
+            dropped, note, retyped = drop_totals(conn, table, loaded, plan.text_columns, plan.fixed)
+            loaded -= dropped
+            rows = loaded
+            # the label's column was text for the label alone: what the odd-value check said of it is moot
+            notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)] + [note]
+        elif (
+            self.options.mode != "append"
+        ):  # appended rows follow others: "the rows above" are not the file's
             notes += totals_row_note(conn, table, loaded, plan.text_columns)
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1

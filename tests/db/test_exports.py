@@ -248,3 +248,68 @@ def test_two_digit_birth_years_take_the_spreadsheet_century(tmp_path: Path, text
         (datetime.date(2020, 5, 25 if "/" in text else 5),),
     ]
     assert any("30-99 read as 1930-1999" in n for n in summary.notes)
+
+
+# 3. Totals rows
+
+
+GERMAN = "Monat;Umsatz\n" + "".join(f"{m};{m * 100},5\n" for m in range(1, 13)) + "Summe;7806,0\n"
+"""An Excel export's footer: 'Summe' in the month column, the sum of 100,5 ... 1200,5 (7,806.0) beside it."""
+
+
+def test_a_totals_label_in_a_number_column_never_gets_a_null_advice(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "umsatz.csv", GERMAN, decimal=",")
+    assert not any("--null" in n for n in summary.notes), summary.notes
+    assert any("--drop-totals" in n for n in summary.notes)
+
+
+def test_drop_totals_loads_the_months_without_the_footer(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "umsatz.csv", GERMAN, decimal=",", drop_totals=True)
+    assert summary.rows_loaded == 12 and _types(summary) == {"monat": "BIGINT", "umsatz": "DOUBLE"}
+    assert _rows(tmp_path, "SELECT count(*), sum(monat), sum(umsatz) FROM t") == [(12, 78, 7806.0)]
+    assert [n for n in summary.notes if "Summe" in n] == [
+        "--drop-totals: dropped the last row (monat = 'Summe'), the sums of the rows above in umsatz (1 row); "
+        "leave out --drop-totals to keep them"
+    ]
+
+
+def test_a_brand_called_total_is_data(tmp_path: Path) -> None:
+    # units 3 = 1 + 2 by chance, but 900 is no aggregate of 500 and 700; returns of 0 sum to 0 trivially
+    text = "brand,units,returns,revenue\nAcme,1,0,500\nBeta,2,0,700\nTotal,3,0,900\n"
+    summary = _load(tmp_path, "brands.csv", text)
+    assert not any("last row" in n for n in summary.notes)
+    summary = _load(tmp_path, "brands.csv", text, drop_totals=True)
+    assert _rows(tmp_path, "SELECT brand, revenue FROM t WHERE brand = 'Total'") == [("Total", 900)]
+    assert any("no totals row" in n for n in summary.notes)
+
+
+SUBTOTALS = (
+    "Region,Product,Sales\nNorth,A,10.25\nNorth,B,20\nNorth Total,,30.25\nSouth,A,5\nSouth,B,7\n"
+    "South Total,,12\nGrand Total,,42.25\n"
+)
+
+
+def test_subtotal_rows_and_a_grand_total_are_named(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "sales.csv", SUBTOTALS)
+    (note,) = [n for n in summary.notes if "last row" in n]
+    assert (
+        "'Grand Total'" in note
+        and "2 subtotal rows such as 'North Total'" in note
+        and "--drop-totals" in note
+    )
+
+
+def test_drop_totals_drops_subtotals_and_the_grand_total(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "sales.csv", SUBTOTALS, drop_totals=True)
+    assert summary.rows_loaded == 4
+    assert _rows(tmp_path, "SELECT region, product, sales FROM t ORDER BY region, product") == [
+        ("North", "A", 10.25),
+        ("North", "B", 20.0),
+        ("South", "A", 5.0),
+        ("South", "B", 7.0),
+    ]
+
+
+def test_drop_totals_with_append_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="--drop-totals"):
+        _load(tmp_path, "sales.csv", SUBTOTALS, drop_totals=True, append=True, replace=False)

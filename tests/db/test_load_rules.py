@@ -432,9 +432,8 @@ def test_a_last_row_of_totals_is_named_because_sums_would_count_it_twice(tmp_pat
         decimal=",",
     )
     assert summary.notes == [
-        "the last row (region = 'Summe:') holds the sums of the rows above in sales, share; it is loaded as a "
-        "row, so a sum over the table counts them twice: remove that line from the file and load it again "
-        "with --replace"
+        "the last row (region = 'Summe:') holds the sums of the rows above in sales, share; loaded as rows, a "
+        "sum over the table counts them twice: add --drop-totals to load without them"
     ]
     assert _rows(tmp_path, "SELECT sum(sales) FROM t") == [(601.0,)]  # loaded as it is: said, not changed
 
