@@ -23,7 +23,7 @@ _TIMEZONE_HELP = (
     "The database's business time zone (IANA, e.g. America/New_York): days and months of zoned timestamps "
     "are counted in it. Kept in <db>.semantic.yaml."
 )
-PATHS_HELP = "CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several)."
+PATHS_HELP = "CSV or Parquet files or globs; .gz, .bz2, .zst, .zip (ARCHIVE.zip:MEMBER for one of several)."
 
 
 class Option:

@@ -98,6 +98,30 @@ def refuse_empty(
     )
 
 
+def drop_empty_tail(conn: duckdb.DuckDBPyConnection, table: str, columns: list[str], loaded: int) -> int:
+    """Delete the rows of NULLs at the end of the freshly written rows (a spreadsheet's trailing ``,,,,``
+    lines) and return how many; none when every row written is one (that file is empty, said elsewhere).
+    The last row's first column is read first: a row of data rarely starts with an empty field."""
+    if not loaded:
+        return 0
+    t = quote_ident(table)
+    last = f"(SELECT max(rowid) FROM {t})"
+    if (
+        first_row(conn.execute(f"SELECT {quote_ident(columns[0])} IS NULL FROM {t} WHERE rowid = {last}"))[0]
+        is False
+    ):
+        return 0
+    empty = " AND ".join(f"{quote_ident(c)} IS NULL" for c in columns)
+    kept = first_row(conn.execute(f"SELECT max(rowid) FROM {t} WHERE NOT ({empty})"))[0]
+    if kept is None:
+        return 0
+    count = int(first_row(conn.execute(f"SELECT count(*) FROM {t} WHERE rowid > {int(kept)}"))[0])
+    if not count or count >= loaded:
+        return 0
+    conn.execute(f"DELETE FROM {t} WHERE rowid > {int(kept)}")
+    return count
+
+
 @contextlib.contextmanager
 def progress(conn: duckdb.DuckDBPyConnection, callback: ProgressCallback | None) -> Iterator[None]:
     """Report DuckDB's own progress estimate (0-100) from a side thread while the load runs."""

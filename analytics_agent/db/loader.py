@@ -22,7 +22,13 @@ from analytics_agent.db.hex_values import hex_notes
 from analytics_agent.db.keywords import reserved_words
 from analytics_agent.db.load_checks import Rejects, settle_columns
 from analytics_agent.db.load_plan import Plan, make_plan
-from analytics_agent.db.load_write import ProgressCallback, progress, refuse_empty, write_rows
+from analytics_agent.db.load_write import (
+    ProgressCallback,
+    drop_empty_tail,
+    progress,
+    refuse_empty,
+    write_rows,
+)
 from analytics_agent.db.names import header_renames, rename_reason, safe_identifier, table_name_from_path
 from analytics_agent.db.newlines import one_kind_of_newline
 from analytics_agent.db.relationships import store_relationships
@@ -39,6 +45,7 @@ from analytics_agent.db.sources import (
     trailing_reader_sql,
 )
 from analytics_agent.db.totals_row import drop_totals, totals_row_note
+from analytics_agent.db.transcode import utf8_copies
 from analytics_agent.db.write_safety import (
     WriteState,
     is_interrupt,
@@ -52,7 +59,7 @@ SMALL_INPUT_BYTES = 4_000_000
 megabytes and a table scan by row groups of 122,880 rows, so a second thread has little of its own to read
 here; waking it for each of a load's twenty-odd small queries cost about 9 ms of CPU on a 366-row file
 (188 -> 179 ms, whole process)."""
-_PACKED = (".gz", ".zst", ".zstd", ".parquet", ".pq")
+_PACKED = (".gz", ".bz2", ".zst", ".zstd", ".parquet", ".pq")
 _PACKED_RATIO = 8
 """A compressed file (or Parquet) counts as this many times its size: CSV text compresses about 5-10x."""
 
@@ -149,7 +156,8 @@ def _load(
     rejects = Rejects.fresh() if options.skip_bad_rows else None
     with (
         unpacked(inputs) as unpacked_files,
-        one_kind_of_newline(unpacked_files, options.newline) as files,
+        utf8_copies(unpacked_files, inputs, options.encoding) as (plain_files, encoding_notes),
+        one_kind_of_newline(plain_files, options.newline) as files,
         open_writer(db_path, threads=_threads(files)) as conn,
     ):
         reserved = reserved_words(conn)
@@ -179,7 +187,7 @@ def _load(
         seconds=time.perf_counter() - started,
         created_database=created,
         rejected_lines=rejected,
-        notes=[r for r in reasons if r] + notes,
+        notes=encoding_notes + [r for r in reasons if r] + notes,
     )
 
 
@@ -219,6 +227,9 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
+        empty_tail = drop_empty_tail(conn, table, plan.safe, loaded)
+        loaded -= empty_tail
+        rows = None if rows is None else loaded
         stored_to_original = dict(zip(plan.safe, plan.originals, strict=True))
         if self.options.thousands and plan.text_reader is not None:
             from analytics_agent.db.separators import refuse_misread_thousands  # only with --thousands
@@ -247,6 +258,16 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             rows=rows,
         )
         notes = header_notes + _excel_note(plan.dialect) + settled + self._trailing_note()
+        if empty_tail:
+            lines = (
+                "line at the end of the file holds"
+                if empty_tail == 1
+                else "lines at the end of the file hold"
+            )
+            notes.append(
+                f"{empty_tail:,} {lines} only delimiters (',,,,', a spreadsheet's empty rows): not loaded as "
+                "rows of NULLs"
+            )
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(conn, table, plan.text_reader, stored_to_original)
         if self.options.drop_totals:

@@ -313,3 +313,49 @@ def test_drop_totals_drops_subtotals_and_the_grand_total(tmp_path: Path) -> None
 def test_drop_totals_with_append_is_refused(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="--drop-totals"):
         _load(tmp_path, "sales.csv", SUBTOTALS, drop_totals=True, append=True, replace=False)
+
+
+# 5. Encodings, bz2, trailing empty lines
+
+
+def test_a_windows_1252_file_is_read_as_such_and_said(tmp_path: Path) -> None:
+    text = "name,city,remark\nJosé,Köln,“quoted” – 5 €\nRené,Zürich,plain\n"
+    summary = _load(tmp_path, "excel.csv", text.encode("cp1252"))
+    assert _rows(tmp_path, "SELECT name, city, remark FROM t ORDER BY name") == [
+        ("José", "Köln", "“quoted” – 5 €"),
+        ("René", "Zürich", "plain"),
+    ]
+    assert [n for n in summary.notes if "Windows-1252" in n] == [
+        "excel.csv is not UTF-8 but Windows-1252 (what Excel on Windows saves), every byte of it: read as such "
+        "(give --encoding to read it otherwise)"
+    ]
+
+
+def test_bytes_that_are_not_windows_1252_are_still_refused(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="neither UTF-8 nor latin-1"):
+        _load(tmp_path, "odd.csv", b"name,city\nJos\x81,K\xf6ln\n")  # 0x81 is no Windows-1252 character
+
+
+def test_a_bz2_file_is_unpacked_and_loaded(tmp_path: Path) -> None:
+    import bz2
+
+    summary = _load(tmp_path, "sales.csv.bz2", bz2.compress(b"region,sales\nNorth,100\nSouth,250\n"))
+    assert _rows(tmp_path, "SELECT region, sales FROM t ORDER BY region") == [("North", 100), ("South", 250)]
+    assert summary.files == ["sales.csv.bz2"]
+
+
+def test_a_broken_bz2_file_is_named_as_one(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match=r"sales\.csv\.bz2 is not a bzip2 file"):
+        _load(tmp_path, "sales.csv.bz2", b"region,sales\n")
+
+
+def test_trailing_lines_of_delimiters_are_dropped_and_counted(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "sheet.csv", "a,b,c\n1,2,3\n,,\n4,5,6\n,,\n,,\n,,\n")
+    assert summary.rows_loaded == 3 and summary.rows_total == 3
+    # the empty row between data rows is the file's own; only the tail is a spreadsheet's leftover
+    assert _rows(tmp_path, "SELECT a, b, c FROM t ORDER BY rowid") == [
+        (1, 2, 3),
+        (None, None, None),
+        (4, 5, 6),
+    ]
+    assert any(n.startswith("3 lines at the end of the file hold only delimiters") for n in summary.notes)
