@@ -43,9 +43,6 @@ def _full(number: str) -> str:
 
 POINT = _full(_POINT_NUMBER)
 COMMA = _full(_COMMA_NUMBER)
-MARKER = f"{CURRENCY}|%|^{_SP}\\(|-{_SP}$"
-"""What makes a value an amount rather than a plain number: a currency, a percent sign, an accounting
-negative. A column converts only when some value has one (plain ``1,234`` is the odd-value check's)."""
 _SAMPLE = 50
 _MOSTLY = 0.75
 """A column converts only if every value reads, but one whose values mostly do is named with the others."""
@@ -63,16 +60,42 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
         # most text holds no digit: the patterns are compiled for the few columns that do
         if not shown or sum(1 for v in shown if any(c.isdigit() for c in v)) < _MOSTLY * len(shown):
             continue
-        marker = re.compile(MARKER)
-        if not any(marker.search(v) for v in shown):
+        marks = [amount_marks(v) for v in shown]
+        if not any(m is not None and m[1] for m in marks):
             continue
-        point = sum(1 for v in shown if re.match(POINT, v))
-        comma = sum(1 for v in shown if re.match(COMMA, v))
+        point = sum(1 for m in marks if m is not None and "." in m[0])
+        comma = sum(1 for m in marks if m is not None and "," in m[0])
         if max(point, comma) >= _MOSTLY * len(shown):
             found[name] = ("." if point == len(shown) or point > comma else "") + (
                 "," if comma == len(shown) or comma > point else ""
             )
     return found
+
+
+def amount_marks(value: str) -> tuple[str, bool] | None:
+    """The decimal marks that read ``value`` as an amount (``.``, ``,`` or both) and whether it is marked
+    as one (a currency, a percent sign, an accounting negative); None when it is no amount. What ``POINT``
+    and ``COMMA`` match, taken apart step by step: Python's backtracking ``re`` takes milliseconds on
+    those patterns (DuckDB's RE2 does not). Pure."""
+    text = value.strip(" \u00a0\u202f")
+    marked = False
+    if text.startswith("(") and text.endswith(")"):
+        text, marked = text[1:-1].strip(" \u00a0\u202f"), True
+    elif text.endswith("-"):
+        text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
+    elif text.startswith("-"):
+        text = text[1:].lstrip(" \u00a0\u202f")
+    currency = re.match(f"^{CURRENCY}", text) or re.search(f"{CURRENCY}$", text)
+    if currency:
+        text = (text[: currency.start()] + text[currency.end() :]).strip(" \u00a0\u202f")
+        marked = True
+        text = text[1:].lstrip(" \u00a0\u202f") if text.startswith("-") else text  # $-5.00
+    if text.endswith("%"):
+        text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
+    marks = ("." if re.fullmatch(_POINT_NUMBER, text) else "") + (
+        "," if re.fullmatch(_COMMA_NUMBER, text) else ""
+    )
+    return (marks, marked) if marks else None
 
 
 class Counts(NamedTuple):

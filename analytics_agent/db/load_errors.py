@@ -140,9 +140,10 @@ def explain_load_error(
 
 def _is_amount(value: str) -> bool:
     """``$259.40``, ``12%``, ``(5,000.00)``: what ``db.amounts`` reads. Pure."""
-    from analytics_agent.db.amounts import COMMA, MARKER, POINT  # on this error only
+    from analytics_agent.db.amounts import amount_marks  # on this error only
 
-    return bool(re.search(MARKER, value)) and bool(re.match(POINT, value) or re.match(COMMA, value))
+    found = amount_marks(value)
+    return found is not None and found[1]
 
 
 def _reader_failure(message: str, where: str) -> str:

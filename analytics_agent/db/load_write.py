@@ -98,11 +98,19 @@ def refuse_empty(
     )
 
 
-def drop_empty_tail(conn: duckdb.DuckDBPyConnection, table: str, columns: list[str], loaded: int) -> int:
+def drop_empty_tail(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: list[str],
+    loaded: int,
+    files: list[Path],
+    delimiter: str,
+) -> int:
     """Delete the rows of NULLs at the end of the freshly written rows (a spreadsheet's trailing ``,,,,``
     lines) and return how many; none when every row written is one (that file is empty, said elsewhere).
-    The last row's first column is read first: a row of data rarely starts with an empty field."""
-    if not loaded:
+    A plain file whose last line holds more than delimiters is not asked; otherwise the last row's first
+    column is read first: a row of data rarely starts with an empty field."""
+    if not loaded or (len(files) == 1 and not _may_end_empty(files[0], delimiter)):
         return 0
     t = quote_ident(table)
     last = f"(SELECT max(rowid) FROM {t})"
@@ -120,6 +128,21 @@ def drop_empty_tail(conn: duckdb.DuckDBPyConnection, table: str, columns: list[s
         return 0
     conn.execute(f"DELETE FROM {t} WHERE rowid > {int(kept)}")
     return count
+
+
+def _may_end_empty(path: Path, delimiter: str) -> bool:
+    """Whether a file's last line could be a record of empty fields (only delimiters, quotes and spaces);
+    True when its end cannot be read as is (a packed file DuckDB unpacks itself)."""
+    if path.name.lower().endswith((".gz", ".zst", ".zstd")):
+        return True
+    try:
+        with path.open("rb") as handle:
+            handle.seek(max(0, path.stat().st_size - 4096))
+            tail = handle.read().rstrip(b"\r\n\t ")
+    except OSError:
+        return True
+    last = tail[tail.rfind(b"\n") + 1 :].replace(b"\r", b"")
+    return bool(last) and not last.strip(delimiter.encode() + b'"\t ')
 
 
 @contextlib.contextmanager

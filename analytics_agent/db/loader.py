@@ -227,7 +227,11 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
-        empty_tail = drop_empty_tail(conn, table, plan.safe, loaded)
+        empty_tail = (
+            drop_empty_tail(conn, table, plan.safe, loaded, self.files, plan.dialect.delimiter)
+            if plan.dialect is not None
+            else 0
+        )
         loaded -= empty_tail
         rows = None if rows is None else loaded
         stored_to_original = dict(zip(plan.safe, plan.originals, strict=True))
