@@ -187,12 +187,9 @@ def _literal(pattern: str) -> str:
     return "'" + pattern.replace("'", "''") + "'"
 
 
-class Settled(NamedTuple):
-    units: dict[str, str | None]
-    """Converted columns -> their unit (``%``, a currency, or None for accounting negatives alone)."""
-    notes: list[str]
-    noted: list[str]
-    """Columns kept as text with a note of their own (the odd-value check need not name them again)."""
+Settled = tuple[dict[str, str | None], list[str], list[str]]
+"""Converted columns -> their unit (``%``, a currency, or None for accounting negatives alone); the notes;
+the columns kept as text with a note of their own (the odd-value check need not name them again)."""
 
 
 def settle_amounts(
@@ -204,7 +201,7 @@ def settle_amounts(
     """Convert the text columns of amounts to DOUBLE; say which, and why others stayed text."""
     columns = candidates(probe)
     if not columns:
-        return Settled({}, [], [])
+        return {}, [], []
     parts = [p for name, marks in columns.items() for p in count_sql(quote_ident(name), marks)]
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
     width = len(Counts._fields)
@@ -231,7 +228,7 @@ def settle_amounts(
         examples[name] = (example, read_amount(example, decision.mark))
     if units:
         notes.insert(0, _converted_note(units, examples))
-    return Settled(units, notes, noted)
+    return units, notes, noted
 
 
 def _converted_note(units: Mapping[str, str | None], examples: Mapping[str, tuple[str, Any]]) -> str:

@@ -11,7 +11,6 @@ from typing import Any, NamedTuple
 
 import duckdb
 
-from analytics_agent.db.amounts import settle_amounts
 from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.db.odd_values import odd_value_notes
 from analytics_agent.db.rows import first_row
@@ -77,23 +76,49 @@ def settle_columns(
     text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
-    amounts = settle_amounts(conn, table, probe, decimal)
-    notes = list(amounts.notes)
-    text = [c for c in text if c not in amounts.units]
-    free = [c for c in free if c not in amounts.units and c not in amounts.noted]
+    units: dict[str, str | None] = {}
+    notes: list[str] = []
+    noted_amounts: list[str] = []
+    if _may_hold_amounts(probe):
+        from analytics_agent.db.amounts import settle_amounts  # most files have none: kept off their load
+
+        units, notes, noted_amounts = settle_amounts(conn, table, probe, decimal)
+    text = [c for c in text if c not in units]
+    free = [c for c in free if c not in units and c not in noted_amounts]
     sniffed = sniffed_counts(conn, table, date_formats)
-    clues = Clues(list(stored_to_original.values()), amounts.units, sniffed.decided(date_formats))
+    clues = Clues(list(stored_to_original.values()), units, sniffed.decided(date_formats))
     dated, date_notes, noted, decided = text_dates(conn, table, free, rows, probe, clues)
     notes += date_notes
     text = [c for c in text if c not in dated]
     notes += _token_notes(conn, table, text, recount, stored_to_original, tokens)
-    noted += amounts.noted
+    noted += noted_amounts
     notes += odd_value_notes(
         conn, table, [c for c in text if c not in fixed and c not in noted], decimal=decimal, rows=rows
     )
-    clues = clues._replace(decided={**clues.decided, **decided})
+    clues = clues.adding(decided)
     notes += settle_sniffed(conn, table, date_formats, sniffed, clues)
-    return notes, amounts.units
+    return notes, units
+
+
+_AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿")
+
+
+def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
+    """Whether some first value has a digit and a currency, percent or accounting sign, or a three-letter
+    code before or after it (``EUR 12``): only then is ``db.amounts`` imported and asked. Pure."""
+    for values in probe.values():
+        for value in values[:50]:
+            text = value.strip()
+            if not any(c.isdigit() for c in text):
+                continue
+            if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text[-2:] in ("kr", "zł", "Fr"):
+                return True
+            if any(part.isalpha() and part.isupper() for part in (text[:3], text[-3:])) or text[:2] in (
+                "kr",
+                "Fr",
+            ):
+                return True
+    return False
 
 
 def _probe(conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]) -> dict[str, list[str]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 import duckdb
 
@@ -57,15 +56,24 @@ US_HEADERS = frozenset({"zip", "zipcode", "zip_code", "zip code", "ssn", "ein", 
 """Column names that say a file is a US export (month-first dates)."""
 
 
-class Clues(NamedTuple):
-    """What the rest of the file says about the order of day and month."""
+class Clues:
+    """What the rest of the file says about the order of day and month. (A plain class: a NamedTuple
+    costs every load's import a tenth of a millisecond more.)"""
 
-    names: Sequence[str]
-    """The file's own column names."""
-    units: Mapping[str, str | None]
-    """Columns of amounts and their unit (``db.amounts``): ``$`` says US, ``€`` and ``£`` say day-first."""
-    decided: Mapping[str, str]
-    """Date columns whose own values decide the order: column -> ``month`` or ``day``."""
+    __slots__ = ("decided", "names", "units")
+
+    def __init__(
+        self, names: Sequence[str], units: Mapping[str, str | None], decided: Mapping[str, str]
+    ) -> None:
+        self.names = names
+        """The file's own column names."""
+        self.units = units
+        """Columns of amounts and their unit (``db.amounts``): ``$`` says US, ``€`` and ``£`` day-first."""
+        self.decided = decided
+        """Date columns whose own values decide the order: column -> ``month`` or ``day``."""
+
+    def adding(self, decided: Mapping[str, str]) -> Clues:
+        return Clues(self.names, self.units, {**self.decided, **decided})
 
 
 def first_of(fmt: str) -> str:
@@ -134,7 +142,7 @@ def text_dates(
         for name, (_, full, _, _) in fitting.items()
         if len(full) == 1 and "%m" in full[0] and swapped(full[0]) in formats[name]
     }
-    clues = clues._replace(decided={**clues.decided, **decided})
+    clues = clues.adding(decided)
     converted: list[str] = []
     notes: list[str] = []
     noted: list[str] = []
@@ -281,11 +289,14 @@ def _choose_format(
     )
 
 
-class Sniffed(NamedTuple):
+class Sniffed:
     """The day/month dates DuckDB read (one format for the file): per column, the values only its reading
     fits, those the other reading would change, and those a two-digit year put in 2030-2068."""
 
-    counts: dict[str, tuple[int, int, int]]
+    __slots__ = ("counts",)
+
+    def __init__(self, counts: dict[str, tuple[int, int, int]]) -> None:
+        self.counts = counts
 
     def decided(self, formats: Mapping[str, str]) -> dict[str, str]:
         return {c: first_of(formats[c]) for c, (deciding, _, _) in self.counts.items() if deciding}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any
 
 import duckdb
 
@@ -34,18 +34,19 @@ def is_total_label(value: str) -> bool:
     return re.fullmatch(TOTAL_LABEL, value.strip(" :")) is not None
 
 
-class Totals(NamedTuple):
-    label: str
-    """The column holding the label."""
-    text: str
-    row: int
-    """The totals row's rowid."""
-    sums: list[str]
-    """The columns the row sums."""
-    subtotals: list[int]
-    """The rowids of subtotal rows above it (their sums add up to the total too)."""
-    example: str
-    """A subtotal row's label, when there are some."""
+class Totals:
+    """A footer totals row. (A plain class: a NamedTuple costs every load's import more.)"""
+
+    __slots__ = ("example", "label", "row", "subtotals", "sums", "text")
+
+    def __init__(
+        self, label: str, text: str, row: int, sums: list[str], subtotals: list[int], example: str
+    ) -> None:
+        self.label, self.text, self.row = label, text, row
+        """The column holding the label, the label, and the row's rowid."""
+        self.sums, self.subtotals, self.example = sums, subtotals, example
+        """The columns the row sums; the rowids of subtotal rows above it (their sums add up to the total
+        too), and one subtotal row's label."""
 
 
 def find_totals(
