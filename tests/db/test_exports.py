@@ -359,3 +359,43 @@ def test_trailing_lines_of_delimiters_are_dropped_and_counted(tmp_path: Path) ->
         (4, 5, 6),
     ]
     assert any(n.startswith("3 lines at the end of the file hold only delimiters") for n in summary.notes)
+
+
+# The command line: the notes are printed under the summary, the new option is taken
+
+
+def test_the_load_command_prints_each_note_and_takes_drop_totals(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    csv = tmp_path / "export.csv"
+    csv.write_text(
+        'id,ordered,total\n1,03/04/2020,"$1,200.00"\n2,05/06/2020,$5.00\n3,12/11/2020,$7.50\nTotal,,"$1,212.50"\n,,\n'
+    )
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "analytics_agent",
+            "--db",
+            str(tmp_path / "t.duckdb"),
+            "load",
+            str(csv),
+            "--drop-totals",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stdout.splitlines() if line.startswith("note: ")]
+    assert any("total '$1,200.00' -> 1200 ($)" in n for n in notes)
+    assert any(n.startswith("note: ordered: dates read month-first") for n in notes)
+    assert any(n.startswith("note: --drop-totals: dropped the last row (id = 'Total')") for n in notes)
+    assert any(n.startswith("note: 1 line at the end of the file holds only delimiters") for n in notes)
+    assert _rows(tmp_path, "SELECT count(*), sum(total) FROM export") == [(3, 1212.5)]
