@@ -399,3 +399,23 @@ def test_the_load_command_prints_each_note_and_takes_drop_totals(tmp_path: Path)
     assert any(n.startswith("note: --drop-totals: dropped the last row (id = 'Total')") for n in notes)
     assert any(n.startswith("note: 1 line at the end of the file holds only delimiters") for n in notes)
     assert _rows(tmp_path, "SELECT count(*), sum(total) FROM export") == [(3, 1212.5)]
+
+
+def test_the_python_api_takes_drop_totals_and_describe_shows_the_unit(tmp_path: Path) -> None:
+    import analytics_agent as aa
+
+    csv = tmp_path / "sales.csv"
+    csv.write_text('region,share,sales\nNorth,40%,"$1,000.00"\nSouth,60%,$500.00\nTotal,100%,"$1,500.00"\n')
+    ws = aa.open(tmp_path / "api.duckdb")
+    try:
+        loaded = ws.load(csv, drop_totals=True)
+        assert loaded.rows == 2
+        described = ws.describe("sales")
+        assert "unit" in described.columns
+        units = {
+            row[described.columns.index("name")]: row[described.columns.index("unit")]
+            for row in described.rows
+        }
+        assert units["share"] == "%" and units["sales"] == "$"
+    finally:
+        ws.close()
