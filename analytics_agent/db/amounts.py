@@ -130,7 +130,7 @@ def decide(name: str, counts: Counts, decimal: str | None, example: str) -> Deci
         return Decision(
             None, None, f"{name} stayed text: it holds amounts in more than one currency ({shown})"
         )
-    if decimal in (",", "."):
+    if decimal in (",", ".") and (point if decimal == "." else comma):  # --decimal, unless no value reads so
         mark = decimal
     elif point == present and comma == present and differ:
         if not currencies or currencies[0] not in _POINT_CURRENCIES:

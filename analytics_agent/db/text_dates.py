@@ -273,7 +273,7 @@ def _choose_format(
     changed, example = first_row(
         conn.execute(
             f"SELECT count(*), any_value({col}) FROM {quote_ident(table)} "
-            f"WHERE strptime({col}, '{pair}') <> strptime({col}, '{swapped(pair)}')"
+            f"WHERE TRY_STRPTIME({col}, '{pair}') <> TRY_STRPTIME({col}, '{swapped(pair)}')"
         )
     )
     day_first = pair if first_of(pair) == "day" else swapped(pair)

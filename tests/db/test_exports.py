@@ -419,3 +419,14 @@ def test_the_python_api_takes_drop_totals_and_describe_shows_the_unit(tmp_path: 
         assert units["share"] == "%" and units["sales"] == "$"
     finally:
         ws.close()
+
+
+def test_a_decimal_option_no_value_reads_with_does_not_decide_an_amount_column() -> None:
+    from analytics_agent.db.amounts import Counts, decide
+
+    # --decimal ',' for the file's other columns; this column's $1,234.50 only read with a point
+    counts = Counts(present=2, point=2, comma=0, percent=0, currencies=["$"], differ=0)
+    assert decide("close", counts, ",", "$1,234.50").mark == "."
+    both = Counts(present=2, point=2, comma=2, percent=0, currencies=["€"], differ=1)
+    assert decide("price", both, ",", "1.500 €").mark == ","
+    assert decide("price", both, None, "1.500 €").mark is None  # nothing decides: stays text, said
