@@ -174,7 +174,8 @@ def value_sql(column: str, mark: str) -> str:
     digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
     negative = f"contains({column}, '-') OR contains({column}, '(')"
-    return f"(CASE WHEN {negative} THEN -1 ELSE 1 END) * CAST({number} AS DOUBLE)"
+    # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too
+    return f"(CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE)"
 
 
 def read_amount(text: str, mark: str) -> float:

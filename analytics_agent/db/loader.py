@@ -44,7 +44,7 @@ from analytics_agent.db.sources import (
     resolve_inputs,
     trailing_reader_sql,
 )
-from analytics_agent.db.totals_row import drop_totals, totals_row_note
+from analytics_agent.db.totals_row import NO_TOTALS, drop_totals, totals_row_note
 from analytics_agent.db.transcode import utf8_copies
 from analytics_agent.db.write_safety import (
     WriteState,
@@ -247,11 +247,16 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
                 self.options.decimal,
                 label=", ".join(i.label for i in self.inputs),
             )
+        # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
+        # no longer keeps it text; once more after, for a total of amounts read as numbers only then
+        early, early_note, retyped = self._drop_totals(loaded, plan.text_columns)
+        loaded -= early
+        rows = None if rows is None else loaded
         header_notes, own_names = _header_renames(plan)
         settled, units = settle_columns(
             conn,
             table,
-            text=plan.text_columns,
+            text=[c for c in plan.text_columns if c not in retyped],
             flags=plan.flags,
             fixed=plan.fixed,
             recount=plan.recount,
@@ -275,11 +280,12 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(conn, table, plan.text_reader, stored_to_original)
         if self.options.drop_totals:
-            dropped, note, retyped = drop_totals(conn, table, loaded, plan.text_columns, plan.fixed)
-            loaded -= dropped
+            late, late_note, retyped = (0, "", []) if early else self._drop_totals(loaded, plan.text_columns)
+            loaded -= late
             rows = loaded
             # the label's column was text for the label alone: what the odd-value check said of it is moot
-            notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)] + [note]
+            notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
+            notes.append(early_note or late_note or NO_TOTALS)
         elif (
             self.options.mode != "append"
         ):  # appended rows follow others: "the rows above" are not the file's
@@ -297,6 +303,12 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         )
         store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
         return loaded, rejected, notes, profile
+
+    def _drop_totals(self, loaded: int, text: Sequence[str]) -> tuple[int, str, list[str]]:
+        """``--drop-totals`` (``totals_row.drop_totals``); nothing without it."""
+        if not self.options.drop_totals:
+            return 0, "", []
+        return drop_totals(self.conn, self.table, loaded, text, self.plan.fixed)
 
     def _written(self) -> Written:
         """``written_tables`` after the write: the tables before it and the new table's own columns, with

@@ -15,6 +15,7 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.odd_values import SAMPLE_ROWS, first_rows
 from analytics_agent.db.rows import first_row
+from analytics_agent.db.totals_row import is_total_label
 from analytics_agent.errors import LoadError
 
 # Patterns as text, compiled by ``re`` on first use (and kept in its cache): most loads have no column
@@ -177,13 +178,15 @@ def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str
         )
     )
     if bad:
-        return (
-            f"{name} looks like dates ({chosen}) but {bad:,} values such as {example!r} do not fit; "
-            f"it stayed text (fix them, or add --null {example!r} if they mean missing)"
+        fix = (
+            "add --drop-totals if it labels a last row of totals"
+            if bad == 1 and is_total_label(str(example))
+            else f"fix them, or add --null {example!r} if they mean missing"
         )
+        return f"{name} looks like dates ({chosen}) but {bad:,} values such as {example!r} do not fit; it stayed text ({fix})"
     sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
     kind = "TIMESTAMP" if "%H" in chosen or "%I" in chosen else "DATE"
-    value = f"strptime({col}, '{chosen}')::{kind}"
+    value = f"TRY_STRPTIME({col}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
     if "%y" in chosen:
         value = pivoted(value)
         why += f"; {_PIVOT_SAID}"

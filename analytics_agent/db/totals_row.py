@@ -152,14 +152,11 @@ def drop_totals(
     conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str], fixed: Sequence[str]
 ) -> tuple[int, str, list[str]]:
     """``--drop-totals``: delete the footer totals row and its subtotal rows. Returns the rows deleted, the
-    note, and the label column when it became a number column (it was text only for the label)."""
+    note (empty: none found), and the label column when it became a number column (it was text only for
+    the label)."""
     found = find_totals(conn, table, rows, text_columns)
     if found is None:
-        return (
-            0,
-            "--drop-totals: the file ends with no totals row (a labelled row of the sums above); nothing dropped",
-            [],
-        )
+        return 0, "", []
     t = quote_ident(table)
     gone = [found.row, *found.subtotals]
     conn.execute(f"DELETE FROM {t} WHERE rowid IN ({', '.join(map(str, gone))})")
@@ -202,3 +199,8 @@ def _subtotals(found: Totals) -> str:
 def _same(value: float | Decimal, total: float | Decimal) -> bool:
     """Equal, or equal to the cent (a spreadsheet rounds a total it shows)."""
     return abs(float(value) - float(total)) <= max(0.005, 1e-9 * abs(float(total)))
+
+
+NO_TOTALS = (
+    "--drop-totals: the file ends with no totals row (a labelled row of the sums above); nothing dropped"
+)

@@ -430,3 +430,12 @@ def test_a_decimal_option_no_value_reads_with_does_not_decide_an_amount_column()
     both = Counts(present=2, point=2, comma=2, percent=0, currencies=["€"], differ=1)
     assert decide("price", both, ",", "1.500 €").mark == ","
     assert decide("price", both, None, "1.500 €").mark is None  # nothing decides: stays text, said
+
+
+def test_drop_totals_with_the_label_below_the_dates_stores_the_dates(tmp_path: Path) -> None:
+    text = "Date,Sales\n01/15/2024,100\n01/16/2024,200\n01/17/2024,50\nTotal,350\n"
+    summary = _load(tmp_path, "daily.csv", text, drop_totals=True)
+    assert _types(summary) == {"date": "DATE", "sales": "BIGINT"}
+    assert _rows(tmp_path, "SELECT min(date), max(date), sum(sales) FROM t") == [
+        (datetime.date(2024, 1, 15), datetime.date(2024, 1, 17), 350)
+    ]
