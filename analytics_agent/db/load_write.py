@@ -130,6 +130,16 @@ def drop_empty_tail(
     return count
 
 
+def empty_tail_note(count: int) -> list[str]:
+    """The note of ``drop_empty_tail``'s rows. Pure."""
+    if not count:
+        return []
+    lines = "line at the end of the file holds" if count == 1 else "lines at the end of the file hold"
+    return [
+        f"{count:,} {lines} only delimiters (',,,,', a spreadsheet's empty rows): not loaded as rows of NULLs"
+    ]
+
+
 def _may_end_empty(path: Path, delimiter: str) -> bool:
     """Whether a file's last line could be a record of empty fields (only delimiters, quotes and spaces);
     True when its end cannot be read as is (a packed file DuckDB unpacks itself)."""

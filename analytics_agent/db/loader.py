@@ -25,6 +25,7 @@ from analytics_agent.db.load_plan import Plan, make_plan
 from analytics_agent.db.load_write import (
     ProgressCallback,
     drop_empty_tail,
+    empty_tail_note,
     progress,
     refuse_empty,
     write_rows,
@@ -221,9 +222,35 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     def run(self) -> tuple[int, list[int], list[str], dict[str, Any]]:
         """Write, settle the columns, store the profile and relationships (inside the transaction).
         Returns the rows written, the rejected lines, the notes and the stored profile."""
+        plan = self.plan
+        loaded, rejected, empty_tail = self._write()
+        # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
+        # no longer keeps it text; once more after, for a total of amounts read as numbers only then
+        early, early_note, retyped = self._drop_totals(loaded, plan.text_columns)
+        loaded -= early
+        appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
+        header_notes, own_names = _header_renames(plan)
+        settled, units = self._settle(retyped, None if appending else loaded)
+        notes = header_notes + _excel_note(plan.dialect) + settled + self._trailing_note()
+        notes += empty_tail_note(empty_tail)
+        if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
+            notes += hex_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
+        if self.options.drop_totals:
+            late, late_note, retyped = (0, "", []) if early else self._drop_totals(loaded, plan.text_columns)
+            loaded -= late
+            # the label's column was text for the label alone: what the odd-value check said of it is moot
+            notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
+            notes.append(early_note or late_note or NO_TOTALS)
+        elif not appending:  # appended rows follow others: "the rows above" are not the file's
+            notes += totals_row_note(self.conn, self.table, loaded, plan.text_columns)
+        profile = self._store(own_names, units, None if appending else loaded)
+        return loaded, rejected, notes, profile
+
+    def _write(self) -> tuple[int, list[int], int]:
+        """The rows written (less a trailing run of empty ones), the rejected lines, and the empty rows
+        dropped; refuses an empty load, and a misread ``--thousands``."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
-        rows = None if self.options.mode == "append" else loaded  # appended to, the table holds more
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
@@ -232,9 +259,6 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             if plan.dialect is not None
             else 0
         )
-        loaded -= empty_tail
-        rows = None if rows is None else loaded
-        stored_to_original = dict(zip(plan.safe, plan.originals, strict=True))
         if self.options.thousands and plan.text_reader is not None:
             from analytics_agent.db.separators import refuse_misread_thousands  # only with --thousands
 
@@ -242,54 +266,38 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
                 conn,
                 table,
                 plan.text_reader,
-                stored_to_original,
+                self._stored_to_original(),
                 self.options.thousands,
                 self.options.decimal,
                 label=", ".join(i.label for i in self.inputs),
             )
-        # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
-        # no longer keeps it text; once more after, for a total of amounts read as numbers only then
-        early, early_note, retyped = self._drop_totals(loaded, plan.text_columns)
-        loaded -= early
-        rows = None if rows is None else loaded
-        header_notes, own_names = _header_renames(plan)
-        settled, units = settle_columns(
-            conn,
-            table,
+        return loaded - empty_tail, rejected, empty_tail
+
+    def _stored_to_original(self) -> dict[str, str]:
+        return dict(zip(self.plan.safe, self.plan.originals, strict=True))
+
+    def _settle(self, retyped: list[str], rows: int | None) -> tuple[list[str], dict[str, str | None]]:
+        """``settle_columns`` on the text columns (less a totals label's column already retyped)."""
+        plan = self.plan
+        return settle_columns(
+            self.conn,
+            self.table,
             text=[c for c in plan.text_columns if c not in retyped],
             flags=plan.flags,
             fixed=plan.fixed,
             recount=plan.recount,
-            stored_to_original=stored_to_original,
+            stored_to_original=self._stored_to_original(),
             tokens=self.options.nulls(),
             date_formats=plan.date_formats,
             decimal=self.options.decimal,
             rows=rows,
         )
-        notes = header_notes + _excel_note(plan.dialect) + settled + self._trailing_note()
-        if empty_tail:
-            lines = (
-                "line at the end of the file holds"
-                if empty_tail == 1
-                else "lines at the end of the file hold"
-            )
-            notes.append(
-                f"{empty_tail:,} {lines} only delimiters (',,,,', a spreadsheet's empty rows): not loaded as "
-                "rows of NULLs"
-            )
-        if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
-            notes += hex_notes(conn, table, plan.text_reader, stored_to_original)
-        if self.options.drop_totals:
-            late, late_note, retyped = (0, "", []) if early else self._drop_totals(loaded, plan.text_columns)
-            loaded -= late
-            rows = loaded
-            # the label's column was text for the label alone: what the odd-value check said of it is moot
-            notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
-            notes.append(early_note or late_note or NO_TOTALS)
-        elif (
-            self.options.mode != "append"
-        ):  # appended rows follow others: "the rows above" are not the file's
-            notes += totals_row_note(conn, table, loaded, plan.text_columns)
+
+    def _store(
+        self, own_names: dict[str, str], units: dict[str, str | None], rows: int | None
+    ) -> dict[str, Any]:
+        """Store the profile (the file's own names, the units dropped from amounts) and relationships."""
+        conn, plan, table = self.conn, self.plan, self.table
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
         kept = {u: unit for u, unit in units.items() if unit}
@@ -302,7 +310,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             conn, table, original_names=renamed or None, units=kept or None, written=written, rows=rows
         )
         store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
-        return loaded, rejected, notes, profile
+        return profile
 
     def _drop_totals(self, loaded: int, text: Sequence[str]) -> tuple[int, str, list[str]]:
         """``--drop-totals`` (``totals_row.drop_totals``); nothing without it."""
