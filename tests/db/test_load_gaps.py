@@ -12,6 +12,7 @@ import pytest
 from analytics_agent.db.loader import load_files
 from analytics_agent.db.odd_values import odd_value_notes
 from analytics_agent.db.sources import load_options
+from analytics_agent.errors import LoadError
 
 
 def _load(tmp_path: Path, text: str, **flags: object):
@@ -42,14 +43,15 @@ def test_an_ambiguous_text_date_column_reads_month_first_when_the_files_other_da
     assert "format %m.%d.%Y" in note and "--date-format seen=%d.%m.%Y" in note  # the other reading, said
 
 
-def test_the_same_text_dates_alone_read_day_first(tmp_path: Path) -> None:
-    """The control of the test above: with no month-first dates beside them, the same values are day-first,
-    so what decided month-first there was the other column."""
-    _load(tmp_path, "id,seen\n1,03.04.2020\n2,05.06.2020\n")
-    assert _rows(tmp_path, "SELECT seen FROM t ORDER BY id") == [
-        (datetime.date(2020, 4, 3),),
-        (datetime.date(2020, 6, 5),),
-    ]
+def test_the_same_text_dates_alone_are_refused_naming_both_readings(tmp_path: Path) -> None:
+    """The control of the test above: with no month-first dates beside them, nothing says which reading
+    the same values mean, so the load is refused with both options (issue 36), never guessed: what
+    decided month-first there was the other column."""
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, "id,seen\n1,03.04.2020\n2,05.06.2020\n")
+    assert "--date-format seen=%m.%d.%Y" in str(refused.value) and "--date-format seen=%d.%m.%Y" in str(
+        refused.value
+    )
 
 
 # --- a totals row whose total a spreadsheet rounded to the cent -------------------------------------
@@ -60,9 +62,8 @@ def test_a_totals_row_rounded_to_the_cent_is_named(tmp_path: Path) -> None:
     sum over the table would count it twice (60.017 instead of 30.007)."""
     summary = _load(tmp_path, "region,sales\nNorth,10.004\nSouth,20.003\nTotal,30.01\n")
     assert [n for n in summary.notes if "last row" in n] == [
-        "the last row (region = 'Total') holds the sums of the rows above in sales; it is loaded as a row, so "
-        "a sum over the table counts them twice: remove that line from the file and load it again with "
-        "--replace"
+        "the last row (region = 'Total') holds the sums of the rows above in sales; loaded as rows, a sum over "
+        "the table counts them twice: add --drop-totals to load without them"
     ]
 
 
