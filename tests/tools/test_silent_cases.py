@@ -61,7 +61,9 @@ def test_a_not_in_filter_keeps_the_rows_with_no_value(customers):
     with Workspace.open(customers) as ws:
         got = call(ws, {"table": "customers", "metrics": [{"fn": "sum", "column": "spend"}],
                         "filters": [{"column": "state", "op": "not_in", "value": ["CA", "NY"]}]})  # fmt: skip
-        expected = by_hand(ws, "SELECT sum(spend) FROM customers WHERE state IS NULL OR state NOT IN ('CA', 'NY')")
+        expected = by_hand(
+            ws, "SELECT sum(spend) FROM customers WHERE state IS NULL OR state NOT IN ('CA', 'NY')"
+        )
     assert got["rows"] == expected == [[80]]
 
 
@@ -110,7 +112,9 @@ def test_pct_leaves_rows_with_no_value_out_of_its_denominator_and_counts_them(cu
 
 def test_pct_of_a_not_equal_condition_judges_only_rows_with_a_value(customers):
     with Workspace.open(customers) as ws:
-        got = call(ws, {"table": "customers", "metrics": [{"fn": "pct", "where": "state != 'CA' and spend > 0"}]})
+        got = call(
+            ws, {"table": "customers", "metrics": [{"fn": "pct", "where": "state != 'CA' and spend > 0"}]}
+        )
         expected = by_hand(
             ws,
             "SELECT 100.0 * count(*) FILTER (WHERE state <> 'CA' AND spend > 0) / count(*) FILTER "
@@ -201,3 +205,56 @@ def test_share_of_an_average_is_refused(energy):
         text = refused(ws, {"table": "energy", "group_by": ["source"],
                             "metrics": [{"fn": "avg", "column": "mwh", "share": True}]})  # fmt: skip
     assert "share works with fn count, sum, count_distinct" in text
+
+
+# --- previous on a sparse series: the last bucket with data, named ----------------------------------------
+
+
+@pytest.fixture
+def census(tmp_path: Path) -> Path:
+    return database(
+        tmp_path / "census.duckdb",
+        "CREATE TABLE census (d DATE, region VARCHAR, people INTEGER)",
+        "INSERT INTO census VALUES ('2000-04-01', 'n', 100), ('2000-04-01', 's', 50), ('2005-04-01', 'n', 120),"
+        " ('2010-04-01', 'n', 130), ('2010-04-01', 's', 80), ('2015-04-01', 's', 90)",
+    )
+
+
+LAG_BY_HAND = """
+    WITH y AS (SELECT year(d) AS y, {key} sum(people) AS n FROM census {where} GROUP BY ALL)
+    SELECT CAST(y AS VARCHAR), CAST(lag(y) OVER w AS VARCHAR), {key} n, lag(n) OVER w, n - lag(n) OVER w
+    FROM y {keep} WINDOW w AS ({partition} ORDER BY y)"""
+
+
+def test_previous_on_a_series_recorded_every_few_years_compares_with_the_last_year_recorded(census):
+    with Workspace.open(census) as ws:
+        got = call(ws, {"table": "census", "time_grain": "year", "baseline": "previous",
+                        "metrics": [{"fn": "sum", "column": "people"}]})  # fmt: skip
+        expected = by_hand(ws, LAG_BY_HAND.format(key="", where="", keep="", partition=""))
+    assert got["columns"][:2] == ["year", "year_baseline"]
+    assert [r[:5] for r in got["rows"]] == expected
+    assert got["rows"][1][:5] == ["2005", "2000", 120, 150, -30]  # not 2004: a baseline of 0, +120
+
+
+def test_previous_within_groups_and_a_period_reaches_back_past_the_period(census):
+    with Workspace.open(census) as ws:
+        got = call(ws, {"table": "census", "time_grain": "year", "group_by": ["region"], "baseline": "previous",
+                        "period": "2010-01-01..2015-12-31", "metrics": [{"fn": "sum", "column": "people"}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT * FROM ("
+            + LAG_BY_HAND.format(key="region,", where="", keep="", partition="PARTITION BY region")
+            + ") WHERE CAST(#1 AS INTEGER) >= 2010 ORDER BY 1, 3",
+        )
+    assert got["columns"][:3] == ["year", "year_baseline", "region"]
+    assert [r[:6] for r in got["rows"]] == expected
+    assert ["2010", "2005", "n", 130, 120, 10] in [r[:6] for r in got["rows"]]
+
+
+def test_previous_with_a_date_part_in_group_by_steps_along_it(census):
+    with Workspace.open(census) as ws:
+        got = call(ws, {"table": "census", "group_by": ["d.year"], "baseline": "previous",
+                        "metrics": [{"fn": "sum", "column": "people"}]})  # fmt: skip
+        expected = by_hand(ws, LAG_BY_HAND.format(key="", where="", keep="", partition=""))
+    assert got["columns"][:2] == ["d.year", "d.year_baseline"]
+    assert [r[:5] for r in got["rows"]] == expected

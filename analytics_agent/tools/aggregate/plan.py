@@ -76,6 +76,11 @@ class Planner:
             time_ordered=time_ordered,
         )  # fmt: skip
         check_shares(plan)
+        if plan.previous and not any(k.time for k in keys):
+            raise ToolError(
+                "baseline 'previous' compares each time bucket with the one before: add a time_grain "
+                "(or group_by a date part such as order_date.year)"
+            )
         order_by, descending = find_order_by(args.order_by, output_names(plan))
         return QueryPlan(**{**plan.__dict__, "order_by": order_by, "descending": descending})
 
@@ -121,7 +126,9 @@ class Planner:
         if grain:
             ref = refs.resolve(self._time_column(args.time_column, refs), "time_column")
             alias = grain if grain not in args.group_by else f"{ref.column}_{grain}"
-            keys.append(KeyPlan(alias, time_key(grain, local(ref.sql, ref.type, self.zone)), grain, time=True))
+            keys.append(
+                KeyPlan(alias, time_key(grain, local(ref.sql, ref.type, self.zone)), grain, time=True)
+            )
             time_ordered = True
         elif args.time_column and getattr(args, "period", None) is None:
             raise ToolError(

@@ -144,8 +144,10 @@ def build_query(plan: QueryPlan, *, one_pass: bool = False) -> tuple[str, dict[s
     sql = _grouped(plan, columns, [*plan.filters, *shared], params, periods, one_pass=one_pass)
     if plan.previous:
         sql = _with_previous(sql, plan.keys, metrics)
+        ti = _time_index(plan.keys)
+        outer.insert(ti + 1, _baseline_label(plan.keys[ti]))
         if plan.keep_from is not None:
-            sql += f" WHERE g.{quote_ident('_k0')} >= {params.add(plan.keep_from)}"
+            sql += f" WHERE g.{quote_ident(f'_k{ti}')} >= {params.add(plan.keep_from)}"
     having = conjunction(
         [FilterPlan(h.column, h.op, h.value, sql=quote_ident(h.column)) for h in plan.having], params
     )
@@ -215,28 +217,39 @@ def _ranked_by(plan: QueryPlan) -> str:
     return f"{quote_ident(plan.metrics[0].alias)} DESC NULLS LAST"
 
 
-_ZERO_WHEN_EMPTY = frozenset({"count", "count_distinct", "sum"})
-"""Metrics whose value over no rows is 0: the calendar bucket before with no rows counted nothing."""
+def _time_index(keys: Sequence[KeyPlan]) -> int:
+    """Which key ``previous`` steps along: the first time key (time_grain's, else a date in group_by)."""
+    return next(i for i, k in enumerate(keys) if k.time)
 
 
 def _with_previous(grouped: str, keys: Sequence[KeyPlan], metrics: Sequence[MetricPlan]) -> str:
-    """Each bucket with the calendar bucket right before it (not the previous bucket that has rows): a
-    self-join on the time key minus one grain, within the same other keys. A bucket before has no rows:
-    0 for counts and sums, NULL for the rest; before the first bucket of the result it is unknown (NULL)."""
-    k0 = quote_ident("_k0")
-    before = _one_grain_before(f"g.{k0}", keys[0].grain)
-    same = [
-        f"b.{quote_ident(f'_k{i}')} IS NOT DISTINCT FROM g.{quote_ident(f'_k{i}')}"
-        for i in range(1, len(keys))
-    ]
-    on = " AND ".join([f"b.{k0} = {before}", *same])
-    known = f"{before} >= (SELECT min({k0}) FROM cur)"
-    cols = []
-    for m in metrics:
-        b = f"b.{quote_ident(m.alias)}"
-        value = f"coalesce({b}, 0)" if not m.ratio and not m.parts and m.fn in _ZERO_WHEN_EMPTY else b
-        cols.append(f"CASE WHEN {known} THEN {value} END AS {quote_ident(f'{m.alias}_baseline')}")
-    return f"WITH cur AS ({grouped}) SELECT g.*, {', '.join(cols)} FROM cur AS g LEFT JOIN cur AS b ON {on}"
+    """Each bucket with the last bucket before it that has rows, within the same other keys: a series
+    recorded every few years compares 2015 with 2010, not with an empty 2014 (a baseline of 0 and the
+    whole total as change). ``_b`` is the bucket compared with, labelled in ``<time key>_baseline`` so a
+    gap is said; before the first bucket of the result the baseline is unknown (NULL)."""
+    ti = _time_index(keys)
+    others = [quote_ident(f"_k{i}") for i in range(len(keys)) if i != ti]
+    window = (f"PARTITION BY {', '.join(others)} " if others else "") + f"ORDER BY {quote_ident(f'_k{ti}')}"
+    b, k = quote_ident("_b"), quote_ident(f"_k{ti}")
+    lags = [(k, b)] + [(quote_ident(m.alias), quote_ident(f"{m.alias}_baseline")) for m in metrics]
+    # rows with no date sort last, and have no bucket before them
+    cols = [f"CASE WHEN {k} IS NOT NULL THEN lag({x}) OVER w END AS {name}" for x, name in lags]
+    lagged = f"SELECT g.*, {', '.join(cols)} FROM ({grouped}) AS g WINDOW w AS ({window})"
+    gap = f"{b} <> {_one_grain_before(k, keys[ti].grain)}"
+    return f"SELECT *, bool_or({gap}) OVER () AS {quote_ident('_gap')} FROM ({lagged}) AS g"
+
+
+def _baseline_label(k: KeyPlan) -> str:
+    """The bucket compared with, when some bucket's is not the one right before (else NULL: dropped)."""
+    b = quote_ident("_b")
+    label = time_label(k.grain, b) if k.grain else b
+    return f"CASE WHEN {quote_ident('_gap')} THEN {label} END AS {quote_ident(f'{k.alias}_baseline')}"
+
+
+def baseline_labels(plan: QueryPlan) -> list[str]:
+    """The name of the column naming each baseline bucket (with ``previous``; dropped when no gap)."""
+    timed = [k for k in plan.keys if k.time]
+    return [f"{timed[0].alias}_baseline"] if plan.previous and timed else []
 
 
 def _one_grain_before(key: str, grain: str | None) -> str:
@@ -245,7 +258,7 @@ def _one_grain_before(key: str, grain: str | None) -> str:
     )
     if grain in ("day", "month", "year"):
         step = f"INTERVAL 1 {grain.upper()}"
-    if step is None:  # a numbered part (hour, weekday, month of year) or an integer year
+    if step is None:  # a numbered part (hour, weekday, month of year), or a day
         return f"{key} - 1"
     return f"CAST({key} - {step} AS TIMESTAMP)"
 
@@ -352,6 +365,9 @@ def _changes(name: str) -> list[str]:
 def output_names(plan: QueryPlan) -> list[str]:
     """The result's column names, in order (for order_by and having checks)."""
     names = [k.alias for k in plan.keys]
+    if plan.previous and any(k.time for k in plan.keys):
+        ti = _time_index(plan.keys)
+        names.insert(ti + 1, f"{plan.keys[ti].alias}_baseline")
     for m in plan.metrics:
         names.append(m.alias)
         if plan.compare or plan.previous:

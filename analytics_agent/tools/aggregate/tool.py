@@ -29,11 +29,18 @@ from analytics_agent.tools.aggregate.every_group import few_groups
 from analytics_agent.tools.aggregate.plan import Planner
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
-from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
+from analytics_agent.tools.aggregate.sql import (
+    baseline_labels,
+    build_query,
+    from_clause,
+    leaves,
+    unknown_names,
+    where_clause,
+)
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.fetch import QueryPlans, fetch_rows
-from analytics_agent.tools.shaping import Rows
 from analytics_agent.tools.semantics import Semantics
+from analytics_agent.tools.shaping import Rows
 
 if TYPE_CHECKING:  # pydantic: the model is built on first use (a call), never to list the tools
     from analytics_agent.tools.arguments import ToolArguments
@@ -77,7 +84,7 @@ class Aggregate(Tool):
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
         # values cut to size before Python holds them; the query's types are bound once per query text
         result = fetch_rows(cursor, sql, params, hint=hint, plans=self._fetch_plans.get(sql), learn=False)
-        result = _without_empty(result, unknown_names(plan))
+        result = _without_empty(result, unknown_names(plan), baseline_labels(plan))
         if _looks_empty(plan, result.rows) and plan.filters:
             _explain_no_rows(cursor, plan)
         return ToolValue(result, sql=sql, params=params)
@@ -114,11 +121,15 @@ class Aggregate(Tool):
         return self.planner.plan(args)
 
 
-def _without_empty(result: Rows, names: Sequence[str]) -> Rows:
-    """The result without those of ``names`` (a pct's count of rows its condition cannot judge) that are 0
-    on every row fetched: nothing was left out of that pct, and an all-zero column would only cost tokens."""
+def _without_empty(result: Rows, zero: Sequence[str], null: Sequence[str]) -> Rows:
+    """The result without the columns of ``zero`` (a pct's count of rows its condition cannot judge) that
+    are 0 on every row, and of ``null`` (the bucket ``previous`` compared with, when never a gap) that are
+    NULL on every row: they would say nothing and cost tokens."""
     drop = {
-        i for i, c in enumerate(result.columns) if c in names and all(not r[i] for r in result.rows)
+        i
+        for i, c in enumerate(result.columns)
+        if (c in zero and all(r[i] in (0, None) for r in result.rows))
+        or (c in null and all(r[i] is None for r in result.rows))
     }
     if not drop:
         return result
