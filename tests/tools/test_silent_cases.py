@@ -258,3 +258,53 @@ def test_previous_with_a_date_part_in_group_by_steps_along_it(census):
         expected = by_hand(ws, LAG_BY_HAND.format(key="", where="", keep="", partition=""))
     assert got["columns"][:2] == ["d.year", "d.year_baseline"]
     assert [r[:5] for r in got["rows"]] == expected
+
+
+# --- a date made of year and quarter (or month) columns ---------------------------------------------------
+
+
+@pytest.fixture
+def quarterly(tmp_path: Path) -> Path:
+    return database(
+        tmp_path / "q.duckdb",
+        "CREATE TABLE quarterly (year INTEGER, quarter INTEGER, sales INTEGER)",
+        "INSERT INTO quarterly VALUES (2015, 1, 10), (2015, 2, 20), (2015, 3, 30), (2015, 4, 40),"
+        " (2016, 1, 50), (2016, 3, 70)",
+    )
+
+
+def test_year_and_quarter_columns_make_a_date_per_quarter(quarterly):
+    with Workspace.open(quarterly) as ws:
+        got = call(
+            ws, {"table": "quarterly", "time_grain": "quarter", "metrics": [{"fn": "sum", "column": "sales"}]}
+        )
+        expected = by_hand(
+            ws,
+            "SELECT year || '-Q' || quarter, sum(sales) FROM quarterly GROUP BY year, quarter ORDER BY year, quarter",
+        )
+    assert got["rows"] == expected
+    assert len(expected) == 6  # not one row per year labelled Q1
+
+
+def test_a_period_on_a_date_of_quarters_reads_whole_quarters(quarterly):
+    with Workspace.open(quarterly) as ws:
+        got = call(ws, {"table": "quarterly", "period": "2015-04-01..2015-09-30",
+                        "metrics": [{"fn": "sum", "column": "sales"}]})  # fmt: skip
+        expected = by_hand(ws, "SELECT sum(sales) FROM quarterly WHERE year = 2015 AND quarter IN (2, 3)")
+        text = refused(ws, {"table": "quarterly", "period": "2015-04-01..2015-08-31"})
+    assert got["rows"] == expected == [[50]]
+    assert "whole quarters" in text
+
+
+def test_year_and_month_columns_make_a_date_per_month(tmp_path):
+    path = database(
+        tmp_path / "m.duckdb",
+        "CREATE TABLE monthly (Year INTEGER, Month SMALLINT, n INTEGER)",
+        "INSERT INTO monthly VALUES (2020, 1, 1), (2020, 2, 2), (2020, 12, 3), (2021, 2, 4)",
+    )
+    with Workspace.open(path) as ws:
+        got = call(ws, {"table": "monthly", "time_grain": "month", "metrics": [{"fn": "sum", "column": "n"}]})
+        expected = by_hand(
+            ws, "SELECT printf('%d-%02d', Year, Month), sum(n) FROM monthly GROUP BY ALL ORDER BY 1"
+        )
+    assert got["rows"] == expected

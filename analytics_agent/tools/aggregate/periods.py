@@ -84,9 +84,10 @@ def whole_parts(parts: PartsDate, periods: Sequence[tuple[Any, Any]]) -> None:
         whole = {
             "year": first.month == first.day == 1 and after.month == after.day == 1,
             "month": first.day == 1 and after.day == 1,
+            "quarter": first.day == after.day == 1 and first.month % 3 == after.month % 3 == 1,
         }.get(parts.grain, True)
         if not whole:
-            unit = "years" if parts.grain == "year" else "months"
+            unit = {"year": "years", "quarter": "quarters"}.get(parts.grain, "months")
             raise ToolError(
                 f"period: {parts.name} comes from {', '.join(parts.columns)}, so a period holds whole {unit} "
                 f"(e.g. {first.year}-01-01..{last.year}-12-31)"
