@@ -308,3 +308,68 @@ def test_year_and_month_columns_make_a_date_per_month(tmp_path):
             ws, "SELECT printf('%d-%02d', Year, Month), sum(n) FROM monthly GROUP BY ALL ORDER BY 1"
         )
     assert got["rows"] == expected
+
+
+# --- time between two dates: days(a - b), hours, months, years ----------------------------------------
+
+
+@pytest.fixture
+def shipping(tmp_path: Path) -> Path:
+    return database(
+        tmp_path / "s.duckdb",
+        "CREATE TABLE orders (id INTEGER, region VARCHAR, order_date DATE, ship_date DATE, due_date DATE,"
+        " placed TIMESTAMP, delivered TIMESTAMP)",
+        "INSERT INTO orders VALUES"
+        " (1, 'n', '2024-01-01', '2024-01-03', '2024-01-05', '2024-01-01 08:00', '2024-01-02 20:00'),"
+        " (2, 'n', '2024-01-10', '2024-01-20', '2024-01-15', '2024-01-10 12:00', '2024-01-10 18:00'),"
+        " (3, 's', '2024-02-01', '2024-02-02', '2024-02-10', '2024-02-01 00:00', '2024-02-04 12:00'),"
+        " (4, 's', '2023-03-01', '2024-04-15', '2024-01-01', '2023-03-01 00:00', NULL),"
+        " (5, 's', '2024-03-01', NULL, '2024-03-05', NULL, NULL)",
+    )
+
+
+def test_avg_days_between_two_date_columns(shipping):
+    with Workspace.open(shipping) as ws:
+        got = call(ws, {"table": "orders", "group_by": ["region"], "metrics": [
+            {"fn": "avg", "column": "ship_date - order_date", "as": "to_ship"},
+            {"fn": "avg", "column": "hours(delivered - placed)", "as": "hours"},
+            {"fn": "max", "column": "months(ship_date - order_date)", "as": "months"}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT region, avg(ship_date - order_date), avg(epoch(delivered - placed) / 3600), "
+            "max(date_sub('month', order_date, ship_date)) FROM orders GROUP BY region",
+        )
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+    assert ["n", 6, 21, 0] in got["rows"]  # 2 and 10 days; 36 and 6 hours
+
+
+def test_a_condition_and_a_filter_on_days_between_two_dates(shipping):
+    with Workspace.open(shipping) as ws:
+        got = call(ws, {"table": "orders", "metrics": [
+            {"fn": "count", "where": "days(ship_date - order_date) > 3", "as": "slow"},
+            {"fn": "count", "where": "ship_date > due_date", "as": "late"}],
+            "filters": [{"column": "years(ship_date - order_date)", "op": "<", "value": 1}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT count(*) FILTER (WHERE ship_date - order_date > 3), count(*) FILTER (WHERE ship_date > due_date) "
+            "FROM orders WHERE date_sub('year', order_date, ship_date) < 1",
+        )
+    assert got["rows"] == expected == [[1, 1]]
+
+
+def test_group_by_whole_days_between_two_timestamps(shipping):
+    with Workspace.open(shipping) as ws:
+        got = call(
+            ws, {"table": "orders", "group_by": ["days(delivered - placed)"], "metrics": [{"fn": "count"}]}
+        )
+        expected = by_hand(
+            ws, "SELECT floor(epoch(delivered - placed) / 86400), count(*) FROM orders GROUP BY 1"
+        )
+    assert got["columns"] == ["days(delivered - placed)", "count"]
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)
+
+
+def test_days_between_a_date_and_a_number_is_refused(shipping):
+    with Workspace.open(shipping) as ws:
+        text = refused(ws, {"table": "orders", "metrics": [{"fn": "avg", "column": "days(ship_date - id)"}]})
+    assert "needs two dates or timestamps; id is INTEGER" in text

@@ -13,6 +13,7 @@ from typing import Any
 
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
+from analytics_agent.tools.aggregate import spans
 from analytics_agent.tools.aggregate.filters import shape_filter
 from analytics_agent.tools.aggregate.metrics import NUMERIC, build_expression, build_metric
 from analytics_agent.tools.aggregate.outputs import find_order_by, named_outputs, per_ratios, unique_aliases
@@ -114,7 +115,7 @@ class Planner:
         return MetricPlan(plan.fn, plan.column, name, plan.sql, plan.where, share, defined=True)
 
     def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
-        ref = refs.resolve(column, where)
+        ref = spans.resolve(refs, column, where)
         f = shape_filter(column, op, value, sql=ref.sql, table=ref.table, source=ref.column)
         refs.check_values(ref, value if isinstance(value, list) else [value] if value is not None else [])
         return day_filter(f, ref.type, self.zone)
@@ -136,7 +137,7 @@ class Planner:
                 "(day, week, month, ... day_of_week) or a period"
             )
         for name in args.group_by:
-            ref = refs.resolve(name, "group_by")
+            ref = spans.resolve(refs, name, "group_by", bucket=True)
             refuse_nested("group_by", name, ref.type, refs.table, refs.catalog[refs.table])
             grain, key = ref.part or (None, ref.sql)
             dated = bool(grain or TEMPORAL.match(ref.type))
