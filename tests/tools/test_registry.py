@@ -102,10 +102,10 @@ def test_bedrock_tool_config_follows_the_rules_botocore_does_not_check(workspace
             assert not ("enum" in node and not node["enum"]), "an empty enum accepts nothing"
 
 
-def test_the_whole_tool_set_fits_in_1700_o200k_tokens(workspace):
+def test_the_whole_tool_set_fits_in_1800_o200k_tokens(workspace):
     for payload in (workspace.registry.openai_tools(), workspace.registry.bedrock_tool_config()):
         text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-        assert len(O200K.encode(text)) <= 1700
+        assert len(O200K.encode(text)) <= 1800
 
 
 def test_revenue_is_defined_wherever_it_is_mentioned(workspace):

@@ -373,3 +373,30 @@ def test_days_between_a_date_and_a_number_is_refused(shipping):
     with Workspace.open(shipping) as ws:
         text = refused(ws, {"table": "orders", "metrics": [{"fn": "avg", "column": "days(ship_date - id)"}]})
     assert "needs two dates or timestamps; id is INTEGER" in text
+
+
+# --- small frictions: limits said and raised, `as` like a column, per as a percent ------------------------
+
+
+def test_eight_group_by_keys_are_one_call(tmp_path):
+    names = [f"c{i}" for i in range(8)]
+    path = database(
+        tmp_path / "wide.duckdb",
+        f"CREATE TABLE wide AS SELECT {', '.join(f'i % {i + 2} AS c{i}' for i in range(8))}, i AS v FROM range(500) t(i)",
+    )
+    with Workspace.open(path) as ws:
+        got = call(
+            ws, {"table": "wide", "group_by": names, "metrics": [{"fn": "sum", "column": "v"}], "limit": 5}
+        )
+        expected = by_hand(
+            ws, f"SELECT {', '.join(names)}, sum(v) FROM wide GROUP BY ALL ORDER BY sum(v) DESC LIMIT 5"
+        )
+    assert got["rows"] == expected
+
+
+def test_the_description_states_every_limit_the_arguments_check():
+    from analytics_agent.tools.aggregate.doc import DESCRIPTION
+    from analytics_agent.tools.aggregate.schema import MAX_FILTERS, MAX_GROUP_BY, MAX_IN_VALUES, MAX_METRICS
+
+    told = f"At most {MAX_METRICS} metrics, {MAX_GROUP_BY} group_by, {MAX_FILTERS} filters, {MAX_IN_VALUES} list values"
+    assert told in DESCRIPTION and "where 500, expr 300 chars" in DESCRIPTION

@@ -8,5 +8,5 @@ DESCRIPTION = (
     '"a - b", "a, b", "hours(d1 - d0)" (or days, months, years); expr "sum(a*b)/sum(b)". Output name: '
     "as, else fn_column (count_if_x/pct_x with where; _2 if repeated). Filter on an output keeps groups. "
     "period 'YYYY-MM-DD..YYYY-MM-DD' vs baseline (same form) or 'previous' (last bucket with rows). "
-    "order_by output, '-' desc."
+    "order_by output, '-' desc. At most 6 metrics, 8 group_by, 8 filters, 50 list values; where 500, expr 300 chars."
 )
