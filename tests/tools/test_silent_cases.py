@@ -400,3 +400,17 @@ def test_the_description_states_every_limit_the_arguments_check():
 
     told = f"At most {MAX_METRICS} metrics, {MAX_GROUP_BY} group_by, {MAX_FILTERS} filters, {MAX_IN_VALUES} list values"
     assert told in DESCRIPTION and "where 500, expr 300 chars" in DESCRIPTION
+
+
+def test_as_may_name_an_output_like_a_column_when_no_filter_makes_it_ambiguous(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "group_by": ["segment"], "order_by": "-spend",
+                        "metrics": [{"fn": "sum", "column": "spend", "as": "spend"}]})  # fmt: skip
+        expected = by_hand(
+            ws, "SELECT segment, sum(spend) AS spend FROM customers GROUP BY 1 ORDER BY spend DESC NULLS LAST"
+        )
+        text = refused(ws, {"table": "customers", "group_by": ["segment"],
+                            "metrics": [{"fn": "sum", "column": "spend", "as": "spend"}],
+                            "filters": [{"column": "spend", "op": ">", "value": 10}]})  # fmt: skip
+    assert got["columns"] == ["segment", "spend"] and got["rows"] == expected
+    assert "a filter names it" in text
