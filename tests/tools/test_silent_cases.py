@@ -414,3 +414,20 @@ def test_as_may_name_an_output_like_a_column_when_no_filter_makes_it_ambiguous(c
                             "filters": [{"column": "spend", "op": ">", "value": 10}]})  # fmt: skip
     assert got["columns"] == ["segment", "spend"] and got["rows"] == expected
     assert "a filter names it" in text
+
+
+def test_per_of_a_part_over_its_whole_is_a_percent_named_so(customers):
+    with Workspace.open(customers) as ws:
+        got = call(ws, {"table": "customers", "group_by": ["segment"], "metrics": [
+            {"fn": "count", "where": "state = 'CA'", "per": "count"}, {"fn": "count"},
+            {"fn": "sum", "column": "spend", "per": "count_distinct_state"},
+            {"fn": "count_distinct", "column": "state"}]})  # fmt: skip
+        expected = by_hand(
+            ws,
+            "SELECT segment, 100.0 * count(*) FILTER (WHERE state = 'CA') / count(*), count(*), "
+            "sum(spend) / count(DISTINCT state), count(DISTINCT state) FROM customers GROUP BY 1",
+        )
+    assert got["columns"] == [
+        "segment", "count_if_state_pct_of_count", "count", "sum_spend_per_count_distinct_state",
+        "count_distinct_state"]  # fmt: skip
+    assert sorted(got["rows"], key=repr) == sorted(expected, key=repr)

@@ -57,9 +57,23 @@ def per_ratios(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPl
             )
         denominator = metrics[names.index(other)]
         numerator = replace(m, share=False)
+        if _part_of(numerator, denominator):  # a fraction: a percent, as pct and share are
+            alias = getattr(a, "as_", None) or f"{m.alias}_pct_of_{other}"
+            template = "(100.0 * {0} / nullif({1}, 0))"
+            parts = (numerator, denominator)
+            result.append(MetricPlan("expr", None, alias, share=m.share, parts=parts, template=template))
+            continue
         alias = getattr(a, "as_", None) or f"{m.alias}_per_{other}"
         result.append(MetricPlan("ratio", None, alias, share=m.share, ratio=(numerator, denominator)))
     return result
+
+
+def _part_of(numerator: MetricPlan, denominator: MetricPlan) -> bool:
+    """Whether two metrics count or sum the same thing, so one over the other is a fraction (cancelled
+    orders per order, sales of one kind per sales) rather than a rate in units (revenue per customer)."""
+    plain = all(not x.ratio and not x.parts for x in (numerator, denominator))
+    same = (numerator.fn, numerator.sql) == (denominator.fn, denominator.sql)
+    return plain and same and numerator.fn in ("count", "sum")
 
 
 def unique_aliases(metrics: list[MetricPlan]) -> list[MetricPlan]:
