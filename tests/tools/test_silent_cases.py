@@ -398,7 +398,7 @@ def test_the_description_states_every_limit_the_arguments_check():
     from analytics_agent.tools.aggregate.doc import DESCRIPTION
     from analytics_agent.tools.aggregate.schema import MAX_FILTERS, MAX_GROUP_BY, MAX_IN_VALUES, MAX_METRICS
 
-    told = f"At most {MAX_METRICS} metrics, {MAX_GROUP_BY} group_by, {MAX_FILTERS} filters, {MAX_IN_VALUES} list values"
+    told = f"Max {MAX_METRICS} metrics, {MAX_GROUP_BY} group_by, {MAX_FILTERS} filters, {MAX_IN_VALUES} list values"
     assert told in DESCRIPTION and "where 500, expr 300 chars" in DESCRIPTION
 
 
