@@ -19,6 +19,7 @@ from typing import Any
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.tools.aggregate.every_group import every_group, reads_joins
+from analytics_agent.tools.aggregate.previous import baseline_label, time_index, with_previous
 from analytics_agent.tools.aggregate.query_plan import (
     AGGREGATES,
     COMPARISONS,
@@ -143,9 +144,9 @@ def build_query(plan: QueryPlan, *, one_pass: bool = False) -> tuple[str, dict[s
         outer += outer_cols
     sql = _grouped(plan, columns, [*plan.filters, *shared], params, periods, one_pass=one_pass)
     if plan.previous:
-        sql = _with_previous(sql, plan.keys, metrics)
-        ti = _time_index(plan.keys)
-        outer.insert(ti + 1, _baseline_label(plan.keys[ti]))
+        sql = with_previous(sql, plan.keys, metrics)
+        ti = time_index(plan.keys)
+        outer.insert(ti + 1, baseline_label(plan.keys[ti]))
         if plan.keep_from is not None:
             sql += f" WHERE g.{quote_ident(f'_k{ti}')} >= {params.add(plan.keep_from)}"
     having = conjunction(
@@ -217,52 +218,6 @@ def _ranked_by(plan: QueryPlan) -> str:
     return f"{quote_ident(plan.metrics[0].alias)} DESC NULLS LAST"
 
 
-def _time_index(keys: Sequence[KeyPlan]) -> int:
-    """Which key ``previous`` steps along: the first time key (time_grain's, else a date in group_by)."""
-    return next(i for i, k in enumerate(keys) if k.time)
-
-
-def _with_previous(grouped: str, keys: Sequence[KeyPlan], metrics: Sequence[MetricPlan]) -> str:
-    """Each bucket with the last bucket before it that has rows, within the same other keys: a series
-    recorded every few years compares 2015 with 2010, not with an empty 2014 (a baseline of 0 and the
-    whole total as change). ``_b`` is the bucket compared with, labelled in ``<time key>_baseline`` so a
-    gap is said; before the first bucket of the result the baseline is unknown (NULL)."""
-    ti = _time_index(keys)
-    others = [quote_ident(f"_k{i}") for i in range(len(keys)) if i != ti]
-    window = (f"PARTITION BY {', '.join(others)} " if others else "") + f"ORDER BY {quote_ident(f'_k{ti}')}"
-    b, k = quote_ident("_b"), quote_ident(f"_k{ti}")
-    lags = [(k, b)] + [(quote_ident(m.alias), quote_ident(f"{m.alias}_baseline")) for m in metrics]
-    # rows with no date sort last, and have no bucket before them
-    cols = [f"CASE WHEN {k} IS NOT NULL THEN lag({x}) OVER w END AS {name}" for x, name in lags]
-    lagged = f"SELECT g.*, {', '.join(cols)} FROM ({grouped}) AS g WINDOW w AS ({window})"
-    gap = f"{b} <> {_one_grain_before(k, keys[ti].grain)}"
-    return f"SELECT *, bool_or({gap}) OVER () AS {quote_ident('_gap')} FROM ({lagged}) AS g"
-
-
-def _baseline_label(k: KeyPlan) -> str:
-    """The bucket compared with, when some bucket's is not the one right before (else NULL: dropped)."""
-    b = quote_ident("_b")
-    label = time_label(k.grain, b) if k.grain else b
-    return f"CASE WHEN {quote_ident('_gap')} THEN {label} END AS {quote_ident(f'{k.alias}_baseline')}"
-
-
-def baseline_labels(plan: QueryPlan) -> list[str]:
-    """The name of the column naming each baseline bucket (with ``previous``; dropped when no gap)."""
-    timed = [k for k in plan.keys if k.time]
-    return [f"{timed[0].alias}_baseline"] if plan.previous and timed else []
-
-
-def _one_grain_before(key: str, grain: str | None) -> str:
-    step = {"week": "INTERVAL 7 DAY", "quarter": "INTERVAL 3 MONTH", "decade": "INTERVAL 10 YEAR"}.get(
-        grain or ""
-    )
-    if grain in ("day", "month", "year"):
-        step = f"INTERVAL 1 {grain.upper()}"
-    if step is None:  # a numbered part (hour, weekday, month of year), or a day
-        return f"{key} - 1"
-    return f"CAST({key} - {step} AS TIMESTAMP)"
-
-
 def _either_period(period: FilterPlan, baseline: FilterPlan, texts: tuple[str, str]) -> list[FilterPlan]:
     """Rows of either period (each a ``range`` [start, end)): the smallest range holding both, which lets
     DuckDB skip row groups, plus "one or the other" when there is a gap between them."""
@@ -307,7 +262,7 @@ def _metric_columns(
     """The grouping level's columns of a metric (expression, quoted name) and the outer level's."""
     alias = quote_ident(m.alias)
     unknown = _unknown(m, periods[0])
-    if previous:  # the bucket before is joined in afterwards (_with_previous)
+    if previous:  # the bucket before is joined in afterwards (previous.with_previous)
         return [(metric_sql(m, params), alias), *unknown], [*_changes(m.alias), *(a for _, a in unknown)]
     if not periods[0]:
         return [(metric_sql(m, params), alias), *unknown], [alias, *(a for _, a in unknown)]
@@ -366,7 +321,7 @@ def output_names(plan: QueryPlan) -> list[str]:
     """The result's column names, in order (for order_by and having checks)."""
     names = [k.alias for k in plan.keys]
     if plan.previous and any(k.time for k in plan.keys):
-        ti = _time_index(plan.keys)
+        ti = time_index(plan.keys)
         names.insert(ti + 1, f"{plan.keys[ti].alias}_baseline")
     for m in plan.metrics:
         names.append(m.alias)

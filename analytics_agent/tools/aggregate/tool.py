@@ -27,10 +27,10 @@ from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.aggregate.every_group import few_groups
 from analytics_agent.tools.aggregate.plan import Planner
+from analytics_agent.tools.aggregate.previous import baseline_labels
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import (
-    baseline_labels,
     build_query,
     from_clause,
     leaves,
