@@ -55,6 +55,7 @@ CUT_OFF_RESULT = (
     "Error: your reply was cut off at the output token limit, so this call was not run (its arguments "
     "may be incomplete). Send shorter arguments or fewer calls at once."
 )
+CUT_OFF_NOTE = "\n(The answer was cut off at the model's output limit; raise it with --max-tokens.)"
 CONTEXT_SENTENCE = (
     "The conversation no longer fits the model's context window, so I stopped. Ask again in a new "
     "session (in chat: /reset), or ask a narrower question."
@@ -199,7 +200,7 @@ class Agent:
         conversation.messages.append(turn)
         answer = turn.text
         if cut_off:
-            answer += "\n(The answer was cut off at the model's output limit; raise it with --max-tokens.)"
+            answer += CUT_OFF_NOTE
         return _result(answer, run, "answer")
 
     def _run(self, turn: AssistantTurn, run: _Run, step: int) -> list[ToolResult]:

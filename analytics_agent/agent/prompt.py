@@ -9,9 +9,11 @@ from pathlib import Path
 
 from analytics_agent.db.catalog import TableInfo
 
-SCHEMA_BUDGET = 1100
-"""Estimated o200k tokens the schema may take (an over-estimate: the prompt stays under 1,500 real ones);
-above it, the tables alone, and describe_table for their columns."""
+SCHEMA_BUDGET = 2400
+"""Estimated o200k tokens the schema card may take. ``estimate_tokens`` never under-counts and over-counts
+a card of names and types about 2.2 times (the whole card of a 12-table, 121-column database: 1,875
+estimated, 822 real), so a card within it is about 1,100 real tokens; above it, a less detailed card,
+and last the tables alone, with describe_table for their columns."""
 
 
 def system_prompt(
@@ -20,25 +22,15 @@ def system_prompt(
     today: dt.date,
     timezone: str,
     schema: Mapping[str, str] | None = None,
+    schema_levels: Sequence[tuple[Mapping[str, str], str]] = (),
     business_zone: str | None = None,
     charts: bool = True,
 ) -> str:
-    """The assistant's role, today's date, the tables (with their columns when ``schema`` fits the
-    budget), the business time zone, and the rules that keep numbers honest. ``charts``: our own app
-    draws the last tool result under the answer; an MCP client (Claude, Cursor) does not, so its model is
-    not told so."""
-    from analytics_agent.tools.shaping import estimate_tokens
-
-    listed = ", ".join(_describe(t) for t in tables) or "none yet"
-    tables_text = (
-        f"Tables: {listed}; call describe_table for their columns.\n" if schema else f"Tables: {listed}.\n"
-    )
-    if schema:
-        full = "Tables (column type, ...):\n" + "".join(
-            f"- {_describe(t)}: {schema[t.name]}\n" for t in tables if t.name in schema
-        )
-        if estimate_tokens(full) <= SCHEMA_BUDGET:
-            tables_text = full
+    """The assistant's role, today's date, the tables (with their columns: the most detailed card of
+    ``schema_levels``, or ``schema``, that fits the budget, saying what it left out), the business time
+    zone, and the rules that keep numbers honest. ``charts``: our own app draws the last tool result under
+    the answer; an MCP client (Claude, Cursor) does not, so its model is not told so."""
+    tables_text = _schema_text(tables, [(schema, "")] if schema else list(schema_levels))
     zone = (
         f"Days, months and hours of zoned timestamps are in the business time zone {business_zone}.\n"
         if business_zone
@@ -59,6 +51,22 @@ def system_prompt(
         "it names and call again. Independent calls can go in one turn.\n"
         "Answer briefly with the numbers, and say which tool each came from.\n" + chart_rule
     )
+
+
+def _schema_text(tables: Sequence[TableInfo], levels: list[tuple[Mapping[str, str], str]]) -> str:
+    """The first card of ``levels`` within ``SCHEMA_BUDGET``, with what it left out; else the tables."""
+    from analytics_agent.tools.shaping import estimate_tokens
+
+    listed = ", ".join(_describe(t) for t in tables) or "none yet"
+    for lines, left_out in levels:
+        card = (
+            "Tables (column type; key: one row each; col→name=table: a link, use name.<column>):\n"
+            + "".join(f"- {_describe(t)}: {lines[t.name]}\n" for t in tables if t.name in lines)
+        )
+        card += f"Summarised to fit: {left_out}.\n" if left_out else ""
+        if estimate_tokens(card) <= SCHEMA_BUDGET:
+            return card
+    return f"Tables: {listed}; call describe_table for their columns.\n" if levels else f"Tables: {listed}.\n"
 
 
 def _describe(table: TableInfo) -> str:

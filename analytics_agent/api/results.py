@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from analytics_agent.api import frames
-from analytics_agent.present.charts import ChartSpec, render_svg
-from analytics_agent.present.results import call_chart, result_table
+from analytics_agent.present.charts import ChartSpec, parse_result, render_svg
+from analytics_agent.present.results import call_chart
 from analytics_agent.present.safe_text import escape_control
 from analytics_agent.present.tables import table
-from analytics_agent.present.trace import format_unverified
 
 
 @dataclass(frozen=True)
@@ -61,16 +61,19 @@ class Result:
         return render_svg(spec) if spec is not None else None
 
     def to_arrow(self) -> Any:
-        """A ``pyarrow.Table`` (needs pyarrow)."""
-        return frames.to_arrow(self.columns, self.rows)
+        """A ``pyarrow.Table`` (needs pyarrow): dates as date32, timestamps as timestamp, nested values as
+        structs and lists (see ``api.frames`` for when a column counts as dates)."""
+        return frames.to_arrow(*_table_of(self.name, self.text, flat=False))
 
     def to_pandas(self) -> Any:
-        """A ``pandas.DataFrame`` (needs pandas)."""
-        return frames.to_pandas(self.columns, self.rows)
+        """A ``pandas.DataFrame`` (needs pandas): dates and timestamps as ``datetime64``, numbers as
+        numbers, nested values as dicts and lists."""
+        return frames.to_pandas(*_table_of(self.name, self.text, flat=False))
 
     def to_polars(self) -> Any:
-        """A ``polars.DataFrame`` (needs polars)."""
-        return frames.to_polars(self.columns, self.rows)
+        """A ``polars.DataFrame`` (needs polars): dates as Date, timestamps as Datetime, nested values
+        as structs and lists."""
+        return frames.to_polars(*_table_of(self.name, self.text, flat=False))
 
     def __str__(self) -> str:
         lines = [escape_control(table(self.columns, self.rows))]
@@ -100,6 +103,14 @@ class Answer:
     """``answer``, or why the question stopped early (``step_limit``, ``token_budget``, ...)."""
     errors: list[str] = field(default_factory=list)
     """The tool errors the model read and acted on."""
+    caveat: str | None = None
+    """What the command line prints under the answer: numbers no tool returned, or that no tool was called
+    at all (the answer does not come from your data); None for a grounded answer."""
+
+    @property
+    def grounded(self) -> bool:
+        """True when a tool result stands behind the answer and explains each of its numbers."""
+        return self.stop == "answer" and self.caveat is None
 
     @property
     def chart(self) -> ChartSpec | None:
@@ -112,9 +123,8 @@ class Answer:
 
     def __str__(self) -> str:
         lines = [escape_control(self.text)]
-        warning = format_unverified(self.unverified_numbers)
-        if warning:
-            lines.append(escape_control(warning))
+        if self.caveat:
+            lines.append(escape_control(self.caveat))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -122,9 +132,8 @@ class Answer:
 
     def _repr_html_(self) -> str:
         parts = [f"<div><p><b>{_h(self.text)}</b></p>"]
-        warning = format_unverified(self.unverified_numbers)
-        if warning:
-            parts.append(f'<p style="color:#b00">{_h(warning)}</p>')
+        if self.caveat:
+            parts.append(f'<p style="color:#b00">{_h(self.caveat)}</p>')
         shown = next((c for c in reversed(self.calls) if c.chart is not None), None)
         if shown is None and self.calls:
             shown = self.calls[-1]
@@ -148,17 +157,21 @@ class Loaded:
     rejected_lines: list[int]
     """File lines skipped by ``skip_bad_rows`` (kept in the table ``<table>_rejects``)."""
     seconds: float
+    links: tuple[str, ...] = ()
+    """One line per link from or to the table and how sure it is (``links: a.b → c.d (by name)``)."""
 
     @classmethod
-    def of(cls, summary: Any) -> Loaded:
+    def of(cls, summary: Any, *, words: Callable[[str], str] = str) -> Loaded:
+        """``words``: how a note is worded for the caller (the API names keyword arguments, not flags)."""
         return cls(
             summary.table,
             summary.rows_loaded,
             summary.rows_total,
             [(c.name, c.type) for c in summary.columns],
-            list(summary.notes),
+            [words(note) for note in summary.notes],
             list(summary.rejected_lines),
             summary.seconds,
+            tuple(summary.links),
         )
 
     def __str__(self) -> str:
@@ -167,6 +180,7 @@ class Loaded:
         ]
         if self.rejected_lines:
             lines.append(f"Skipped {len(self.rejected_lines):,} bad records, kept in {self.table}_rejects.")
+        lines += list(self.links)
         lines += [f"note: {note}" for note in self.notes]
         return escape_control("\n".join(lines))
 
@@ -174,18 +188,21 @@ class Loaded:
         return f"<Loaded {self.table}: {self.rows:,} rows>\n{self}"
 
 
-def _table_of(name: str, text: str) -> tuple[list[str], list[list[Any]]]:
-    """Columns and rows of a result; ``describe_table``'s columns as rows; anything else as one value."""
-    if name == "describe_table":
-        value = _json(text)
-        if isinstance(value, dict) and isinstance(value.get("columns"), list):
-            columns = value["columns"]
-            keys = list(dict.fromkeys(k for c in columns if isinstance(c, dict) for k in c))
-            return keys, [[_flat(c.get(k)) for k in keys] for c in columns if isinstance(c, dict)]
-    parsed = result_table(text)
+def _table_of(name: str, text: str, *, flat: bool = True) -> tuple[list[str], list[list[Any]]]:
+    """Columns and rows of a result; ``describe_table``'s columns as rows; anything else as one value.
+    ``flat``: nested values as JSON text (for a table on screen), else as they are (for a data frame)."""
+    cell = _flat if flat else _same
+    value = _json(text)
+    if name == "describe_table" and isinstance(value, dict) and isinstance(value.get("columns"), list):
+        columns = value["columns"]
+        keys = list(dict.fromkeys(k for c in columns if isinstance(c, dict) for k in c))
+        return keys, [[cell(c.get(k)) for k in keys] for c in columns if isinstance(c, dict)]
+    parsed = parse_result(text)
     if parsed is not None:
         return parsed
-    return ["value"], [[_json(text)]]
+    if isinstance(value, dict):  # an object result: one row
+        return list(value), [[cell(v) for v in value.values()]]
+    return ["value"], [[value]]
 
 
 def _json(text: str) -> Any:
@@ -193,6 +210,10 @@ def _json(text: str) -> Any:
         return json.loads(text)
     except ValueError:
         return text
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _flat(value: Any) -> Any:

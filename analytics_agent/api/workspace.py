@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import builtins
 import json
+import sys
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from analytics_agent.api.pythonic import python_words, speaks_python
 from analytics_agent.api.results import Answer, Loaded, Result
 from analytics_agent.errors import ConfigError, DatabaseError, LoadError, ToolError
 from analytics_agent.workspace.live import LiveWorkspace
@@ -32,6 +34,7 @@ NO_MODEL = (
 )
 
 
+@speaks_python
 def open(
     path: str | Path | None = None,
     *,
@@ -61,6 +64,7 @@ def open(
 class Workspace:
     """One database with its tools; see ``analytics_agent.open``."""
 
+    @speaks_python
     def __init__(
         self,
         path: str | Path | None = None,
@@ -91,23 +95,27 @@ class Workspace:
         """True when this call created the database file."""
         self._live.close()  # hold the file only while working: a terminal may load into it meanwhile
         for problem in self._live.problems:
-            warnings.warn(str(problem), stacklevel=2)
+            warnings.warn(python_words(str(problem)), stacklevel=2)
 
     # --- data ---------------------------------------------------------------------------------------
 
+    @speaks_python
     def tables(self) -> Result:
         """The tables, with their row and column counts (the ``list_tables`` tool)."""
         return self.call("list_tables", {})
 
+    @speaks_python
     def describe(self, table: str) -> Result:
         """One table's columns: type, nulls, range and common values (the ``describe_table`` tool)."""
         return self.call("describe_table", {"table": table})
 
+    @speaks_python
     def tools(self) -> list[str]:
         """The names of the tools a model can call on this database."""
         with self._using() as ws:
             return list(ws.registry.names)
 
+    @speaks_python
     def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> Result:
         """Run one tool with no model, as ``analytics-agent tools call``: the same validation, sandbox and
         limits. Raises ToolError with the message a model would read when the call fails."""
@@ -125,6 +133,7 @@ class Workspace:
             truncated=outcome.truncated,
         )
 
+    @speaks_python
     def load(
         self,
         *paths: str | Path,
@@ -169,6 +178,8 @@ class Workspace:
 
         if not paths:
             raise LoadError("load() needs at least one file path")
+        if isinstance(null, str):  # null='NA' would be read as the markers 'N' and 'A'
+            null = [null]
 
         def run() -> LoadSummary:
             options = load_options(
@@ -180,10 +191,11 @@ class Workspace:
         summary, unset = load_with_zone(self.path, timezone, run, flag="timezone")
         if unset is not None:
             raise unset
-        return Loaded.of(summary)
+        return Loaded.of(summary, words=python_words)
 
     # --- asking -------------------------------------------------------------------------------------
 
+    @speaks_python
     def ask(
         self,
         question: str,
@@ -203,11 +215,17 @@ class Workspace:
         max_retries: int | None = None,
         tool_mode: str | None = None,
         transcript: str | Path | None = None,
+        progress: Callable[[str], None] | bool | None = None,
     ) -> Answer:
         """Ask one question, as ``analytics-agent ask``: the same settings (arguments win over the
         environment, which wins over the config file), loop, limits and number check.
 
         ``transcript``: a JSON Lines file to record the question in (none by default).
+
+        ``progress``: each step as it happens, in the command line's trace lines (``[step 1] asking ...``,
+        then one line per tool call with its arguments, rows and time). A function gets each line
+        (``progress=print``, or a notebook widget's append); True prints them to stderr, which a notebook
+        shows under the cell as they come.
 
         Raises:
             ConfigError: no model configured, or a setting is wrong.
@@ -239,7 +257,7 @@ class Workspace:
         with self._using() as ws:
             if not self._live.tables:
                 raise DatabaseError(f"{self.path} has no tables yet; load one first: ws.load('FILE.csv')")
-            return _ask_once(ws, question, settings, transcript)
+            return _ask_once(ws, question, settings, transcript, _progress_line(progress))
 
     # --- lifetime -----------------------------------------------------------------------------------
 
@@ -279,14 +297,31 @@ def business_zone(flag: str | None) -> str:
     return business_zone_from(flag, configured, local_zone_name())
 
 
-def _ask_once(ws: CoreWorkspace, question: str, settings: Any, transcript: str | Path | None) -> Answer:
+def _progress_line(progress: Callable[[str], None] | bool | None) -> Callable[[str], None] | None:
+    if progress is None or progress is False:
+        return None
+    if progress is True:
+        return lambda line: print(python_words(line), file=sys.stderr, flush=True)
+    if not callable(progress):
+        raise ConfigError(f"progress must be a function that takes one line, or True; got {progress!r}")
+    report = progress
+    return lambda line: report(python_words(line))
+
+
+def _ask_once(
+    ws: CoreWorkspace,
+    question: str,
+    settings: Any,
+    transcript: str | Path | None,
+    progress: Callable[[str], None] | None,
+) -> Answer:
     """One question through a provider and wiring of its own, both closed whatever happens."""
     from analytics_agent.workspace.provider_factory import make_provider
     from analytics_agent.workspace.session import build
 
     model_provider = make_provider(settings, stream=False)
     writer = _transcript(transcript, settings, model_provider)
-    wiring = build(ws, model_provider, settings, trace=None, transcript=writer, stream_to=None)
+    wiring = build(ws, model_provider, settings, trace=progress, transcript=writer, stream_to=None)
     try:
         result = wiring.agent.ask(question)
     finally:
@@ -299,6 +334,8 @@ def _ask_once(ws: CoreWorkspace, question: str, settings: Any, transcript: str |
 
 def _answer(result: AgentResult, log: ResultLog) -> Answer:
     """What ``ask`` returns: the answer, each call's result as the model read it, and the run's facts."""
+    from analytics_agent.present.trace import answer_caveat
+
     calls = [
         Result.from_text(
             c.name, _arguments(c.arguments), c.content, sql=c.sql, params=c.params, truncated=c.truncated
@@ -306,14 +343,27 @@ def _answer(result: AgentResult, log: ResultLog) -> Answer:
         for c in log.calls
     ]
     return Answer(
-        text=result.answer,
+        text=_answer_text(result),
         calls=calls,
         unverified_numbers=list(result.unverified_numbers),
         usage=result.usage.as_dict(),
         steps=result.steps,
         stop=result.stop,
         errors=[r.error for r in result.tool_calls if r.is_error and r.error],
+        caveat=answer_caveat(result),
     )
+
+
+def _answer_text(result: AgentResult) -> str:
+    """The answer in the API's words where the words are ours: a stop sentence (``max_steps=``), or the
+    note under a cut-off answer; the model's own text is left as it wrote it."""
+    from analytics_agent.agent.loop import CUT_OFF_NOTE
+
+    if result.stop != "answer":
+        return python_words(result.answer)
+    if result.answer.endswith(CUT_OFF_NOTE):
+        return result.answer.removesuffix(CUT_OFF_NOTE) + python_words(CUT_OFF_NOTE)
+    return result.answer
 
 
 def _arguments(text: str) -> dict[str, Any]:

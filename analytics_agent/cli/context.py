@@ -129,6 +129,14 @@ def say_created(path: Path, *, sample_data: bool) -> None:
         say(f"Created an empty database {path}.")
 
 
+def db_option() -> str:
+    """The ``--db`` this command was given, as it was typed (with a space after it), or "" for the default
+    database: a hint that names the next command repeats it, so the hint runs on the same database."""
+    import shlex
+
+    return f"--db {shlex.quote(str(State.db))} " if State.db is not None else ""
+
+
 def load_hint(path: Path) -> str:
     """How to put a first table into an empty database."""
     from analytics_agent.paths import default_db_path

@@ -33,7 +33,8 @@ ModelsOpt = Annotated[
     typer.Option(
         "--model",
         "-m",
-        help="Model name; repeat for a side-by-side comparison (env ANALYTICS_AGENT_MODEL, LLM_MODEL).",
+        help="Model name; repeat for a side-by-side comparison (env ANALYTICS_AGENT_MODEL, LLM_MODEL); "
+        "offline: a bundled stand-in that needs no server.",
         rich_help_panel="Model",
     ),
 ]
@@ -112,15 +113,38 @@ def eval_command(
 def _contenders(flags: dict[str, Any], models: list[str]) -> tuple[list[Any], list[str]]:
     """One contender (settings and provider) per model named, the first model defaulting from settings."""
     from analytics_agent.config import resolve_settings
-    from analytics_agent.evaluation.runner import Contender
-    from analytics_agent.workspace.provider_factory import NO_MODEL_MESSAGE, make_provider
+    from analytics_agent.workspace.provider_factory import NO_MODEL_MESSAGE
 
+    if models and set(models) == {"offline"}:  # the stand-in alone needs no endpoint, key or provider
+        from analytics_agent.workspace.offline_model import OFFLINE_BASE_URL
+
+        flags = {**flags, "provider": "openai", "base_url": OFFLINE_BASE_URL}
     settings = resolve_settings({**flags, "model": models[0] if models else None})
     if not settings.model:
         typer.echo(f"error: {NO_MODEL_MESSAGE}", err=True)
         raise typer.Exit(2)
     names = models or [settings.model]
-    return [Contender(s, make_provider(s)) for s in (replace(settings, model=n) for n in names)], names
+    return [_contender(replace(settings, model=n)) for n in names], names
+
+
+def _contender(settings: Any) -> Any:
+    """The model's contender; ``offline`` is the bundled stand-in, answered in-process (no server)."""
+    from analytics_agent.evaluation.runner import Contender
+    from analytics_agent.workspace.provider_factory import make_provider
+
+    if settings.model != "offline":
+        return Contender(settings, make_provider(settings))
+    from analytics_agent.workspace.offline_model import OFFLINE_BASE_URL, offline_client
+
+    settings = replace(
+        settings,
+        provider="openai",
+        base_url=OFFLINE_BASE_URL,
+        api_key=None,
+        tool_mode="native",
+        max_retries=0,
+    )
+    return Contender(settings, make_provider(settings, client=offline_client()))
 
 
 def _run(request: Any, contenders: list[Any]) -> int:

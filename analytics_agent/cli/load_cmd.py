@@ -40,12 +40,10 @@ def run_load(paths: list[str], values: dict[str, Any]) -> None:
         except KeyboardInterrupt:
             raise Interrupted("interrupted before the load started; the database is unchanged") from None
 
-    if timezone is None:  # the semantic file's module (a dataclass, regexes: ~1 ms) only when it changes
-        summary, unset = run(), None
-    else:
-        from analytics_agent.tools.semantic.zone_file import load_with_zone
+    from analytics_agent.tools.semantic.zone_file import load_with_zone
 
-        summary, unset = load_with_zone(db_path(), timezone, run)
+    # also with no --timezone: a zone the loaded table shows (a zoned timestamp beside its local hour)
+    summary, unset = load_with_zone(db_path(), timezone, run)
     try:
         _show(summary)
     except KeyboardInterrupt:
@@ -117,6 +115,7 @@ def render_summary(summary) -> str:
             f"(line{'s' if len(summary.rejected_lines) > 1 else ''} {shown}), kept in the table "
             f"{summary.table}_rejects."
         )
+    lines += [escape_control(link) for link in summary.links]
     lines += [escape_control(f"note: {note}") for note in summary.notes]
     return "\n".join(lines)
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from analytics_agent.cli.context import db_path, open_workspace
+from analytics_agent.cli.context import db_option, db_path, open_workspace
 
 semantic_app = typer.Typer(
     help="The semantic model: named metrics, dimensions and relationships in <db>.semantic.yaml.",
@@ -33,6 +33,8 @@ def init(
 ) -> None:
     """Write a starting file from the data: what one row is, time columns and zone, relationships,
     dimensions, a measure per numeric column. For the sample database, its shipped model."""
+    import shlex
+
     from analytics_agent.tools.semantic.load import semantic_path_for
 
     path = output or semantic_path_for(db_path())
@@ -40,7 +42,11 @@ def init(
     with open_workspace() as ws:
         text, zone, what = _starting_file(ws, zone)
     _write_keeping_backup(path, text)
-    typer.echo(f"Wrote {path}: {what}. Edit it, then: analytics-agent semantic check")
+    # -o elsewhere than <db>.semantic.yaml: `semantic check` must be told where it is, too
+    where = (
+        f" {shlex.quote(str(path))}" if output is not None and path != semantic_path_for(db_path()) else ""
+    )
+    typer.echo(f"Wrote {path}: {what}. Edit it, then: analytics-agent {db_option()}semantic check{where}")
     if zone:
         typer.echo(f"Business time zone: {zone[0]} ({zone[1]})")
 
@@ -79,6 +85,7 @@ def _starting_file(ws: Any, zone: Zone) -> tuple[str, Zone, str]:
     from analytics_agent.tools.semantic.describe import not_additive, row_key
     from analytics_agent.tools.semantic.load import bundled_semantic_path
     from analytics_agent.tools.semantic.starter import propose_zone, starter_yaml
+    from analytics_agent.tools.semantic.zone_detect import zone_samples
     from analytics_agent.tools.semantics import Semantics
 
     cur = ws.cursor()
@@ -91,7 +98,7 @@ def _starting_file(ws: Any, zone: Zone) -> tuple[str, Zone, str]:
     relationships = [r for r in read_relationships(cur) if r.table in catalog and r.target in catalog]
     semantics = Semantics(relationships=relationships)
     keys = {t: k for t in catalog if (k := row_key(cur, t, catalog[t], semantics))}
-    zone = zone or propose_zone(_zone_samples(cur, catalog))
+    zone = zone or propose_zone(zone_samples(cur, catalog))
     profiles = {t: get_profile(cur, t) for t in catalog}
     skipped = {t: not_additive(cur, t, catalog[t]) for t in catalog}
     text = starter_yaml(catalog, relationships, profiles, keys=keys, zone=zone, not_measures=skipped)
@@ -132,28 +139,6 @@ def _from_bundled(text: str, zone: tuple[str, str] | None) -> str:
     return head + (f"timezone: {zone[0]}  # {zone[1]}\n" if zone else "") + text
 
 
-def _zone_samples(cur: object, catalog: dict[str, dict[str, str]]) -> dict[str, list[tuple[float, int]]]:
-    """Per zoned timestamp column beside an integer ``hour`` column: sampled (epoch seconds, hour)."""
-    from analytics_agent.db.catalog import quote_ident
-    from analytics_agent.tools.aggregate.metrics import NUMERIC
-    from analytics_agent.tools.aggregate.time import is_zoned
-
-    samples: dict[str, list[tuple[float, int]]] = {}
-    for table, kinds in catalog.items():
-        hour = next((c for c in kinds if c.lower() in ("hour", "hr") and NUMERIC.match(kinds[c])), None)
-        for column, kind in kinds.items():
-            if hour and is_zoned(kind):
-                t, c, h = quote_ident(table), quote_ident(column), quote_ident(hour)
-                # spread over the whole table: the first rows of a sorted export are often one season,
-                # and a winter-only sample cannot tell London from UTC
-                rows = cur.execute(  # type: ignore[attr-defined]
-                    f"SELECT epoch({c}), {h} FROM (SELECT {c}, {h} FROM {t} WHERE {c} IS NOT NULL "
-                    f"AND {h} IS NOT NULL) USING SAMPLE reservoir(2000 ROWS) REPEATABLE (7)"
-                ).fetchall()
-                samples[f"{table}.{column}"] = [(float(e), int(x)) for e, x in rows if float(x).is_integer()]
-    return samples
-
-
 @semantic_app.command("check")
 def check(
     path: Annotated[Optional[Path], typer.Argument(help="Default: <db>.semantic.yaml.")] = None,
@@ -169,7 +154,8 @@ def check(
     path = path or semantic_path_for(db_path())
     if not path.is_file():
         raise SemanticModelError(
-            "no such file; write a starting one with: analytics-agent semantic init", path=str(path)
+            f"no such file; write a starting one with: analytics-agent {db_option()}semantic init",
+            path=str(path),
         )
     with open_workspace(semantic_warnings=False) as ws:
         cur = ws.cursor()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shlex
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -194,6 +195,11 @@ def _connect_waiting(path: Path, wait_s: float, **kwargs: Any) -> duckdb.DuckDBP
     if wal.is_symlink():
         # DuckDB would write its log through the link, wherever someone pointed it
         raise DatabaseError(f"{wal} is a symbolic link; remove it, then open {path.name} again")
+    # DuckDB 2 opens a CSV or Parquet file given as the database as a new in-memory database: a load
+    # "into" it would report rows stored and keep none. The file's first bytes say what it is.
+    foreign = _not_duckdb(path) if path.is_file() else None
+    if foreign is not None:
+        raise DatabaseError(foreign)
     deadline = time.monotonic() + wait_s
     while True:
         try:
@@ -252,6 +258,30 @@ def is_lock_conflict(exc: BaseException) -> bool:
     """Another process holds the file. Matched on DuckDB's own words: a corrupt *block* also says "lock"."""
     text = str(exc)
     return "Could not set lock on file" in text or "Conflicting lock" in text
+
+
+# Every DuckDB database file has these bytes at offset 8 (after the header block's checksum).
+_DUCKDB_MAGIC = b"DUCK"
+_DATA_FILE = re.compile(r"\.(csv|tsv|txt|parquet|pq)(\.(gz|zst|zstd))?$|\.zip$", re.I)
+
+
+def _not_duckdb(path: Path) -> str | None:
+    """What to do with a file that is not a DuckDB database (no magic bytes), or None when it is one or
+    cannot be read: a data file is named with the command that loads it (DuckDB's own error for a CSV
+    passed as --db is a catalog error about in-memory databases)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(12)
+    except OSError:
+        return None
+    if not head or (len(head) == 12 and head[8:12] == _DUCKDB_MAGIC):
+        return None  # a DuckDB file, or an empty one (DuckDB starts a database in it)
+    if _DATA_FILE.search(path.name):
+        return (
+            f"{path} is not a DuckDB database; to load it: analytics-agent --db new.duckdb load "
+            f"{shlex.quote(str(path))}"
+        )
+    return f"{path} is not a DuckDB database; point --db at a DuckDB file (or a new name to create one)"
 
 
 def _explain_open_failure(path: Path, exc: BaseException) -> str:

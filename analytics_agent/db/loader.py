@@ -26,6 +26,7 @@ from analytics_agent.db.load_write import ProgressCallback, progress, refuse_emp
 from analytics_agent.db.names import header_renames, rename_reason, safe_identifier, table_name_from_path
 from analytics_agent.db.newlines import one_kind_of_newline
 from analytics_agent.db.relationships import store_relationships
+from analytics_agent.db.relationships_base import Relationship, describe_link
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import (
     Dialect,
@@ -79,6 +80,8 @@ class LoadSummary(NamedTuple):  # not a dataclass: a tenth of the import cost
     rejected_lines: list[int]
     notes: list[str]
     """Things the user should know: odd values that kept a column as text, names that changed and why."""
+    links: tuple[str, ...] = ()
+    """One line per link from or to the table, and how sure it is (``describe_link``)."""
 
 
 def load_files(
@@ -165,7 +168,7 @@ def _load(
                 progress(conn, on_progress),
                 transaction(conn, state),
             ):
-                loaded, rejected, notes, profile = load.run()
+                loaded, rejected, notes, profile, links = load.run()
         except duckdb.Error as exc:
             raise LoadError(load.explain(str(exc))) from None
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
@@ -180,6 +183,7 @@ def _load(
         created_database=created,
         rejected_lines=rejected,
         notes=[r for r in reasons if r] + notes,
+        links=tuple(describe_link(r) for r in links if table in (r.table, r.target)),
     )
 
 
@@ -210,9 +214,9 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     before: Written
     """The database's tables before the load (``written_tables``)."""
 
-    def run(self) -> tuple[int, list[int], list[str], dict[str, Any]]:
+    def run(self) -> tuple[int, list[int], list[str], dict[str, Any], list[Relationship]]:
         """Write, settle the columns, store the profile and relationships (inside the transaction).
-        Returns the rows written, the rejected lines, the notes and the stored profile."""
+        Returns the rows written, the rejected lines, the notes, the stored profile and the links."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
         rows = None if self.options.mode == "append" else loaded  # appended to, the table holds more
@@ -261,8 +265,8 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
         catalog, meta = written = self._written()
         profile = store_profile(conn, table, original_names=renamed or None, written=written, rows=rows)
-        store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
-        return loaded, rejected, notes, profile
+        links = store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
+        return loaded, rejected, notes, profile, links
 
     def _written(self) -> Written:
         """``written_tables`` after the write: the tables before it and the new table's own columns, with

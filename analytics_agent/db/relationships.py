@@ -15,8 +15,7 @@ other tools) are inferred on read.
 
 from __future__ import annotations
 
-import re
-from typing import Any, NamedTuple
+from typing import Any
 
 import duckdb
 
@@ -31,45 +30,22 @@ from analytics_agent.db.catalog import (
     table_names,
     written_tables,
 )
+from analytics_agent.db.key_names import grain_key, is_free_text
+from analytics_agent.db.relationships_base import (
+    KEY_TYPES,
+    MAX_LOOKUP_ROWS,
+    MIN_COVERAGE,
+    MIN_VALUE_COVERAGE,
+    Relationship,
+    key_family,
+    may_be_key,
+    names_match,
+    within,
+)
+from analytics_agent.db.role_links import role_candidates, role_links
 from analytics_agent.db.rows import first_row
 
-MIN_COVERAGE = 0.5
-MIN_VALUE_COVERAGE = 0.9
-MAX_LOOKUP_ROWS = 100_000
-_CALENDAR_PARTS = frozenset({"year", "month", "day", "hour", "minute", "week", "quarter", "weekday", "yr"})
-KEY_TYPES = re.compile(r"^(VARCHAR|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|UUID)$")
-
-
-class Relationship(NamedTuple):  # not a dataclass: a tenth of the import cost
-    """``table.column`` refers to ``target.key`` (many rows of ``table`` to one of ``target``)."""
-
-    table: str
-    column: str
-    target: str
-    key: str
-    coverage: float = 1.0
-    """Share of the source's distinct values found in the key (1.0 when declared)."""
-    declared: bool = False
-    verified: bool = True
-    """The key was checked unique over the whole target. A big target is checked on a sample when a table
-    is loaded (cheap) and in full when a question first joins to it (``duplicate_keys``)."""
-
-
-def key_family(kind: str) -> str:
-    """Types that join without surprise: any integer width with any other; text with text."""
-    return "integer" if "INT" in kind.upper() else kind.upper()
-
-
-def _singular(name: str) -> str:
-    return name[:-1] if name.endswith("s") and not name.endswith("ss") else name
-
-
-def names_match(column: str, target: str, key: str) -> bool:
-    """``carrier``→``carrier``, ``customer_id``→``customers.id``/``customers.customer_id``. A calendar
-    part (``year``) shared by two tables names a time, not a row of the other table: no link by name."""
-    if column == key:
-        return column.lower() not in _CALENDAR_PARTS
-    return key == "id" and column in (f"{target}_id", f"{_singular(target)}_id")
+__all__ = ["KEY_TYPES", "MIN_COVERAGE", "Relationship", "key_family", "names_match"]  # for linked sources
 
 
 def _catalog(cur: duckdb.DuckDBPyConnection) -> dict[str, dict[str, str]]:
@@ -142,12 +118,14 @@ def infer_relationships(
     # query counting every table first touched each of them, 0.9 ms of a small load
     sizes = {t: int(p["rows"]) for t, p in stored.items()}
     profiles = {t: {c["name"]: c for c in p["columns"]} for t, p in stored.items()}
+    grains = {t: grain_key(t, profiles[t], KEY_TYPES) for t in catalog}
     pairs = [
         (table, column, target, key, named)
         for table, column, target, key, named in _candidates(catalog, sizes, touching)
-        if sizes[target]
-        and not profiles[target][key]["nulls"]
-        and _may_be_unique(profiles[target][key], sizes[target])
+        if may_be_key(profiles[target][key], sizes[target])
+        and not is_free_text(column, profiles[table][column])
+        and not is_free_text(key, profiles[target][key])
+        and (named or key == grains[target])  # by values alone, only to the table's grain
     ]
     fit = _codes_that_fit(
         cur, [(profiles[t][c], t2, k, profiles[t2][k]) for t, c, t2, k, named in pairs if not named]
@@ -157,9 +135,7 @@ def infer_relationships(
     for table, column, target, key, named in pairs:
         if not named and not _fits(profiles[table][column], profiles[target][key], target, key, fit):
             continue
-        if (target, key) not in keys:
-            keys[target, key] = duplicate_keys(cur, target, key, rows=sizes[target]) == 0
-        if keys[target, key]:
+        if _unique(cur, keys, target, key, sizes[target]):
             checked.append((table, column, target, key, named))
     shares = _coverages(cur, [(t, c, t2, k) for t, c, t2, k, _ in checked], sizes, catalog)
     found = []
@@ -167,7 +143,27 @@ def infer_relationships(
         if share >= (MIN_COVERAGE if named else MIN_VALUE_COVERAGE):
             verified = sizes[target] <= SAMPLE_ROWS
             found.append(Relationship(table, column, target, key, round(share, 4), verified=verified))
-    return found
+    linked = {(r.table, r.column) for r in found} | {(t, c) for t, c, _, _, named in pairs if named}
+    roles = role_links(
+        [
+            c
+            for c in role_candidates(catalog, profiles, sizes, grains, touching)
+            if (c[0], c[1]) not in linked
+        ],
+        lambda target, key: _unique(cur, keys, target, key, sizes[target]),
+        lambda pairs: _coverages(cur, pairs, sizes, catalog),
+        sizes,
+    )
+    return sorted(found + roles, key=lambda r: (r.table, r.column, r.target))
+
+
+def _unique(
+    cur: duckdb.DuckDBPyConnection, known: dict[tuple[str, str], bool], target: str, key: str, rows: int
+) -> bool:
+    """Whether ``target.key`` repeats no value (on a sample of a big table), asked once per key."""
+    if (target, key) not in known:
+        known[target, key] = duplicate_keys(cur, target, key, rows=rows) == 0
+    return known[target, key]
 
 
 def _coverages(
@@ -206,20 +202,6 @@ def _coverages(
     ]
 
 
-def _may_be_unique(key_profile: dict[str, Any], rows: int) -> bool:
-    """False when the profile already lists every distinct value and there are fewer than rows (a status
-    or channel column): no scan needed to rule such a key out."""
-    values = key_profile.get("values")
-    return values is None or len(values) >= rows
-
-
-def _within(source: dict[str, Any], key_profile: dict[str, Any]) -> bool:
-    low, high = source.get("min"), source.get("max")
-    return not (
-        low is None or key_profile.get("min") is None or low < key_profile["min"] or high > key_profile["max"]
-    )
-
-
 def _codes_that_fit(
     cur: duckdb.DuckDBPyConnection, checks: list[tuple[dict[str, Any], str, str, dict[str, Any]]]
 ) -> dict[tuple[str, str], set[Any]]:
@@ -229,7 +211,7 @@ def _codes_that_fit(
     so the branches share a type."""
     wanted: dict[tuple[str, str], set[Any]] = {}
     for source, target, key, key_profile in checks:
-        if _within(source, key_profile):
+        if within(source, key_profile):
             wanted.setdefault((target, key), set()).update((source["min"], source["max"]))
     if not wanted:
         return {}
@@ -255,7 +237,7 @@ def _fits(
     """A quick look before reading values: codes of a lookup table lie within its key's range, and the
     smallest or largest of them is one of its keys (customers.city is not in products.name)."""
     keys = found.get((target, key), set())
-    return _within(source, key_profile) and (source["min"] in keys or source["max"] in keys)
+    return within(source, key_profile) and (source["min"] in keys or source["max"] in keys)
 
 
 def _row_count(cur: duckdb.DuckDBPyConnection, table: str) -> int:

@@ -23,6 +23,7 @@ from analytics_agent.config import Settings
 from analytics_agent.errors import AnalyticsAgentError, EvalFileError, ToolError
 from analytics_agent.evaluation.cases import Case, Value
 from analytics_agent.evaluation.scoring import expected_values, judge
+from analytics_agent.present.trace import NO_TOOL_CAVEAT, answer_caveat
 from analytics_agent.providers.base import Provider
 from analytics_agent.tools.arguments import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
@@ -230,10 +231,15 @@ def _scored(base: dict[str, Any], prepared: Prepared, result: AgentResult, elaps
         passed, reason = verdict.passed, verdict.reason
     else:
         passed, reason = False, f"no answer: stopped ({result.stop})"
+    # grounded as `ask` says it: the caveat ask prints under an answer (numbers no tool returned, or no
+    # tool called at all) makes it ungrounded here too
+    caveat = answer_caveat(result)
+    if caveat == NO_TOOL_CAVEAT:
+        reason = "; ".join(r for r in (reason, "no tool was called") if r)
     return Outcome(
         **base,
         passed=passed,
-        grounded=answered and not result.unverified_numbers,
+        grounded=answered and caveat is None,
         answer=result.answer,
         reason=reason,
         steps=result.steps,

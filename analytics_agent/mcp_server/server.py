@@ -23,12 +23,14 @@ from mcp.shared.exceptions import MCPError
 from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.db.catalog import list_tables
 from analytics_agent.mcp_server import render
-from analytics_agent.mcp_server.gate import Busy, CallGate
+from analytics_agent.mcp_server.gate import Busy, CallGate, client_of
 from analytics_agent.mcp_server.notify import Notifier
 from analytics_agent.mcp_server.wire import INSTRUCTIONS, SERVER_NAME, server_version
 from analytics_agent.workspace.live import LiveWorkspace
 
 log = logging.getLogger(__name__)
+CATALOG_READS = frozenset({"list_tables", "describe_table"})
+"""Tools that read the catalog and stored profiles, never a table's rows: quick, so never queued."""
 DEFAULT_POLL_S = 0.5
 
 
@@ -68,7 +70,9 @@ class Handlers:
     ) -> types.CallToolResult:
         name, arguments = params.name, params.arguments
         try:
-            outcome = await self.gate.run(ctx.session, lambda: self.live.execute(name, arguments))
+            outcome = await self.gate.run(
+                client_of(ctx), lambda: self.live.execute(name, arguments), quick=name in CATALOG_READS
+            )
         except Busy as exc:
             return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
         tool = self.live.registry.get(params.name)
@@ -96,7 +100,9 @@ class Handlers:
             known = ", ".join(self.live.tables)
             raise MCPError(types.INVALID_PARAMS, f"no resource {uri!r}; tables: {known}")
         try:
-            outcome = await self.gate.run(ctx.session, lambda: self.live.execute(name, arguments))
+            outcome = await self.gate.run(
+                client_of(ctx), lambda: self.live.execute(name, arguments), quick=True
+            )
         except Busy as exc:
             raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
         if outcome.is_error:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,6 +64,8 @@ def build_registry(
 
             semantics, semantic_problems = load_semantics(cursor, catalog, semantic_file)
             problems.extend(semantic_problems)
+            if semantic_problems:
+                semantics = replace(semantics, problems=tuple(str(p) for p in semantic_problems))
             shared = _ready(semantics)
         else:
             # the bundled model never reports a problem (it is dropped where it does not fit), so it is

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import duckdb
@@ -12,6 +13,7 @@ from analytics_agent.errors import ToolError
 from analytics_agent.tools.base import Prepared, ToolValue
 from analytics_agent.tools.declared import DeclaredTool
 from analytics_agent.tools.profile_view import fit_profile
+from analytics_agent.tools.quick_args import quick_values
 from analytics_agent.tools.shaping import Rows
 from analytics_agent.tools.sqlfile import ParamSpec
 
@@ -68,6 +70,17 @@ class DescribeTable(DeclaredTool):
         # the enum says what a table is; a description only where there is none (tokens)
         table = ParamSpec("table", "enum", "", choices=tuple(tables)) if tables else _TABLE_NAME
         self.params = (table, _PAGE)
+
+    def prepare(self, data: dict[str, Any]) -> Prepared:
+        """Plainly valid arguments (a listed table, a page number) need no pydantic model: building the
+        first one costs a one-call command (``tools call describe_table``) about as much CPU as importing
+        DuckDB (docs/performance.md, own tables). Anything else goes to the model, which words errors."""
+        quick = quick_values(self.params, {}, data)
+        if quick is None:
+            return super().prepare(data)
+        values, as_json = quick
+        args = SimpleNamespace(**values)
+        return Prepared(lambda cursor: self.run(cursor, args), as_json)  # type: ignore[arg-type]
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:

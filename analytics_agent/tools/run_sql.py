@@ -132,28 +132,97 @@ MAX_VALUE_ITEMS = 5_000_000
 such a value whole, outside its memory limit and between interrupt checks (``SELECT range(0, 50000000)``
 took 31 s and 2 GB against the 15 s and 1 GB limits), so its size is checked before it runs."""
 _SIZED = {"range": None, "generate_series": None, "repeat": 1, "list_resize": 1, "array_resize": 1,
-          "lpad": 1, "rpad": 1}  # fmt: skip  # name -> the argument holding the count (None: a range)
+          "lpad": 1, "rpad": 1, "bar": 3}  # fmt: skip
+"""name -> the argument holding the count (None: a range)."""
 
 
 def _refuse_huge_values(cursor: duckdb.DuckDBPyConnection, tree: object) -> None:
+    """Refuse a value DuckDB would build whole past ``MAX_VALUE_ITEMS``, by the class of the function
+    that builds it: a sized builder (a list from range(), a string from repeat() or lpad()) whose size is
+    a large constant or comes from the data (a column, a CTE: its size cannot be known before it runs),
+    a formatted string with a wide field (printf('%900000000s')), or text grown by nesting (eight hex()
+    double it eight times). DuckDB's memory limit does not cover these (issue 38: 2-10 GB against 1 GB)."""
     nodes = list(_nodes(tree))
     # FROM range(n) streams its rows, interruptibly: only the scalar form builds one value
     streamed = {id(n["function"]) for n in nodes if n.get("type") == "TABLE_FUNCTION" and "function" in n}
     for node in nodes:
         name = str(node.get("function_name", "")).lower()
-        if node.get("class") != "FUNCTION" or name not in _SIZED or id(node) in streamed:
+        if node.get("class") != "FUNCTION" or id(node) in streamed:
             continue
         args = [a.get("expression", a) if isinstance(a, dict) else a for a in node.get("children") or []]
         args = args or [a.get("expression") for a in node.get("arguments") or [] if isinstance(a, dict)]
+        if name in _FORMATTERS:
+            _refuse_wide_format(name, args)
+        if name in _GROWERS:
+            _refuse_grown(name, node)
+        if name not in _SIZED:
+            continue
         if any(_has(arg, "SUBQUERY") for arg in args):
             raise ToolError(f"run_sql: {name}() takes plain values here, not a subquery")
         values = [_constant(cursor, arg) for arg in args]
         items = _items(name, values)
-        if items is not None and items > MAX_VALUE_ITEMS:
+        if items is None:
+            raise ToolError(
+                f"run_sql: {name}() takes its size from the data here (a column or a CTE), so the value it "
+                "builds cannot be bounded before it runs; give the size as a number, or aggregate over "
+                "FROM range(...) rows"
+            )
+        if items > MAX_VALUE_ITEMS:
             raise ToolError(
                 f"run_sql: {name}() would build one value of {items:,.0f} items (at most "
                 f"{MAX_VALUE_ITEMS:,}); aggregate over FROM range(...) rows instead"
             )
+
+
+_FORMATTERS = frozenset({"printf", "format", "fmt"})
+_WIDTH = re.compile(r"(\d+)")
+_GROWERS = {"hex": 2.0, "to_hex": 2.0, "bin": 8.0, "to_binary": 8.0, "base64": 1.34, "to_base64": 1.34,
+            "url_encode": 3.0}  # fmt: skip  # name -> how many times longer its result can be
+MAX_GROWTH = 64.0
+"""How many times longer nested growers may make a value (hex(hex(x)) is 4x; six hex() 64x)."""
+
+
+def _refuse_wide_format(name: str, args: list[Any]) -> None:
+    """printf('%900000000s', x) and format('{:>900000000}', x) pad one value to the width they name."""
+    pattern = args[0] if args else None
+    literal = pattern.get("literal") if isinstance(pattern, dict) else None
+    if not isinstance(literal, dict) or literal.get("kind") != "STRING":
+        raise ToolError(f"run_sql: {name}() needs its format as a plain text constant here")
+    text = str(literal.get("text", ""))
+    if "*" in text:
+        raise ToolError(f"run_sql: {name}() may not take a width from its arguments ('*')")
+    widest = max((int(w) for w in _WIDTH.findall(text)), default=0)
+    if widest > MAX_VALUE_ITEMS:
+        raise ToolError(
+            f"run_sql: {name}() would pad a value to {widest:,} characters (at most {MAX_VALUE_ITEMS:,})"
+        )
+
+
+def _refuse_grown(name: str, node: dict[str, Any]) -> None:
+    """Growers nested in one another multiply a value's length: hex() of hex() ... of a long text."""
+    growth, inner = _GROWERS[name], node
+    while True:
+        children = [a.get("expression", a) if isinstance(a, dict) else a for a in inner.get("children") or []]
+        children = children or [
+            a.get("expression") for a in inner.get("arguments") or [] if isinstance(a, dict)
+        ]
+        nested = next(
+            (
+                c
+                for c in children
+                if isinstance(c, dict) and str(c.get("function_name", "")).lower() in _GROWERS
+            ),
+            None,
+        )
+        if nested is None:
+            return
+        growth *= _GROWERS[str(nested["function_name"]).lower()]
+        if growth > MAX_GROWTH:
+            raise ToolError(
+                f"run_sql: {name}() nested in itself or alike grows a value more than {MAX_GROWTH:.0f} times; "
+                "apply it once"
+            )
+        inner = nested
 
 
 def _items(name: str, values: list[object]) -> float | None:
@@ -167,7 +236,10 @@ def _items(name: str, values: list[object]) -> float | None:
             if start is None or stop is None or step is None:
                 return None
             return float(abs((stop - start) / step))  # type: ignore[operator]  # numbers or times
-        count = values[_SIZED[name]]  # type: ignore[index]
+        at = _SIZED[name]
+        if at is not None and at >= len(values):
+            return 0.0  # an optional width left out (bar's 80)
+        count = values[at]  # type: ignore[index]
         return None if count is None else float(count)  # type: ignore[arg-type]
     except (TypeError, ValueError, ZeroDivisionError, IndexError, OverflowError):
         return None

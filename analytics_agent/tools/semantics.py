@@ -36,3 +36,6 @@ class Semantics:
     time_columns: Mapping[str, str] = field(default_factory=dict)
     timezone: str | None = None
     """The database's business time zone (IANA name), when its semantic file says it."""
+    problems: Sequence[str] = ()
+    """The user's semantic file's problems (``file:line: what``): what it meant is missing from the rest,
+    so a call that names it is told why (``aggregate``), not only the terminal at start-up."""

@@ -16,7 +16,7 @@ from analytics_agent.agent.events import (
 from analytics_agent.agent.loop import Agent
 from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.config import Settings
-from analytics_agent.db.catalog import list_tables
+from analytics_agent.db.catalog import list_tables, stored_profile
 from analytics_agent.present.progress import Spinner
 from analytics_agent.present.results import ResultLog
 from analytics_agent.present.safe_text import escape_control
@@ -24,7 +24,7 @@ from analytics_agent.present.stream import StreamEcho
 from analytics_agent.present.trace import answer_caveat, format_event
 from analytics_agent.present.transcript import Transcript
 from analytics_agent.providers.base import Provider
-from analytics_agent.tools.schema_text import schema_lines
+from analytics_agent.tools.schema_text import schema_levels
 from analytics_agent.workspace.workspace import Workspace
 
 Write = Callable[[str], None]
@@ -73,12 +73,16 @@ def build(
     """The agent for one command: system prompt from the tables and today's date, events fanned out.
     ``spinner`` turns while the model is thinking; everything else written clears it first."""
     today, zone = resolve_today(timezone=settings.timezone, today=settings.today)
-    schema, business_zone = schema_lines(workspace.registry)
+    tables = list_tables(workspace.cursor())
+    cur = workspace.cursor()
+    # the stored profiles only (a linked source's are cached for the session): never a scan at start
+    profiles = {t.name: p for t in tables if (p := stored_profile(cur, t.name)) is not None}
+    levels, business_zone = schema_levels(workspace.registry, profiles)
     system = system_prompt(
-        list_tables(workspace.cursor()),
+        tables,
         today=today,
         timezone=zone,
-        schema=schema,
+        schema_levels=levels,
         business_zone=business_zone,
     )
     model = f"{provider.name}:{provider.model}"

@@ -67,8 +67,8 @@ def test_a_60_column_database_is_in_the_prompt_within_1500_o200k_tokens(tmp_path
 def test_a_database_too_wide_for_the_prompt_lists_tables_and_points_to_describe_table(tmp_path) -> None:
     import bpe_openai
 
-    _wide_db(tmp_path / "wider.duckdb", tables=10, columns=40)
+    _wide_db(tmp_path / "wider.duckdb", tables=30, columns=40)
     text = _prompt(tmp_path / "wider.duckdb")
     assert "measure_1_value" not in text and "call describe_table for their columns" in text
-    assert "table_9 (0 rows)" in text
+    assert "table_29 (0 rows)" in text
     assert len(bpe_openai.get_encoding("o200k_base").encode(text)) <= 1500

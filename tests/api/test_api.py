@@ -47,6 +47,14 @@ def test_load_then_aggregate_then_describe(tmp_path: Path) -> None:
     assert described.rows[3][:3] == ["dep_time", "BIGINT", 75]
 
 
+def test_a_load_returns_and_prints_the_links_it_found(tmp_path: Path) -> None:
+    ws = aa.open(tmp_path / "flights.duckdb")
+    ws.load(REAL / "flights.csv")
+    loaded = ws.load(REAL / "airlines.csv")
+    assert loaded.links == ("links: flights.carrier → airlines.carrier (by name)",)
+    assert "links: flights.carrier → airlines.carrier (by name)" in str(loaded).splitlines()
+
+
 def test_load_refuses_what_the_cli_refuses(tmp_path: Path) -> None:
     ws = aa.open(tmp_path / "x.duckdb")
     ws.load(REAL / "penguins.csv")
@@ -84,19 +92,31 @@ def test_a_terminal_load_works_between_calls(tmp_path: Path) -> None:
     assert sorted(row[0] for row in ws.tables().rows) == ["airlines", "penguins"]  # tools rebuilt
 
 
-def test_frames_need_their_library(sample_db: Path) -> None:
+def test_frames_convert_a_real_result(sample_db: Path) -> None:
+    """The test extra installs pandas, pyarrow and polars, so each conversion runs here (never skipped)."""
     r = aa.open(sample_db).call("city_ranking", {"period": "2026-10-01..2026-10-31"})
-    for method, library in (("to_pandas", "pandas"), ("to_arrow", "pyarrow"), ("to_polars", "polars")):
-        try:
-            __import__(library)
-        except ImportError:
-            with pytest.raises(
-                ExportError, match=f"needs {library}, which is not installed: pip install {library}"
-            ):
-                getattr(r, method)()
-        else:
-            frame = getattr(r, method)()
-            assert frame.shape == (len(r.rows), len(r.columns))
+    assert r.rows and r.columns
+    first = dict(zip(r.columns, r.rows[0], strict=True))
+    frame = r.to_pandas()
+    assert frame.shape == (len(r.rows), len(r.columns))
+    assert frame.iloc[0].to_dict() == first
+    table = r.to_arrow()
+    assert table.num_rows == len(r.rows) and table.column_names == r.columns
+    assert table.slice(0, 1).to_pylist() == [first]
+    polars = r.to_polars()
+    assert polars.shape == (len(r.rows), len(r.columns)) and polars.row(0, named=True) == first
+
+
+@pytest.mark.parametrize(
+    ("method", "library"), [("to_pandas", "pandas"), ("to_arrow", "pyarrow"), ("to_polars", "polars")]
+)
+def test_a_frame_without_its_library_says_what_to_install(
+    sample_db: Path, monkeypatch: pytest.MonkeyPatch, method: str, library: str
+) -> None:
+    r = aa.open(sample_db).call("city_ranking", {"period": "2026-10-01..2026-10-31"})
+    monkeypatch.setitem(sys.modules, library, None)  # import raises ImportError, as when not installed
+    with pytest.raises(ExportError, match=f"needs {library}, which is not installed: pip install {library}"):
+        getattr(r, method)()
 
 
 def test_repr_html_has_the_table_and_the_chart_file_svg(sample_db: Path) -> None:

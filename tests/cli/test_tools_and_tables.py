@@ -165,6 +165,22 @@ def test_an_unusable_db_path_is_one_clear_line(tmp_path, make, needle):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("command", [["tables"], ["load", "other.csv"]])
+def test_a_csv_given_as_the_db_says_how_to_load_it(tmp_path, command):
+    """DuckDB 2 opens a CSV given as the database as an empty in-memory one: `tables` failed with a catalog
+    error about in-memory databases, and a load reported its rows stored in a database that vanished."""
+    data = tmp_path / "sales.csv"
+    data.write_text("id,amount\n1,10\n2,20\n", encoding="utf-8")
+    (tmp_path / "other.csv").write_text("id\n1\n", encoding="utf-8")
+    result = run(["--db", str(data), *command], cwd=tmp_path)
+    assert result.returncode == 1, result.stdout
+    assert result.stderr.strip() == (
+        f"error: {data} is not a DuckDB database; to load it: analytics-agent --db new.duckdb load {data}"
+    )
+    assert data.read_text(encoding="utf-8") == "id,amount\n1,10\n2,20\n"
+    assert "Loaded" not in result.stdout
+
+
 def test_a_usage_mistake_is_reported_without_a_traceback(db_args, tmp_path):
     result = run([*db_args, "tools", "spec", "--format", "yaml"], cwd=tmp_path)
     assert result.returncode == 2 and "--format must be openai, bedrock or mcp" in result.stderr

@@ -64,7 +64,10 @@ NOT_RUN: list[tuple[str, str]] = [
     (r"--type (postgres|ducklake|motherduck)|s3://", "needs a PostgreSQL server, S3 or MotherDuck"),
     (r"sources add trips", "reads a folder of the reader's (/data/trips/)"),
     (r"^analytics-agent (\S+ )*mcp\b", "serves MCP until stopped; tests/mcp_server runs the server"),
-    (r"^analytics-agent (\S+ )*eval\b.*--model", "scores a real model; tests/evaluation runs eval"),
+    (
+        r"^analytics-agent (\S+ )*eval\b.*--model (?!offline\b)",
+        "scores a real model; tests/evaluation runs eval",
+    ),
     (r"--base-url http://127\.0\.0\.1:\d+/v1 --model reference", "the eval report of tests/eval_models.py"),
 ]
 # A block that sets one of these up: the commands after it in the same block use it, so they are only parsed.

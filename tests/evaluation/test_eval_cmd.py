@@ -106,7 +106,7 @@ def test_each_kind_of_answer_is_judged_and_the_json_has_the_documented_shape(
     assert (right["passed"], right["grounded"], right["reason"]) == (True, True, "")
     assert (right["steps"], right["tool_calls"]) == (2, 1) and right["input_tokens"] > 0
     assert (untooled["passed"], untooled["grounded"]) == (True, False)
-    assert untooled["reason"] == "unverified: 3; ₹4,798" and untooled["tool_calls"] == 0
+    assert untooled["reason"] == "unverified: 3; ₹4,798; no tool was called" and untooled["tool_calls"] == 0
     assert (wrong["passed"], wrong["grounded"]) == (False, False)
     assert wrong["reason"] == "missing 4,798; unverified: ₹5,120"
     assert (failed["passed"], failed["answer"]) == (False, "")

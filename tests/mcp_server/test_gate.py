@@ -52,3 +52,18 @@ async def test_a_client_past_its_queue_is_told_it_is_busy_in_one_line():
     assert str(caught.value).startswith("busy: this client already has 3 calls") and "\n" not in str(
         caught.value
     )
+
+
+async def test_a_catalog_read_is_answered_while_its_own_client_and_every_worker_are_busy():
+    gate = CallGate(overall=2, per_client=1, queued_per_client=100)
+    client = object()
+    release = threading.Event()
+    async with anyio.create_task_group() as tasks:
+        for _ in range(20):
+            tasks.start_soon(gate.run, client, lambda: release.wait(60))
+        await anyio.wait_all_tasks_blocked()
+        with anyio.fail_after(30):  # a safety net for a regression, not a measurement
+            listed = await gate.run(client, lambda: "tables", quick=True)
+        still_waiting = not release.is_set()
+        release.set()
+    assert listed == "tables" and still_waiting

@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 
@@ -14,6 +13,7 @@ import pytest
 
 from analytics_agent.present.charts import ChartSpec, Series, chart_document, render_svg
 from analytics_agent.present.charts.svg import text_width
+from tests.required import RSVG, program
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 DAYS = tuple(f"2026-{m:02d}-{d:02d}" for m in range(1, 4) for d in (1, 8, 15, 22))
@@ -97,12 +97,11 @@ def test_an_unknown_suffix_has_no_document():
     assert chart_document(TREND, ".png") is None
 
 
-@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert not installed")
 def test_the_svg_renders_to_a_non_blank_png(tmp_path):
     svg = tmp_path / "chart.svg"
     svg.write_text(render_svg(TREND), encoding="utf-8")
     png = tmp_path / "chart.png"
-    subprocess.run(["rsvg-convert", str(svg), "-o", str(png)], check=True, timeout=600)
+    subprocess.run([program("rsvg-convert", RSVG), str(svg), "-o", str(png)], check=True, timeout=600)
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
@@ -121,7 +120,6 @@ def test_labels_from_the_data_are_escaped_and_read_back_unchanged():
     assert '<script>"x"' not in page
 
 
-@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert not installed")
 def test_the_png_has_dark_pixels_where_the_line_is(tmp_path):
     import zlib
 
@@ -129,7 +127,9 @@ def test_the_png_has_dark_pixels_where_the_line_is(tmp_path):
     svg.write_text(render_svg(TREND), encoding="utf-8")
     png = tmp_path / "chart.png"
     subprocess.run(
-        ["rsvg-convert", "--background-color", "white", str(svg), "-o", str(png)], check=True, timeout=600
+        [program("rsvg-convert", RSVG), "--background-color", "white", str(svg), "-o", str(png)],
+        check=True,
+        timeout=600,
     )
     data = png.read_bytes()
     chunks, i = [], 8

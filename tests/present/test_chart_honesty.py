@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 import zlib
@@ -18,6 +17,7 @@ from analytics_agent.present.charts import ChartSpec, Series, pick_chart, render
 from analytics_agent.present.charts.pick import no_chart_reason
 from analytics_agent.present.charts.svg import WIDTH, text_width
 from analytics_agent.present.results import call_chart
+from tests.required import RSVG, program
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 DAYS = [str(dt.date(2026, 1, 1) + dt.timedelta(days=i)) for i in range(365)]
@@ -173,11 +173,11 @@ def _png_pixels(path) -> tuple[int, int, list[bytes]]:
     return width, height, rows
 
 
-@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert not installed")
 def test_the_rendered_png_leaves_its_edges_blank(tmp_path):
     svg, png = tmp_path / "long.svg", tmp_path / "long.png"
     svg.write_text(render_svg(LONG), encoding="utf-8")
-    subprocess.run(["rsvg-convert", "--background-color", "white", str(svg), "-o", str(png)], check=True)
+    rsvg = program("rsvg-convert", RSVG)
+    subprocess.run([rsvg, "--background-color", "white", str(svg), "-o", str(png)], check=True, timeout=600)
     width, _, rows = _png_pixels(png)
     edge = [x for x in range(width) if x < 6 or x >= width - 6]
     inked = [(x, y) for y, row in enumerate(rows) for x in edge if min(row[3 * x : 3 * x + 3]) < 200]

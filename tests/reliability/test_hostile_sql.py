@@ -110,3 +110,80 @@ def test_small_ranges_and_rows_from_range_still_run(tmp_path: Path) -> None:
     days = "SELECT len(generate_series(DATE '2026-01-01', DATE '2026-12-31', INTERVAL 1 DAY))"
     assert cur.execute(check_select(cur, days)).fetchone() == (365,)
     conn.close()
+
+
+@pytest.mark.parametrize(
+    ("query", "refusal"),
+    [
+        # lists whose size comes from the data: a CTE, a column, arithmetic on a column
+        (
+            "WITH t AS (SELECT 50000000 AS k) SELECT len(range(0, k)) FROM t",
+            "range() takes its size from the data",
+        ),
+        (
+            "SELECT list_resize([1], amount * 10000000) FROM orders",
+            "list_resize() takes its size from the data",
+        ),
+        (
+            "WITH t AS (SELECT 500000000 AS k) SELECT generate_series(1, k) FROM t",
+            "generate_series() takes its size",
+        ),
+        # strings and blobs
+        (
+            "WITH t AS (SELECT 4000000 AS n) SELECT repeat(repeat('x', n), 1000) FROM t",
+            "repeat() takes its size",
+        ),
+        ("SELECT lpad('x', amount * 100000000, 'y') FROM orders", "lpad() takes its size from the data"),
+        ("SELECT repeat('\\xAA'::BLOB, 3000000000)", "repeat() would build one value"),
+        # formatted
+        ("SELECT printf('%900000000s', 'x')", "printf() would pad a value to 900,000,000 characters"),
+        ("SELECT format('{:>900000000}', 'x')", "format() would pad a value to 900,000,000"),
+        ("SELECT printf('%*s', 900000000, 'x')", "may not take a width from its arguments"),
+        ("SELECT printf(status, 'x') FROM orders", "needs its format as a plain text constant"),
+        # nested growers
+        (
+            "SELECT hex(hex(hex(hex(hex(hex(hex(hex(repeat('x', 4000000)))))))))",
+            "grows a value more than 64 times",
+        ),
+        ("SELECT bin(bin(hex(status))) FROM orders", "grows a value more than 64 times"),
+        ("SELECT to_base64(hex(hex(hex(hex(hex(hex('ab')))))))", "grows a value more than 64 times"),
+    ],
+)
+def test_every_class_of_value_builder_is_bounded_before_it_runs(
+    tmp_path: Path, query: str, refusal: str
+) -> None:
+    """Issue 38 round three: a size taken from a CTE built 2-10 GB past the 1 GB limit, as did formatted
+    widths and eight nested hex(). Each class (list, string, blob, formatted, nested) in three shapes, run
+    through the real executor in a child held to 1.5 GB: refused in one line before DuckDB builds it."""
+    db = tmp_path / "shop.duckdb"
+    with duckdb.connect(str(db)) as conn:
+        conn.execute("CREATE TABLE orders AS SELECT 5 AS amount, 'paid' AS status")
+    result = run_capped(
+        f"""
+        from pathlib import Path
+        from analytics_agent.db.connect import open_sandbox
+        from analytics_agent.tools.executor import Executor
+        from analytics_agent.tools.registry import Registry
+        from analytics_agent.tools.run_sql import RunSql
+        conn = open_sandbox(Path({str(db)!r}))
+        outcome = Executor(Registry([RunSql()]), conn).execute("run_sql", {{"query": {query!r}}})
+        print(outcome.text)
+        """,
+        memory_bytes=3 * GIB // 2,
+    )
+    assert result.stdout.startswith("Error: run_sql: "), result.stdout[:300] + result.stderr[-2000:]
+    assert refusal in result.stdout and "\n" not in result.stdout.strip()
+
+
+def test_small_formats_growers_and_constant_sizes_still_run(tmp_path: Path) -> None:
+    db = tmp_path / "shop.duckdb"
+    duckdb.connect(str(db)).close()
+    cur = open_sandbox(db).cursor()
+    for query, want in [
+        ("SELECT printf('%5.2f', 3.14159)", (" 3.14",)),
+        ("SELECT format('{:>4}', 'ab')", ("  ab",)),
+        ("SELECT hex(hex('a'))", ("3631",)),
+        ("SELECT bar(5, 0, 10, 10)", ("█████     ",)),
+        ("SELECT len(repeat('ab', 3))", (6,)),
+    ]:
+        assert cur.execute(check_select(cur, query)).fetchone() == want

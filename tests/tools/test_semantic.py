@@ -243,3 +243,56 @@ def test_a_defined_metric_may_name_a_value_not_seen_yet_and_a_dimension_may_be_a
         assert got == [list(r) for r in want]
         own = {"table": "flights", "metrics": [{"fn": "count", "where": "carrier in ('UA', 'ZZ')"}]}
         assert ws.executor.execute("aggregate", json.dumps(own)).text == "Error: no rows where carrier = 'ZZ'"
+
+
+def _copy_with_semantic(real_db: Path, folder: Path, text: str) -> Path:
+    db = folder / "real.duckdb"
+    shutil.copy(real_db, db)
+    (folder / "real.semantic.yaml").write_text(textwrap.dedent(text), encoding="utf-8")
+    return db
+
+
+def test_a_broken_semantic_file_is_named_in_the_error_the_model_reads(real_db, tmp_path):
+    """Its one metric had a misspelt key, so it was skipped and no metric exists: the model asking for it
+    read "metrics.0.metric: Extra inputs are not permitted" and nothing about the file."""
+    db = _copy_with_semantic(
+        real_db, tmp_path, "tables:\n  flights:\n    metrics:\n      late: {fn: count, colour: red}\n"
+    )
+    with Workspace.open(db) as ws:
+        outcome = ws.executor.execute("aggregate", {"table": "flights", "metrics": [{"metric": "late"}]})
+    assert outcome.is_error
+    lines = outcome.text.removeprefix("Error: ").splitlines()
+    assert lines[0] == (
+        "metrics.0.metric: there is no named metric (the semantic file's metrics were skipped); "
+        "give fn and column instead"
+    )
+    assert lines[1].startswith(f"the semantic file has problems: {tmp_path / 'real.semantic.yaml'}:4: ")
+    assert "unknown key 'colour'" in lines[1] and "Extra inputs" not in outcome.text
+
+
+def test_a_metric_skipped_beside_good_ones_is_explained_by_the_file(real_db, tmp_path):
+    text = """\
+        tables:
+          flights:
+            metrics:
+              flights_flown: {fn: count}
+              late: {fn: count, colour: red}
+        """
+    db = _copy_with_semantic(real_db, tmp_path, text)
+    with Workspace.open(db) as ws:
+        bad = ws.executor.execute("aggregate", {"table": "flights", "metrics": [{"metric": "late"}]})
+        good = ws.executor.execute(
+            "aggregate", {"table": "flights", "metrics": [{"metric": "flights_flown"}]}
+        )
+    assert bad.is_error and "real.semantic.yaml:5: " in bad.text and "unknown key 'colour'" in bad.text
+    assert not good.is_error and json.loads(good.text)["rows"] == [[2909]]
+
+
+def test_without_a_semantic_file_no_metric_says_to_give_fn_and_column(real_db, tmp_path):
+    db = tmp_path / "real.duckdb"
+    shutil.copy(real_db, db)
+    with Workspace.open(db) as ws:
+        outcome = ws.executor.execute("aggregate", {"table": "flights", "metrics": [{"metric": "late"}]})
+    assert outcome.text == (
+        "Error: metrics.0.metric: there is no named metric (none is defined); give fn and column instead"
+    )

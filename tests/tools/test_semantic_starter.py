@@ -119,3 +119,20 @@ def test_numbers_the_data_shows_are_ids_or_clock_times_get_no_sum(tmp_path):
     fns = {m.get("column"): m["fn"] for m in metrics.values()}
     assert fns == {None: "count", "fare_amount": "sum", "ratio_c13": "avg"}, fns
     assert "# ticket: no measure, an id" in text and "# depart: no measure, a clock time" in text
+
+
+def test_the_closing_hint_repeats_the_db_and_runs_as_printed(tmp_path, monkeypatch):
+    """The hint named `analytics-agent semantic check` without the --db init was given: run as printed, it
+    checked the default database's file, not this one's."""
+    import shlex
+
+    folder = tmp_path / "my data"
+    folder.mkdir()
+    db = build_real_db(folder / "real.duckdb")
+    monkeypatch.chdir(tmp_path)
+    out = init(db)
+    hint = out.split("Edit it, then: ", 1)[1].splitlines()[0]
+    assert hint == f"analytics-agent --db {shlex.quote(str(db))} semantic check"
+    checked = CliRunner().invoke(app, shlex.split(hint)[1:])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.startswith(f"{semantic_path_for(db)}: ")

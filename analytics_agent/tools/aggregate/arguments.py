@@ -48,6 +48,7 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         expr=(str | None, _lean_field(None, max_length=300)),
         where=(str | None, _lean_field(None, max_length=500)),
         share=(bool | None, _lean_field(None)),
+        each_row=(bool | None, _lean_field(None)),
         per=(str | None, _lean_field(None)),
         as_=(str | None, _lean_field(None, alias="as", max_length=40)),
     )

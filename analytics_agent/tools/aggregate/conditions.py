@@ -31,7 +31,7 @@ from analytics_agent.tools.aggregate.query_plan import SPAN_UNITS, span_text
 _TOKEN = re.compile(
     r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<num>-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
     r"|(?P<op><=|>=|!=|<>|=|<|>|\(|\)|,|-)|(?P<qname>\"(?:[^\"]|\"\")+\"(?:\.\"(?:[^\"]|\"\")+\")?)"
-    r"|(?P<word>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)?))"
+    r"|(?P<word>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*){0,7}))"
 )
 _COMPARE = {"=", "!=", "<>", "<", "<=", ">", ">=", "like"}
 _OPERATORS = ("=", "!=", "<", "<=", ">", ">=", "like", "in", "not in", "between", "is null", "is not null")

@@ -27,7 +27,7 @@ from analytics_agent.tools.aggregate.query_plan import SPAN_UNITS as UNITS
 MAX_EXPRESSION = 300
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|(?P<op>[-+*/(),])"
-    r"|(?P<name>\"(?:[^\"]|\"\")+\"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?))"
+    r"|(?P<name>\"(?:[^\"]|\"\")+\"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,7}))"
 )
 
 

@@ -14,6 +14,7 @@ from analytics_agent.suggest import clipped, listing
 from analytics_agent.tools.aggregate import spans
 from analytics_agent.tools.aggregate.conditions import OtherColumn, parse_condition
 from analytics_agent.tools.aggregate.filters import shape_filter
+from analytics_agent.tools.aggregate.joins.fanout import fans_out, row_grain
 from analytics_agent.tools.aggregate.query_plan import (
     NUMERIC_FNS,
     ColumnOperand,
@@ -30,9 +31,17 @@ NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|D
 
 
 def build_metric(
-    fn: str, column: str | None, where: str | None, refs: Resolver, *, share: bool = False
+    fn: str,
+    column: str | None,
+    where: str | None,
+    refs: Resolver,
+    *,
+    share: bool = False,
+    each_row: bool = False,
 ) -> MetricPlan:
-    """One aggregate over a column of the table (or a related one), with its own condition if any."""
+    """One aggregate over a column of the table (or a related one), with its own condition if any.
+    A related table's column counts each of that table's rows once per group, unless ``each_row``: once
+    per row of the queried table (a lookup: the seats of each flight's plane)."""
     conditions = tuple(
         condition_term(t, refs) for t in (parse_condition(where, where="metrics.where") if where else [])
     )
@@ -45,7 +54,7 @@ def build_metric(
     if column not in refs.column_names and _EXPRESSION_MARK.search(column):  # "a - b", "name, year"
         if fn == "pct":
             raise ToolError("metrics: pct counts rows meeting where; give it a plain column or none")
-        plan = build_expression(f"{fn}({column})", where, refs, share=share)
+        plan = build_expression(f"{fn}({column})", where, refs, share=share, each_row=each_row)
         leaf = plan.parts[0]
         return replace(leaf, alias=_conditional(fn, column, leaf.where), share=share)
     ref = refs.resolve(column, "metrics")
@@ -57,13 +66,18 @@ def build_metric(
             f"metrics: {fn} needs a numeric column; {column} is {ref.type}; "
             f"numeric columns of {refs.table}: {listing(numeric) or 'none'}"
         )
-    return MetricPlan(fn, column, _conditional(fn, column, conditions), ref.sql, conditions, share)
+    grain = ref.grain if fans_out(fn, ref.grain) and not each_row else ""
+    return MetricPlan(
+        fn, column, _conditional(fn, column, conditions), ref.sql, conditions, share, grain=grain
+    )
 
 
 _EXPRESSION_MARK = re.compile(r"[-+*/(),]")
 
 
-def build_expression(text: str, where: str | None, refs: Resolver, *, share: bool = False) -> MetricPlan:
+def build_expression(
+    text: str, where: str | None, refs: Resolver, *, share: bool = False, each_row: bool = False
+) -> MetricPlan:
     """A metric from arithmetic over aggregates (``sum(a * b) / sum(b)``): each aggregate becomes a part
     computed like any metric (with the metric's own condition), the arithmetic joins them."""
     from analytics_agent.tools.aggregate.expressions import Col, columns, parse_expression, render
@@ -77,7 +91,7 @@ def build_expression(text: str, where: str | None, refs: Resolver, *, share: boo
             raise ToolError(
                 f"metrics.expr: {node.name} must sit inside an aggregate, e.g. sum({node.name}) or avg({node.name})"
             )
-        parts.append(_aggregate_part(node, where, refs))
+        parts.append(_aggregate_part(node, where, refs, each_row))
         return "{" + str(len(parts) - 1) + "}"
 
     template = render(tree, part)
@@ -90,10 +104,10 @@ def build_expression(text: str, where: str | None, refs: Resolver, *, share: boo
     )
 
 
-def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
+def _aggregate_part(node: Any, where: str | None, refs: Resolver, each_row: bool) -> MetricPlan:
     """One aggregate of an expression: over a column (checked like any metric's), over arithmetic of
     numeric columns, or count_distinct over several columns (a storm is a name within a year)."""
-    from analytics_agent.tools.aggregate.expressions import Agg, Col, Span, render
+    from analytics_agent.tools.aggregate.expressions import Agg, Col, Span, columns, render
 
     if not isinstance(node, Agg):
         raise ToolError("metrics.expr: only aggregates, columns inside them, numbers and + - * /")
@@ -104,7 +118,7 @@ def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
             raise ToolError(f"metrics.expr: {node.fn} needs a column, e.g. {node.fn}(amount)")
         return build_metric("count", None, where, refs)
     if len(node.args) == 1 and isinstance(node.args[0], Col):
-        return build_metric(node.fn, node.args[0].name, where, refs)
+        return build_metric(node.fn, node.args[0].name, where, refs, each_row=each_row)
     conditions = tuple(
         condition_term(t, refs) for t in (parse_condition(where, where="metrics.where") if where else [])
     )
@@ -119,13 +133,16 @@ def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
         sql = f"CASE WHEN {present} THEN row({', '.join(cols)}) END"
         return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions)
     arg = _as_spans(node.args[0], refs)
-    for name in _plain_columns(arg):
-        ref = refs.resolve(name, "metrics")
-        if not NUMERIC.match(ref.type):
+    names = columns(arg)
+    used = [refs.resolve(name, "metrics") for name in names]
+    plain = set(_plain_columns(arg))
+    for name, ref in zip(names, used, strict=True):
+        if name in plain and not NUMERIC.match(ref.type):
             raise ToolError(
                 f"metrics: arithmetic needs numeric columns; {name} is {ref.type} "
                 "(time between two dates: days(a - b), hours, months, years)"
             )
+    grain = "" if each_row else row_grain([(ref.grain, ref.via) for ref in used])
 
     def column_sql(leaf: Any) -> str:
         if isinstance(leaf, Span):
@@ -135,7 +152,8 @@ def _aggregate_part(node: Any, where: str | None, refs: Resolver) -> MetricPlan:
         return refs.resolve(leaf.name, "metrics").sql
 
     sql = render(arg, column_sql)
-    return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions)
+    grain = grain if fans_out(node.fn, grain) else ""
+    return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions, grain=grain)
 
 
 def _as_spans(node: Any, refs: Resolver) -> Any:
@@ -196,6 +214,8 @@ def _text(node: Any) -> str:
 
 
 def condition_term(t: Any, refs: Resolver) -> FilterPlan:
+    if (related := refs.existence(t.column, t.op)) is not None:  # "orders is null": with no order
+        return related
     ref = spans.resolve(refs, t.column, "metrics.where")
     if isinstance(t.value, OtherColumn):
         return _column_comparison(t, ref, refs)

@@ -8,7 +8,7 @@ order), ``filters`` (a filter's value), ``periods`` (period and baseline ranges)
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from analytics_agent.errors import ToolError
@@ -87,17 +87,18 @@ class Planner:
 
     def metric(self, m: Any, refs: Resolver) -> MetricPlan:
         share = bool(getattr(m, "share", None))
+        each_row = bool(getattr(m, "each_row", None))
         if getattr(m, "expr", None):
             if m.fn or m.column or getattr(m, "metric", None):
                 raise ToolError("metrics: expr is the whole metric; give it without fn, column or metric")
-            return build_expression(m.expr, getattr(m, "where", None), refs, share=share)
+            return build_expression(m.expr, getattr(m, "where", None), refs, share=share, each_row=each_row)
         if getattr(m, "metric", None):
             if m.fn or m.column:
                 raise ToolError(f"metrics: {m.metric} is a named metric; give it alone, without fn or column")
             return self.named(m.metric, refs, share=share, where=getattr(m, "where", None))
         if not m.fn:
             raise ToolError("metrics: each needs fn (or metric, a named one)")
-        return build_metric(m.fn, m.column, getattr(m, "where", None), refs, share=share)
+        return build_metric(m.fn, m.column, getattr(m, "where", None), refs, share=share, each_row=each_row)
 
     def named(
         self, name: str, refs: Resolver, *, share: bool = False, where: str | None = None
@@ -112,9 +113,11 @@ class Planner:
             return MetricPlan("ratio", None, name, share=share, ratio=parts)  # type: ignore[arg-type]
         conditions = " and ".join(c for c in (defn.where, where) if c) or None
         plan = build_metric(defn.fn or "", defn.column, conditions, refs, share=share)
-        return MetricPlan(plan.fn, plan.column, name, plan.sql, plan.where, share, defined=True)
+        return replace(plan, alias=name, share=share, defined=True)
 
     def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
+        if (related := refs.existence(column, op)) is not None:
+            return related
         ref = spans.resolve(refs, column, where)
         f = shape_filter(column, op, value, sql=ref.sql, table=ref.table, source=ref.column)
         refs.check_values(ref, value if isinstance(value, list) else [value] if value is not None else [])
@@ -123,6 +126,7 @@ class Planner:
     def _keys(self, args: Any, refs: Resolver) -> tuple[list[KeyPlan], bool]:
         keys: list[KeyPlan] = []
         time_ordered = False
+        numbers: list[bool] = []
         grain = args.time_grain
         if grain:
             ref = refs.resolve(self._time_column(args.time_column, refs), "time_column")
@@ -143,6 +147,11 @@ class Planner:
             dated = bool(grain or TEMPORAL.match(ref.type))
             keys.append(KeyPlan(name, key, grain, time=dated))
             time_ordered = time_ordered or dated
+            numbers.append(grain is None and bool(NUMERIC.match(ref.type)))
+        # Groups of a number column (hour, year, passenger count) read in their natural order, as time does;
+        # with a limit and no order_by the rows stay ranked by the first metric (a limit asks for the top).
+        if numbers and all(numbers) and args.limit is None:
+            time_ordered = True
         return keys, time_ordered
 
     def _time_column(self, column: str | None, refs: Resolver) -> str:
@@ -187,11 +196,18 @@ def check_shares(plan: QueryPlan) -> None:
             "in a call without baseline, one per period"
         )
     for m in shared:
+        if _one_sum(m):  # expr "sum(price * quantity)": a sum like any other
+            continue
         if m.ratio or m.parts or m.fn not in _ADDITIVE:
             raise ToolError(
                 f"metrics: share of {m.alias} would be a % of a sum of {m.fn}s, which is no total; "
                 f"share works with fn {', '.join(_ADDITIVE)}"
             )
+
+
+def _one_sum(m: MetricPlan) -> bool:
+    """An expression that is one sum or count and nothing more (``sum(a * b)``), whose groups add up."""
+    return m.template == "{0}" and len(m.parts) == 1 and m.parts[0].fn in ("sum", "count")
 
 
 __all__ = ["NUMERIC", "PART_GRAINS", "Planner", "build_metric"]

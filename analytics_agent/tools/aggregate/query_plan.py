@@ -82,6 +82,9 @@ class MetricPlan:
     parts: tuple[MetricPlan, ...] = ()
     template: str = ""
     """An expression metric: ``template`` is its arithmetic with ``{0}``, ``{1}`` ... for each part."""
+    grain: str = ""
+    """The SQL of the key of the table ``sql`` reads when a row of it can meet many rows of the queried
+    table: the aggregate counts each of its rows once (``joins.fanout``)."""
     defined: bool = False
     """From the semantic file: its condition's values are the user's choice (a status that has not occurred
     yet), so a value no row holds is not refused as a misspelling."""
@@ -104,6 +107,10 @@ class Join:
     key: str
     verified: bool = True
     """False: the key looked unique on a sample; checked in full before the first query joins to it."""
+    source: str = "t"
+    """The alias of the table whose ``column`` it joins on: the queried table, or the join before it."""
+    path: tuple[Any, ...] = ()
+    """The links (``Relationship``) from the queried table to this one: one join per path."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +131,7 @@ class QueryPlan:
     descending: bool = False
     limit: int | None = None
     time_ordered: bool = False
+    """Rows in key order when no order_by is given: a time key, or number keys only (without a limit)."""
 
 
 @dataclass

@@ -1,9 +1,11 @@
-"""Resolve the names an ``aggregate`` call uses: a column, ``relation.column`` of a related table, or a
-named dimension (or one of its synonyms), into a quoted SQL expression and the joins it needs.
+"""Resolve the names an ``aggregate`` call uses: a column, a column of a related table (``orders.status``,
+``products.brands.brand_name``, or ``brands.brand_name`` when exactly one path leads there), or a named
+dimension (or one of its synonyms), into a quoted SQL expression and the joins it needs.
 
-Only many-to-one links are followed (each row of the table meets at most one row of the other), so a
-join never repeats rows and counts stay right. A name that would follow a link the other way is refused
-with the reason: that join would fan out and double-count.
+Only many-to-one links are followed (``joins.graph``), each path joined once, so a join never repeats the
+queried table's rows. A column of a related table may still repeat (an order meets each of its lines): its
+``Ref`` carries that table's key, and ``joins.fanout`` counts each of its rows once. A name that would
+follow a link the other way is refused with the reason.
 """
 
 from __future__ import annotations
@@ -15,7 +17,15 @@ from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.relationships import Relationship
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
-from analytics_agent.tools.aggregate.query_plan import GRAINS, PART_LABELS, Join, time_key, time_label
+from analytics_agent.tools.aggregate.joins.graph import Path, link_names, name_of, paths_named, spelled, walk
+from analytics_agent.tools.aggregate.query_plan import (
+    GRAINS,
+    PART_LABELS,
+    FilterPlan,
+    Join,
+    time_key,
+    time_label,
+)
 from analytics_agent.tools.aggregate.time import TEMPORAL, local
 from analytics_agent.tools.date_parts import parts_date
 
@@ -32,14 +42,11 @@ class Ref:
     type: str
     part: tuple[str, str] | None = None
     """A date part: its grain and the key it labels (grouped by the key, so weekdays come in order)."""
-
-
-def link_names(table: str, relationships: Sequence[Relationship]) -> dict[str, Relationship]:
-    """How a table's outgoing links are named: by target table, or by column when one table is the
-    target of several (flights.origin and flights.dest both refer to airports: ``origin.name``)."""
-    outgoing = [r for r in relationships if r.table == table]
-    targets = [r.target for r in outgoing]
-    return {(r.target if targets.count(r.target) == 1 else r.column): r for r in outgoing}
+    grain: str = ""
+    """For a column of a related table: the SQL of that table's unique key, which tells its rows apart
+    where one of them meets many rows of the queried table (empty: the queried table's own column)."""
+    via: tuple[Relationship, ...] = ()
+    """The links from the queried table to the column's table."""
 
 
 @dataclass
@@ -82,12 +89,10 @@ class Resolver:
             return self.resolve(self.dimensions[name], where)
         prefix, _, part = name.partition(".")
         if part and prefix not in self.links and TEMPORAL.match(self.column_type(prefix) or ""):
-            if part not in GRAINS:
-                raise ToolError(
-                    f"{where}: {clipped(repr(part))} is not a date part{did_you_mean(part, GRAINS)}; "
-                    f"use {prefix}.<{'|'.join(GRAINS)}>"
-                )
-            return self._date_part(prefix, part)
+            try:
+                return self._date_part(prefix, part)
+            except ToolError as exc:
+                raise ToolError(f"{where}: {exc}") from None
         if "." in name:
             return self._related(name, where)
         raise ToolError(
@@ -95,15 +100,38 @@ class Resolver:
             f"columns: {listing(types)}{self._links_hint()}"
         )
 
-    def _date_part(self, column: str, grain: str) -> Ref:
+    def _date_part(self, column: str, grain: str, base: Ref | None = None) -> Ref:
         """``time_hour.day_of_week``: a bucket or part of a date column, in the business zone, with the
         same values ``time_grain`` labels its rows with ('Sat', '2013-07', 18), so a filter, a metric's
         condition or count_distinct can use one ("weekends", "flights per day", "after 18:00")."""
-        base = self.resolve(column, "date part")
+        if grain not in GRAINS:
+            raise ToolError(
+                f"{clipped(repr(grain))} is not a date part{did_you_mean(grain, GRAINS)}; "
+                f"use {column}.<{'|'.join(GRAINS)}>"
+            )
+        base = base or self.resolve(column, "date part")
         zoned = local(base.sql, base.type, self.zone)
         key = time_key(grain, zoned)
         kind = "BIGINT" if grain == "hour" else "VARCHAR"
-        return Ref(time_label(grain, key), "", f"{column}.{grain}", kind, (grain, key))
+        return Ref(time_label(grain, key), "", f"{column}.{grain}", kind, (grain, key), base.grain, base.via)
+
+    def existence(self, name: str, op: str) -> FilterPlan | None:
+        """``orders is_null`` asked of customers: the customers with no order (``not_null``: with at least
+        one), where ``name`` is a table whose links refer to this one (one-to-many, never joined: an
+        EXISTS, so no row repeats). None when ``name`` is no such table, or ``op`` no such test."""
+        if op not in ("is_null", "not_null") or name in self.catalog[self.table]:
+            return None
+        back = [r for r in self.relationships if r.target == self.table and r.table == name != self.table]
+        if not back:
+            return None
+        if len(back) > 1:
+            columns = " and ".join(f"{r.table}.{r.column}" for r in back)
+            raise ToolError(
+                f"{name} refers to {self.table} through {columns}; ask with table {name!r} grouped by the link"
+            )
+        link = back[0]
+        exists = "exists" if op == "not_null" else "not_exists"
+        return FilterPlan(name, exists, (link.table, link.column), sql=f"t.{quote_ident(link.key)}")
 
     def check_values(self, ref: Ref, values: Sequence[object]) -> None:
         """A weekday or month name a date part never holds ('Saturday') would match no row: say the
@@ -124,41 +152,73 @@ class Resolver:
         )
 
     def _related(self, name: str, where: str) -> Ref:
-        prefix, column = name.split(".", 1)
-        link = self.links.get(prefix)
-        if link is None:
-            raise ToolError(f"{where}: {self._no_link(prefix)}")
+        """``orders.status``, ``products.brands.brand_name`` (a path written out), ``brands.brand_name``
+        (the one path to brands), each maybe followed by a date part (``orders.ordered_at.month``)."""
+        names = name.split(".")
+        path, used = walk(self.table, names[:-1], self.relationships)
+        if not path:
+            path, used = self._only_path(names[0], where), 1
+        rest, link = names[used:], path[-1]
         target = self.catalog[link.target]
-        if column not in target:
+        if len(rest) > 2 or rest[0] not in target:
+            via = spelled(path, self.relationships)
             raise ToolError(
-                f"{where}: {link.target} has no column {clipped(repr(column))}{did_you_mean(column, target)}; "
-                f"columns: {listing(target)}"
+                f"{where}: {link.target} (as {via}) has no column {clipped(repr(rest[0]))}"
+                f"{did_you_mean(rest[0], target)}; columns: {listing(target)}"
             )
-        alias = self._join(link)
-        return Ref(f"{alias}.{quote_ident(column)}", link.target, column, target[column])
+        alias = self._join(path)
+        column = rest[0]
+        ref = Ref(
+            f"{alias}.{quote_ident(column)}", link.target, column, target[column],
+            grain=f"{alias}.{quote_ident(link.key)}", via=path,
+        )  # fmt: skip
+        if len(rest) == 1:
+            return ref
+        if not TEMPORAL.match(ref.type):
+            raise ToolError(
+                f"{where}: {link.target}.{column} is {ref.type}, not a date, so it has no part {rest[1]!r}"
+            )
+        try:
+            return self._date_part(".".join(names[:-1]), rest[1], ref)
+        except ToolError as exc:
+            raise ToolError(f"{where}: {exc}") from None
 
-    def _join(self, link: Relationship) -> str:
-        for j in self.joins:
-            if (j.table, j.column, j.key) == (link.target, link.column, link.key):
-                return j.alias
-        alias = f"r{len(self.joins) + 1}"
-        self.joins.append(Join(alias, link.target, link.column, link.key, link.verified))
-        return alias
+    def _only_path(self, name: str, where: str) -> Path:
+        """The one many-to-one path from the table that ends at the table (or link) ``name``."""
+        paths = paths_named(self.table, name, self.relationships)
+        if len(paths) == 1:
+            return paths[0]
+        if not paths:
+            raise ToolError(f"{where}: {self._no_link(name)}")
+        ways = " or ".join(f"{spelled(p, self.relationships)}.<column>" for p in sorted(paths, key=len)[:4])
+        through = "columns" if all(len(p) == 1 for p in paths) else "paths"
+        raise ToolError(f"{where}: {self.table} refers to {name} through several {through}; use {ways}")
+
+    def _join(self, path: Path) -> str:
+        """The alias of the table ``path`` ends at, joining each step of it once (a path shared by two
+        names, ``orders.status`` and ``orders.customers.city``, is one join)."""
+        source = "t"
+        for depth in range(1, len(path) + 1):
+            steps = path[:depth]
+            found = next((j for j in self.joins if j.path == steps), None)
+            if found is None:
+                link = steps[-1]
+                found = Join(
+                    f"r{len(self.joins) + 1}", link.target, link.column, link.key, link.verified,
+                    source=source, path=steps,
+                )  # fmt: skip
+                self.joins.append(found)
+            source = found.alias
+        return source
 
     def _no_link(self, prefix: str) -> str:
-        ambiguous = [n for n, r in self.links.items() if r.target == prefix]
-        if ambiguous:
-            return (
-                f"{self.table} refers to {prefix} through several columns; use "
-                f"{' or '.join(f'{n}.<column>' for n in ambiguous)}"
-            )
         back = [r for r in self.relationships if r.table == prefix and r.target == self.table]
         if back:
             r = back[0]
             return (
                 f"{self.table} to {prefix} is one-to-many (each {self.table} row has many {prefix} rows via "
                 f"{prefix}.{r.column}); joining would repeat rows and double-count, so it is refused: ask with "
-                f"table {prefix!r} and group by {_back_name(r, self.relationships)}.<column> instead"
+                f"table {prefix!r} and group by {name_of(r, self.relationships)}.<column> instead"
             )
         if prefix in self.catalog:
             known = ", ".join(self.links) or "none"
@@ -167,10 +227,3 @@ class Resolver:
                 "declare one in the semantic file if a column refers to a unique key of it"
             )
         return f"no relationship or table {prefix!r}{did_you_mean(prefix, [*self.links, *self.catalog])}"
-
-
-def _back_name(r: Relationship, relationships: Sequence[Relationship]) -> str:
-    for name, link in link_names(r.table, relationships).items():
-        if link == r:
-            return name
-    return r.target

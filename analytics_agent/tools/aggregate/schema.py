@@ -42,7 +42,7 @@ def told_schema(tables: Sequence[str], metric_names: Sequence[str] = ()) -> dict
         "column": dict(_TEXT),
         **named,
         **{name: dict(_TEXT) for name in ("expr", "where")},
-        "share": {"type": "boolean"},
+        **{name: {"type": "boolean"} for name in ("share", "each_row")},
         **{name: dict(_TEXT) for name in ("per", "as")},
     }
     condition = {"column": dict(_TEXT), "op": enum_schema(OPS), "value": copy.deepcopy(FILTER_VALUE_SCHEMA)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from analytics_agent.errors import ToolError
+from analytics_agent.tools.aggregate.joins.fanout import row_grain
 from analytics_agent.tools.aggregate.query_plan import SPAN_UNITS as UNITS
 from analytics_agent.tools.aggregate.refs import Ref, Resolver
 from analytics_agent.tools.aggregate.time import TEMPORAL
@@ -32,7 +33,11 @@ def resolve(refs: Resolver, name: str, where: str, *, bucket: bool = False) -> R
         return refs.resolve(name, where)
     unit = match.group(1).lower()
     later, earlier = (refs.resolve(_unquoted(n), where) for n in match.group(2, 3))
-    return Ref(span_sql(unit, later, earlier, where, bucket=bucket), "", name, "DOUBLE")
+    # whose rows it is a value of: the table's own when one date is its own, else the related table's
+    grain = row_grain([(later.grain, later.via), (earlier.grain, earlier.via)])
+    via = next((r.via for r in (later, earlier) if r.grain == grain), ()) if grain else ()
+    sql = span_sql(unit, later, earlier, where, bucket=bucket)
+    return Ref(sql, "", name, "DOUBLE", grain=grain, via=via)
 
 
 def span_sql(unit: str, later: Ref, earlier: Ref, where: str, *, bucket: bool = False) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.tools.aggregate.every_group import every_group, reads_joins
+from analytics_agent.tools.aggregate.joins.fanout import counted_once, share_counted_once
 from analytics_agent.tools.aggregate.previous import baseline_label, time_index, with_previous
 from analytics_agent.tools.aggregate.query_plan import (
     AGGREGATES,
@@ -55,6 +56,12 @@ def condition(f: FilterPlan, params: Params) -> str:
         return " AND ".join(parts) or "TRUE"
     if f.op == "like":  # case-insensitive: what a person asking "names containing pro" means
         return f"{col} ILIKE {params.add(f.value)}"
+    if f.op in ("exists", "not_exists"):  # rows of another table referring to this row (refs.existence)
+        child, column = f.value
+        negated = "NOT " if f.op == "not_exists" else ""
+        return (
+            f"{negated}EXISTS (SELECT 1 FROM {quote_ident(child)} AS c WHERE c.{quote_ident(column)} = {col})"
+        )
     if f.op == "is_null":
         return f"{col} IS NULL"
     if f.op == "not_null":
@@ -75,7 +82,7 @@ def from_clause(plan: QueryPlan) -> str:
     sql = f"{quote_ident(plan.table)} AS t"
     for j in plan.joins:
         sql += (
-            f" LEFT JOIN {quote_ident(j.table)} AS {j.alias} ON t.{quote_ident(j.column)} = "
+            f" LEFT JOIN {quote_ident(j.table)} AS {j.alias} ON {j.source}.{quote_ident(j.column)} = "
             f"{j.alias}.{quote_ident(j.key)}"
         )
     return sql
@@ -92,10 +99,14 @@ def metric_sql(m: MetricPlan, params: Params, extra: str = "") -> str:
     col = m.sql or "*"
     if m.fn == "pct":  # % of the rows (with a value in column, if given) where the condition is known
         known = " AND ".join(x for x in (pct_known(m), extra) if x)
+        if m.grain:
+            return share_counted_once(m.grain, col, own, known)
         num_cond = " AND ".join(x for x in (own, known) if x)
         den = f"count({col})" + (f" FILTER (WHERE {known})" if known else "")
         return f"100.0 * count({col}) FILTER (WHERE {num_cond}) / nullif({den}, 0)"
     cond = " AND ".join(x for x in (own, extra) if x)
+    if m.grain:
+        return counted_once(m.fn, col, m.grain, cond)
     text = AGGREGATES[m.fn].format(col=col)
     return f"{text} FILTER (WHERE {cond})" if cond else text
 
@@ -288,11 +299,12 @@ def _with_share(
     plan: QueryPlan, m: MetricPlan, params: Params, inner: list[tuple[str, str]], outer: list[str]
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """A metric's columns with its share after it. A sum or count is of the groups' sum (a window over
-    them, before any group condition); a distinct count is of the distinct count over all the rows,
-    since one value may be in many groups (a customer buying in two regions)."""
+    them, before any group condition); a distinct count, or a measure of a related table counted once per
+    row (``joins.fanout``), is of the same measure over all the rows, since one value or one order may be
+    in many groups (a customer buying in two regions, an order with lines in two categories)."""
     name = quote_ident(share_name(plan, m))
     within = _share_within(plan)
-    if m.fn == "count_distinct":
+    if m.fn == "count_distinct" or any(leaf.grain for leaf in leaves(m)):
         on = [f"{k.sql} = g.{quote_ident(f'_k{plan.keys.index(k)}')}" for k in within]
         total = metric_sql(m, params)
         where = " AND ".join([*(f"({condition(f, params)})" for f in plan.filters), *on])

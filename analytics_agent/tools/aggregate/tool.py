@@ -9,6 +9,7 @@ nothing is answered with the closest real values. Planning lives in ``aggregate_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cached_property
@@ -22,27 +23,21 @@ from analytics_agent.db.catalog import (
 )
 from analytics_agent.db.relationships import duplicate_keys
 from analytics_agent.db.rows import first_row
-from analytics_agent.errors import ToolError
+from analytics_agent.errors import ArgumentError, ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.aggregate.every_group import few_groups
-from analytics_agent.tools.aggregate.plan import Planner
 from analytics_agent.tools.aggregate.previous import baseline_labels
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
-from analytics_agent.tools.aggregate.sql import (
-    build_query,
-    from_clause,
-    leaves,
-    unknown_names,
-    where_clause,
-)
-from analytics_agent.tools.base import Tool, ToolValue
+from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
+from analytics_agent.tools.base import Prepared, Tool, ToolValue
 from analytics_agent.tools.fetch import QueryPlans, fetch_rows
 from analytics_agent.tools.semantics import Semantics
 from analytics_agent.tools.shaping import Rows
 
 if TYPE_CHECKING:  # pydantic: the model is built on first use (a call), never to list the tools
+    from analytics_agent.tools.aggregate.plan import Planner
     from analytics_agent.tools.arguments import ToolArguments
 
 _SUGGEST_POOL = 1000
@@ -59,12 +54,20 @@ class Aggregate(Tool):
     ) -> None:
         self.catalog = catalog
         self.semantics = semantics or Semantics()
-        self.planner = Planner(catalog, self.semantics, timezone)
+        self._timezone = timezone
         self._unique: set[tuple[str, str]] = set()
         self._fetch_plans = QueryPlans()
         self._listed: dict[str, dict[str, int]] = {}
         """Per table, its text columns whose stored profile lists their values, and how many (read once: a
         stale count could only pick the slower of two queries that answer alike)."""
+
+    @cached_property
+    def planner(self) -> Planner:
+        """Built on the first call: listing the tools or describing a table needs no planner (its modules
+        are ~0.1 s of a command's start on a table of your own)."""
+        from analytics_agent.tools.aggregate.plan import Planner
+
+        return Planner(self.catalog, self.semantics, self._timezone)
 
     @cached_property
     def arguments(self) -> type[ToolArguments]:  # type: ignore[override]
@@ -74,6 +77,14 @@ class Aggregate(Tool):
 
     def json_schema(self) -> dict[str, Any]:
         return told_schema(sorted(self.catalog), tuple(self.semantics.metrics))
+
+    def prepare(self, data: dict[str, Any]) -> Prepared:
+        """Validated arguments; a named metric the model asked for that the semantic file meant to define
+        but could not (a problem in the file) is answered with that problem, file and line."""
+        try:
+            return super().prepare(data)
+        except ArgumentError as exc:
+            raise ArgumentError(_named_metric_errors(str(exc), self.semantics, data)) from None
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         plan = self.plan(args)
@@ -141,6 +152,42 @@ def _without_empty(result: Rows, zero: Sequence[str], null: Sequence[str]) -> Ro
     )
 
 
+_NO_METRIC_FIELD = re.compile(r"^(metrics\.\d+\.metric): Extra inputs are not permitted$")
+_MAX_PROBLEMS = 3
+
+
+def _named_metric_errors(message: str, semantics: Semantics, data: dict[str, Any]) -> str:
+    """``metrics.0.metric: Extra inputs are not permitted`` (no named metric exists, so the schema has no
+    ``metric``) said as what it is. When the semantic file has problems they are named, with file and line:
+    all of them when no metric survived, else those about the metric names asked for (a misspelt key
+    skipped that definition)."""
+    lines = message.splitlines()
+    problems = list(semantics.problems)
+    told: list[str] = []
+    for i, line in enumerate(lines):
+        found = _NO_METRIC_FIELD.match(line)
+        if found:
+            why = "the semantic file's metrics were skipped" if problems else "none is defined"
+            lines[i] = f"{found[1]}: there is no named metric ({why}); give fn and column instead"
+            told = problems
+            break
+    if not told and problems and any(".metric:" in line for line in lines):
+        asked = _asked_metrics(data)
+        told = [p for p in problems if any(f".metrics.{name}:" in p for name in asked)]
+    if told:
+        shown = "; ".join(told[:_MAX_PROBLEMS])
+        more = f"; and {len(told) - _MAX_PROBLEMS} more" if len(told) > _MAX_PROBLEMS else ""
+        lines.append(f"the semantic file has problems: {shown}{more}")
+    return "\n".join(lines)
+
+
+def _asked_metrics(data: dict[str, Any]) -> set[str]:
+    metrics = data.get("metrics")
+    if not isinstance(metrics, list):
+        return set()
+    return {m["metric"] for m in metrics if isinstance(m, dict) and isinstance(m.get("metric"), str)}
+
+
 def _looks_empty(plan: QueryPlan, rows: list[tuple[Any, ...]]) -> bool:
     """Grouped: no groups. Ungrouped: one row of nothing (count 0, sums null)."""
     if plan.keys:
@@ -159,6 +206,8 @@ def _explain_no_rows(cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> None
     for f in plan.filters:
         if f.op in ("=", "in"):
             _refuse_missing(cursor, f)
+    if any(f.op in ("exists", "not_exists") for f in plan.filters):
+        return  # "customers with no order": none is the answer, not a misspelt value
     raise ToolError(
         f"no rows in {plan.table} where {_described(plan.filters)}; check the values with describe_table"
     )

@@ -100,35 +100,69 @@ def _relationships(
     cur: duckdb.DuckDBPyConnection,
     problem: _Problem,
 ) -> list[Relationship]:
-    """Inferred links, with the declared ones replacing (or, as null, removing) those of the same column."""
+    """Inferred links, with the declared ones replacing (or, as null, removing; with a name only,
+    renaming) those of the same column."""
     result = {(r.table, r.column): r for r in inferred}
     for d in declared:
         where = f"{d.table}.relationships.{d.column}"
         if d.column not in catalog[d.table]:
             problem(d.line, f"{where}: {_missing(d.column, d.table, catalog)}")
             continue
-        if d.target is None:
+        if d.target is None and not d.name:
             result.pop((d.table, d.column), None)
             continue
-        target, key = d.target.split(".")
-        if target not in catalog or key not in catalog[target]:
-            bad = target if target not in catalog else f"{target}.{key}"
-            pool = catalog.get(target, catalog)
-            problem(d.line, f"{where}: {bad} is not in the database{did_you_mean(bad.split('.')[-1], pool)}")
-            continue
-        rows = first_row(cur.execute(f"SELECT count(*) FROM {quote_ident(target)}"))[0]
-        dupes = duplicate_keys(cur, target, key, rows=rows)  # sampled on a big table; in full at first use
-        if dupes:
-            problem(
-                d.line,
-                f"{where}: {target}.{key} is not a unique key ({dupes} rows repeat a value or are empty), so "
-                "joining to it would repeat rows and double-count; point at a column with one row per value",
-            )
-            continue
-        result[(d.table, d.column)] = Relationship(
-            d.table, d.column, target, key, declared=True, verified=rows <= SAMPLE_ROWS
-        )
+        link = result.get((d.table, d.column)) if d.target is None else _declared(d, catalog, cur, problem)
+        if link is None and d.target is None:
+            problem(d.line, f"{where}: no link of {d.table}.{d.column} to name; add to: table.column")
+        if link is not None:
+            result[(d.table, d.column)] = link._replace(name=d.name) if d.name else link
+    _one_name_each(result, declared, problem)
     return sorted(result.values(), key=lambda r: (r.table, r.column))
+
+
+def _declared(
+    d: RelationshipDef, catalog: Catalog, cur: duckdb.DuckDBPyConnection, problem: _Problem
+) -> Relationship | None:
+    """The link ``d`` declares, if it points at a unique key of a table that is there."""
+    where = f"{d.table}.relationships.{d.column}"
+    target, key = str(d.target).split(".")
+    if target not in catalog or key not in catalog[target]:
+        bad = target if target not in catalog else f"{target}.{key}"
+        pool = catalog.get(target, catalog)
+        problem(d.line, f"{where}: {bad} is not in the database{did_you_mean(bad.split('.')[-1], pool)}")
+        return None
+    rows = first_row(cur.execute(f"SELECT count(*) FROM {quote_ident(target)}"))[0]
+    dupes = duplicate_keys(cur, target, key, rows=rows)  # sampled on a big table; in full at first use
+    if dupes:
+        problem(
+            d.line,
+            f"{where}: {target}.{key} is not a unique key ({dupes} rows repeat a value or are empty), so "
+            "joining to it would repeat rows and double-count; point at a column with one row per value",
+        )
+        return None
+    return Relationship(d.table, d.column, target, key, declared=True, verified=rows <= SAMPLE_ROWS)
+
+
+def _one_name_each(
+    links: dict[tuple[str, str], Relationship], declared: Sequence[RelationshipDef], problem: _Problem
+) -> None:
+    """A role name names one link of its table (``manager.last_name`` must mean one thing): a name given
+    twice, or the name of a table another link of it goes to, is dropped with its line."""
+    seen: dict[tuple[str, str], str] = {}
+    for d in declared:
+        link = links.get((d.table, d.column))
+        if not d.name or link is None or link.name != d.name:
+            continue
+        targets = {r.target for r in links.values() if r.table == d.table and not r.name}
+        if (d.table, d.name) in seen or d.name in targets:
+            first = seen.get((d.table, d.name))
+            what = f"the link of {d.table}.{first}" if first else f"the table {d.table} also links to"
+            problem(
+                d.line, f"{d.table}.relationships.{d.column}: name {d.name!r} is already {what}; pick another"
+            )
+            links[(d.table, d.column)] = link._replace(name="")
+        else:
+            seen[(d.table, d.name)] = d.column
 
 
 def _metrics(

@@ -10,7 +10,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.tools.aggregate.refs import link_names
+from analytics_agent.tools.aggregate.joins.graph import link_names
 from analytics_agent.tools.aggregate.time import TEMPORAL, is_zoned
 from analytics_agent.tools.date_parts import parts_date
 from analytics_agent.tools.semantics import Semantics

@@ -32,12 +32,13 @@ def load_semantics(
 ) -> tuple[Semantics, list[SemanticModelError]]:
     """The checked model and the user's file's problems (each one line with file:line)."""
     from analytics_agent.db.relationships import read_relationships
-    from analytics_agent.tools.semantic.check import check_semantic
-    from analytics_agent.tools.semantic.model import read_semantic
     from analytics_agent.tools.semantics import Semantics
 
     inferred = read_relationships(cur)
     if path is not None and path.is_file():
+        from analytics_agent.tools.semantic.check import check_semantic
+        from analytics_agent.tools.semantic.model import read_semantic
+
         try:
             file = read_semantic(path)
         except SemanticModelError as exc:
@@ -53,9 +54,15 @@ def load_semantics(
 def _shipped_or_inferred(
     cur: duckdb.DuckDBPyConnection, catalog: Catalog, inferred: list[Relationship]
 ) -> Semantics:
+    from analytics_agent.db.seed import SAMPLE_TABLES
+    from analytics_agent.tools.semantics import Semantics
+
+    if not set(SAMPLE_TABLES) <= set(catalog):
+        # the shipped model is of the sample tables: a database without them is not the sample one, and
+        # reading and checking the model (YAML, the checker: ~0.2 s of a command's start) would find so
+        return Semantics(relationships=inferred)
     from analytics_agent.tools.semantic.check import check_semantic
     from analytics_agent.tools.semantic.model import read_semantic
-    from analytics_agent.tools.semantics import Semantics
 
     bundled = read_semantic(bundled_semantic_path())
     semantics, problems = check_semantic(bundled, catalog, inferred, cur)

@@ -11,6 +11,7 @@ named metrics (an aggregate with an optional condition, or a ratio of two metric
         time_column: day
         relationships:
           customer_id: customers.customer_id     # null removes an inferred one
+          account_manager_id: {to: employees.employee_id, name: account_manager}   # a role name
         dimensions:
           segment: {column: customers.segment, synonyms: [tier]}
         metrics:
@@ -40,6 +41,7 @@ TOP_KEYS = ("timezone", "tables")
 TABLE_KEYS = ("description", "time_column", "relationships", "dimensions", "metrics")
 METRIC_KEYS = ("fn", "column", "where", "ratio", "description", "synonyms")
 DIMENSION_KEYS = ("column", "description", "synonyms")
+RELATIONSHIP_KEYS = ("to", "name")
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,11 @@ class RelationshipDef:
     table: str
     column: str
     target: str | None
-    """``table.key`` as written, or None to remove an inferred relationship."""
+    """``table.key`` as written, or None to remove an inferred relationship (or, with ``name``, to keep
+    the inferred one's target and rename it)."""
     line: int
+    name: str = ""
+    """The link's role name (``account_manager``: ``account_manager.last_name``), or "" for the default."""
 
 
 @dataclass(frozen=True)
@@ -225,12 +230,23 @@ def _table(result: SemanticFile, name: str, body: Any, line: int) -> None:
 
 
 def _relationship(result: SemanticFile, table: str, column: str, value: Any, line: int) -> None:
-    if value is not None and not (isinstance(value, str) and value.count(".") == 1):
-        result.problem(
-            line, f"{table}.relationships.{column}: write the key it refers to as table.column, or null"
-        )
+    where = f"{table}.relationships.{column}"
+    if isinstance(value, _Mapping):
+        if not _known_keys(result, value, RELATIONSHIP_KEYS, where):
+            return
+        target, name = value.get("to"), value.get("name")
+        if name is not None and not (isinstance(name, str) and name.isidentifier()):
+            result.problem(line, f"{where}: name is one word of letters, digits and _, e.g. account_manager")
+            return
+        if name is None and target is None:
+            result.problem(line, f"{where}: give to: (table.column), name: (a role name), or both")
+            return
+    else:
+        target, name = value, None
+    if target is not None and not (isinstance(target, str) and target.count(".") == 1):
+        result.problem(line, f"{where}: write the key it refers to as table.column, or null")
         return
-    result.relationships.append(RelationshipDef(table, column, value, line))
+    result.relationships.append(RelationshipDef(table, column, target, line, name or ""))
 
 
 def _dimension(result: SemanticFile, table: str, name: str, body: Any, line: int) -> None:

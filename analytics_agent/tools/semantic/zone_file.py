@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 _TOP_ZONE = re.compile(r"^timezone[ \t]*:[^\n]*$", re.M)
 _NEW_FILE = (
     "# This database's business time zone: days, months and hours of zoned timestamps are counted in it.\n"
-    "# Set by `analytics-agent load --timezone`; `analytics-agent semantic init` writes a full starting\n"
-    "# file (metrics, dimensions) that keeps this zone.\n"
+    "# Set by `analytics-agent load` (--timezone, or read from the data); `analytics-agent semantic init`\n"
+    "# writes a full starting file (metrics, dimensions) that keeps this zone.\n"
 )
 
 
@@ -55,10 +55,26 @@ def with_zone(text: str, zone: str) -> tuple[str, str | None]:
         head = re.match(r"(?:[ \t]*(?:#[^\n]*)?\n)*", text)
         cut = head.end() if head else 0
         return f"{text[:cut]}{line}\n{text[cut:]}", None
-    before = found.group(0).split(":", 1)[1].split("#", 1)[0].strip().strip("'\"") or None
+    before = _named(found.group(0))
     if before == zone:
         return text, before  # its comment kept
     return text[: found.start()] + line + text[found.end() :], before
+
+
+def stated_zone(path: Path) -> str | None:
+    """The zone the semantic file at ``path`` names on its top ``timezone:`` line (None: no file, no line)."""
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = _TOP_ZONE.search(text)
+    if found is None:
+        return None
+    return _named(found.group(0))
+
+
+def _named(line: str) -> str | None:
+    return line.split(":", 1)[1].split("#", 1)[0].strip().strip("'\"") or None
 
 
 def checked_zone(name: str, *, flag: str = "--timezone") -> str:
@@ -122,6 +138,10 @@ def load_with_zone(
     zone = checked_zone(timezone, flag=flag) if timezone is not None else None
     summary = load()
     if zone is None:
+        from analytics_agent.tools.semantic.zone_detect import may_tell_zone
+
+        if may_tell_zone(summary) and (note := _zone_from_load(db, summary)):
+            summary.notes.append(note)
         return summary, None
     from analytics_agent.tools.semantic.load import semantic_path_for
 
@@ -130,3 +150,26 @@ def load_with_zone(
     except SemanticModelError as exc:
         return summary, exc
     return summary, None
+
+
+def _zone_from_load(db: Path, summary: LoadSummary) -> str | None:
+    """After a load without ``--timezone``: when the semantic file names no zone yet and the loaded table
+    shows one (``zone_detect``), write it there and return the summary's line saying so; else None."""
+    from analytics_agent.tools.semantic.load import semantic_path_for
+    from analytics_agent.tools.semantic.zone_detect import zone_of_load
+
+    path = semantic_path_for(db)
+    if stated_zone(path) is not None:
+        return None  # the user's choice stands
+    found = zone_of_load(db, summary)
+    if found is None:
+        return None
+    try:
+        change = set_zone(path, found[0])
+    except SemanticModelError as exc:
+        return f"business time zone looks like {found[0]} ({found[1]}), but {exc}"
+    return (
+        f"business time zone set to {found[0]} in {'new file ' if change.created else ''}{path.name}, read "
+        f"from the data ({found[1]}): days, months and hours are counted in it; change it with load "
+        "--timezone ZONE or by editing the file"
+    )

@@ -2,7 +2,8 @@
 own binaries on a loopback port, and an S3-compatible server (moto) on another. Both stop with the session.
 
 These tests run in CI's second environment (DuckDB 1.5.5 with the ``duckdb-extension-*`` wheels of the
-``lake`` extra); elsewhere they are skipped, each module saying which piece is missing.
+``lake`` extra); elsewhere they are skipped, each module saying which piece is missing. Under CI a missing
+PostgreSQL fails them instead (tests/required.py): .ci/run installs it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.required import POSTGRESQL, missing
 
 PASSWORD = "pg-Secret-1234"
 
@@ -67,7 +70,7 @@ class Postgres:
 def postgres() -> Postgres:
     bindir = _pg_bin()
     if bindir is None:
-        pytest.skip("PostgreSQL server binaries not found (Debian package postgresql)")
+        missing("PostgreSQL server binaries", POSTGRESQL)
     root = Path(tempfile.mkdtemp(prefix="aa-pg-"))
     root.chmod(0o777)  # the postgres user writes here when we run as root
     pwfile = root / "pw"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 
 import duckdb
@@ -19,6 +18,7 @@ pytest.importorskip(
 from analytics_agent.db.linked.spec import parse_source
 from analytics_agent.db.relationships import read_relationships
 from analytics_agent.workspace.workspace import Workspace
+from tests.required import POSTGRESQL, program
 
 SCHEMA = """
 CREATE TABLE customers (id integer PRIMARY KEY, city text NOT NULL);
@@ -35,9 +35,7 @@ INSERT INTO notes SELECT i % 100, 'called' FROM generate_series(0, 9) i;
 @pytest.fixture
 def keyed(postgres, monkeypatch):
     postgres.create_database("keyed")
-    psql = shutil.which("psql")
-    if psql is None:
-        pytest.skip("psql not found (Debian package postgresql-client)")
+    psql = program("psql", POSTGRESQL)  # postgresql depends on postgresql-client, which brings psql
     subprocess.run(
         [psql, "-h", "127.0.0.1", "-p", str(postgres.port), "-U", "postgres", "-d", "keyed",
          "-v", "ON_ERROR_STOP=1", "-c", SCHEMA],
