@@ -65,11 +65,12 @@ NO_TOOL_CAVEAT = "[unverified] no tool was called: this answer does not come fro
 
 def answer_caveat(result: AgentResult) -> str | None:
     """The caveat that travels with an answer (stdout, --json, transcript): numbers no tool returned, or
-    no tool called at all; None for a grounded answer and for our own stop sentences."""
+    numbers with no tool called at all; None for a grounded answer, for one that states no number of its
+    own (a refusal: "the data has no weather column") and for our own stop sentences."""
     if result.stop != "answer":
         return None
     if not result.tool_calls and not result.from_tools:
-        return NO_TOOL_CAVEAT
+        return NO_TOOL_CAVEAT if result.unverified_numbers else None
     return format_unverified(result.unverified_numbers)
 
 

@@ -2,8 +2,11 @@
 
 The bundled ``.sql`` tools are written for the sample tables. A user may replace one (``load x.csv
 --table orders --replace``) with other columns, or with more cities than an enum can list. Then the tools
-that use it cannot work; they are skipped with one warning per table naming it, as a user's broken tool
-file is, and every other command keeps working.
+that use it cannot work, and every other command keeps working. A table with other columns is the user's
+own, named like a sample one (replaced, or in their own database): its tools are skipped without a word
+on each command (the load that replaced it said so once), since a warning about tools for data the user
+never had would only be noise. A tool that cannot list a fitting table's values is skipped with a warning,
+as a user's broken tool file is.
 """
 
 from __future__ import annotations
@@ -64,29 +67,21 @@ def tools_using(table: str) -> list[str]:
 def load_bundled_tools(
     cursor: duckdb.DuckDBPyConnection, catalog: Catalog
 ) -> tuple[list[SqlTool], list[ToolDefinitionError]]:
-    """The bundled tools the tables can serve, and one problem per table (or tool) that cannot."""
+    """The bundled tools the tables can serve, and one problem per tool that cannot read the values it
+    lists. A sample-named table with other columns (the user's own) just has no bundled tools."""
     unfit = unfit_tables(catalog)
-    lost: dict[str, list[str]] = {}
     tools: list[SqlTool] = []
     problems: list[ToolDefinitionError] = []
     for spec in bundled_specs():
         if any(t not in catalog for t in spec.tables):
             continue  # a sample table the user dropped: its tools are simply not offered
-        broken = next((t for t in spec.tables if t in unfit), None)
-        if broken is not None:
-            lost.setdefault(broken, []).append(spec.name)
+        if any(t in unfit for t in spec.tables):
             continue
         try:
             tools.append(SqlTool(spec, resolve_choices(spec, cursor)))
         except ToolDefinitionError as exc:
             problems.append(ToolDefinitionError(_values_unusable(spec, str(exc))))
-    grouped = [
-        ToolDefinitionError(
-            f"table {table} {unfit[table]}, so the bundled tools {', '.join(names)} cannot use it"
-        )
-        for table, names in lost.items()
-    ]
-    return tools, grouped + problems
+    return tools, problems
 
 
 def _values_unusable(spec: SqlToolSpec, problem: str) -> str:

@@ -44,6 +44,8 @@ def parts_date(columns: Mapping[str, str], alias: str = "t") -> PartsDate | None
         used.append(found[part])
     if not used:
         return None
+    if len(used) == 1 and "quarter" in quarters(columns):
+        return _quarter_date(columns, used[0], quarters(columns)["quarter"], alias)
 
     def col(i: int, default: str) -> str:
         return f"CAST({alias}.{quote_ident(used[i])} AS BIGINT)" if i < len(used) else default
@@ -55,3 +57,17 @@ def parts_date(columns: Mapping[str, str], alias: str = "t") -> PartsDate | None
         sql, kind = f"try(make_date({y}, {m}, {d}))", "DATE"
     name = "date_from_parts" if "date" in {c.lower() for c in columns} else "date"
     return PartsDate(name, sql, kind, PARTS[len(used) - 1], tuple(used))
+
+
+def quarters(columns: Mapping[str, str]) -> dict[str, str]:
+    """An integer ``quarter`` column (1-4), by its lower-case name."""
+    return {n.lower(): n for n, k in columns.items() if n.lower() == "quarter" and _INTEGER.match(k)}
+
+
+def _quarter_date(columns: Mapping[str, str], year: str, quarter: str, alias: str) -> PartsDate:
+    """``year`` and ``quarter`` (and no month): the quarter's first day, so 2015 Q3 is 2015-07-01, not one
+    row per year labelled Q1. A quarter outside 1-4 makes no date (NULL)."""
+    y, q = (f"CAST({alias}.{quote_ident(c)} AS BIGINT)" for c in (year, quarter))
+    sql = f"try(CASE WHEN {q} BETWEEN 1 AND 4 THEN make_date({y}, 3 * {q} - 2, 1) END)"
+    name = "date_from_parts" if "date" in {c.lower() for c in columns} else "date"
+    return PartsDate(name, sql, "DATE", "quarter", (year, quarter))

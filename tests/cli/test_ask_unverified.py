@@ -111,13 +111,26 @@ def test_the_caveat_travels_with_the_answer_to_a_redirected_stdout_even_with_q(
     ]
 
 
-def test_an_answer_that_called_no_tool_gets_a_caveat_everywhere(sample_db: Path, tmp_path: Path) -> None:
-    done = _ask_process(sample_db, tmp_path, [Step(text="Sales look healthy this quarter.")], "--json", "-q")
+def test_an_answer_with_numbers_that_called_no_tool_gets_a_caveat_everywhere(
+    sample_db: Path, tmp_path: Path
+) -> None:
+    done = _ask_process(sample_db, tmp_path, [Step(text="Sales grew 12% this quarter.")], "--json", "-q")
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout)
     assert payload["caveat"] == "[unverified] no tool was called: this answer does not come from your data"
     records = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()]
     assert next(r for r in records if r["type"] == "answer")["caveat"] == payload["caveat"]
+
+
+def test_a_refusal_without_a_number_that_called_no_tool_has_no_caveat(
+    sample_db: Path, tmp_path: Path
+) -> None:
+    refusal = "I cannot answer that: this database has no weather data, only orders and customers."
+    done = _ask_process(sample_db, tmp_path, [Step(text=refusal)], "--json", "-q")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["caveat"] is None
+    done = _ask_process(sample_db, tmp_path, [Step(text=refusal)], "-q")
+    assert done.stdout.splitlines() == [refusal]
 
 
 @pytest.mark.parametrize(

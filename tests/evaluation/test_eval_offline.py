@@ -1,6 +1,7 @@
 """``eval --model offline``: the bundled deterministic stand-in gives a real report with no server; and
 ``eval`` calls an answer grounded exactly when ``ask`` prints no caveat under it (an answer with no tool
-call is not grounded, numbers or not)."""
+call is not grounded when it states numbers; a refusal or an opinion with no number of its own claims
+nothing to check)."""
 
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ def test_the_offline_model_gives_a_real_report_on_the_bundled_set(sample_db, mon
     assert results["order-lower-case"]["passed"] and results["city-top-october"]["passed"]
     refused = results["trend-q3-months"]
     assert refused["answer"] == CANNOT and refused["tool_calls"] == 0
-    assert (refused["passed"], refused["grounded"]) == (False, False)
-    assert refused["reason"].endswith("no tool was called")
+    assert (refused["passed"], refused["grounded"]) == (False, True)  # no number: nothing unverified
+    assert "no tool was called" not in refused["reason"]
     passed = sum(r["passed"] for r in results.values())
     assert 0 < passed < 50
     (summary,) = payload["summary"]["models"]
@@ -69,11 +70,21 @@ def test_the_offline_report_prints_as_a_table(sample_db, monkeypatch, capsys) ->
     assert row.split()[1:4] == ["offline", "pass", "yes"]
 
 
-def test_eval_and_ask_agree_an_answer_without_a_tool_call_is_not_grounded(
-    sample_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("answer", "caveat"),
+    [("Yes, Pune is a good market: sales grew 12% this quarter.", NO_TOOL_CAVEAT),
+     ("Yes, Pune is a good market.", None)],
+)  # fmt: skip
+def test_eval_and_ask_agree_an_answer_without_a_tool_call_is_flagged_when_it_states_numbers(
+    sample_db: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    answer: str,
+    caveat: str | None,
 ) -> None:
     question = "Is Pune a good market?"
-    model = EvalModel({("m", question): just_answer("Yes, Pune is a good market.")})  # no number, no tool
+    model = EvalModel({("m", question): just_answer(answer)})  # no tool
     try:
         cases = tmp_path / "q.jsonl"
         cases.write_text(
@@ -90,5 +101,6 @@ def test_eval_and_ask_agree_an_answer_without_a_tool_call_is_not_grounded(
         )  # fmt: skip
     finally:
         model.close()
-    assert json.loads(asked)["caveat"] == NO_TOOL_CAVEAT  # what ask says under the answer
-    assert result["passed"] and not result["grounded"] and result["reason"] == "no tool was called"
+    assert json.loads(asked)["caveat"] == caveat  # what ask says under the answer
+    assert result["passed"] and result["grounded"] == (caveat is None)
+    assert result["reason"] == ("unverified: 12%; no tool was called" if caveat else "")

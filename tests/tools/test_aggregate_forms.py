@@ -312,7 +312,8 @@ def test_baseline_previous_needs_a_time_grain_and_a_bad_baseline_names_both_form
     out = real.executor.execute("aggregate", {"table": "flights", "baseline": "previous"})
     assert (
         out.text
-        == "Error: baseline 'previous' compares each time bucket with the one before: add a time_grain"
+        == "Error: baseline 'previous' compares each time bucket with the one before: add a time_grain "
+        "(or group_by a date part such as order_date.year)"
     )
     out = real.executor.execute("aggregate", {"table": "flights", "time_grain": "month", "baseline": "last"})
     assert "or 'previous' (each time_grain bucket against the one before)" in out.text

@@ -337,8 +337,8 @@ def test_a_join_the_load_did_not_infer_is_asked_in_the_call_and_checked_unique(t
             "CREATE TABLE accounts AS SELECT range AS account_id, range % 4 AS seat, 10 * range AS revenue FROM range(20);"
         )
         assert store_relationships(conn) == []  # 'seat' names no table and no role: not inferred
-    asked = {"table": "accounts", "joins": [{"column": "seat", "to": "desks.desk_no", "as": "desk"}],
-             "group_by": ["desk.desk_name"], "metrics": [{"fn": "sum", "column": "revenue"}], "order_by": "desk.desk_name"}  # fmt: skip
+    asked = {"table": "accounts", "joins": [{"column": "seat", "to": "desks.desk_no"}],
+             "group_by": ["desks.desk_name"], "metrics": [{"fn": "sum", "column": "revenue"}], "order_by": "desks.desk_name"}  # fmt: skip
     with Workspace.open(db) as ws:
         got = call(ws, asked)["rows"]
         want = sql(

@@ -53,20 +53,21 @@ def test_groups_with_fewer_than_n_matching_rows_include_those_with_none(sales):
     assert got["rows"] == [["south", 0]]
 
 
-def test_previous_is_the_calendar_bucket_before_even_when_it_has_no_rows(sales):
+def test_previous_is_the_last_bucket_with_rows_and_says_which_across_a_gap(sales):
     with Workspace.open(sales) as ws:
         got = call(
             ws, {"table": "t", "time_grain": "month", "baseline": "previous", "metrics": [{"fn": "count"}]}
         )
-    # March against February (no rows: 0), not against January
-    assert got["rows"] == [["2024-01", 2, None, None, None], ["2024-03", 2, 0, 2, None]]
+    # March against January (February has no rows: not a baseline of 0), and the result names January
+    assert got["columns"][:3] == ["month", "month_baseline", "count"]
+    assert got["rows"] == [["2024-01", None, 2, None, None, None], ["2024-03", "2024-01", 2, 2, 0, 0]]
 
 
-def test_previous_of_an_average_with_no_rows_before_is_null(sales):
+def test_previous_of_an_average_across_a_gap_is_the_last_average(sales):
     with Workspace.open(sales) as ws:
         got = call(ws, {"table": "t", "time_grain": "month", "baseline": "previous",
                         "metrics": [{"fn": "avg", "column": "x"}]})  # fmt: skip
-    assert got["rows"][1][:3] == ["2024-03", 5, None]
+    assert got["rows"][1][:4] == ["2024-03", "2024-01", 5, 3.5]
 
 
 @pytest.mark.parametrize(
@@ -160,7 +161,7 @@ def test_groups_are_the_groups_after_filters_whatever_the_conditions(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=ROWS, filters=st.lists(terms(), max_size=1), by_group=st.booleans())
-def test_previous_is_a_lag_over_the_whole_calendar(tmp_path_factory, rows, filters, by_group):
+def test_previous_is_a_lag_over_the_buckets_with_rows(tmp_path_factory, rows, filters, by_group):
     path = make_db(tmp_path_factory.mktemp("p") / "t.duckdb", rows)
     args = {
         "table": "t",
@@ -173,19 +174,13 @@ def test_previous_is_a_lag_over_the_whole_calendar(tmp_path_factory, rows, filte
     }
     where = " AND ".join(f"({as_text(f)})" for f in filters) or "TRUE"
     group = "g" if by_group else "NULL::VARCHAR"
-    # every month from the first to the last, for every group, 0 where no row; LAG over that calendar
+    # the months each group has rows in; LAG over them, and the month it lags to
     expected_sql = f"""
-        WITH kept AS (SELECT * FROM t WHERE {where}),
-        months AS (SELECT unnest(generate_series(min(date_trunc('month', d)), max(date_trunc('month', d)),
-                                                 INTERVAL 1 MONTH)) AS m FROM kept),
-        groups AS (SELECT DISTINCT {group} AS g FROM kept),
-        counted AS (SELECT date_trunc('month', d) AS m, {group} AS g, count(*) AS n FROM kept GROUP BY 1, 2),
-        calendar AS (
-            SELECT months.m, groups.g, coalesce(n, 0) AS n,
-                   lag(coalesce(n, 0)) OVER (PARTITION BY groups.g ORDER BY months.m) AS before
-            FROM months CROSS JOIN groups LEFT JOIN counted
-              ON counted.m = months.m AND counted.g IS NOT DISTINCT FROM groups.g)
-        SELECT strftime(m, '%Y-%m'), {"g, " if by_group else ""}n, before FROM calendar WHERE n > 0"""
+        WITH counted AS (SELECT date_trunc('month', d) AS m, {group} AS g, count(*) AS n
+                         FROM t WHERE {where} GROUP BY 1, 2)
+        SELECT strftime(m, '%Y-%m'), {"g, " if by_group else ""}n, lag(n) OVER w,
+               strftime(lag(m) OVER w, '%Y-%m'), lag(m) OVER w = m - INTERVAL 1 MONTH
+        FROM counted WINDOW w AS (PARTITION BY g ORDER BY m)"""
     with Workspace.open(path) as ws:
         got = ws.executor.execute("aggregate", json.dumps(args))
         expected = _rows(ws.cursor(), expected_sql)
@@ -193,5 +188,15 @@ def test_previous_is_a_lag_over_the_whole_calendar(tmp_path_factory, rows, filte
         assert got.is_error or json.loads(got.text)["rows"] == []
         return
     assert not got.is_error, got.text
+    result = json.loads(got.text)
+    named = [dict(zip(result["columns"], r, strict=True)) for r in result["rows"]]
     width = 4 if by_group else 3
-    assert sorted((r[:width] for r in json.loads(got.text)["rows"]), key=repr) == sorted(expected, key=repr)
+    wanted = [("month", *(("g",) if by_group else ()), "count", "count_baseline")]
+    assert sorted((tuple(r[c] for c in wanted[0]) for r in named), key=repr) == sorted(
+        (tuple(e[:width]) for e in expected), key=repr
+    )
+    if "month_baseline" in result["columns"]:  # some bucket's baseline is not the month before: named
+        got_labels = [(r["month"], r["month_baseline"]) for r in named]
+        assert sorted(got_labels, key=repr) == sorted(((e[0], e[width]) for e in expected), key=repr)
+    else:  # every baseline is the month before
+        assert all(e[-1] in (True, None) for e in expected)

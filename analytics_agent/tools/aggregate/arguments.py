@@ -11,7 +11,15 @@ from pydantic import Field, WithJsonSchema, create_model
 
 from analytics_agent.tools.aggregate.query_plan import GRAINS, METRIC_FNS
 from analytics_agent.tools.aggregate.refs import Catalog
-from analytics_agent.tools.aggregate.schema import FILTER_VALUE_SCHEMA, MAX_IN_VALUES, MAX_TABLE_ENUM, OPS
+from analytics_agent.tools.aggregate.schema import (
+    FILTER_VALUE_SCHEMA,
+    MAX_FILTERS,
+    MAX_GROUP_BY,
+    MAX_IN_VALUES,
+    MAX_METRICS,
+    MAX_TABLE_ENUM,
+    OPS,
+)
 from analytics_agent.tools.arguments import Baseline, Period, ToolArguments, one_of
 from analytics_agent.tools.shaping import MAX_ROWS
 
@@ -56,15 +64,17 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         __base__=ToolArguments,
         column=(str, ...),
         to=(str, ...),
-        as_=(str | None, _lean_field(None, alias="as", max_length=40)),
     )
     return create_model(
         "AggregateArguments",
         __base__=ToolArguments,
         table=(table_t, ...),
-        metrics=(list[metric], _lean_field(lambda: [metric(fn="count")], min_length=1, max_length=6)),
-        group_by=(list[str], _lean_field(list, max_length=4)),
-        filters=(list[condition], _lean_field(list, max_length=8)),
+        metrics=(
+            list[metric],
+            _lean_field(lambda: [metric(fn="count")], min_length=1, max_length=MAX_METRICS),
+        ),
+        group_by=(list[str], _lean_field(list, max_length=MAX_GROUP_BY)),
+        filters=(list[condition], _lean_field(list, max_length=MAX_FILTERS)),
         joins=(list[link], _lean_field(list, max_length=4)),
         time_column=(str | None, _lean_field(None)),
         time_grain=(one_of(GRAINS) | None, _lean_field(None)),

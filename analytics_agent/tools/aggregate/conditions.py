@@ -6,11 +6,12 @@ and closed: ``name op value`` joined by ``and``; names are checked against the c
 are bound as parameters, exactly like ``filters`` entries, so nothing in the text ever reaches SQL.
 
     condition := term ("and" term)*
-    term      := name ("=" | "!=" | "<>" | "<" | "<=" | ">" | ">=") (value | name)
+    term      := left ("=" | "!=" | "<>" | "<" | "<=" | ">" | ">=") (value | name)
                | name "like" value
                | name ["not"] "in" "(" value ("," value)* ")"
                | name "between" value "and" value
                | name "is" ["not"] "null"
+    left      := name | ("days" | "hours" | "months" | "years") "(" name "-" name ")"
     name      := identifier ("." identifier)?   or a "double-quoted" name
     value     := 'text' | number | true | false
 
@@ -25,10 +26,11 @@ from typing import Any
 
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import did_you_mean
+from analytics_agent.tools.aggregate.query_plan import SPAN_UNITS, span_text
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<num>-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)"
-    r"|(?P<op><=|>=|!=|<>|=|<|>|\(|\)|,)|(?P<qname>\"(?:[^\"]|\"\")+\"(?:\.\"(?:[^\"]|\"\")+\")?)"
+    r"|(?P<op><=|>=|!=|<>|=|<|>|\(|\)|,|-)|(?P<qname>\"(?:[^\"]|\"\")+\"(?:\.\"(?:[^\"]|\"\")+\")?)"
     r"|(?P<word>[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*){0,7}))"
 )
 _COMPARE = {"=", "!=", "<>", "<", "<=", ">", ">=", "like"}
@@ -150,11 +152,33 @@ class _Parser:
             return OtherColumn(str(name))
         return None
 
+    def span(self, unit: str) -> str:
+        """``days(ship_date - order_date)``, named canonically (``spans`` resolves it)."""
+        self.expect_op("(")
+        names = [self.name()]
+        self.expect_op("-")
+        names.append(self.name())
+        self.expect_op(")")
+        return span_text(unit, *names)
+
+    def name(self) -> str:
+        kind, name = self.next()
+        if kind not in ("word", "name"):
+            self.pos -= 1
+            self.fail("expected a column name")
+        return str(name)
+
     def term(self) -> Term:
         kind, column = self.next()
         if kind not in ("word", "name") or str(column).lower() in ("and", "not", "in", "is"):
             self.pos -= 1
             self.fail("expected a column name")
+        if (
+            kind == "word"
+            and str(column).lower() in SPAN_UNITS
+            and self.tokens[self.pos : self.pos + 1] == [("op", "(")]
+        ):
+            column = self.span(str(column).lower())
         kind, op = self.next()
         op = str(op).lower() if kind == "word" else op
         if op in _COMPARE:

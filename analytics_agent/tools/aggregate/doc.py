@@ -2,11 +2,13 @@
 without importing the planner (``aggregate`` itself is built on first use)."""
 
 DESCRIPTION = (
-    "Metrics by group_by (column, rel.col or rel.rel2.col, date_col.grain, dimension), time_grain. A "
-    "related row counts once per group (each_row: per table row); joins: a missing link, to: table.key. Metric where "
-    '"x > 15" or "x > y": own condition; pct: % meeting it of rows where it is known; share: % of total, or of its time bucket (adds name_share[_in_bucket]); per: divided by that output; '
-    'column "a - b" or "a, b"; expr "sum(a*b)/sum(b)". Output name: as, else fn_column (count_if_x/pct_x '
-    "with where; _2 if repeated). Filter on an output keeps groups. period 'YYYY-MM-DD..YYYY-MM-DD' vs "
-    "baseline (same form) or 'previous' (bucket before). "
-    "order_by output, '-' desc."
+    "Metrics by group_by (column, rel.col, rel.rel2.col..., date_col.grain, dimension, days(d1 - d0)), "
+    "time_grain. Related rows count once per group (each_row: per row). joins: a missing link, to: "
+    "table.key. Filter column = a linking table, is_null: rows with none. "
+    'Metric where "x > 15", "x > y", "days(d1 - d0) > 3": own condition; pct: % meeting it of rows where '
+    "known; share: % of total (per time bucket if grouped too); per: divided by that output (same fn "
+    'and column: a %); column "a - b", "a, b", "hours(d1 - d0)" (days/months/years); expr '
+    '"sum(a*b)/sum(b)". Output name: as, else fn_column. Filter on an output keeps groups. period '
+    "'YYYY-MM-DD..YYYY-MM-DD' vs baseline or 'previous' (last bucket with rows). order_by output, '-' "
+    "desc. Max 6 metrics, 8 group_by, 8 filters, 50 list values; where 500, expr 300 chars."
 )

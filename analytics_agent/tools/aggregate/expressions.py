@@ -7,6 +7,7 @@
     args    := "*" | expr ("," expr)*
     name    := identifier ("." identifier)?   or a "double-quoted" name
     fn      := one of aggregate's functions (count, sum, avg, ..., count_distinct)
+    span    := ("days" | "hours" | "months" | "years") "(" name "-" name ")"   (a factor, see ``spans``)
 
 Names are checked against the catalog and numbers are parsed into Python numbers before anything is
 rendered; no text of the request reaches SQL. Rendering (``render``) divides with NULL for a zero divisor.
@@ -21,6 +22,7 @@ from typing import Union
 
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import did_you_mean
+from analytics_agent.tools.aggregate.query_plan import SPAN_UNITS as UNITS
 
 MAX_EXPRESSION = 300
 _TOKEN = re.compile(
@@ -58,7 +60,16 @@ class Agg:
     """Empty for ``count()`` / ``count(*)``."""
 
 
-Node = Union[Num, Col, Neg, Bin, Agg]  # noqa: UP007 (a runtime alias the dataclasses above refer to)
+@dataclass(frozen=True)
+class Span:
+    """``days(ship_date - order_date)``: the time between two date columns, in a unit (``spans``)."""
+
+    unit: str
+    later: Col
+    earlier: Col
+
+
+Node = Union[Num, Col, Neg, Bin, Agg, Span]  # noqa: UP007 (a runtime alias the dataclasses above refer to)
 
 
 def parse_expression(text: str, functions: tuple[str, ...], *, where: str) -> Node:
@@ -133,12 +144,26 @@ class _Parser:
             self.expect(")")
             return node
         if kind == "name":
+            if self.peek("(") and value.lower() in UNITS:
+                return self.span(value.lower())
             if self.peek("("):
                 return self.call(value)
             return Col(value[1:-1].replace('""', '"') if value.startswith('"') else value)
         self.pos -= 1
         self.fail("a column, a number or (")
         raise AssertionError  # fail raised
+
+    def span(self, unit: str) -> Node:
+        self.expect("(")
+        later = self.factor()
+        self.expect("-")
+        earlier = self.factor()
+        self.expect(")")
+        if not isinstance(later, Col) or not isinstance(earlier, Col):
+            raise ToolError(
+                f"{self.where}: {unit}(a - b) takes two date columns, e.g. {unit}(ship_date - order_date)"
+            )
+        return Span(unit, later, earlier)
 
     def call(self, fn: str) -> Node:
         name = fn.lower()
@@ -171,6 +196,8 @@ def columns(node: Node) -> list[str]:
         return columns(node.left) + columns(node.right)
     if isinstance(node, Agg):
         return [c for a in node.args for c in columns(a)]
+    if isinstance(node, Span):
+        return [node.later.name, node.earlier.name]
     return []
 
 

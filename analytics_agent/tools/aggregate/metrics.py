@@ -11,6 +11,7 @@ from typing import Any
 
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, listing
+from analytics_agent.tools.aggregate import spans
 from analytics_agent.tools.aggregate.conditions import OtherColumn, parse_condition
 from analytics_agent.tools.aggregate.filters import shape_filter
 from analytics_agent.tools.aggregate.joins.fanout import fans_out, row_grain
@@ -20,8 +21,10 @@ from analytics_agent.tools.aggregate.query_plan import (
     FilterPlan,
     MetricPlan,
     metric_alias,
+    span_text,
 )
 from analytics_agent.tools.aggregate.refs import Resolver
+from analytics_agent.tools.aggregate.time import TEMPORAL
 from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, kind_family, refuse_nested
 
 NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
@@ -104,7 +107,7 @@ def build_expression(
 def _aggregate_part(node: Any, where: str | None, refs: Resolver, each_row: bool) -> MetricPlan:
     """One aggregate of an expression: over a column (checked like any metric's), over arithmetic of
     numeric columns, or count_distinct over several columns (a storm is a name within a year)."""
-    from analytics_agent.tools.aggregate.expressions import Agg, Col, columns, render
+    from analytics_agent.tools.aggregate.expressions import Agg, Col, Span, columns, render
 
     if not isinstance(node, Agg):
         raise ToolError("metrics.expr: only aggregates, columns inside them, numbers and + - * /")
@@ -129,21 +132,56 @@ def _aggregate_part(node: Any, where: str | None, refs: Resolver, each_row: bool
         present = " AND ".join(f"{c} IS NOT NULL" for c in cols)
         sql = f"CASE WHEN {present} THEN row({', '.join(cols)}) END"
         return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions)
-    names = columns(node.args[0])
+    arg = _as_spans(node.args[0], refs)
+    names = columns(arg)
     used = [refs.resolve(name, "metrics") for name in names]
+    plain = set(_plain_columns(arg))
     for name, ref in zip(names, used, strict=True):
-        if not NUMERIC.match(ref.type):
-            raise ToolError(f"metrics: arithmetic needs numeric columns; {name} is {ref.type}")
+        if name in plain and not NUMERIC.match(ref.type):
+            raise ToolError(
+                f"metrics: arithmetic needs numeric columns; {name} is {ref.type} "
+                "(time between two dates: days(a - b), hours, months, years)"
+            )
     grain = "" if each_row else row_grain([(ref.grain, ref.via) for ref in used])
 
     def column_sql(leaf: Any) -> str:
+        if isinstance(leaf, Span):
+            return spans.resolve(refs, _text(leaf), "metrics").sql
         if not isinstance(leaf, Col):  # an aggregate inside was refused above
             raise ToolError("metrics: only columns, numbers and + - * / inside an aggregate")
         return refs.resolve(leaf.name, "metrics").sql
 
-    sql = render(node.args[0], column_sql)
+    sql = render(arg, column_sql)
     grain = grain if fans_out(node.fn, grain) else ""
     return MetricPlan(node.fn, label, metric_alias(node.fn, label), sql, conditions, grain=grain)
+
+
+def _as_spans(node: Any, refs: Resolver) -> Any:
+    """``ship_date - order_date`` of two date columns is the days between them (a ``Span``)."""
+    from analytics_agent.tools.aggregate.expressions import Bin, Col, Neg, Span
+
+    if isinstance(node, Neg):
+        return Neg(_as_spans(node.arg, refs))
+    if not isinstance(node, Bin):
+        return node
+    if node.op == "-" and isinstance(node.left, Col) and isinstance(node.right, Col):
+        kinds = [refs.resolve(c.name, "metrics").type for c in (node.left, node.right)]
+        if all(TEMPORAL.match(k) for k in kinds):
+            return Span("days", node.left, node.right)
+    return Bin(node.op, _as_spans(node.left, refs), _as_spans(node.right, refs))
+
+
+def _plain_columns(node: Any) -> list[str]:
+    """The columns arithmetic reads as numbers (not the dates inside a span)."""
+    from analytics_agent.tools.aggregate.expressions import Bin, Col, Neg
+
+    if isinstance(node, Col):
+        return [node.name]
+    if isinstance(node, Neg):
+        return _plain_columns(node.arg)
+    if isinstance(node, Bin):
+        return _plain_columns(node.left) + _plain_columns(node.right)
+    return []
 
 
 def _has_agg(node: Any) -> bool:
@@ -160,10 +198,12 @@ def _has_agg(node: Any) -> bool:
 
 def _text(node: Any) -> str:
     """An expression written back compactly, for a default output name."""
-    from analytics_agent.tools.aggregate.expressions import Bin, Col, Neg, Num
+    from analytics_agent.tools.aggregate.expressions import Bin, Col, Neg, Num, Span
 
     if isinstance(node, Col):
         return node.name
+    if isinstance(node, Span):
+        return span_text(node.unit, node.later.name, node.earlier.name)
     if isinstance(node, Num):
         return str(node.value)
     if isinstance(node, Neg):
@@ -176,7 +216,7 @@ def _text(node: Any) -> str:
 def condition_term(t: Any, refs: Resolver) -> FilterPlan:
     if (related := refs.existence(t.column, t.op)) is not None:  # "orders is null": with no order
         return related
-    ref = refs.resolve(t.column, "metrics.where")
+    ref = spans.resolve(refs, t.column, "metrics.where")
     if isinstance(t.value, OtherColumn):
         return _column_comparison(t, ref, refs)
     refs.check_values(ref, t.value if isinstance(t.value, list) else [t.value] if t.value is not None else [])

@@ -17,9 +17,10 @@ _OUTPUT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,39}$")
 
 
 def named_outputs(metrics: list[MetricPlan], args: Any, refs: Resolver) -> list[MetricPlan]:
-    """Each metric's ``as``: a plain name, unique, not a column of the table (a filter on it must mean
-    the output)."""
-    result, taken = [], {*args.group_by}
+    """Each metric's ``as``: a plain name, unique among the outputs. It may be a column's name (``as:
+    "amount"`` for sum of amount) unless a filter names it, which could then mean either."""
+    result, taken = [], {*args.group_by, *([args.time_grain] if args.time_grain else [])}
+    filtered = {f.column for f in args.filters}
     for m, asked in zip(metrics, args.metrics, strict=True):
         name = getattr(asked, "as_", None)
         if not name or getattr(asked, "per", None):
@@ -27,8 +28,13 @@ def named_outputs(metrics: list[MetricPlan], args: Any, refs: Resolver) -> list[
             continue
         if not _OUTPUT_NAME.match(name):
             raise ToolError(f"metrics: as {clipped(repr(name))} must be a plain name (letters, digits, _)")
-        if name in taken or name in refs.column_names:
-            raise ToolError(f"metrics: as {name!r} is already a column or output name; choose another")
+        if name in taken:
+            raise ToolError(f"metrics: as {name!r} is already an output name; choose another")
+        if name in filtered and name in refs.column_names:
+            raise ToolError(
+                f"metrics: as {name!r} is a column too, and a filter names it (the rows' {name}, or "
+                "the groups' output?); choose another name"
+            )
         taken.add(name)
         result.append(replace(m, alias=name))
     return result
@@ -51,9 +57,23 @@ def per_ratios(metrics: list[MetricPlan], asked: Sequence[Any]) -> list[MetricPl
             )
         denominator = metrics[names.index(other)]
         numerator = replace(m, share=False)
+        if _part_of(numerator, denominator):  # a fraction: a percent, as pct and share are
+            alias = getattr(a, "as_", None) or f"{m.alias}_pct_of_{other}"
+            template = "(100.0 * {0} / nullif({1}, 0))"
+            parts = (numerator, denominator)
+            result.append(MetricPlan("expr", None, alias, share=m.share, parts=parts, template=template))
+            continue
         alias = getattr(a, "as_", None) or f"{m.alias}_per_{other}"
         result.append(MetricPlan("ratio", None, alias, share=m.share, ratio=(numerator, denominator)))
     return result
+
+
+def _part_of(numerator: MetricPlan, denominator: MetricPlan) -> bool:
+    """Whether two metrics count or sum the same thing, so one over the other is a fraction (cancelled
+    orders per order, sales of one kind per sales) rather than a rate in units (revenue per customer)."""
+    plain = all(not x.ratio and not x.parts for x in (numerator, denominator))
+    same = (numerator.fn, numerator.sql) == (denominator.fn, denominator.sql)
+    return plain and same and numerator.fn in ("count", "sum")
 
 
 def unique_aliases(metrics: list[MetricPlan]) -> list[MetricPlan]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from analytics_agent.errors import ToolError
@@ -24,14 +25,10 @@ def plan_periods(
     keep_from: list[dt.datetime],
 ) -> tuple[FilterPlan, FilterPlan] | None:
     """``period`` alone becomes a day-range filter (added to ``filters``); with ``baseline`` the two
-    ranges to compare; ``baseline: previous`` reads one bucket before the period (its start put in
-    ``keep_from``) so the first bucket has a calendar bucket to compare with."""
+    ranges to compare; ``baseline: previous`` reads every row before the period too (the period's first
+    bucket start put in ``keep_from``), so its first bucket has the last bucket with rows to compare with."""
     period, baseline = getattr(args, "period", None), getattr(args, "baseline", None)
-    if baseline == PREVIOUS:
-        if not args.time_grain:
-            raise ToolError(
-                "baseline 'previous' compares each time bucket with the one before: add a time_grain"
-            )
+    if baseline == PREVIOUS:  # a time key is checked with the keys (time_grain or a date in group_by)
         baseline = None
     elif period is None and baseline is None:
         return None
@@ -48,16 +45,16 @@ def plan_periods(
     ref = refs.resolve(column, "time_column")
     if refs.parts and column == refs.parts.name:
         whole_parts(refs.parts, [p for p in (period, baseline) if p is not None])
-    if getattr(args, "baseline", None) == PREVIOUS and args.time_grain in TRUNC_GRAINS:
-        # the first bucket of the period is compared with the one before it, which lies outside the
-        # period: read one bucket more, and show only the period's own
-        first = bucket_start(period[0], args.time_grain)
-        period = (bucket_start(first - dt.timedelta(days=1), args.time_grain), period[1])
-        keep_from.append(dt.datetime.combine(first, dt.time()))
     ranges = [
-        FilterPlan(column, "range", day_range(p[0], p[1], ref.type, zone), sql=ref.sql)
+        FilterPlan(column, "range", list(day_range(p[0], p[1], ref.type, zone)), sql=ref.sql)
         for p in (period, baseline) if p is not None
     ]  # fmt: skip
+    if getattr(args, "baseline", None) == PREVIOUS and args.time_grain in TRUNC_GRAINS:
+        # the period's first bucket is compared with the last bucket before it that has rows, however
+        # long before (a census every few years): read every earlier row, show only the period's buckets
+        first = bucket_start(period[0], args.time_grain)
+        ranges[0] = replace(ranges[0], value=[None, ranges[0].value[1]])
+        keep_from.append(dt.datetime.combine(first, dt.time()))
     if baseline is None:
         filters.append(ranges[0])
         return None
@@ -87,9 +84,10 @@ def whole_parts(parts: PartsDate, periods: Sequence[tuple[Any, Any]]) -> None:
         whole = {
             "year": first.month == first.day == 1 and after.month == after.day == 1,
             "month": first.day == 1 and after.day == 1,
+            "quarter": first.day == after.day == 1 and first.month % 3 == after.month % 3 == 1,
         }.get(parts.grain, True)
         if not whole:
-            unit = "years" if parts.grain == "year" else "months"
+            unit = {"year": "years", "quarter": "quarters"}.get(parts.grain, "months")
             raise ToolError(
                 f"period: {parts.name} comes from {', '.join(parts.columns)}, so a period holds whole {unit} "
                 f"(e.g. {first.year}-01-01..{last.year}-12-31)"

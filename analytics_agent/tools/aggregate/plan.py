@@ -14,6 +14,7 @@ from typing import Any
 
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
+from analytics_agent.tools.aggregate import spans
 from analytics_agent.tools.aggregate.filters import shape_filter
 from analytics_agent.tools.aggregate.joins.asked import asked_links
 from analytics_agent.tools.aggregate.metrics import NUMERIC, build_expression, build_metric
@@ -78,6 +79,11 @@ class Planner:
             time_ordered=time_ordered,
         )  # fmt: skip
         check_shares(plan)
+        if plan.previous and not any(k.time for k in keys):
+            raise ToolError(
+                "baseline 'previous' compares each time bucket with the one before: add a time_grain "
+                "(or group_by a date part such as order_date.year)"
+            )
         order_by, descending = find_order_by(args.order_by, output_names(plan))
         return QueryPlan(**{**plan.__dict__, "order_by": order_by, "descending": descending})
 
@@ -114,7 +120,7 @@ class Planner:
     def filter(self, column: str, op: str, value: Any, refs: Resolver, where: str) -> FilterPlan:
         if (related := refs.existence(column, op)) is not None:
             return related
-        ref = refs.resolve(column, where)
+        ref = spans.resolve(refs, column, where)
         f = shape_filter(column, op, value, sql=ref.sql, table=ref.table, source=ref.column)
         refs.check_values(ref, value if isinstance(value, list) else [value] if value is not None else [])
         return day_filter(f, ref.type, self.zone)
@@ -137,7 +143,7 @@ class Planner:
                 "(day, week, month, ... day_of_week) or a period"
             )
         for name in args.group_by:
-            ref = refs.resolve(name, "group_by")
+            ref = spans.resolve(refs, name, "group_by", bucket=True)
             refuse_nested("group_by", name, ref.type, refs.table, refs.catalog[refs.table])
             grain, key = ref.part or (None, ref.sql)
             dated = bool(grain or TEMPORAL.match(ref.type))

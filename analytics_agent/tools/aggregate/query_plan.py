@@ -27,6 +27,8 @@ AGGREGATES = {
 METRIC_FNS = (*AGGREGATES, "pct")
 NUMERIC_FNS = frozenset(AGGREGATES) - {"count", "min", "max", "count_distinct"}
 COMPARISONS = {"=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+SPAN_UNITS = ("days", "hours", "months", "years")
+"""Units of the time between two dates, ``days(ship_date - order_date)`` (``spans``)."""
 TRUNC_GRAINS = ("day", "week", "month", "quarter", "year", "decade")
 PART_GRAINS = ("day_of_week", "hour", "month_of_year")
 GRAINS = (*TRUNC_GRAINS, *PART_GRAINS)
@@ -163,3 +165,15 @@ def time_key(grain: str, local: str) -> str:
 def time_label(grain: str, key: str) -> str:
     """How a grain's key is shown: compact text ('2013-07', 'Sat'), the hour as a number."""
     return _LABELS[grain].format(k=key)
+
+
+def span_text(unit: str, later: str, earlier: str) -> str:
+    """The canonical name of the time between two dates (an output name, and a condition term's name)."""
+    return f"{unit.lower()}({_quoted(later)} - {_quoted(earlier)})"
+
+
+def _quoted(name: str) -> str:
+    import re
+
+    plain = re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?", name)
+    return name if plain else '"' + name.replace('"', '""') + '"'

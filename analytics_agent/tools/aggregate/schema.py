@@ -21,6 +21,8 @@ from analytics_agent.tools.shaping import MAX_ROWS
 
 MAX_TABLE_ENUM = 40
 MAX_IN_VALUES = 50
+MAX_METRICS, MAX_GROUP_BY, MAX_FILTERS = 6, 8, 8
+"""Told in the description (``doc``), checked by the arguments model."""
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 _SCALARS = [{"type": "string"}, {"type": "number"}]
 FILTER_VALUE_SCHEMA = {"anyOf": [*_SCALARS, {"items": {"anyOf": _SCALARS}, "type": "array"}]}
@@ -44,7 +46,7 @@ def told_schema(tables: Sequence[str], metric_names: Sequence[str] = ()) -> dict
         **{name: dict(_TEXT) for name in ("per", "as")},
     }
     condition = {"column": dict(_TEXT), "op": enum_schema(OPS), "value": copy.deepcopy(FILTER_VALUE_SCHEMA)}
-    link = {name: dict(_TEXT) for name in ("column", "to", "as")}
+    link = {name: dict(_TEXT) for name in ("column", "to")}
     properties = {
         "table": table,
         "metrics": _array({"properties": metric, "type": "object"}),

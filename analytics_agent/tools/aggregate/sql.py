@@ -20,6 +20,7 @@ from typing import Any
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.tools.aggregate.every_group import every_group, reads_joins
 from analytics_agent.tools.aggregate.joins.fanout import counted_once, share_counted_once
+from analytics_agent.tools.aggregate.previous import baseline_label, time_index, with_previous
 from analytics_agent.tools.aggregate.query_plan import (
     AGGREGATES,
     COMPARISONS,
@@ -154,9 +155,11 @@ def build_query(plan: QueryPlan, *, one_pass: bool = False) -> tuple[str, dict[s
         outer += outer_cols
     sql = _grouped(plan, columns, [*plan.filters, *shared], params, periods, one_pass=one_pass)
     if plan.previous:
-        sql = _with_previous(sql, plan.keys, metrics)
+        sql = with_previous(sql, plan.keys, metrics)
+        ti = time_index(plan.keys)
+        outer.insert(ti + 1, baseline_label(plan.keys[ti]))
         if plan.keep_from is not None:
-            sql += f" WHERE g.{quote_ident('_k0')} >= {params.add(plan.keep_from)}"
+            sql += f" WHERE g.{quote_ident(f'_k{ti}')} >= {params.add(plan.keep_from)}"
     having = conjunction(
         [FilterPlan(h.column, h.op, h.value, sql=quote_ident(h.column)) for h in plan.having], params
     )
@@ -226,41 +229,6 @@ def _ranked_by(plan: QueryPlan) -> str:
     return f"{quote_ident(plan.metrics[0].alias)} DESC NULLS LAST"
 
 
-_ZERO_WHEN_EMPTY = frozenset({"count", "count_distinct", "sum"})
-"""Metrics whose value over no rows is 0: the calendar bucket before with no rows counted nothing."""
-
-
-def _with_previous(grouped: str, keys: Sequence[KeyPlan], metrics: Sequence[MetricPlan]) -> str:
-    """Each bucket with the calendar bucket right before it (not the previous bucket that has rows): a
-    self-join on the time key minus one grain, within the same other keys. A bucket before has no rows:
-    0 for counts and sums, NULL for the rest; before the first bucket of the result it is unknown (NULL)."""
-    k0 = quote_ident("_k0")
-    before = _one_grain_before(f"g.{k0}", keys[0].grain)
-    same = [
-        f"b.{quote_ident(f'_k{i}')} IS NOT DISTINCT FROM g.{quote_ident(f'_k{i}')}"
-        for i in range(1, len(keys))
-    ]
-    on = " AND ".join([f"b.{k0} = {before}", *same])
-    known = f"{before} >= (SELECT min({k0}) FROM cur)"
-    cols = []
-    for m in metrics:
-        b = f"b.{quote_ident(m.alias)}"
-        value = f"coalesce({b}, 0)" if not m.ratio and not m.parts and m.fn in _ZERO_WHEN_EMPTY else b
-        cols.append(f"CASE WHEN {known} THEN {value} END AS {quote_ident(f'{m.alias}_baseline')}")
-    return f"WITH cur AS ({grouped}) SELECT g.*, {', '.join(cols)} FROM cur AS g LEFT JOIN cur AS b ON {on}"
-
-
-def _one_grain_before(key: str, grain: str | None) -> str:
-    step = {"week": "INTERVAL 7 DAY", "quarter": "INTERVAL 3 MONTH", "decade": "INTERVAL 10 YEAR"}.get(
-        grain or ""
-    )
-    if grain in ("day", "month", "year"):
-        step = f"INTERVAL 1 {grain.upper()}"
-    if step is None:  # a numbered part (hour, weekday, month of year) or an integer year
-        return f"{key} - 1"
-    return f"CAST({key} - {step} AS TIMESTAMP)"
-
-
 def _either_period(period: FilterPlan, baseline: FilterPlan, texts: tuple[str, str]) -> list[FilterPlan]:
     """Rows of either period (each a ``range`` [start, end)): the smallest range holding both, which lets
     DuckDB skip row groups, plus "one or the other" when there is a gap between them."""
@@ -305,7 +273,7 @@ def _metric_columns(
     """The grouping level's columns of a metric (expression, quoted name) and the outer level's."""
     alias = quote_ident(m.alias)
     unknown = _unknown(m, periods[0])
-    if previous:  # the bucket before is joined in afterwards (_with_previous)
+    if previous:  # the bucket before is joined in afterwards (previous.with_previous)
         return [(metric_sql(m, params), alias), *unknown], [*_changes(m.alias), *(a for _, a in unknown)]
     if not periods[0]:
         return [(metric_sql(m, params), alias), *unknown], [alias, *(a for _, a in unknown)]
@@ -364,6 +332,9 @@ def _changes(name: str) -> list[str]:
 def output_names(plan: QueryPlan) -> list[str]:
     """The result's column names, in order (for order_by and having checks)."""
     names = [k.alias for k in plan.keys]
+    if plan.previous and any(k.time for k in plan.keys):
+        ti = time_index(plan.keys)
+        names.insert(ti + 1, f"{plan.keys[ti].alias}_baseline")
     for m in plan.metrics:
         names.append(m.alias)
         if plan.compare or plan.previous:

@@ -27,6 +27,7 @@ from analytics_agent.errors import ArgumentError, ToolError
 from analytics_agent.suggest import clipped, closest
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.aggregate.every_group import few_groups
+from analytics_agent.tools.aggregate.previous import baseline_labels
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
 from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
@@ -94,7 +95,7 @@ class Aggregate(Tool):
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
         # values cut to size before Python holds them; the query's types are bound once per query text
         result = fetch_rows(cursor, sql, params, hint=hint, plans=self._fetch_plans.get(sql), learn=False)
-        result = _without_empty(result, unknown_names(plan))
+        result = _without_empty(result, unknown_names(plan), baseline_labels(plan))
         if _looks_empty(plan, result.rows) and plan.filters:
             _explain_no_rows(cursor, plan)
         return ToolValue(result, sql=sql, params=params)
@@ -131,10 +132,16 @@ class Aggregate(Tool):
         return self.planner.plan(args)
 
 
-def _without_empty(result: Rows, names: Sequence[str]) -> Rows:
-    """The result without those of ``names`` (a pct's count of rows its condition cannot judge) that are 0
-    on every row fetched: nothing was left out of that pct, and an all-zero column would only cost tokens."""
-    drop = {i for i, c in enumerate(result.columns) if c in names and all(not r[i] for r in result.rows)}
+def _without_empty(result: Rows, zero: Sequence[str], null: Sequence[str]) -> Rows:
+    """The result without the columns of ``zero`` (a pct's count of rows its condition cannot judge) that
+    are 0 on every row, and of ``null`` (the bucket ``previous`` compared with, when never a gap) that are
+    NULL on every row: they would say nothing and cost tokens."""
+    drop = {
+        i
+        for i, c in enumerate(result.columns)
+        if (c in zero and all(r[i] in (0, None) for r in result.rows))
+        or (c in null and all(r[i] is None for r in result.rows))
+    }
     if not drop:
         return result
     keep = [i for i in range(len(result.columns)) if i not in drop]

@@ -16,11 +16,11 @@ from analytics_agent.suggest import clipped, did_you_mean, listing
 def asked_links(
     table: str, joins: Sequence[Any], catalog: Mapping[str, Mapping[str, str]]
 ) -> list[Relationship]:
-    """``{"column": "account_manager_id", "to": "employees.employee_id", "as": "manager"}`` from
-    ``table``: a many-to-one link named ``manager`` (else by its target)."""
+    """``{"column": "account_manager_id", "to": "employees.employee_id"}`` from ``table``: a many-to-one
+    link, named as any link is (``employees``, or by its column when the table links there twice)."""
     links = []
     for join in joins:
-        column, to, name = join.column, join.to, getattr(join, "as_", None) or ""
+        column, to = join.column, join.to
         own = catalog[table]
         if column not in own:
             raise ToolError(
@@ -39,5 +39,5 @@ def asked_links(
                 f"joins: {table}.{column} ({own[column]}) cannot refer to {to} ({catalog[target][key]}); "
                 "a key joins a column of the same kind"
             )
-        links.append(Relationship(table, column, target, key, verified=False, name=name))
+        links.append(Relationship(table, column, target, key, verified=False))
     return links
