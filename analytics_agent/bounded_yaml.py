@@ -5,7 +5,7 @@ hostile in few bytes: nested anchors ("billion laughs") expand 405 bytes into gi
 walks the result, and 50,000 nested brackets overflow the recursive composer (``RecursionError``). This
 check reads PyYAML's event stream, which is a loop, not recursion, and counts: the text's size, how deep
 its collections nest, and how many nodes the document holds once every alias is expanded (an alias
-counts the whole subtree it names). Over any bound it raises ``YamlTooLarge`` with a one-line reason.
+counts the whole subtree it names, in values and in characters). Over any bound it raises ``YamlTooLarge`` with a one-line reason.
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 1_000_000
 """Nodes once aliases are expanded: a bundled question set holds about 2,000."""
+MAX_EXPANDED_CHARS = 16 * 1024 * 1024
+"""Characters of scalars once aliases are expanded: twice what a file without aliases can hold, so only
+aliasing passes it (a 1 MB string aliased 450,000 times stayed under the value bound and took 5 GB)."""
 
 
 class YamlTooLarge(ValueError):
@@ -25,41 +28,34 @@ class YamlTooLarge(ValueError):
 
 
 def check_yaml_bounds(
-    text: str, *, max_bytes: int = MAX_BYTES, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES
+    text: str,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_depth: int = MAX_DEPTH,
+    max_nodes: int = MAX_NODES,
+    max_expanded: int = MAX_EXPANDED_CHARS,
 ) -> None:
-    """Raise ``YamlTooLarge`` if ``text`` is longer, deeper or (aliases expanded) larger than allowed;
-    a YAML syntax error is left for the loader to report with its own line."""
+    """Raise ``YamlTooLarge`` if ``text`` is longer, deeper or (aliases expanded) larger than allowed,
+    in values or in characters; a YAML syntax error is left for the loader to report with its own line."""
     import yaml
 
     if len(text) > max_bytes:  # characters, at least as many bytes: checked before any parsing
         raise YamlTooLarge(f"the file is larger than {max_bytes // (1024 * 1024)} MB")
-    sizes: list[int] = []  # open collections: nodes counted so far in each
-    anchors: list[str | None] = []
-    named: dict[str, int] = {}
-    total = 0
+    tally = _Tally(max_nodes, max_expanded)
     try:
         # libyaml when present: the pure-Python parser took 126 s over a 300,000-item list within the bounds
         for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             if isinstance(event, yaml.CollectionStartEvent):
-                if len(sizes) >= max_depth:
-                    mark = event.start_mark
-                    raise YamlTooLarge(
-                        f"collections nest deeper than {max_depth} levels", mark.line + 1 if mark else None
-                    )
-                sizes.append(1)
-                anchors.append(event.anchor)
+                if len(tally.open) >= max_depth:
+                    raise YamlTooLarge(f"collections nest deeper than {max_depth} levels", _line(event))
+                tally.open.append((event.anchor, [1, 0]))
             elif isinstance(event, yaml.CollectionEndEvent):
-                size = sizes.pop()
-                anchor = anchors.pop()
-                if anchor is not None:
-                    named[anchor] = size
-                total = _add(sizes, size, total, max_nodes, event)
+                anchor, size = tally.open.pop()
+                tally.add(anchor, size[0], size[1], event)
             elif isinstance(event, yaml.ScalarEvent):
-                if event.anchor is not None:
-                    named[event.anchor] = 1
-                total = _add(sizes, 1, total, max_nodes, event)
+                tally.add(event.anchor, 1, len(event.value), event)
             elif isinstance(event, yaml.AliasEvent):
-                total = _add(sizes, named.get(event.anchor or "", 1), total, max_nodes, event)
+                tally.add(None, *tally.named.get(event.anchor or "", (1, 0)), event)
     except yaml.YAMLError as exc:
         if "maximum nesting depth" in str(getattr(exc, "problem", "")):  # libyaml's own limit, below ours
             mark = getattr(exc, "problem_mark", None)
@@ -69,19 +65,40 @@ def check_yaml_bounds(
         return
 
 
-def _add(sizes: list[int], size: int, total: int, max_nodes: int, event: object) -> int:
-    if sizes:
-        sizes[-1] += size
-    else:
-        total += size  # a top-level node: counted once, here
-    if total > max_nodes or (sizes and sizes[-1] > max_nodes):
-        mark = getattr(event, "start_mark", None)
-        raise YamlTooLarge(
-            f"the document expands to more than {max_nodes:,} values (anchors and aliases counted as "
-            "copies); write the values out",
-            mark.line + 1 if mark is not None else None,
-        )
-    return total
+class _Tally:
+    """Values and characters so far, per open collection and in the whole document, aliases counted as
+    the copies a loader's reader walks (the loader shares one object, but every walk of the result, a
+    dump, a hash, a prompt, goes through each copy)."""
+
+    def __init__(self, max_nodes: int, max_expanded: int) -> None:
+        self.max_nodes, self.max_expanded = max_nodes, max_expanded
+        self.open: list[tuple[str | None, list[int]]] = []  # each open collection: anchor, [values, chars]
+        self.named: dict[str, tuple[int, int]] = {}
+        self.total = [0, 0]
+
+    def add(self, anchor: str | None, nodes: int, chars: int, event: object) -> None:
+        if anchor is not None:
+            self.named[anchor] = (nodes, chars)
+        into = self.open[-1][1] if self.open else self.total  # a top-level node is counted once, here
+        into[0] += nodes
+        into[1] += chars
+        if into[0] > self.max_nodes or self.total[0] > self.max_nodes:
+            raise YamlTooLarge(
+                f"the document expands to more than {self.max_nodes:,} values (anchors and aliases "
+                "counted as copies); write the values out",
+                _line(event),
+            )
+        if into[1] > self.max_expanded or self.total[1] > self.max_expanded:
+            raise YamlTooLarge(
+                f"the document expands to more than {self.max_expanded // (1024 * 1024)} MB of text "
+                "(anchors and aliases counted as copies); write the values out",
+                _line(event),
+            )
+
+
+def _line(event: object) -> int | None:
+    mark = getattr(event, "start_mark", None)
+    return mark.line + 1 if mark is not None else None
 
 
 def read_bounded(path: object, max_bytes: int = MAX_BYTES) -> str:

@@ -328,9 +328,17 @@ def _non_negative_int(name: str, value: Any) -> int:
     return value
 
 
+MAX_SECONDS = 1_000_000.0
+"""The longest timeout or deadline (11.6 days): ``inf`` or 1e10 s overflowed the timer thread that enforces
+a deadline (a traceback on every ask), and ``nan`` compares false with everything, so no bound held."""
+
+
 def _positive_float(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise ConfigError(f"{_flag(name)} must be a number of seconds > 0, not {value!r}")
+    ok = not isinstance(value, bool) and isinstance(value, int | float) and 0 < value <= MAX_SECONDS
+    if not ok:  # nan fails every comparison, so it is refused here too
+        raise ConfigError(
+            f"{_flag(name)} must be a number of seconds > 0 and at most {MAX_SECONDS:,.0f}, not {value!r}"
+        )
     return float(value)
 
 

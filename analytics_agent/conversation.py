@@ -12,9 +12,10 @@ them in pure functions and parses its responses back into them. Invariants every
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from analytics_agent import bounded_json
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class ToolCall:
     @property
     def parsed_arguments(self) -> dict[str, Any] | None:
         try:
-            value = json.loads(self.arguments) if self.arguments.strip() else {}
+            value = bounded_json.loads(self.arguments) if self.arguments.strip() else {}
         except ValueError:
             return None
         return value if isinstance(value, dict) else None

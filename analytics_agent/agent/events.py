@@ -5,11 +5,11 @@ Events drive the live trace on stderr and the JSON Lines transcript; neither nee
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from analytics_agent import bounded_json
 from analytics_agent.conversation import ToolCall, Usage
 
 StopReason = Literal["answer", "filtered", "step_limit", "token_budget", "context_exceeded"]
@@ -128,6 +128,6 @@ EventSink = Callable[[Event], None]
 
 def _parsed_or_raw(arguments: str) -> Any:
     try:
-        return json.loads(arguments) if arguments.strip() else {}
+        return bounded_json.loads(arguments) if arguments.strip() else {}
     except ValueError:
         return arguments

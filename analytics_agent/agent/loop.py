@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from analytics_agent import bounded_json
 from analytics_agent.agent.bounds import (
     MAX_CALLS_PER_TURN,
     bounded_error,
@@ -332,6 +333,6 @@ def found_summary(records: Sequence[ToolCallRecord]) -> str:
 
 def _compact(arguments: str) -> str:
     try:
-        return json.dumps(json.loads(arguments), ensure_ascii=False, separators=(", ", ": "))
+        return json.dumps(bounded_json.loads(arguments), ensure_ascii=False, separators=(", ", ": "))
     except ValueError:
         return arguments

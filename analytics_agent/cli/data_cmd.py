@@ -93,12 +93,39 @@ def schema(
     typer.echo(text)
 
 
-def drop(table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")]) -> None:
+def drop(
+    table: Annotated[str, typer.Argument(metavar="TABLE", help="Table to remove.")],
+    yes: Annotated[bool, typer.Option("--yes", help="Drop a sample table without asking.")] = False,
+) -> None:
     """Remove one table and its stored profile."""
+    from analytics_agent.cli.context import gets_sample_data
     from analytics_agent.db.drop import drop_table
+    from analytics_agent.db.seed import SAMPLE_TABLES
 
+    if table in SAMPLE_TABLES and gets_sample_data(db_path()) and not yes:
+        _confirm_sample_drop(table)
     rows = drop_table(db_path(), table)
     typer.echo(escape_control(f"Dropped {table} ({rows:,} row{'' if rows == 1 else 's'})."))
+
+
+def _confirm_sample_drop(table: str) -> None:
+    """A sample table feeds the bundled tools: ask before dropping it (refuse when no one can answer),
+    and say how the sample comes back."""
+    import sys
+
+    from analytics_agent.errors import DatabaseError
+
+    back = (
+        f"to get the sample data back later, remove {db_path()}: the next command makes it again with the "
+        "sample data (your own tables in it go too)"
+    )
+    if not sys.stdin.isatty():
+        raise DatabaseError(
+            f"{table} is a sample table the bundled tools read; add --yes to drop it anyway; {back}"
+        )
+    if not typer.confirm(f"{table} is a sample table the bundled tools read. Drop it?", default=False):
+        raise typer.Exit(1)
+    typer.echo(escape_control(back[0].upper() + back[1:] + "."), err=True)
 
 
 def load(paths: _Paths, **values: Any) -> None:

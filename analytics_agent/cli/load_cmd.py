@@ -69,6 +69,14 @@ def _show(summary: LoadSummary) -> None:
     if summary.created_database:
         say_created(db_path(), sample_data=gets_sample_data(db_path()))
     print(render_summary(summary), flush=True)
+    if gets_sample_data(db_path()):  # no --db: the user's table went in beside the sample tables
+        say(
+            escape_control(
+                f"note: stored in the sample database {db_path()}, beside its sample tables; give --db FILE "
+                f"to keep your tables in a database of your own, or remove this one with: analytics-agent "
+                f"drop {summary.table}"
+            )
+        )
     if note := bundled_tools_lost(summary):
         say(escape_control(note))
 

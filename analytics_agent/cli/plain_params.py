@@ -16,6 +16,7 @@ Each hook is set on the parameter itself, only where typer has the 0.27+ API it 
 
 # No ``from __future__ import annotations``: nothing here is read by typer, but the module stays importable
 # at --help cost (typer and pathlib only).
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path, PurePath
@@ -175,6 +176,8 @@ def _number(kind: type, low: Any, high: Any) -> Callable[[Any, Any, Any], Any]:
             number = kind(value)
         except (TypeError, ValueError):
             raise typer.BadParameter(f"{value!r} is not a valid {word}.", ctx=ctx, param=param) from None
+        if kind is float and not math.isfinite(number):  # click reads "nan" and "inf" as floats
+            raise typer.BadParameter(f"{value!r} is not a finite number.", ctx=ctx, param=param)
         if (low is not None and number < low) or (high is not None and number > high):
             raise typer.BadParameter(
                 f"{number} is not in the range {_describe_range(low, high)}.", ctx=ctx, param=param

@@ -9,7 +9,7 @@ import shutil
 import tempfile
 import zipfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import IO
 
@@ -21,6 +21,13 @@ _CHUNK = 1 << 20
 # unpacked beyond this, nor beyond the free space of the temporary folder less a margin for the rest.
 MAX_UNPACKED_BYTES = 16 << 30
 _FREE_MARGIN = 256 << 20
+
+FreeSpace = Callable[[Path], int]
+"""The free bytes of the file system holding a folder; a parameter so tests can play a nearly full disk."""
+
+
+def free_bytes(folder: Path) -> int:
+    return shutil.disk_usage(folder).free
 
 
 def is_archive(path: Path) -> bool:
@@ -85,7 +92,7 @@ def _gzipped(path: Path) -> bool:
     return path.name.lower().endswith(".gz")
 
 
-def gunzipped(path: Path, folder: Path) -> Path:
+def gunzipped(path: Path, folder: Path, free: FreeSpace = free_bytes) -> Path:
     """A small ``.gz`` file's text in ``folder``, under its name without ``.gz``; or the path itself when
     it is not one (other files, a big one, one that expands beyond ``MAX_GUNZIPPED_BYTES`` or the free
     space, one that is not a single whole gzip stream, one that cannot be read), which DuckDB then reads
@@ -98,7 +105,10 @@ def gunzipped(path: Path, folder: Path) -> Path:
             return path
         inflate = zlib.decompressobj(wbits=31)  # a gzip header and trailer, checked
         folder.mkdir(parents=True, exist_ok=True)
-        text = inflate.decompress(path.read_bytes(), min(MAX_GUNZIPPED_BYTES, unpack_limit(folder)))
+        limit = min(MAX_GUNZIPPED_BYTES, unpack_limit(folder, free))
+        if limit <= 0:  # zlib reads a max_length of 0 as "no limit": a 3 MB bomb took 6 GB and the disk
+            return path
+        text = inflate.decompress(path.read_bytes(), limit)
         if not inflate.eof or inflate.unused_data or inflate.unconsumed_tail:
             return path  # cut short, a second stream after the first, or more than the limit
         target = folder / name
@@ -128,13 +138,14 @@ def _extract(item: Input, folder: Path) -> Path:
     return target
 
 
-def unpack_limit(folder: Path) -> int:
-    """How many bytes one member may expand to in ``folder``: the cap, or the free space less a margin."""
+def unpack_limit(folder: Path, free: FreeSpace = free_bytes) -> int:
+    """How many bytes one member may expand to in ``folder``: the cap, or the free space less a margin
+    (0 when less than the margin is free: callers must treat 0 as "nothing", never as "no limit")."""
     try:
-        free = shutil.disk_usage(folder).free
+        available = free(folder)
     except OSError:
         return MAX_UNPACKED_BYTES
-    return max(0, min(MAX_UNPACKED_BYTES, free - _FREE_MARGIN))
+    return max(0, min(MAX_UNPACKED_BYTES, available - _FREE_MARGIN))
 
 
 def copy_bounded(source: IO[bytes], sink: IO[bytes], limit: int) -> bool:

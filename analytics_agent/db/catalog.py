@@ -13,6 +13,7 @@ from typing import Any, NamedTuple, cast
 
 import duckdb
 
+from analytics_agent import bounded_json
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.logs import logger
@@ -319,15 +320,26 @@ def stored_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]
             f"SELECT profile FROM {META_SCHEMA}.profiles WHERE table_name = ? AND strlen(profile) <= ?",
             [table, MAX_STORED_PROFILE],
         ).fetchone()
-        if row:
-            return cast("dict[str, Any]", json.loads(row[0]))
+        if row and (profile := _parsed_profile(row[0])) is not None:
+            return profile
     if _has_profiles_table(cur, database=LINKED):
         row = cur.execute(
             f"SELECT profile FROM {LINKED}.{META_SCHEMA}.profiles WHERE table_name = ?", [table]
         ).fetchone()
         if row:
-            return cast("dict[str, Any]", json.loads(row[0]))
+            return _parsed_profile(row[0])
     return None
+
+
+def _parsed_profile(text: str) -> dict[str, Any] | None:
+    """A stored profile, or None (computed again) when it is not a JSON object nesting at most 64 levels:
+    a database someone sent may hold a forged one, and 100,000 levels made every command fail with
+    ``RecursionError``."""
+    try:
+        value = bounded_json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def get_profiles(
@@ -343,7 +355,8 @@ def get_profiles(
             "AND strlen(profile) <= ?",
             [tables, MAX_STORED_PROFILE],
         ).fetchall()
-        found = {name: cast("dict[str, Any]", json.loads(text)) for name, text in rows}
+        parsed = {name: _parsed_profile(text) for name, text in rows}
+        found = {name: profile for name, profile in parsed.items() if profile is not None}
     return {t: found[t] if t in found else get_profile(cur, t) for t in tables}
 
 

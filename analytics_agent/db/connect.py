@@ -19,6 +19,7 @@ import contextlib
 import os
 import re
 import shlex
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -191,6 +192,7 @@ def open_writer(path: Path, *, threads: int | None = None) -> Iterator[duckdb.Du
 
 def _connect_waiting(path: Path, wait_s: float, **kwargs: Any) -> duckdb.DuckDBPyConnection:
     """``duckdb.connect``, retried while another process holds a conflicting lock, for up to ``wait_s``."""
+    refuse_special_file(path)
     wal = path.with_name(path.name + ".wal")
     if wal.is_symlink():
         # DuckDB would write its log through the link, wherever someone pointed it
@@ -210,6 +212,19 @@ def _connect_waiting(path: Path, wait_s: float, **kwargs: Any) -> duckdb.DuckDBP
             time.sleep(0.05)
 
 
+def refuse_special_file(path: Path) -> None:
+    """A database is a regular file (through links): opening a FIFO blocks until someone writes to it,
+    which held ``tables``, ``load`` and ``mcp`` forever; a device or a socket is no database either.
+    ``stat`` does not open the file, so this check cannot block."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return  # missing or unreadable: DuckDB creates it or says why
+    if not stat.S_ISREG(mode):
+        kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device, socket or other special file"
+        raise DatabaseError(f"{path} is {kind}, not a database file; point --db at a DuckDB file")
+
+
 def ensure_database(path: Path, *, sample_data: bool) -> bool:
     """Create the database on first use: empty, or with the sample data (``sample_data``, for the default
     database and the demo). Returns True if it was created.
@@ -221,6 +236,7 @@ def ensure_database(path: Path, *, sample_data: bool) -> bool:
     if path.is_dir():
         raise DatabaseError(f"{path} is a folder; --db takes a database file path")
     if path.exists():
+        refuse_special_file(path)
         return False
     if not sample_data and not path.parent.is_dir():
         raise DatabaseError(

@@ -22,6 +22,7 @@ from analytics_agent.db.peek import (
     excel_delimiter,
     field_count,
     header_cells,
+    header_row,
     peek_file,
     title_above_header,
     trailing_empty_fields,
@@ -40,6 +41,20 @@ _NO_LAYOUT = (
 
 class _SniffFailed(Exception):
     """DuckDB's sniffer found no consistent layout in its sample."""
+
+
+def _refuse_padding_past_the_header(
+    label: str, text: str, delimiter: str, quote: str, columns: int, options: LoadOptions
+) -> None:
+    """``--pad-short-rows`` (DuckDB's null_padding) also took a record longer than the header and added a
+    column for it (``column2``, NULL in every other row) without a word: refused, as the option pads short
+    records only. (A longer record past the sniffer's sample is refused by the strict read already.)"""
+    width = len(header_row(text, delimiter, quote, skip=options.skip or 0))
+    if 0 < width < columns:
+        raise LoadError(
+            f"{label}: a record has {columns} fields, more than the header's {width}; --pad-short-rows pads "
+            "short records only: name the extra fields in the header, or fix the record"
+        )
 
 
 def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions) -> Dialect:
@@ -74,6 +89,10 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     columns = {c["name"]: c["type"] for c in sniffed["Columns"]}
     quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
     escape = options.escape if options.escape is not None else _or(sniffed["Escape"], "")
+    if header and options.pad_short_rows:
+        _refuse_padding_past_the_header(
+            label, peeked.text, sniffed["Delimiter"], quote, len(columns), options
+        )
     if header and options.null_tokens is None:
         columns = _token_names(conn, path, options, sniffed["Delimiter"], quote, columns)
     return Dialect(

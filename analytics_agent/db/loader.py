@@ -224,21 +224,11 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
         stored_to_original = dict(zip(plan.safe, plan.originals, strict=True))
-        if self.options.thousands and plan.text_reader is not None:
-            from analytics_agent.db.separators import refuse_misread_thousands  # only with --thousands
-
-            refuse_misread_thousands(
-                conn,
-                table,
-                plan.text_reader,
-                stored_to_original,
-                self.options.thousands,
-                self.options.decimal,
-                label=", ".join(i.label for i in self.inputs),
-            )
+        separator_notes = self._thousands_notes(stored_to_original)
         header_notes, own_names = _header_renames(plan)
         notes = (
-            header_notes
+            separator_notes
+            + header_notes
             + _excel_note(plan.dialect)
             + settle_columns(
                 conn,
@@ -267,6 +257,23 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         profile = store_profile(conn, table, original_names=renamed or None, written=written, rows=rows)
         links = store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
         return loaded, rejected, notes, profile, links
+
+    def _thousands_notes(self, stored_to_original: dict[str, str]) -> list[str]:
+        """``separators.check_thousands`` when ``--thousands`` is given: refuses a misread, says an
+        ambiguous reading."""
+        if not self.options.thousands or self.plan.text_reader is None:
+            return []
+        from analytics_agent.db.separators import check_thousands  # only with --thousands
+
+        return check_thousands(
+            self.conn,
+            self.table,
+            self.plan.text_reader,
+            stored_to_original,
+            self.options.thousands,
+            self.options.decimal,
+            label=", ".join(i.label for i in self.inputs),
+        )
 
     def _written(self) -> Written:
         """``written_tables`` after the write: the tables before it and the new table's own columns, with

@@ -93,10 +93,19 @@ def header_cells(
 ) -> tuple[str, ...]:
     """The header's own cells in ``text`` (the first block) when DuckDB may have renamed some of them
     (``names``: its names) and the header line splits into as many; else (). Pure."""
+    if not any(_RENAMED.fullmatch(n) for n in names):
+        return ()
+    row = header_row(text, delimiter, quote, skip=skip)
+    return row if len(row) == len(names) else ()
+
+
+def header_row(text: str, delimiter: str, quote: str, *, skip: int = 0) -> tuple[str, ...]:
+    """The cells of the first line after ``skip`` lines of ``text``, split as Python's csv module splits
+    them; () when the layout is one it cannot split (a delimiter of several characters). Pure."""
     import csv
     import io
 
-    if not any(_RENAMED.fullmatch(n) for n in names) or len(delimiter) != 1 or len(quote) > 1:
+    if len(delimiter) != 1 or len(quote) > 1:
         return ()
     lines = io.StringIO(text.lstrip("\ufeff"), newline="")  # read up to the header, not the whole block
     for _ in range(skip):
@@ -108,10 +117,9 @@ def header_cells(
             quotechar=quote or None,
             quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
         )
-        row = next(reader, [])
+        return tuple(next(reader, []))
     except csv.Error:
         return ()
-    return tuple(row) if len(row) == len(names) else ()
 
 
 def line_endings(text: str) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ def grouping(thousands: str, decimal: str | None) -> str:
     return rf"[+-]?\d{{1,3}}({sep}\d{{3}})*({point}\d*)?([eE][+-]?\d+)?"
 
 
-def refuse_misread_thousands(
+def check_thousands(
     conn: duckdb.DuckDBPyConnection,
     table: str,
     text_reader: tuple[str, list[Any]],
@@ -31,28 +31,42 @@ def refuse_misread_thousands(
     decimal: str | None,
     *,
     label: str,
-) -> None:
+) -> list[str]:
     """Raise LoadError (the transaction rolls back) when a number column of the freshly written ``table``
-    holds, in the file read as text, a value with ``thousands`` outside a thousands group."""
+    holds, in the file read as text, a value with ``thousands`` outside a thousands group. The notes: a
+    column where ``--decimal`` is given but no value holds that mark while some hold ``thousands``
+    (``--decimal ',' --thousands '.'`` on a decimal-point file read 1.500 as 1500 without a word; in a
+    decimal-comma file without cents it is right, so this is said, not refused)."""
     numbers = [
         stored_to_original[name]
         for name, kind in column_types(conn, table).items()
         if _NUMBER_TYPES.match(kind) and name in stored_to_original
     ]
     if not numbers:
-        return
+        return []
     pattern = grouping(thousands, decimal).replace("'", "''")
     literal = thousands.replace("'", "''")
-    firsts = [
-        f"min({c}) FILTER (WHERE contains({c}, '{literal}') AND NOT regexp_full_match(trim({c}), '{pattern}'))"
+    point = (decimal or ".").replace("'", "''")
+    picks = [
+        f"min({c}) FILTER (WHERE contains({c}, '{literal}') AND NOT regexp_full_match(trim({c}), '{pattern}')), "
+        f"min({c}) FILTER (WHERE contains({c}, '{literal}')), count(*) FILTER (WHERE contains({c}, '{point}'))"
         for c in map(quote_ident, numbers)
     ]
     source, params = text_reader
-    found = first_row(conn.execute(f"SELECT {', '.join(firsts)} FROM {source}", params))
-    for column, value in zip(numbers, found, strict=True):
-        if value is not None:
+    found = first_row(conn.execute(f"SELECT {', '.join(picks)} FROM {source}", params))
+    notes = []
+    for n, column in enumerate(numbers):
+        misread, grouped, with_point = found[3 * n : 3 * n + 3]
+        if misread is not None:
             raise LoadError(
-                f"{label}: column {column}: --thousands {thousands!r} would read {value!r} as "
-                f"{value.replace(thousands, '')!r}, which is not a number grouped in thousands; leave "
+                f"{label}: column {column}: --thousands {thousands!r} would read {misread!r} as "
+                f"{misread.replace(thousands, '')!r}, which is not a number grouped in thousands; leave "
                 f"--thousands out{' or check --decimal' if decimal else ''}, or fix the value"
             )
+        if decimal and grouped is not None and not with_point:
+            notes.append(
+                f"column {column}: no value holds the decimal mark {decimal!r}, so each {thousands!r} was read "
+                f"as a thousands separator ({grouped.strip()} as {grouped.strip().replace(thousands, '')}); if "
+                f"{thousands!r} is this file's decimal point, load again without --decimal and --thousands"
+            )
+    return notes

@@ -20,11 +20,11 @@ Kind = Literal["csv", "parquet"]
 # What R, pandas and spreadsheet exports write for a missing value; "" is DuckDB's own default.
 DEFAULT_NULL_TOKENS = ("NA", "N/A", "n/a", "NULL", "null", "None", "NaN", "-", "")
 _PARQUET_SUFFIXES = (".parquet", ".pq")
-_GLOB = re.compile(r"[*?\[]")
+GLOB = re.compile(r"[*?\[]")
 # compiled on first use (re's cache): most loads name no type and no archive member
 _TYPE_NAME = r"^[A-Za-z][A-Za-z0-9_]*(\s*\(\s*\d+\s*(,\s*\d+\s*)?\))?(\[\])?$"
 _DELIMITER_ALIASES = {"\\t": "\t", "tab": "\t", "TAB": "\t"}
-_ARCHIVE_MEMBER = r"(?i)^(?P<archive>.+\.zip):(?P<member>[^:]+)$"
+ARCHIVE_MEMBER = r"(?i)^(?P<archive>.+\.zip):(?P<member>[^:]+)$"
 
 
 NO_PAIRS: Mapping[str, str] = MappingProxyType({})
@@ -168,7 +168,7 @@ def resolve_inputs(patterns: Sequence[str]) -> list[Input]:
         raise LoadError("name at least one file to load, e.g. analytics-agent load sales.csv")
     inputs: list[Input] = []
     for pattern in patterns:
-        member_match = re.match(_ARCHIVE_MEMBER, pattern) if ":" in pattern else None
+        member_match = re.match(ARCHIVE_MEMBER, pattern) if ":" in pattern else None
         if member_match and not Path(pattern).expanduser().exists():
             archive = Path(member_match["archive"]).expanduser()
             if not archive.is_file():
@@ -185,7 +185,7 @@ def resolve_inputs(patterns: Sequence[str]) -> list[Input]:
 
 def _expand(pattern: str) -> list[Path]:
     expanded = Path(pattern).expanduser()
-    if _GLOB.search(pattern) and not expanded.is_file():  # a file named "[a] b.csv" is itself
+    if GLOB.search(pattern) and not expanded.is_file():  # a file named "[a] b.csv" is itself
         import glob  # only for a pattern: kept off a plain load's start-up
 
         matches = sorted(Path(m) for m in glob.glob(str(expanded)) if Path(m).is_file())

@@ -119,27 +119,24 @@ class QuestionFile:
     sql_lines: dict[str, int] = field(default_factory=dict)
     """The line of each case's ``sql`` by case id, for errors that name where to fix it."""
 
-    def data_paths(self) -> list[tuple[Path, str | None]]:
+    def data_paths(self) -> list[tuple[list[str], str | None]]:
         """The files to load, resolved against the question file's folder, with their table names.
 
         A question file may come from anyone, so what it loads stays inside its own folder, symlinks
         resolved (an absolute path, ``..`` or a link out of it would hand any file the user can read to
-        the model and the stored run). The bundled sets' folder is the package's data folder.
+        the model and the stored run): globs are expanded here and every match is checked. The bundled
+        sets' folder is the package's data folder.
 
         Raises:
-            EvalFileError: a path leads outside that folder.
+            EvalFileError: a path or a glob's match leads outside that folder, or a glob matches nothing.
         """
+        from analytics_agent.evaluation.load_paths import default_table, files_inside
+
         root = _data_root(self.path)
-        paths = []
-        for entry in self.data.load:
-            target = (self.path.parent / entry.path).resolve()
-            if not target.is_relative_to(root):
-                raise EvalFileError(
-                    f"{self.path}: load: {entry.path!r} is outside the question file's folder {root}; "
-                    "copy the file beside the question file and name it relative to it"
-                )
-            paths.append((target, entry.table))
-        return paths
+        return [
+            (files_inside(self.path, root, entry.path), entry.table or default_table(entry.path))
+            for entry in self.data.load
+        ]
 
 
 def _data_root(path: Path) -> Path:

@@ -48,14 +48,15 @@ def build_database(question_file: QuestionFile, db_path: Path) -> list[str]:
         EvalFileError: a file is missing or the loader refuses it (with the loader's reason).
     """
     tables = []
-    for path, table in question_file.data_paths():
-        if _is_duckdb_file(path):
-            raise EvalFileError(
-                f"{question_file.path}: load: {path.name} is a DuckDB database, not a data file; a question "
-                "file loads CSV or Parquet files (run it on a database with --db and no load: instead)"
-            )
+    for files, table in question_file.data_paths():
+        for path in map(Path, files):
+            if _is_duckdb_file(path):
+                raise EvalFileError(
+                    f"{question_file.path}: load: {path.name} is a DuckDB database, not a data file; a question "
+                    "file loads CSV or Parquet files (run it on a database with --db and no load: instead)"
+                )
         try:
-            summary = load_files(db_path, [str(path)], LoadOptions(table=table))
+            summary = load_files(db_path, files, LoadOptions(table=table))
         except LoadError as exc:
             raise EvalFileError(f"{question_file.path}: load: {exc}") from None
         tables.append(summary.table)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+from analytics_agent import bounded_json
 from analytics_agent.errors import EvalFileError
 from analytics_agent.paths import data_dir
 
@@ -26,11 +28,13 @@ def save_run(run: dict[str, Any], *, now: dt.datetime | None = None) -> Path:
     stamp = (now or dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
     folder = runs_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        folder.chmod(0o700)  # a run holds questions, answers and the data's values: the owner's only
         for n in range(1000):
             path = folder / (f"{stamp}.json" if n == 0 else f"{stamp}-{n}.json")
             try:
-                with path.open("x", encoding="utf-8") as fh:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # EXCL: never through a link
+                with open(fd, "w", encoding="utf-8") as fh:
                     json.dump(run, fh, ensure_ascii=False, indent=1)
                 return path
             except FileExistsError:
@@ -49,7 +53,7 @@ def load_run(reference: str) -> tuple[Path, dict[str, Any]]:
     """
     path = _newest() if reference == LAST else Path(reference).expanduser()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = bounded_json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise EvalFileError(f"--compare: no such run file {path}") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:

@@ -129,7 +129,7 @@ def parse(line: bytes) -> Message | None:
         return None
     try:
         value = json.loads(line.decode("utf-8"), parse_constant=_refuse)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past Python's stack: the SDK refuses it
         return None
     if not isinstance(value, dict) or value.get("jsonrpc") != "2.0" or not set(value) <= _ENVELOPE:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from analytics_agent import bounded_json
 from analytics_agent.agent.events import (
     AgentResult,
     Event,
@@ -161,7 +162,7 @@ def _value(data: dict[str, Any], key: str) -> str:
 
 def _parsed(text: str) -> dict[str, Any] | None:
     try:
-        value = json.loads(text) if text.strip() else {}
+        value = bounded_json.loads(text) if text.strip() else {}
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

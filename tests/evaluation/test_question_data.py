@@ -53,7 +53,7 @@ def test_load_paths_resolve_against_the_question_file_and_keep_their_table_names
     question_file = read_question_file(own_data_file)
     assert question_file.data.timezone == "Asia/Kolkata"
     assert question_file.data_paths() == [
-        ((own_data_file.parent / "exports/visits-2026.csv").resolve(), "site_visits")
+        ([str((own_data_file.parent / "exports/visits-2026.csv").resolve())], "site_visits")
     ]
     assert [c.id for c in question_file.cases] == ["north"]
 

@@ -106,6 +106,40 @@ def test_a_forged_stored_profile_of_many_megabytes_is_not_trusted(tmp_path):
     assert json.loads(result.stdout)["rows"] == 5  # computed from the table, not the 20 MB forgery
 
 
+@pytest.mark.parametrize(
+    "profile",
+    [
+        '{"rows": 999, "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"rows": 999, "columns": [' + '{"a": ' * 100_000 + "1" + "}" * 100_000 + "]}",
+        '{"rows": 999, "x": ' + "[" * 70 + "]" * 70 + "}",
+    ],
+    ids=["array", "object", "just past the bound"],
+)
+@pytest.mark.parametrize("command", ["tables", "describe_table"])
+def test_a_forged_stored_profile_nested_deep_is_computed_again(tmp_path, profile, command):
+    """A profile nested 100,000 deep in a database someone sent made ``tables`` (and every command that
+    reads profiles) end in ``internal error (RecursionError)``."""
+    path = tmp_path / "forged.duckdb"
+    conn = duckdb.connect(str(path))
+    conn.execute("CREATE TABLE sales AS SELECT range AS id FROM range(5)")
+    conn.execute("CREATE SCHEMA _agent")
+    conn.execute(
+        "CREATE TABLE _agent.profiles (table_name VARCHAR PRIMARY KEY, profile VARCHAR, updated_at TIMESTAMP)"
+    )
+    conn.execute("INSERT INTO _agent.profiles VALUES ('sales', ?, now())", [profile])
+    conn.close()
+    if command == "tables":
+        result = cli(path, "tables", cwd=tmp_path)
+        assert result.returncode == 0, result.stderr[-800:]
+        assert [line.split()[:2] for line in result.stdout.splitlines() if line.startswith("sales")] == [
+            ["sales", "5"]
+        ]
+    else:
+        result = cli(path, "tools", "call", "describe_table", '{"table": "sales"}', cwd=tmp_path)
+        assert result.returncode == 0, result.stderr[-800:]
+        assert json.loads(result.stdout)["rows"] == 5
+
+
 def test_a_macro_shadowing_a_builtin_function_is_refused_not_used(tmp_path):
     """Before: ``CREATE MACRO sum(x) AS 42`` in a database someone sent made aggregate's sum 42 on every
     row, a wrong number without a sign."""

@@ -4,6 +4,7 @@ folder, run anything ``run_sql`` refuses, or run unbounded (issue 24, vulnerabil
 from __future__ import annotations
 
 import os
+import zipfile
 from pathlib import Path
 
 import duckdb
@@ -114,25 +115,66 @@ def _question_file(folder: Path, load: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("how", ["absolute", "dotdot", "symlink", "symlinked folder"])
+HOW = ["absolute", "dotdot", "symlink", "symlinked folder", "glob over a link", "glob in a linked folder"]
+HOW += ["glob through ..", "glob that is absolute", "member of a linked zip"]
+
+
+def _plant(folder: Path, secret: Path, how: str) -> str:
+    """Lay out ``folder`` so that its question file's ``load:`` reaches ``secret`` one way; the entry."""
+    load = {"absolute": str(secret), "dotdot": "../home/credentials.csv"}.get(how, "")
+    if how in ("symlink", "glob over a link"):
+        (folder / "d").mkdir()
+        (folder / "d" / "a.csv").write_text("n\n1\n")
+        os.symlink(secret, folder / "d" / "x.csv")
+        load = "d/x.csv" if how == "symlink" else "{path: 'd/*.csv'}"
+    elif how in ("symlinked folder", "glob in a linked folder"):
+        os.symlink(secret.parent, folder / "data")
+        load = "data/credentials.csv" if how == "symlinked folder" else "'data/*.csv'"
+    elif how == "glob through ..":
+        load = "'../h*/*.csv'"
+    elif how == "glob that is absolute":
+        load = repr(str(secret.parent / "*.csv"))
+    elif how == "member of a linked zip":
+        with zipfile.ZipFile(secret.parent / "keys.zip", "w") as archive:
+            archive.write(secret, "credentials.csv")
+        os.symlink(secret.parent / "keys.zip", folder / "data.zip")
+        load = "data.zip:credentials.csv"
+    return load
+
+
+@pytest.mark.parametrize("how", HOW)
 def test_load_paths_stay_inside_the_question_files_folder(tmp_path: Path, how: str) -> None:
+    """``d/*.csv`` loaded ``d/x.csv``, a link to a credentials file, because only the pattern was
+    checked: the secret reached the model, the report and the stored run. Every match is checked now."""
     secret = tmp_path / "home" / "credentials.csv"
     secret.parent.mkdir()
     secret.write_text("key,value\naws_secret,hunter2\n")
     folder = tmp_path / "downloads"
     folder.mkdir()
-    load = {"absolute": str(secret), "dotdot": "../home/credentials.csv"}.get(how, "")
-    if how == "symlink":
-        os.symlink(secret, folder / "data.csv")
-        load = "data.csv"
-    elif how == "symlinked folder":
-        os.symlink(secret.parent, folder / "data")
-        load = "data/credentials.csv"
+    load = _plant(folder, secret, how)
     question_file = read_question_file(_question_file(folder, load))
     with pytest.raises(EvalFileError, match="outside the question file's folder") as info:
         build_database(question_file, tmp_path / "fresh.duckdb")
-    assert "\n" not in str(info.value)
+    assert "\n" not in str(info.value) and "hunter2" not in str(info.value)
     assert not (tmp_path / "fresh.duckdb").exists()
+
+
+def test_a_glob_inside_the_folder_loads_every_match_under_the_patterns_table(tmp_path: Path) -> None:
+    folder = tmp_path / "q"
+    (folder / "d").mkdir(parents=True)
+    (folder / "d" / "sales-1.csv").write_text("n\n1\n2\n")
+    (folder / "d" / "sales-2.csv").write_text("n\n30\n")
+    (folder / "d" / "other.txt").write_text("not loaded\n")
+    question_file = read_question_file(_question_file(folder, "'d/sales-*.csv'"))
+    assert build_database(question_file, tmp_path / "fresh.duckdb") == ["sales"]
+    with duckdb.connect(str(tmp_path / "fresh.duckdb")) as conn:
+        assert conn.execute("SELECT sum(n), count(*) FROM sales").fetchone() == (33, 3)
+
+
+def test_a_glob_matching_nothing_is_one_line(tmp_path: Path) -> None:
+    question_file = read_question_file(_question_file(tmp_path / "q", "'d/*.csv'"))
+    with pytest.raises(EvalFileError, match=r"load: no files match 'd/\*\.csv'"):
+        build_database(question_file, tmp_path / "fresh.duckdb")
 
 
 def test_load_naming_a_duckdb_database_is_one_line(tmp_path: Path) -> None:
@@ -155,6 +197,30 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         ("bomb.yaml", BOMB + "cases:\n  - {id: a, question: q, expect: [1]}\n", "expands to more than"),
         ("deep.yaml", "- {id: a, question: q, expect: " + "[" * 50_000 + "]" * 50_000 + "}\n", "nest deeper"),
         (
+            "alias-list.yaml",
+            "x: &s "
+            + "x" * 1_000_000
+            + "\ncases:\n  - {id: a, question: q, expect: ["
+            + ", ".join(["*s"] * 450_000)
+            + "]}\n",
+            "more than 16 MB of text",
+        ),
+        (
+            "alias-case.yaml",
+            "x: &s "
+            + "x" * 1_000_000
+            + "\nc: &c {id: a, question: *s, expect: [1]}\ncases: ["
+            + ", ".join(["*c"] * 300_000)
+            + "]\n",
+            "more than 16 MB of text",
+        ),
+        (
+            "alias-nested.yaml",
+            "x: &s " + "x" * 1_000_000 + "\ny: &t [*s, *s, *s]\ncases:\n  - {id: a, question: q, "
+            "expect: [" + ", ".join(["*t"] * 100_000) + "]}\n",
+            "more than 16 MB of text",
+        ),
+        (
             "deep.jsonl",
             '{"id": "a", "question": "q", "expect": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
             "nests",
@@ -164,8 +230,9 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
 def test_hostile_question_files_are_one_line_within_bounded_memory(
     tmp_path: Path, name: str, text: str, why: str
 ) -> None:
-    """A 530-byte file took 116 s and 5.9 GB; 50k-deep ``expect:`` raised RecursionError. Read in a
-    child held to 1 GB, they are refused in one line."""
+    """A 530-byte file took 116 s and 5.9 GB; 50k-deep ``expect:`` raised RecursionError; a 1 MB string
+    aliased 450,000 times passed the value bound. Read in a child held to 1 GB, they are refused in one
+    line."""
     path = tmp_path / name
     path.write_text(text)
     result = run_capped(
@@ -182,3 +249,46 @@ def test_hostile_question_files_are_one_line_within_bounded_memory(
     )
     assert result.stdout.startswith("refused: "), result.stderr[-2000:]
     assert why in result.stdout and result.stdout.count("\n") == 1
+
+
+RUN = {"results": [{"id": "a", "model": "m", "passed": True, "grounded": True, "answer": "hunter2"}]}
+
+
+def test_stored_runs_are_readable_by_the_owner_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stored run holds the questions, answers and values of the data; it was created 0644 in a 0755
+    folder, so any local user could read what a question file loaded."""
+    from analytics_agent.evaluation.store import load_run, save_run
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    old = os.umask(0o022)
+    try:
+        path = save_run(RUN)
+    finally:
+        os.umask(old)
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+    assert load_run("last")[1] == RUN
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"results": [{"id": "a", "model": "m", "passed": true, "grounded": true, "x": '
+        + '{"a": ' * 100_000
+        + "1"
+        + "}" * 100_000
+        + "}]}",
+        '{"results": ' + "[" * 70 + "]" * 70 + "}",
+    ],
+    ids=["array", "object", "just past the bound"],
+)
+def test_a_run_file_nested_deep_is_one_line_for_compare(tmp_path: Path, text: str) -> None:
+    """``eval --compare`` on a 100,000-deep JSON file raised RecursionError (an internal error)."""
+    from analytics_agent.evaluation.store import load_run
+
+    path = tmp_path / "run.json"
+    path.write_text(text)
+    with pytest.raises(EvalFileError, match="nests more than 64 levels deep") as info:
+        load_run(str(path))
+    assert "\n" not in str(info.value)

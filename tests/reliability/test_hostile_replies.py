@@ -7,8 +7,10 @@ from __future__ import annotations
 import base64
 import json
 import os
+import socket
 import stat
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -317,3 +319,123 @@ def _answer_after(body: bytes, first, sent_back: list[str]):
         return first({})
     sent_back.extend(tool_messages)
     return 200, JSON, chat_body({"role": "assistant", "content": "That city is not known."})
+
+
+# --- round three: tool-call arguments nested 100,000 deep ------------------------------------------------
+
+DEEP_ARGUMENTS = {
+    "array": '{"city": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    "object": '{"day": "2026-10-24", "city": ' + '{"a": ' * 100_000 + "1" + "}" * 100_000 + "}",
+    "bare": "[" * 100_000,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(DEEP_ARGUMENTS))
+@pytest.mark.parametrize("how", ["--json", "chat"])
+def test_tool_arguments_nested_100k_deep_go_back_to_the_model_as_one_error(
+    serve, sample_db, isolated_user_env, shape, how
+):
+    """A native tool call whose arguments nest 100,000 deep raised RecursionError in the code that shows,
+    records and summarises the call: ``ask --json`` printed nothing and ``chat`` ended. The model reads
+    one argument error and the question goes on to its answer."""
+    sent_back: list[str] = []
+
+    def first(headers):
+        call = {"id": "c1", "type": "function",
+                "function": {"name": "sales_summary", "arguments": DEEP_ARGUMENTS[shape]}}  # fmt: skip
+        return (
+            200,
+            JSON,
+            chat_body({"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"),
+        )
+
+    server = serve(lambda path, headers, body: _answer_after(body, first, sent_back))
+    if how == "chat":
+        run, _ = _openai(
+            server, sample_db, isolated_user_env, "chat", "--no-stream", stdin="How did Pune do?\n"
+        )
+    else:
+        run, _ = _openai(server, sample_db, isolated_user_env, "--no-stream", "--json")
+    assert run.returncode == 0, run.stderr[-1500:]
+    assert "Traceback" not in run.stderr and "internal error" not in run.stderr
+    assert len(sent_back) == 1 and "nest" in sent_back[0] and len(sent_back[0]) < 2_000
+    assert "That city is not known." in run.stdout
+    if how == "--json":
+        assert json.loads(run.stdout)["answer"] == "That city is not known."
+
+
+# --- round three: a server that sends headers and half a body, then closes ------------------------------
+
+HALF_BODIES = {
+    "content-length": (
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n"
+        b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "Pu'
+    ),
+    "chunked": (
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+        b'200\r\n{"choices": [{"index": 0, "mess'
+    ),
+    "stream": (
+        b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
+        b'40\r\ndata: {"choices":[{"index":0,"delta":{"content":"Pu'
+    ),
+}
+
+
+class _HalfBodyServer:
+    """A loopback TCP server answering every request with ``reply`` (headers and part of a body), then
+    closing the connection."""
+
+    def __init__(self, reply: bytes) -> None:
+        self._sock = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
+        self.requests = 0
+
+        def serve() -> None:
+            while True:
+                try:
+                    conn, _ = self._sock.accept()
+                except OSError:
+                    return
+                with conn:
+                    _read_request(conn)  # whole, so closing never resets a request still arriving
+                    self.requests += 1
+                    conn.sendall(reply)
+                    conn.shutdown(socket.SHUT_WR)
+
+        threading.Thread(target=serve, daemon=True).start()
+
+    def close(self) -> None:
+        self._sock.close()
+
+
+def _read_request(conn) -> None:
+    data = b""
+    while b"\r\n\r\n" not in data and (chunk := conn.recv(65536)):
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        (
+            int(line.split(b":", 1)[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        ),
+        0,
+    )
+    while len(body) < length and (chunk := conn.recv(65536)):
+        body += chunk
+
+
+@pytest.mark.parametrize("shape", sorted(HALF_BODIES))
+def test_a_reply_cut_off_mid_body_is_one_line(sample_db, isolated_user_env, shape):
+    """``httpx.RemoteProtocolError`` (the server closed mid-body) ended in ``internal error``."""
+    server = _HalfBodyServer(HALF_BODIES[shape])
+    try:
+        run, _ = _openai(
+            server, sample_db, isolated_user_env, "--stream" if shape == "stream" else "--no-stream"
+        )
+    finally:
+        server.close()
+    _one_line_exit_1(
+        run, "dropped the connection: peer closed connection without sending complete message body"
+    )

@@ -101,7 +101,73 @@ def test_hostile_semantic_files_are_one_line_within_bounded_memory(
     assert why in result.stdout and "shop.semantic.yaml" in result.stdout
 
 
+MEGABYTE = "&s " + "x" * 1_000_000
+ALIASES = ", ".join(["*s"] * 450_000)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"x: {MEGABYTE}\ntables:\n  orders:\n    description: [{ALIASES}]\n",
+        "x: "
+        + MEGABYTE
+        + "\ntables:\n  orders:\n    metrics: {"
+        + ", ".join(f"m{i}: *s" for i in range(300_000))
+        + "}\n",
+        f"x: {MEGABYTE}\ny: &t [*s, *s, *s, *s]\ntables:\n  orders:\n    description: ["
+        + ", ".join(["*t"] * 100_000)
+        + "]\n",
+    ],
+    ids=["list", "mapping", "nested"],
+)
+def test_a_semantic_file_aliasing_a_huge_string_is_one_line_within_bounded_memory(
+    tmp_path: Path, text: str
+) -> None:
+    """A 2.8 MB file with one 1 MB string aliased 450,000 times (under the 1,000,000-value bound) made
+    ``tables`` take 33 s and 5.2 GB, then ``internal error (MemoryError)``; as metric values, 20 s and
+    490 MB. The expanded characters are bounded while parsing: one line, in a child held to 1 GB."""
+    path = tmp_path / "shop.semantic.yaml"
+    path.write_text(text)
+    result = run_capped(
+        f"""
+        from pathlib import Path
+        from analytics_agent.errors import SemanticModelError
+        from analytics_agent.tools.semantic.model import read_semantic
+        try:
+            read_semantic(Path({str(path)!r}))
+        except SemanticModelError as exc:
+            print("refused:", exc)
+        """,
+        memory_bytes=1 * GIB,
+    )
+    assert result.stdout.startswith("refused: "), result.stderr[-2000:]
+    assert "expands to more than 16 MB of text" in result.stdout and result.stdout.count("\n") == 1
+
+
 def test_eval_jobs_is_bounded() -> None:
     result = CliRunner().invoke(app, ["eval", "--jobs", "5000", "--model", "m"])
     assert result.exit_code == 2
     assert "5000 is not in the range 1<=x<=32" in result.output
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"a": '
+        + b"[" * 100_000
+        + b"]" * 100_000
+        + b"}}",
+        b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": '
+        + b'{"a": ' * 100_000
+        + b"1"
+        + b"}" * 100_001,
+        b"[" * 100_000 + b"]" * 100_000,
+    ],
+    ids=["array", "object", "bare"],
+)
+def test_an_mcp_line_nested_100k_deep_is_left_to_the_sdk_to_refuse(line: bytes) -> None:
+    """The MCP front's own reading of a client's line raised RecursionError on 100,000 levels; it now
+    leaves such a line to the SDK's own reader, as it does any line it does not answer itself."""
+    from analytics_agent.mcp_server import wire
+
+    assert wire.parse(line) is None

@@ -196,6 +196,8 @@ class OpenAIProvider:
                 response, _ = sender.send_counted(build, stream=True, reopen_dropped=fell_back)
                 try:
                     result = self._read_reply(response, deadline, taken)
+                except httpx.HTTPError as exc:  # headers came, then the body broke off: one line
+                    raise sender.no_response(exc, 0) from None
                 finally:
                     response.close()
                 if self.stream_refused and on_text is not None and result.turn.text:

@@ -16,6 +16,7 @@ from analytics_agent.tools.aggregate.schema import (
     MAX_FILTERS,
     MAX_GROUP_BY,
     MAX_IN_VALUES,
+    MAX_JOINS,
     MAX_METRICS,
     MAX_TABLE_ENUM,
     OPS,
@@ -59,6 +60,13 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         op=(one_of(OPS), ...),
         value=(FilterValue | None, _lean_field(None)),
     )
+    link: Any = create_model(
+        "Join",
+        __base__=ToolArguments,
+        column=(str, ...),
+        to=(str, ...),
+        as_=(str | None, _lean_field(None, alias="as", max_length=40)),
+    )
     return create_model(
         "AggregateArguments",
         __base__=ToolArguments,
@@ -69,6 +77,7 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         ),
         group_by=(list[str], _lean_field(list, max_length=MAX_GROUP_BY)),
         filters=(list[condition], _lean_field(list, max_length=MAX_FILTERS)),
+        joins=(list[link], _lean_field(list, max_length=MAX_JOINS)),
         time_column=(str | None, _lean_field(None)),
         time_grain=(one_of(GRAINS) | None, _lean_field(None)),
         period=(Period | None, _lean_field(None)),

@@ -8,6 +8,7 @@ order), ``filters`` (a filter's value), ``periods`` (period and baseline ranges)
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -15,6 +16,7 @@ from analytics_agent.errors import ToolError
 from analytics_agent.suggest import clipped, did_you_mean, listing
 from analytics_agent.tools.aggregate import spans
 from analytics_agent.tools.aggregate.filters import shape_filter
+from analytics_agent.tools.aggregate.joins.asked import asked_links
 from analytics_agent.tools.aggregate.metrics import NUMERIC, build_expression, build_metric
 from analytics_agent.tools.aggregate.outputs import find_order_by, named_outputs, per_ratios, unique_aliases
 from analytics_agent.tools.aggregate.periods import plan_periods
@@ -40,11 +42,11 @@ class Planner:
     semantics: Semantics = field(default_factory=Semantics)
     zone: str = "UTC"
 
-    def resolver(self, table: str) -> Resolver:
+    def resolver(self, table: str, joins: Sequence[Any] = ()) -> Resolver:
         return Resolver(
             table,
             self.catalog,
-            self.semantics.relationships,
+            [*self.semantics.relationships, *asked_links(table, joins, self.catalog)],
             self.semantics.dimensions.get(table, {}),
             self.zone,
         )
@@ -55,7 +57,7 @@ class Planner:
             raise ToolError(
                 f"no table {clipped(repr(table))}{did_you_mean(table, self.catalog)}; tables: {listing(self.catalog)}"
             )
-        refs = self.resolver(table)
+        refs = self.resolver(table, getattr(args, "joins", None) or ())
         metrics = per_ratios(
             unique_aliases(named_outputs([self.metric(m, refs) for m in args.metrics], args, refs)),
             args.metrics,

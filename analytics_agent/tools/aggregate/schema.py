@@ -21,7 +21,7 @@ from analytics_agent.tools.shaping import MAX_ROWS
 
 MAX_TABLE_ENUM = 40
 MAX_IN_VALUES = 50
-MAX_METRICS, MAX_GROUP_BY, MAX_FILTERS = 6, 8, 8
+MAX_METRICS, MAX_GROUP_BY, MAX_FILTERS, MAX_JOINS = 6, 8, 8, 4
 """Told in the description (``doc``), checked by the arguments model."""
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 _SCALARS = [{"type": "string"}, {"type": "number"}]
@@ -46,11 +46,13 @@ def told_schema(tables: Sequence[str], metric_names: Sequence[str] = ()) -> dict
         **{name: dict(_TEXT) for name in ("per", "as")},
     }
     condition = {"column": dict(_TEXT), "op": enum_schema(OPS), "value": copy.deepcopy(FILTER_VALUE_SCHEMA)}
+    link = {name: dict(_TEXT) for name in ("column", "to", "as")}
     properties = {
         "table": table,
         "metrics": _array({"properties": metric, "type": "object"}),
         "group_by": _array(dict(_TEXT)),
         "filters": _array({"properties": condition, "required": ["column", "op"], "type": "object"}),
+        "joins": _array({"properties": link, "required": ["column", "to"], "type": "object"}),
         "time_column": dict(_TEXT),
         "time_grain": enum_schema(GRAINS),
         **{name: dict(_TEXT) for name in ("period", "baseline", "order_by")},

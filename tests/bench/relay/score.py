@@ -53,7 +53,8 @@ def truth_values(sql: str, data: Path) -> list[tuple[str, Any]]:
 def names_the_month(column: str, value: Any, answer: str) -> bool:
     """A month number (1-12) in a column named for months counts when the answer names that month
     ("Jan", "January"): the truth's labels are numbers, an answer's are often names."""
-    if "month" not in column.lower() or isinstance(value, bool) or not isinstance(value, int):
+    named = "month" in column.lower() or column.lower() in ("m", "mon", "mm")  # v5's truth: AS m
+    if not named or isinstance(value, bool) or not isinstance(value, int):
         return False
     if not 1 <= value <= 12:
         return False
