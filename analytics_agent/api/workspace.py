@@ -157,6 +157,7 @@ class Workspace:
         escape: str | None = None,
         newline: str | None = None,
         max_line_size: int | None = None,
+        drop_totals: bool = False,
         timezone: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same

@@ -23,7 +23,7 @@ _TIMEZONE_HELP = (
     "The database's business time zone (IANA, e.g. America/New_York): days and months of zoned timestamps "
     "are counted in it. Kept in <db>.semantic.yaml."
 )
-PATHS_HELP = "CSV or Parquet files or globs; .gz, .zst, .zip (ARCHIVE.zip:MEMBER for one of several)."
+PATHS_HELP = "CSV or Parquet files or globs; .gz, .bz2, .zst, .zip (ARCHIVE.zip:MEMBER for one of several)."
 
 
 class Option:
@@ -56,6 +56,8 @@ OPTIONS = (
     Option("pad_short_rows", "--pad-short-rows", "flag",
            "Read the missing fields at the end of a short record as empty (NULL)."),
     Option("allow_empty", "--allow-empty", "flag", "Create the table even if the file has no data rows."),
+    Option("drop_totals", "--drop-totals", "flag",
+           "Leave out a last row of totals (and the subtotal rows it counts), checked against the rows above."),
     Option("comment", "--comment", "text", "Skip lines starting with this character, e.g. '#'."),
     Option("skip", "--skip", "int", "Lines to skip before the header (a preamble)."),
     Option("quote", "--quote", "text", "Quote character, or '' for none. Default: detect."),

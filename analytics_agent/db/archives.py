@@ -1,6 +1,6 @@
 """Packed load inputs. Zip archives: the one data file inside (or the member named) is copied out to a
-temporary folder, streamed, since DuckDB reads ``.gz`` and ``.zst`` itself but not ``.zip``. A small
-``.gz`` file is unpacked there too, once (``gunzipped``)."""
+temporary folder, streamed, since DuckDB reads ``.gz`` and ``.zst`` itself but not ``.zip`` (nor
+``.bz2``, unpacked there alike). A small ``.gz`` file is unpacked there too, once (``gunzipped``)."""
 
 from __future__ import annotations
 
@@ -73,19 +73,45 @@ MAX_GUNZIPPED_BYTES = 64 << 20
 
 @contextlib.contextmanager
 def unpacked(inputs: Sequence[Input]) -> Iterator[list[Path]]:
-    """The paths DuckDB reads, in order: zip members, and small ``.gz`` files unpacked (``gunzipped``),
-    in a temporary folder removed afterwards."""
-    if not any(is_archive(i.path) or _gzipped(i.path) for i in inputs):
+    """The paths DuckDB reads, in order: zip members, ``.bz2`` files (which DuckDB cannot read) and small
+    ``.gz`` files unpacked (``gunzipped``), in a temporary folder removed afterwards."""
+    if not any(is_archive(i.path) or _gzipped(i.path) or _bzipped(i.path) for i in inputs):
         yield [i.path for i in inputs]
         return
     folder = Path(tempfile.mkdtemp(prefix="analytics-agent-unpacked-"))
     try:
-        yield [
-            _extract(i, folder / str(n)) if is_archive(i.path) else gunzipped(i.path, folder / str(n))
-            for n, i in enumerate(inputs)
-        ]
+        yield [_unpack(i, folder / str(n)) for n, i in enumerate(inputs)]
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _unpack(item: Input, folder: Path) -> Path:
+    if is_archive(item.path):
+        return _extract(item, folder)
+    if _bzipped(item.path):
+        return bunzipped(item.path, folder)
+    return gunzipped(item.path, folder)
+
+
+def _bzipped(path: Path) -> bool:
+    return path.name.lower().endswith(".bz2")
+
+
+def bunzipped(path: Path, folder: Path) -> Path:
+    """A ``.bz2`` file's text in ``folder`` under its name without ``.bz2``, streamed and bounded as a zip
+    member is (``unpack_limit``): DuckDB reads gzip and zstd, not bzip2."""
+    import bz2  # only for a .bz2 file: kept off a plain load's start-up
+
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / (path.name[:-4] or "data")
+    limit = unpack_limit(folder)
+    try:
+        with bz2.open(path, "rb") as source, target.open("wb") as sink:
+            if not copy_bounded(source, sink, limit):
+                raise LoadError(_too_big(path.name, path.name[:-4], limit))
+    except (OSError, EOFError, ValueError) as exc:
+        raise LoadError(f"{path.name} is not a bzip2 file this can unpack: {exc}") from None
+    return target
 
 
 def _gzipped(path: Path) -> bool:

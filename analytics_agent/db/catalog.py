@@ -278,15 +278,22 @@ def store_profile(
     table: str,
     *,
     original_names: dict[str, str] | None = None,
+    units: dict[str, str] | None = None,
     written: Written | None = None,
     rows: int | None = None,
 ) -> dict[str, Any]:
     """Compute and store a table's profile (on a writable connection, inside the caller's transaction).
-    ``written``: ``written_tables`` as the caller has just read it; ``rows``: the table's row count, when
-    the caller knows it."""
+    ``units``: column -> the unit its file wrote beside each number (``%``, ``$``, ``EUR``), which the
+    load dropped to store numbers; ``written``: ``written_tables`` as the caller has just read it;
+    ``rows``: the table's row count, when the caller knows it."""
     profile = compute_profile(conn, table, types=written[0][table] if written else None, rows=rows)
     if original_names:
         profile["original_names"] = original_names
+    if units:
+        profile["units"] = units
+        for column in profile["columns"]:
+            if column["name"] in units:
+                column["unit"] = units[column["name"]]
     if written is None or "profiles" not in written[1]:
         conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
         conn.execute(

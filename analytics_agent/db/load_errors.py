@@ -112,6 +112,12 @@ def explain_load_error(
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
+        if _is_amount(match["value"]):
+            return (
+                f'{where}: "{_short(match["value"])}" in column {column} is an amount written with its unit '
+                f"or sign, which --type {column}={match['type']} cannot read; leave out that --type: a "
+                "column of such amounts is stored as numbers by the load itself (and said)"
+            )
         return (
             f'{where}: cannot convert "{_short(match["value"])}" in column {column} to {match["type"]}; '
             f"{_null_hint(match['value'])}load that column as text with --type {column}=VARCHAR, or fix the value"
@@ -130,6 +136,14 @@ def explain_load_error(
     if match := _COLUMNS.search(message):
         return _field_count(where, int(match[2]), int(match[1]), record, good_records)
     return _reader_failure(message, where)
+
+
+def _is_amount(value: str) -> bool:
+    """``$259.40``, ``12%``, ``(5,000.00)``: what ``db.amounts`` reads. Pure."""
+    from analytics_agent.db.amounts import amount_marks  # on this error only
+
+    found = amount_marks(value)
+    return found is not None and found[1]
 
 
 def _reader_failure(message: str, where: str) -> str:
@@ -201,6 +215,10 @@ def _quoted_header(where: str, fields: int, expected: int, quote: str) -> str:
 
 def _null_hint(value: str) -> str:
     """``--null VALUE`` when the value could be a missing-value marker (short, no digits)."""
+    from analytics_agent.db.totals_row import is_total_label  # on this error only
+
+    if is_total_label(value):  # a totals row's label: read as missing, its numbers would load as data
+        return ""
     if 0 < len(value) <= 12 and not any(c.isdigit() or c in ',;\t|"\\' for c in value):
         shown = value if value.isalnum() else repr(value)
         return f"add --null {shown} if it means missing, or "

@@ -98,6 +98,63 @@ def refuse_empty(
     )
 
 
+def drop_empty_tail(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: list[str],
+    loaded: int,
+    files: list[Path],
+    delimiter: str,
+) -> int:
+    """Delete the rows of NULLs at the end of the freshly written rows (a spreadsheet's trailing ``,,,,``
+    lines) and return how many; none when every row written is one (that file is empty, said elsewhere).
+    A plain file whose last line holds more than delimiters is not asked; otherwise the last row's first
+    column is read first: a row of data rarely starts with an empty field."""
+    if not loaded or (len(files) == 1 and not _may_end_empty(files[0], delimiter)):
+        return 0
+    t = quote_ident(table)
+    last = f"(SELECT max(rowid) FROM {t})"
+    if (
+        first_row(conn.execute(f"SELECT {quote_ident(columns[0])} IS NULL FROM {t} WHERE rowid = {last}"))[0]
+        is False
+    ):
+        return 0
+    empty = " AND ".join(f"{quote_ident(c)} IS NULL" for c in columns)
+    kept = first_row(conn.execute(f"SELECT max(rowid) FROM {t} WHERE NOT ({empty})"))[0]
+    if kept is None:
+        return 0
+    count = int(first_row(conn.execute(f"SELECT count(*) FROM {t} WHERE rowid > {int(kept)}"))[0])
+    if not count or count >= loaded:
+        return 0
+    conn.execute(f"DELETE FROM {t} WHERE rowid > {int(kept)}")
+    return count
+
+
+def empty_tail_note(count: int) -> list[str]:
+    """The note of ``drop_empty_tail``'s rows. Pure."""
+    if not count:
+        return []
+    lines = "line at the end of the file holds" if count == 1 else "lines at the end of the file hold"
+    return [
+        f"{count:,} {lines} only delimiters (',,,,', a spreadsheet's empty rows): not loaded as rows of NULLs"
+    ]
+
+
+def _may_end_empty(path: Path, delimiter: str) -> bool:
+    """Whether a file's last line could be a record of empty fields (only delimiters, quotes and spaces);
+    True when its end cannot be read as is (a packed file DuckDB unpacks itself)."""
+    if path.name.lower().endswith((".gz", ".zst", ".zstd")):
+        return True
+    try:
+        with path.open("rb") as handle:
+            handle.seek(max(0, path.stat().st_size - 4096))
+            tail = handle.read().rstrip(b"\r\n\t ")
+    except OSError:
+        return True
+    last = tail[tail.rfind(b"\n") + 1 :].replace(b"\r", b"")
+    return bool(last) and not last.strip(delimiter.encode() + b'"\t ')
+
+
 @contextlib.contextmanager
 def progress(conn: duckdb.DuckDBPyConnection, callback: ProgressCallback | None) -> Iterator[None]:
     """Report DuckDB's own progress estimate (0-100) from a side thread while the load runs."""

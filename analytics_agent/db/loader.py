@@ -22,7 +22,14 @@ from analytics_agent.db.hex_values import hex_notes
 from analytics_agent.db.keywords import reserved_words
 from analytics_agent.db.load_checks import Rejects, settle_columns
 from analytics_agent.db.load_plan import Plan, make_plan
-from analytics_agent.db.load_write import ProgressCallback, progress, refuse_empty, write_rows
+from analytics_agent.db.load_write import (
+    ProgressCallback,
+    drop_empty_tail,
+    empty_tail_note,
+    progress,
+    refuse_empty,
+    write_rows,
+)
 from analytics_agent.db.names import header_renames, rename_reason, safe_identifier, table_name_from_path
 from analytics_agent.db.newlines import one_kind_of_newline
 from analytics_agent.db.relationships import store_relationships
@@ -39,7 +46,8 @@ from analytics_agent.db.sources import (
     resolve_inputs,
     trailing_reader_sql,
 )
-from analytics_agent.db.totals_row import totals_row_note
+from analytics_agent.db.totals_row import NO_TOTALS, drop_totals, totals_row_note
+from analytics_agent.db.transcode import utf8_copies
 from analytics_agent.db.write_safety import (
     WriteState,
     is_interrupt,
@@ -53,7 +61,7 @@ SMALL_INPUT_BYTES = 4_000_000
 megabytes and a table scan by row groups of 122,880 rows, so a second thread has little of its own to read
 here; waking it for each of a load's twenty-odd small queries cost about 9 ms of CPU on a 366-row file
 (188 -> 179 ms, whole process)."""
-_PACKED = (".gz", ".zst", ".zstd", ".parquet", ".pq")
+_PACKED = (".gz", ".bz2", ".zst", ".zstd", ".parquet", ".pq")
 _PACKED_RATIO = 8
 """A compressed file (or Parquet) counts as this many times its size: CSV text compresses about 5-10x."""
 
@@ -152,7 +160,8 @@ def _load(
     rejects = Rejects.fresh() if options.skip_bad_rows else None
     with (
         unpacked(inputs) as unpacked_files,
-        one_kind_of_newline(unpacked_files, options.newline) as files,
+        utf8_copies(unpacked_files, inputs, options.encoding) as (plain_files, encoding_notes),
+        one_kind_of_newline(plain_files, options.newline) as files,
         open_writer(db_path, threads=_threads(files)) as conn,
     ):
         reserved = reserved_words(conn)
@@ -182,7 +191,7 @@ def _load(
         seconds=time.perf_counter() - started,
         created_database=created,
         rejected_lines=rejected,
-        notes=[r for r in reasons if r] + notes,
+        notes=encoding_notes + [r for r in reasons if r] + notes,
         links=tuple(describe_link(r) for r in links if table in (r.table, r.target)),
     )
 
@@ -217,48 +226,46 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     def run(self) -> tuple[int, list[int], list[str], dict[str, Any], list[Relationship]]:
         """Write, settle the columns, store the profile and relationships (inside the transaction).
         Returns the rows written, the rejected lines, the notes, the stored profile and the links."""
+        plan = self.plan
+        loaded, rejected, empty_tail, separator_notes = self._write()
+        # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
+        # no longer keeps it text; once more after, for a total of amounts read as numbers only then
+        early, early_note, retyped = self._drop_totals(loaded, plan.text_columns)
+        loaded -= early
+        appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
+        header_notes, own_names = _header_renames(plan)
+        settled, units = self._settle(retyped, None if appending else loaded)
+        notes = separator_notes + header_notes + _excel_note(plan.dialect) + settled + self._trailing_note()
+        notes += empty_tail_note(empty_tail)
+        if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
+            notes += hex_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
+        if self.options.drop_totals:
+            late, late_note, retyped = (0, "", []) if early else self._drop_totals(loaded, plan.text_columns)
+            loaded -= late
+            # the label's column was text for the label alone: what the odd-value check said of it is moot
+            notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
+            notes.append(early_note or late_note or NO_TOTALS)
+        elif not appending:  # appended rows follow others: "the rows above" are not the file's
+            notes += totals_row_note(self.conn, self.table, loaded, plan.text_columns)
+        profile, links = self._store(own_names, units, None if appending else loaded)
+        return loaded, rejected, notes, profile, links
+
+    def _write(self) -> tuple[int, list[int], int, list[str]]:
+        """The rows written (less a trailing run of empty ones), the rejected lines, the empty rows
+        dropped, and what ``--thousands`` says; refuses an empty load, and a misread ``--thousands``."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
-        rows = None if self.options.mode == "append" else loaded  # appended to, the table holds more
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
-        stored_to_original = dict(zip(plan.safe, plan.originals, strict=True))
-        separator_notes = self._thousands_notes(stored_to_original)
-        header_notes, own_names = _header_renames(plan)
-        notes = (
-            separator_notes
-            + header_notes
-            + _excel_note(plan.dialect)
-            + settle_columns(
-                conn,
-                table,
-                text=plan.text_columns,
-                flags=plan.flags,
-                fixed=plan.fixed,
-                recount=plan.recount,
-                stored_to_original=stored_to_original,
-                tokens=self.options.nulls(),
-                date_formats=plan.date_formats,
-                decimal=self.options.decimal,
-                rows=rows,
-            )
+        empty_tail = (
+            drop_empty_tail(conn, table, plan.safe, loaded, self.files, plan.dialect.delimiter)
+            if plan.dialect is not None
+            else 0
         )
-        notes += self._trailing_note()
-        if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
-            notes += hex_notes(conn, table, plan.text_reader, stored_to_original)
-        if self.options.mode != "append":  # appended rows follow others: "the rows above" are not the file's
-            notes += totals_row_note(conn, table, loaded, plan.text_columns)
-        renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
-        renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
-        if self.options.mode == "append":
-            renamed = {**get_profile(conn, table).get("original_names", {}), **renamed}
-        catalog, meta = written = self._written()
-        profile = store_profile(conn, table, original_names=renamed or None, written=written, rows=rows)
-        links = store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
-        return loaded, rejected, notes, profile, links
+        return loaded - empty_tail, rejected, empty_tail, self._thousands_notes()
 
-    def _thousands_notes(self, stored_to_original: dict[str, str]) -> list[str]:
+    def _thousands_notes(self) -> list[str]:
         """``separators.check_thousands`` when ``--thousands`` is given: refuses a misread, says an
         ambiguous reading."""
         if not self.options.thousands or self.plan.text_reader is None:
@@ -269,11 +276,56 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             self.conn,
             self.table,
             self.plan.text_reader,
-            stored_to_original,
+            self._stored_to_original(),
             self.options.thousands,
             self.options.decimal,
             label=", ".join(i.label for i in self.inputs),
         )
+
+    def _stored_to_original(self) -> dict[str, str]:
+        return dict(zip(self.plan.safe, self.plan.originals, strict=True))
+
+    def _settle(self, retyped: list[str], rows: int | None) -> tuple[list[str], dict[str, str | None]]:
+        """``settle_columns`` on the text columns (less a totals label's column already retyped)."""
+        plan = self.plan
+        return settle_columns(
+            self.conn,
+            self.table,
+            text=[c for c in plan.text_columns if c not in retyped],
+            flags=plan.flags,
+            fixed=plan.fixed,
+            recount=plan.recount,
+            stored_to_original=self._stored_to_original(),
+            tokens=self.options.nulls(),
+            date_formats=plan.date_formats,
+            decimal=self.options.decimal,
+            rows=rows,
+        )
+
+    def _store(
+        self, own_names: dict[str, str], units: dict[str, str | None], rows: int | None
+    ) -> tuple[dict[str, Any], list[Relationship]]:
+        """Store the profile (the file's own names, the units dropped from amounts) and relationships."""
+        conn, plan, table = self.conn, self.plan, self.table
+        renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
+        renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
+        kept = {u: unit for u, unit in units.items() if unit}
+        if self.options.mode == "append":
+            before = get_profile(conn, table)
+            renamed = {**before.get("original_names", {}), **renamed}
+            kept = {**before.get("units", {}), **kept}
+        catalog, meta = written = self._written()
+        profile = store_profile(
+            conn, table, original_names=renamed or None, units=kept or None, written=written, rows=rows
+        )
+        links = store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
+        return profile, links
+
+    def _drop_totals(self, loaded: int, text: Sequence[str]) -> tuple[int, str, list[str]]:
+        """``--drop-totals`` (``totals_row.drop_totals``); nothing without it."""
+        if not self.options.drop_totals:
+            return 0, "", []
+        return drop_totals(self.conn, self.table, loaded, text, self.plan.fixed)
 
     def _written(self) -> Written:
         """``written_tables`` after the write: the tables before it and the new table's own columns, with

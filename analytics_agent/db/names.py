@@ -15,7 +15,7 @@ MAX_NAME_LENGTH = 63
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NOT_WORD = re.compile(r"[\W_]+")  # \W is Unicode-aware: letters of any script and digits stay
 _GLOB_CHARS = re.compile(r"[*?\[\]{}]")
-_DATA_SUFFIXES = (".zip", ".gz", ".zst", ".csv", ".tsv", ".txt", ".parquet", ".pq")
+_DATA_SUFFIXES = (".zip", ".gz", ".bz2", ".zst", ".csv", ".tsv", ".txt", ".parquet", ".pq")
 
 
 def safe_identifier(

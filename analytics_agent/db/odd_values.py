@@ -10,6 +10,7 @@ import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.rows import first_row
+from analytics_agent.db.totals_row import is_total_label
 
 SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
 PROBE_ROWS = 4_000
@@ -261,6 +262,8 @@ def odd_value_fix(odd: Sequence[str], *, points: bool = True) -> str:
     if all(_NUMBER_WITH_SEPARATORS.match(v) for v in odd):
         separator = next((c for c in odd[0] if c in ",.' "), ",")
         return f"add --thousands {separator!r} if {separator!r} separates thousands"
+    if any(is_total_label(v) for v in odd):  # read as missing, its row's numbers would count twice
+        return "add --drop-totals if it labels a last row of totals (read as missing, its numbers would load as data)"
     if all(len(v) <= 12 for v in odd):
         flags = " ".join(f"--null {v!r}" for v in odd)
         return f"add {flags} if {'they mean' if len(odd) > 1 else 'it means'} missing"

@@ -64,6 +64,8 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
     """``--date-format COLUMN=FORMAT``: that column read as a DATE (TIMESTAMP with a time) in that format."""
     max_line_size: int | None = None
     """The longest line DuckDB reads, in bytes; None: DuckDB's own limit (2,000,000)."""
+    drop_totals: bool = False
+    """A footer totals row (and the subtotal rows it counts) is left out (``db.totals_row``)."""
 
     def csv_only_options(self) -> list[str]:
         used = {
@@ -244,6 +246,11 @@ def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:
         raise LoadError(f"--max-line-size takes a number of bytes from 1 to {MAX_LINE_SIZE:,}, e.g. 10000000")
     if options.skip is not None and options.skip < 0:
         raise LoadError("--skip takes the number of lines to skip before the header, e.g. --skip 2")
+    if options.drop_totals and options.mode == "append":
+        raise LoadError(
+            "--drop-totals checks a file's last row against the rows above it: load the file into a new "
+            "table (or with --replace), not with --append"
+        )
     if options.mode not in ("create", "replace", "append"):
         raise LoadError(f"unknown load mode {options.mode!r}")
     return options._replace(delimiter=delimiter)

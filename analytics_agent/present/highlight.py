@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-BOLD, CYAN, DIM, RESET = "\x1b[1m", "\x1b[36m", "\x1b[2m", "\x1b[0m"
+BOLD, CYAN, RESET = "\x1b[1m", "\x1b[36m", "\x1b[0m"
 _NUMBER = re.compile(r"(?<![\w.\-])[-+₹$€£]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:%|[kKMBT]|bn)?(?!\w)")
 
 
@@ -22,7 +22,3 @@ def highlight_answer(text: str, *, color: bool) -> str:
         return text
     lit = _NUMBER.sub(lambda m: f"{CYAN}{m.group()}{RESET}{BOLD}", text)
     return "\n".join(f"{BOLD}{line}{RESET}" if line else line for line in lit.split("\n"))
-
-
-def dim(text: str, *, color: bool) -> str:
-    return f"{DIM}{text}{RESET}" if color and text else text

@@ -81,6 +81,8 @@ def _view(
 
 def _column(column: dict[str, Any], omitted: tuple[str, ...]) -> dict[str, Any]:
     kept = {"name": column["name"], "type": column["type"]}
+    if "unit" in column:  # the file wrote it beside each value ("%", "$"): an answer can say it again
+        kept["unit"] = column["unit"]
     if "values" not in omitted and "original" in column:  # the file's own name, e.g. "Order Date"
         kept["original"] = column["original"]
     if "nulls" not in omitted and "nulls" in column:

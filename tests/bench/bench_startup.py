@@ -5,6 +5,8 @@ moves with every other process on a shared machine). Runs alternate between ours
   14 subcommands, one option each): the cost of our code on top of typer's own per-command work. A
   one-command bare app is shown as well (typer's floor).
 * ``tools call sales_summary`` vs a Python one-liner that imports duckdb and runs the same query.
+* On a 12-table database of your own (``tests/normalized_db.py``, no sample tables): ``tools call
+  describe_table`` vs a one-liner ``DESCRIBE``, and ``tools call aggregate`` vs the same ``GROUP BY``.
 * The MCP server's first answer (a fresh stdio server, handshake, ``tools/list``, via the official client)
   vs ``tools list``; and, for information, the same session with one ``tools/call`` after it (the call
   loads the MCP SDK) vs ``tools call``.
@@ -30,11 +32,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.bench.common import Result, fmt_ms
+from tests.normalized_db import build_normalized_db
 
 HELP_TARGET = 1.2
 CALL_TARGET = 1.5
 MCP_TARGET = 1.5
 ARGS = {"city": "Pune", "day": "2026-10-24"}
+OWN_CALL = {"table": "orders", "group_by": ["status"], "metrics": [{"fn": "sum", "column": "freight"}]}
 
 
 def _bare_typer(tree: dict[str, list[str]]) -> str:
@@ -140,6 +144,13 @@ def run(*, runs: int = 11, log=print) -> Result:
             print(c.execute({sql!r}, {{"city": "Pune", "day": datetime.date(2026, 10, 24)}}).fetchall())
             """
         )
+        own = Path(folder) / "own.duckdb"  # issue 37: a database of your own, no sample tables
+        build_normalized_db(own)
+        own_describe = f"import duckdb; print(duckdb.connect({str(own)!r}, read_only=True).execute('DESCRIBE orders').fetchall())"
+        own_group = (
+            f"import duckdb; print(duckdb.connect({str(own)!r}, read_only=True).execute("
+            "'SELECT status, sum(freight) FROM orders GROUP BY 1 ORDER BY 2 DESC').fetchall())"
+        )
         commands = sum(len(v) for v in tree.values())
         cli = _cli()
         cases = [
@@ -150,6 +161,12 @@ def run(*, runs: int = 11, log=print) -> Result:
             ("tools call sales_summary", "python: import duckdb + the same query",
              _runner([*cli, "--db", str(db), "tools", "call", "sales_summary", json.dumps(ARGS)]),
              _runner([sys.executable, "-c", one_liner]), CALL_TARGET),
+            ("tools call describe_table, own 12-table db", "python: import duckdb + DESCRIBE",
+             _runner([*cli, "--db", str(own), "tools", "call", "describe_table", '{"table": "orders"}']),
+             _runner([sys.executable, "-c", own_describe]), CALL_TARGET),
+            ("tools call aggregate, own 12-table db", "python: import duckdb + the same GROUP BY",
+             _runner([*cli, "--db", str(own), "tools", "call", "aggregate", json.dumps(OWN_CALL)]),
+             _runner([sys.executable, "-c", own_group]), CALL_TARGET),
             ("MCP stdio server: first tools/list answer", "tools list",
              lambda: _first_mcp_answer(cli, db), _runner([*cli, "--db", str(db), "tools", "list"]), MCP_TARGET),
             ("MCP stdio server: first tools/list answer", "tools spec --format mcp (the same list, printed)",

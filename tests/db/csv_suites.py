@@ -170,6 +170,9 @@ def suggested_options(message: str) -> dict[str, Any] | None:
         return {"types": {column: type_name}}
     if flag == "--null":
         return {"null_tokens": [value]}
+    if flag == "--date-format" and "=" in value:  # one column's format, as load_options reads it
+        column, _, fmt = value.partition("=")
+        return {"column_date_formats": {column: fmt}}
     if flag in ("--skip", "--max-line-size"):
         return {flag[2:].replace("-", "_"): int(value)}
     return {flag[2:].replace("-", "_"): value}

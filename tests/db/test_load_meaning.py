@@ -74,9 +74,13 @@ def test_text_dates_load_as_dates_and_say_so(tmp_path: Path) -> None:
     )
 
 
-def test_an_ambiguous_day_month_reading_is_said(tmp_path: Path) -> None:
-    summary = _load(tmp_path, "d.csv", "day,n\n03/04/2024,1\n05/06/2024,2\n")
-    assert any("every value fits" in n and "--date-format" in n for n in summary.notes), summary.notes
+def test_an_ambiguous_day_month_reading_is_refused_naming_both(tmp_path: Path) -> None:
+    # nothing in the file says which: guessing day-first stored 4 March as 3 April (tests/db/test_exports.py)
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, "d.csv", "day,n\n03/04/2024,1\n05/06/2024,2\n")
+    assert "--date-format day=%m/%d/%Y" in str(refused.value) and "--date-format day=%d/%m/%Y" in str(
+        refused.value
+    )
 
 
 def test_a_binary_file_named_csv_is_one_line(tmp_path: Path) -> None:

@@ -89,10 +89,12 @@ def test_a_column_date_format_reads_that_column(tmp_path: Path) -> None:
 
 def test_an_ambiguous_text_date_names_the_other_reading_per_column(tmp_path: Path) -> None:
     text = "id,seen\n1,03/04/2024\n2,05/06/2024\n"
-    summary = _load(tmp_path, text)
-    note = next(n for n in summary.notes if n.startswith("seen:"))
-    assert "read day-first" in note and "--date-format seen=%m/%d/%Y" in note
-    _load(tmp_path, text, date_format=["seen=%m/%d/%Y"], replace=True)
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, text)
+    assert "--date-format seen=%m/%d/%Y" in str(refused.value) and "--date-format seen=%d/%m/%Y" in str(
+        refused.value
+    )
+    _load(tmp_path, text, date_format=["seen=%m/%d/%Y"])
     assert _rows(tmp_path, "SELECT seen FROM t ORDER BY id")[0] == (datetime.date(2024, 3, 4),)
 
 
@@ -430,9 +432,8 @@ def test_a_last_row_of_totals_is_named_because_sums_would_count_it_twice(tmp_pat
         decimal=",",
     )
     assert summary.notes == [
-        "the last row (region = 'Summe:') holds the sums of the rows above in sales, share; it is loaded as a "
-        "row, so a sum over the table counts them twice: remove that line from the file and load it again "
-        "with --replace"
+        "the last row (region = 'Summe:') holds the sums of the rows above in sales, share; loaded as rows, a "
+        "sum over the table counts them twice: add --drop-totals to load without them"
     ]
     assert _rows(tmp_path, "SELECT sum(sales) FROM t") == [(601.0,)]  # loaded as it is: said, not changed
 

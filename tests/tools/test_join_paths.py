@@ -327,3 +327,33 @@ def test_rows_with_no_or_some_related_rows_are_counted_by_the_related_table_s_na
     assert every == [[0]]  # every brand has products: none is an answer, not an error
     text = error(ws, {"table": "customers", "filters": [{"column": "order_lines", "op": "is_null"}]})
     assert "customers has no column 'order_lines'" in text  # lines refer to orders, not to customers
+
+
+def test_a_join_the_load_did_not_infer_is_asked_in_the_call_and_checked_unique(tmp_path):
+    db = tmp_path / "crm.duckdb"
+    with duckdb.connect(str(db)) as conn:
+        conn.execute(
+            "CREATE TABLE desks AS SELECT range AS desk_no, 'd' || range AS desk_name FROM range(4);"
+            "CREATE TABLE accounts AS SELECT range AS account_id, range % 4 AS seat, 10 * range AS revenue FROM range(20);"
+        )
+        assert store_relationships(conn) == []  # 'seat' names no table and no role: not inferred
+    asked = {"table": "accounts", "joins": [{"column": "seat", "to": "desks.desk_no", "as": "desk"}],
+             "group_by": ["desk.desk_name"], "metrics": [{"fn": "sum", "column": "revenue"}], "order_by": "desk.desk_name"}  # fmt: skip
+    with Workspace.open(db) as ws:
+        got = call(ws, asked)["rows"]
+        want = sql(
+            ws,
+            "SELECT s.desk_name, sum(revenue) FROM accounts a JOIN desks s ON s.desk_no = a.seat GROUP BY 1 ORDER BY 1",
+        )
+        assert same(got, want)
+        assert "accounts has no column 'seet'" in error(
+            ws, {**asked, "joins": [{"column": "seet", "to": "desks.desk_no"}]}
+        )
+        assert "to is table.key" in error(ws, {**asked, "joins": [{"column": "seat", "to": "desks"}]})
+        assert "cannot refer to" in error(
+            ws, {**asked, "joins": [{"column": "seat", "to": "desks.desk_name"}]}
+        )
+    with duckdb.connect(str(db)) as conn:
+        conn.execute("INSERT INTO desks VALUES (2, 'again')")
+    with Workspace.open(db) as ws:
+        assert "desks.desk_no is not a unique key" in error(ws, asked)

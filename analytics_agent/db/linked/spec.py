@@ -223,10 +223,6 @@ def _shown_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "?", name)[:30]
 
 
-def _dsn_password(dsn: str) -> bool:
-    return credential_in(dsn, key_value=True) is not None
-
-
 def redact_dsn(dsn: str) -> str:
     """A connection string with any password in it replaced by ***; one that holds a credential in any
     other form (a query parameter, an encoded name) is shown as its scheme and host only."""

@@ -7,7 +7,7 @@ anything else would fan out and double-count.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 import duckdb
 
@@ -208,7 +208,3 @@ def _metrics(
             problem(m.line, f"{m.table}.metrics.{name}: skipped because {' or '.join(m.ratio)} has a problem")
             del good[name]
     return good
-
-
-def synonyms_of(metrics: Mapping[str, MetricDef]) -> dict[str, str]:
-    return {s: name for name, m in metrics.items() for s in m.synonyms}

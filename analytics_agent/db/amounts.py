@@ -1,0 +1,273 @@
+"""Amounts as spreadsheets, ERPs and BI tools write them: ``$1,234.50``, ``3,50 €``, ``EUR 12``, ``12%``,
+accounting negatives ``(5,000.00)`` and ``5,000.00-``. DuckDB reads them as text, so a sum over them fails;
+a text column whose every value is such an amount becomes DOUBLE (said in one line per load, with the
+``--type COLUMN=VARCHAR`` that keeps it text). Runs inside the load's transaction, in DuckDB's SQL.
+
+A percent is stored as written (``12%`` -> 12, not 0.12) and its unit kept in the table's profile, as is a
+column's currency: an answer can then say "12 %" or "$1,234.50". A column converts only when every value
+reads, in one currency, all with a percent sign or none; otherwise it stays text and the load says how
+many values did not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.rows import first_row
+
+# Patterns work alike in Python's re (the sample check) and DuckDB's RE2 (the whole column): [0-9], not \d
+# (Unicode digits in Python), and the spaces listed (RE2's \s has no no-break space).
+_SP = "[ \u00a0\u202f]*"
+_SYMBOLS = "€£¥₹₩₽₺₪₫฿"
+_CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|RUB|KRW|HKD|SGD|TRY"
+CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{_SYMBOLS}]|{_CODES}|kr|zł|Fr)"
+"""A currency written before or after an amount: ``$``, ``US$``, ``R$``, a symbol, an ISO code."""
+_POINT_NUMBER = "(?:[0-9]{1,3}(?:[,' \u00a0\u202f][0-9]{3})+(?:[.][0-9]+)?|[0-9]+(?:[.][0-9]+)?|[.][0-9]+)"
+_COMMA_NUMBER = "(?:[0-9]{1,3}(?:[.' \u00a0\u202f][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]+)?|,[0-9]+)"
+_POINT_CURRENCIES = {"$", "US$", "£", "¥", "₹", "USD", "GBP", "JPY", "INR", "CNY", "RMB", "CAD", "AUD"}
+"""Currencies written with a decimal point: they decide ``$1,500`` (1500) when both readings fit."""
+
+
+def _full(number: str) -> str:
+    """A whole value: an amount with an optional currency before or after it and a percent sign,
+    negative by a leading minus, a trailing minus or parentheses (one of them)."""
+    amount = f"(?:{CURRENCY}{_SP})?{number}{_SP}%?(?:{_SP}{CURRENCY})?"
+    signed = f"\\({_SP}{amount}{_SP}\\)|-{_SP}{amount}|{amount}{_SP}-|{CURRENCY}{_SP}-{_SP}{number}{_SP}%?|{amount}"
+    return f"^{_SP}(?:{signed}){_SP}$"
+
+
+POINT = _full(_POINT_NUMBER)
+COMMA = _full(_COMMA_NUMBER)
+_SAMPLE = 50
+_MOSTLY = 0.75
+"""A column converts only if every value reads, but one whose values mostly do is named with the others."""
+_SAME = {"US$": "$", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
+"""Two ways of writing one currency (``EUR 12`` beside ``3 €``): one unit, the symbol."""
+
+
+def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """The columns whose first values (``probe``: non-null values of each text column) are mostly amounts,
+    some of them marked as such: only these are read whole. Each with the decimal marks that read its
+    first values (``.``, ``,`` or both). Pure."""
+    found = {}
+    for name, values in probe.items():
+        shown = values[:_SAMPLE]
+        # most text holds no digit: the patterns are compiled for the few columns that do
+        if not shown or sum(1 for v in shown if any(c.isdigit() for c in v)) < _MOSTLY * len(shown):
+            continue
+        marks = [amount_marks(v) for v in shown]
+        if not any(m is not None and m[1] for m in marks):
+            continue
+        point = sum(1 for m in marks if m is not None and "." in m[0])
+        comma = sum(1 for m in marks if m is not None and "," in m[0])
+        if max(point, comma) >= _MOSTLY * len(shown):
+            found[name] = ("." if point == len(shown) or point > comma else "") + (
+                "," if comma == len(shown) or comma > point else ""
+            )
+    return found
+
+
+def amount_marks(value: str) -> tuple[str, bool] | None:
+    """The decimal marks that read ``value`` as an amount (``.``, ``,`` or both) and whether it is marked
+    as one (a currency, a percent sign, an accounting negative); None when it is no amount. What ``POINT``
+    and ``COMMA`` match, taken apart step by step: Python's backtracking ``re`` takes milliseconds on
+    those patterns (DuckDB's RE2 does not). Pure."""
+    text = value.strip(" \u00a0\u202f")
+    marked = False
+    if text.startswith("(") and text.endswith(")"):
+        text, marked = text[1:-1].strip(" \u00a0\u202f"), True
+    elif text.endswith("-"):
+        text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
+    elif text.startswith("-"):
+        text = text[1:].lstrip(" \u00a0\u202f")
+    currency = re.match(f"^{CURRENCY}", text) or re.search(f"{CURRENCY}$", text)
+    if currency:
+        text = (text[: currency.start()] + text[currency.end() :]).strip(" \u00a0\u202f")
+        marked = True
+        text = text[1:].lstrip(" \u00a0\u202f") if text.startswith("-") else text  # $-5.00
+    if text.endswith("%"):
+        text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
+    marks = ("." if re.fullmatch(_POINT_NUMBER, text) else "") + (
+        "," if re.fullmatch(_COMMA_NUMBER, text) else ""
+    )
+    return (marks, marked) if marks else None
+
+
+class Counts(NamedTuple):
+    """What the whole column holds, counted in one scan."""
+
+    present: int
+    point: int
+    """Values that read with a decimal point (0 when its first values did not)."""
+    comma: int
+    """Values that read with a decimal comma (0 when its first values did not)."""
+    percent: int
+    currencies: list[str]
+    differ: int
+    """Values both readings fit with different numbers (``1,500``: 1500 or 1.5)."""
+
+
+class Decision(NamedTuple):
+    mark: str | None
+    """The decimal mark the column reads with; None: it stays text."""
+    unit: str | None
+    why: str
+    """Why it stays text (a note), when ``mark`` is None and the note is due."""
+
+
+def decide(name: str, counts: Counts, decimal: str | None, example: str) -> Decision:
+    """How a column of amounts reads, or why it stays text. ``decimal``: the load's ``--decimal``. Pure."""
+    present, point, comma, percent, currencies, differ = counts
+    if not present:
+        return Decision(None, None, "")
+    if len(currencies) > 1:
+        shown = ", ".join(sorted(currencies))
+        return Decision(
+            None, None, f"{name} stayed text: it holds amounts in more than one currency ({shown})"
+        )
+    if decimal in (",", ".") and (point if decimal == "." else comma):  # --decimal, unless no value reads so
+        mark = decimal
+    elif point == present and comma == present and differ:
+        if not currencies or currencies[0] not in _POINT_CURRENCIES:
+            return Decision(
+                None,
+                None,
+                f"{name} stayed text: amounts like {example!r} read either with a decimal point or with a "
+                "decimal comma; add --decimal '.' or --decimal ',' to say which",
+            )
+        mark = "."
+    else:
+        mark = "." if point >= comma else ","
+    fits = point if mark == "." else comma
+    unit = "%" if percent else (currencies[0] if currencies else None)
+    if fits < present or 0 < percent < present:
+        mostly = min(fits, max(percent, present - percent) if percent else fits) >= _MOSTLY * present
+        return Decision(None, unit, "odd" if mostly else "")
+    return Decision(mark, unit, "")
+
+
+def count_sql(column: str, marks: str) -> list[str]:
+    """The aggregates of ``Counts`` for one quoted column whose first values read with ``marks``: a
+    reading they do not fit is not tried on the rest (each regular expression costs a scan's worth)."""
+    point, comma = _literal(POINT), _literal(COMMA)
+    both = f"regexp_matches({column}, '[0-9][.,][0-9]') AND regexp_full_match({column}, {point}) AND regexp_full_match({column}, {comma})"
+    currency = f"nullif(regexp_extract({column}, {_literal(CURRENCY)}), '')"
+    return [
+        f"count({column})",
+        f"count(*) FILTER (WHERE regexp_full_match({column}, {point}))" if "." in marks else "0",
+        f"count(*) FILTER (WHERE regexp_full_match({column}, {comma}))" if "," in marks else "0",
+        f"count(*) FILTER (WHERE contains({column}, '%'))",
+        f"[min({currency}), max({currency})]",
+        f"count(*) FILTER (WHERE {both})" if marks == ".," else "0",
+    ]
+
+
+def value_sql(column: str, mark: str) -> str:
+    """SQL: the number of a quoted column's amount read with decimal ``mark``. The value fits the shape,
+    so a minus or a parenthesis can only be its sign, and its only digits and marks are the number's (no
+    currency holds one)."""
+    digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
+    number = digits if mark == "." else f"replace({digits}, ',', '.')"
+    negative = f"contains({column}, '-') OR contains({column}, '(')"
+    # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too
+    return f"(CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE)"
+
+
+def read_amount(text: str, mark: str) -> float:
+    """``value_sql`` in Python, for the note's example. Pure."""
+    digits = re.sub(f"[^0-9{mark}]", "", text).replace(",", ".")
+    return (-1 if re.search("[(-]", text) else 1) * float(digits)
+
+
+def _literal(pattern: str) -> str:
+    return "'" + pattern.replace("'", "''") + "'"
+
+
+Settled = tuple[dict[str, str | None], list[str], list[str]]
+"""Converted columns -> their unit (``%``, a currency, or None for accounting negatives alone); the notes;
+the columns kept as text with a note of their own (the odd-value check need not name them again)."""
+
+
+def settle_amounts(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    probe: Mapping[str, Sequence[str]],
+    decimal: str | None,
+) -> Settled:
+    """Convert the text columns of amounts to DOUBLE; say which, and why others stayed text."""
+    columns = candidates(probe)
+    if not columns:
+        return {}, [], []
+    parts = [p for name, marks in columns.items() for p in count_sql(quote_ident(name), marks)]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    width = len(Counts._fields)
+    units: dict[str, str | None] = {}
+    examples: dict[str, tuple[str, Any]] = {}
+    notes, noted = [], []
+    for i, name in enumerate(columns):
+        counts = Counts(*found[width * i : width * (i + 1)])
+        counts = counts._replace(currencies=sorted({_SAME.get(c, c) for c in counts.currencies if c}))
+        example = probe[name][0]
+        decision = decide(name, counts, decimal, example)
+        if decision.mark is None:
+            if decision.why:
+                notes.append(
+                    _odd_note(conn, table, name, counts, decision) if decision.why == "odd" else decision.why
+                )
+                noted.append(name)
+            continue
+        col = quote_ident(name)
+        conn.execute(
+            f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE DOUBLE USING {value_sql(col, decision.mark)}"
+        )
+        units[name] = decision.unit
+        examples[name] = (example, read_amount(example, decision.mark))
+    if units:
+        notes.insert(0, _converted_note(units, examples))
+    return units, notes, noted
+
+
+def _converted_note(units: Mapping[str, str | None], examples: Mapping[str, tuple[str, Any]]) -> str:
+    """The one line that says every amount column converted, with an example each and the undo. Pure."""
+    parts = []
+    for name, unit in units.items():
+        written, value = examples[name]
+        shown = f"{value:g}"
+        kind = f" (%, not {value / 100:g})" if unit == "%" else f" ({unit})" if unit else ""
+        parts.append(f"{name} {written!r} -> {shown}{kind}")
+    first = next(iter(units))
+    return (
+        f"amounts stored as numbers (DOUBLE), each column's unit kept in its profile: {'; '.join(parts)}; "
+        f"add --type {first}=VARCHAR (for each such column) to keep them as text"
+    )
+
+
+def _odd_note(
+    conn: duckdb.DuckDBPyConnection, table: str, name: str, counts: Counts, decision: Decision
+) -> str:
+    """Why a column of amounts stayed text: how many values did not read as one, and the commonest."""
+    col = quote_ident(name)
+    fits = f"regexp_full_match({col}, {_literal(POINT)}) OR regexp_full_match({col}, {_literal(COMMA)})"
+    if decision.unit == "%":
+        fits = f"({fits}) AND contains({col}, '%')"
+    elif counts.percent:
+        fits = f"({fits}) AND NOT contains({col}, '%')"
+    count, odd = first_row(
+        conn.execute(
+            f"SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM (SELECT {col} AS v, count(*) AS n "
+            f"FROM {quote_ident(table)} WHERE {col} IS NOT NULL AND NOT ({fits}) GROUP BY 1)"
+        )
+    )
+    count = int(count or 0)
+    values = "value does" if count == 1 else "values do"
+    unit = f" ({decision.unit})" if decision.unit else ""
+    return (
+        f"{name} stayed text: it holds amounts{unit} but {count:,} {values} not read as one, like "
+        f"{', '.join(map(repr, odd or []))}; fix them (or add --null VALUE if one means missing) to store "
+        "the column as numbers"
+    )

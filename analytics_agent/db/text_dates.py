@@ -1,0 +1,371 @@
+"""Dates a load settles once the rows are in. Text columns of dates (and of day/month timestamps such as
+``28/09/2021 03:21``) that DuckDB's sniffer left as VARCHAR become DATE (TIMESTAMP); a day/month order
+that every value of a column fits both ways (``03/04/2020``) is taken from the rest of the file (a column
+whose values decide it, ``$`` amounts, a US header) or refused with the option for each reading; two-digit
+years get the century spreadsheets give them. Runs inside the load's transaction, in DuckDB's SQL.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.odd_values import SAMPLE_ROWS, first_rows
+from analytics_agent.db.rows import first_row
+from analytics_agent.db.totals_row import is_total_label
+from analytics_agent.errors import LoadError
+
+# Patterns as text, compiled by ``re`` on first use (and kept in its cache): most loads have no column
+# that looks like dates, and compiling them cost every load 0.27 ms.
+# day, month (number or name) and year with one separator kind: 12/31/09, 31-Jan-2009, 2009.01.31
+_DATE_SHAPE = r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{1,2}|[A-Za-z]{3,9})\4\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4})$"
+_ISO_DATE = r"^\d{4}-\d{1,2}-\d{1,2}$"
+_WRITTEN_DATE = r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$"
+_WRITTEN_STAMP = r"^\d{1,2}([-/.])\d{1,2}\1\d{4} \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+
+# Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.
+TEXT_DATE_FORMATS = (
+    "%b %d %Y",
+    "%b %d, %Y",
+    "%d %b %Y",
+    "%d-%b-%Y",
+    "%d-%b-%y",
+    "%B %d %Y",
+    "%B %d, %Y",
+    "%d %B %Y",
+    "%Y/%m/%d",
+    "%d.%m.%Y",
+    "%m.%d.%Y",
+    "%d/%m/%Y",
+    "%m/%d/%Y",
+    "%d-%m-%Y",
+    "%m-%d-%Y",
+)
+TEXT_STAMP_FORMATS = tuple(
+    f"{day} {time}"
+    for day in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%m-%d-%Y")
+    for time in ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p")
+)
+"""Day/month timestamps DuckDB's sniffer leaves as text (it reads ``28.09.2021 03:21:00`` itself)."""
+PIVOT = 30
+"""Two-digit years below this are 20xx, the rest 19xx: Excel's, LibreOffice's and Google Sheets' rule
+(1930-2029). DuckDB's own ``%y`` reads 00-68 as 20xx, so a birth date ``12-Mar-45`` would be in 2045."""
+US_HEADERS = frozenset({"zip", "zipcode", "zip_code", "zip code", "ssn", "ein", "usd", "state_code"})
+"""Column names that say a file is a US export (month-first dates)."""
+
+
+class Clues:
+    """What the rest of the file says about the order of day and month. (A plain class: a NamedTuple
+    costs every load's import a tenth of a millisecond more.)"""
+
+    __slots__ = ("decided", "names", "units")
+
+    def __init__(
+        self, names: Sequence[str], units: Mapping[str, str | None], decided: Mapping[str, str]
+    ) -> None:
+        self.names = names
+        """The file's own column names."""
+        self.units = units
+        """Columns of amounts and their unit (``db.amounts``): ``$`` says US, ``€`` and ``£`` day-first."""
+        self.decided = decided
+        """Date columns whose own values decide the order: column -> ``month`` or ``day``."""
+
+    def adding(self, decided: Mapping[str, str]) -> Clues:
+        return Clues(self.names, self.units, {**self.decided, **decided})
+
+
+def first_of(fmt: str) -> str:
+    """``month`` or ``day``: which a format writes first. Pure."""
+    return "month" if fmt.find("%m") < fmt.find("%d") else "day"
+
+
+def swapped(fmt: str) -> str:
+    return fmt.replace("%d", "\0").replace("%m", "%d").replace("\0", "%m")
+
+
+def file_reading(clues: Clues, column: str) -> tuple[str | None, str]:
+    """``month`` or ``day`` first for ``column`` by the rest of the file, and the reason; (None, "") when it
+    says nothing or contradicts itself. Pure."""
+    others = {c: first for c, first in clues.decided.items() if c != column}
+    if len(set(others.values())) == 1:
+        other, first = next(iter(others.items()))
+        return first, f"as {other}'s dates, which only fit {first}-first"
+    if others:
+        return None, ""
+    currencies = {u for u in clues.units.values() if u}
+    if "$" in currencies:
+        return "month", "as the file's $ amounts say it is a US export"
+    us = next((n for n in clues.names if n.strip().lower() in US_HEADERS), None)
+    if us is not None:
+        return "month", f"as its column {us!r} says it is a US export"
+    if currencies & {"€", "£"}:
+        return "day", f"as the file's {min(currencies & {'€', '£'})} amounts say"
+    return None, ""
+
+
+def refusal(name: str, fmt: str, example: object) -> LoadError:
+    """Both readings fit every value, they give different dates, and nothing else decides."""
+    month, day = (fmt, swapped(fmt)) if first_of(fmt) == "month" else (swapped(fmt), fmt)
+    return LoadError(
+        f"{name}: every date fits both day-first and month-first (e.g. {example!r}) and nothing else in the "
+        f"file says which; add --date-format {name}={month} if months come first (US), or "
+        f"--date-format {name}={day} if days come first"
+    )
+
+
+def text_dates(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text: Sequence[str],
+    rows: int | None,
+    probe: Mapping[str, Sequence[str]],
+    clues: Clues,
+) -> tuple[list[str], list[str], list[str], dict[str, str]]:
+    """Text columns whose every value is a date in one of ``TEXT_DATE_FORMATS`` (a timestamp in one of
+    ``TEXT_STAMP_FORMATS``): converted. Returns them, the notes, the columns noted as dates but for some
+    values (the odd-value check need not name those values again) and the columns whose values decided
+    day or month first."""
+    formats, shaped = _candidates(text, probe)
+    if not formats:
+        return [], [], [], {}
+    fitting: dict[str, tuple[int, list[str], int, str]] = {}
+    for (name, kinds), (present, fits) in zip(
+        formats.items(), _format_fits(conn, table, formats, rows), strict=True
+    ):
+        full = [f for f, n in zip(kinds, fits, strict=True) if present and n == present]
+        most, best = max(zip(fits, kinds, strict=True)) if present else (0, "")
+        fitting[name] = (present, full, most, best)
+    decided = {
+        name: first_of(full[0])
+        for name, (_, full, _, _) in fitting.items()
+        if len(full) == 1 and "%m" in full[0] and swapped(full[0]) in formats[name]
+    }
+    clues = clues.adding(decided)
+    converted: list[str] = []
+    notes: list[str] = []
+    noted: list[str] = []
+    for name, (present, full, most, best) in fitting.items():
+        if not full and (not most or most * 2 < present):
+            # an ISO date is DuckDB's own form: what kept such a column text is named by the odd-value check
+            if shaped.get(name) and not re.match(_ISO_DATE, shaped[name]):
+                notes.append(
+                    f"{name} looks like dates (e.g. {shaped[name]!r}) in a form not recognised; it stayed "
+                    f"text: add --date-format {name}=FORMAT (e.g. %d/%m/%y) to store it as DATE"
+                )
+            continue
+        # most values fit a format (``best``) but some do not: those are named below, not the format
+        chosen, why = _choose_format(conn, table, name, full, clues) if full else (best, "")
+        note = _convert(conn, table, name, chosen, why)
+        if note.startswith(f"{name} looks like"):
+            noted.append(name)
+        else:
+            converted.append(name)
+        notes.append(note)
+    return converted, notes, noted, decided
+
+
+def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str, why: str) -> str:
+    """Store a text column as DATE (TIMESTAMP) read with ``chosen``, or say which values do not fit."""
+    col, target = quote_ident(name), quote_ident(table)
+    bad, example = first_row(
+        conn.execute(
+            f"SELECT count(*), any_value({col}) FROM {target} WHERE {col} IS NOT NULL "
+            f"AND (TRY_STRPTIME({col}, ?) IS NULL OR NOT {_year_shape(col, chosen)})",
+            [chosen],
+        )
+    )
+    if bad:
+        fix = (
+            "add --drop-totals if it labels a last row of totals"
+            if bad == 1 and is_total_label(str(example))
+            else f"fix them, or add --null {example!r} if they mean missing"
+        )
+        return f"{name} looks like dates ({chosen}) but {bad:,} values such as {example!r} do not fit; it stayed text ({fix})"
+    sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
+    kind = "TIMESTAMP" if "%H" in chosen or "%I" in chosen else "DATE"
+    value = f"TRY_STRPTIME({col}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
+    if "%y" in chosen:
+        value = pivoted(value)
+        why += f"; {_PIVOT_SAID}"
+    conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE {kind} USING {value}")
+    return (
+        f"{name}: text dates like {sample!r} stored as {kind} (format {chosen}{why}); "
+        f"add --type {name}=VARCHAR to keep them as text"
+    )
+
+
+_PIVOT_SAID = (
+    f"two-digit years {PIVOT}-99 read as 19{PIVOT}-1999 and 00-{PIVOT - 1} as 2000-20{PIVOT - 1}, as spreadsheets "
+    "read them"
+)
+
+
+def pivoted(value: str) -> str:
+    """SQL: a date read with ``%y`` (DuckDB: 00-68 are 20xx) in the spreadsheet century (``PIVOT``)."""
+    return f"(CASE WHEN year({value}) >= 20{PIVOT} THEN {value} - INTERVAL 100 YEAR ELSE {value} END)"
+
+
+def _format_fits(
+    conn: duckdb.DuckDBPyConnection, table: str, formats: Mapping[str, Sequence[str]], rows: int | None
+) -> list[tuple[int, list[int]]]:
+    """Per column, its values among the first ``SAMPLE_ROWS`` rows and how many fit each of its formats,
+    in one scan."""
+    selects = []
+    for name, kinds in formats.items():
+        col = quote_ident(name)
+        selects.append(f"count({col})")
+        selects += [
+            f"count(*) FILTER (WHERE TRY_STRPTIME({col}, '{f}') IS NOT NULL AND {_year_shape(col, f)})"
+            for f in kinds
+        ]
+    counts = iter(
+        first_row(
+            conn.execute(
+                f"SELECT {', '.join(selects)} FROM {first_rows(table, list(formats), SAMPLE_ROWS, rows)}"
+            )
+        )
+    )
+    return [(next(counts), [next(counts) for _ in kinds]) for kinds in formats.values()]
+
+
+def _candidates(
+    text: Sequence[str], probe: Mapping[str, Sequence[str]]
+) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """The text columns whose first values could be dates (or timestamps), with the formats to try: the
+    full check runs on these only (``TRY_STRPTIME`` on every format for every sampled value is the
+    costliest step of a load); and of the dates, those shaped like dates throughout (``12/31/09``,
+    ``2009-Jan-31``), with an example."""
+    keep: dict[str, tuple[str, ...]] = {}
+    shaped = {}
+    for name in text:
+        values = probe[name]
+        if not values:
+            continue
+        if all(_date_like(v) for v in values):
+            keep[name] = TEXT_DATE_FORMATS
+            if all(re.match(_DATE_SHAPE, v) for v in values):
+                shaped[name] = values[0]
+        elif all(len(v) <= 24 and re.match(_WRITTEN_STAMP, v) for v in values):
+            keep[name] = TEXT_STAMP_FORMATS
+    return keep, shaped
+
+
+def _date_like(value: str) -> bool:
+    """Three parts, numbers or a month name, with date separators: could be a written date (``Jan 1 2009``,
+    ``1-Jan-2009``, ``2009/01/31``; not ``A-00001234``). Pure."""
+    return 6 <= len(value) <= 20 and re.match(_WRITTEN_DATE, value) is not None
+
+
+def _year_shape(col: str, fmt: str) -> str:
+    """SQL: the value writes its year in full (``2.2.2`` is a version, not 2 Feb of year 2)."""
+    return f"regexp_matches({col}, '\\d{{4}}')" if "%Y" in fmt else "true"
+
+
+def _choose_format(
+    conn: duckdb.DuckDBPyConnection, table: str, name: str, full: Sequence[str], clues: Clues
+) -> tuple[str, str]:
+    """One format among those every value fits. When a day-first and a month-first one both fit and give
+    different dates, the rest of the file decides (``file_reading``), or the load is refused."""
+    pair = next((f for f in full if "%m" in f and "%d" in f and swapped(f) in full), None)
+    if pair is None:
+        return full[0], ""
+    col = quote_ident(name)
+    changed, example = first_row(
+        conn.execute(
+            f"SELECT count(*), any_value({col}) FROM {quote_ident(table)} "
+            f"WHERE TRY_STRPTIME({col}, '{pair}') <> TRY_STRPTIME({col}, '{swapped(pair)}')"
+        )
+    )
+    day_first = pair if first_of(pair) == "day" else swapped(pair)
+    if not changed:  # 01/01/2020: the same date either way
+        return day_first, ""
+    first, reason = file_reading(clues, name)
+    if first is None:
+        raise refusal(name, pair, example)
+    chosen = day_first if first == "day" else swapped(day_first)
+    return chosen, (
+        f"; every value fits {swapped(chosen)} too, read {first}-first {reason}: if not, add --date-format "
+        f"{name}={swapped(chosen)}"
+    )
+
+
+class Sniffed:
+    """The day/month dates DuckDB read (one format for the file): per column, the values only its reading
+    fits, those the other reading would change, and those a two-digit year put in 2030-2068."""
+
+    __slots__ = ("counts",)
+
+    def __init__(self, counts: dict[str, tuple[int, int, int]]) -> None:
+        self.counts = counts
+
+    def decided(self, formats: Mapping[str, str]) -> dict[str, str]:
+        return {c: first_of(formats[c]) for c, (deciding, _, _) in self.counts.items() if deciding}
+
+
+def sniffed_counts(conn: duckdb.DuckDBPyConnection, table: str, formats: Mapping[str, str]) -> Sniffed:
+    if not formats:
+        return Sniffed({})
+    parts = []
+    for name, fmt in formats.items():
+        col = quote_ident(name)
+        late = f"count(*) FILTER (WHERE year({col}) BETWEEN 20{PIVOT} AND 2068)" if "%y" in fmt else "0"
+        parts += [
+            f"count(*) FILTER (WHERE day({col}) > 12)",
+            f"count(*) FILTER (WHERE day({col}) <> month({col}))",
+            late,
+        ]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    return Sniffed({name: tuple(found[3 * i : 3 * i + 3]) for i, name in enumerate(formats)})
+
+
+def settle_sniffed(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    formats: Mapping[str, str],
+    sniffed: Sniffed,
+    clues: Clues,
+) -> list[str]:
+    """Say which reading of DuckDB's day/month dates stands, and why; swap day and month when the rest of
+    the file says the other reading, refuse when nothing does and the values depend on it; put two-digit
+    years in the spreadsheet century."""
+    notes = []
+    target = quote_ident(table)
+    deciding = {c: d for c, (d, _, _) in sniffed.counts.items() if d}
+    for name, fmt in formats.items():
+        decide, changing, late = sniffed.counts[name]
+        first, col = first_of(fmt), quote_ident(name)
+        if deciding:
+            other = next(iter(deciding))
+            why = (
+                f"{decide:,} {'value only fits' if decide == 1 else 'values only fit'} that reading"
+                if decide
+                else f"as {other}'s dates, which only fit that reading"
+            )
+            notes.append(f"{name}: dates read {first}-first ({fmt}); {why}")
+        elif changing:
+            wanted, reason = file_reading(clues, name)
+            if wanted is None:
+                example = first_row(
+                    conn.execute(
+                        f"SELECT strftime(any_value({col}), '{fmt}') FROM {target} WHERE day({col}) <> month({col})"
+                    )
+                )[0]
+                raise refusal(name, fmt, example)
+            if wanted != first:
+                conn.execute(f"UPDATE {target} SET {col} = make_date(year({col}), day({col}), month({col}))")
+                fmt, first = swapped(fmt), wanted
+            notes.append(
+                f"{name}: dates read {first}-first ({fmt}) {reason}; every value fits {swapped(fmt)} too: if "
+                f"that is meant, load again with --date-format {name}={swapped(fmt)}"
+            )
+        if late:
+            conn.execute(
+                f"UPDATE {target} SET {col} = {col} - INTERVAL 100 YEAR WHERE year({col}) BETWEEN 20{PIVOT} AND 2068"
+            )
+            notes.append(
+                f"{name}: {_PIVOT_SAID} ({late:,} moved back a century); add --type {name}=VARCHAR to keep the text"
+            )
+    return notes

@@ -1,0 +1,80 @@
+"""Windows-1252 text, what Excel on Windows saves a CSV as, which DuckDB cannot read (its latin-1 refuses
+the bytes 0x80-0x9f that hold ``€``, ``“`` and ``–``): read through a UTF-8 copy in a temporary folder,
+as a zip member is unpacked (``db.archives``), and said in one line. Only a file whose first block is not
+UTF-8 and holds such bytes is copied, and only when every byte of it is Windows-1252; otherwise it is left
+to the check that refuses it (``db.peek``)."""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import shutil
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from analytics_agent.db.archives import unpack_limit
+from analytics_agent.db.peek import PEEK_BYTES, guess_encoding
+from analytics_agent.db.sources import Input
+
+_CHUNK = 1 << 20
+_PACKED = (".gz", ".zst", ".zstd", ".parquet", ".pq")
+
+
+@contextlib.contextmanager
+def utf8_copies(
+    files: Sequence[Path], inputs: Sequence[Input], encoding: str | None
+) -> Iterator[tuple[list[Path], list[str]]]:
+    """The files DuckDB reads, a Windows-1252 one replaced by its UTF-8 copy, and a note for each copy.
+    ``encoding``: the load's ``--encoding`` (given, nothing is copied)."""
+    wanted = [] if encoding else [i for i, f in enumerate(files) if _windows_1252(f)]
+    if not wanted:
+        yield list(files), []
+        return
+    folder = Path(tempfile.mkdtemp(prefix="analytics-agent-utf8-"))
+    try:
+        paths, notes = list(files), []
+        for i in wanted:
+            copy = _transcoded(files[i], folder / str(i))
+            if copy is not None:
+                paths[i] = copy
+                notes.append(
+                    f"{inputs[i].label} is not UTF-8 but Windows-1252 (what Excel on Windows saves), every byte "
+                    "of it: read as such (give --encoding to read it otherwise)"
+                )
+        yield paths, notes
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _windows_1252(path: Path) -> bool:
+    """Whether the file's first block says Windows-1252 (not UTF-8, and a byte in 0x80-0x9f)."""
+    if path.name.lower().endswith(_PACKED):
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(PEEK_BYTES)
+    except OSError:
+        return False  # the load says so itself
+    return guess_encoding(head) == "windows-1252"
+
+
+def _transcoded(path: Path, folder: Path) -> Path | None:
+    """The file as UTF-8 in ``folder``, or None when a byte is not Windows-1252 (0x81, 0x8d, 0x8f, 0x90
+    and 0x9d are not) or the copy would not fit (``unpack_limit``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / path.name
+    decoder = codecs.getincrementaldecoder("cp1252")(errors="strict")
+    limit, written = unpack_limit(folder), 0
+    try:
+        with path.open("rb") as source, target.open("wb") as sink:
+            while chunk := source.read(_CHUNK):
+                text = decoder.decode(chunk).encode("utf-8")
+                written += len(text)
+                if written > limit:
+                    return None
+                sink.write(text)
+            sink.write(decoder.decode(b"", final=True).encode("utf-8"))
+    except (UnicodeDecodeError, OSError):
+        return None
+    return target

@@ -1,0 +1,441 @@
+"""Files as analysts get them from Excel, ERPs and BI exports ("Exports as they come"): amounts with their
+currency or percent sign, accounting negatives, US dates, totals rows, Windows-1252 text, bz2, trailing
+empty lines. Each file is written here as such an export writes it, loaded through the real loader into
+a DuckDB file in a temp dir, and checked cell by cell against what the file means (worked out by hand)."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics_agent.db.catalog import get_profile
+from analytics_agent.db.loader import load_files
+from analytics_agent.db.sources import load_options
+from analytics_agent.errors import LoadError
+
+
+def _load(tmp_path: Path, name: str, text: str | bytes, **options: object):
+    path = tmp_path / name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    options.setdefault("table", "t")
+    options.setdefault("replace", True)
+    return load_files(tmp_path / "t.duckdb", [str(path)], load_options(**options))  # type: ignore[arg-type]
+
+
+def _rows(tmp_path: Path, sql: str) -> list[tuple]:
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def _types(summary) -> dict[str, str]:
+    return {c.name: c.type for c in summary.columns}
+
+
+def _profile(tmp_path: Path) -> dict:
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        return get_profile(conn, "t")
+
+
+# 1. Amounts and percents
+
+
+US_PRICES = 'ticker,close,change\nAAA,"$259.40",12%\nBBB,"$1,234.50",-3.5%\nCCC,$3.00,0%\n'
+
+
+def test_dollar_amounts_and_percents_are_numbers_with_their_unit_in_the_profile(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "prices.csv", US_PRICES)
+    assert _types(summary)["close"] == "DOUBLE" and _types(summary)["change"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT close, change FROM t ORDER BY ticker") == [
+        (259.40, 12.0),
+        (1234.50, -3.5),
+        (3.00, 0.0),
+    ]
+    assert _rows(tmp_path, "SELECT round(sum(close), 2) FROM t") == [(1496.9,)]
+    (note,) = [n for n in summary.notes if "amounts" in n]  # one line for the load, both columns in it
+    assert "close '$259.40' -> 259.4 ($)" in note and "change '12%' -> 12 (%, not 0.12)" in note
+    assert "--type close=VARCHAR" in note
+    units = {c["name"]: c.get("unit") for c in _profile(tmp_path)["columns"]}
+    assert units == {"ticker": None, "close": "$", "change": "%"}
+
+
+def test_describe_table_shows_the_unit(tmp_path: Path) -> None:
+    from analytics_agent.tools.profile_view import fit_profile
+
+    _load(tmp_path, "prices.csv", US_PRICES)
+    shown = {c["name"]: c for c in fit_profile(_profile(tmp_path))["columns"]}
+    assert shown["change"]["unit"] == "%" and "unit" not in shown["ticker"]
+
+
+def test_the_option_the_note_names_keeps_the_text(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "prices.csv", US_PRICES, types=["close=VARCHAR"])
+    assert _types(summary) == {"ticker": "VARCHAR", "close": "VARCHAR", "change": "DOUBLE"}
+    assert _rows(tmp_path, "SELECT close FROM t ORDER BY ticker") == [
+        ("$259.40",),
+        ("$1,234.50",),
+        ("$3.00",),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3,50 €", 3.5),
+        ("1.234,50 €", 1234.5),
+        ("1 234,50\u00a0€", 1234.5),
+        ("EUR 12,00", 12.0),
+        ("-2,10 €", -2.1),
+    ],
+)
+def test_euro_amounts_with_a_decimal_comma_read_as_written(
+    tmp_path: Path, text: str, expected: float
+) -> None:
+    rows = f"item;price\nx;{text}\ny;0,99 €\n"
+    summary = _load(tmp_path, "eu.csv", rows)
+    assert _types(summary)["price"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT price FROM t ORDER BY item") == [(expected,), (0.99,)]
+
+
+def test_accounting_negatives_and_trailing_minus_are_negative(tmp_path: Path) -> None:
+    text = 'account,balance\ncash,"1,200.00"\nloan,"(5,000.00)"\nfees,"5,000.00-"\npetty,5.00\n'
+    summary = _load(tmp_path, "ledger.csv", text)
+    assert _types(summary)["balance"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT account, balance FROM t ORDER BY account") == [
+        ("cash", 1200.0),
+        ("fees", -5000.0),
+        ("loan", -5000.0),
+        ("petty", 5.0),
+    ]
+    assert any("balance '1,200.00' -> 1200" in n for n in summary.notes)
+
+
+def test_a_column_with_one_value_that_is_not_an_amount_stays_text_and_says_how_many(tmp_path: Path) -> None:
+    text = "item,price\n" + "".join(f"i{n},${n}.50\n" for n in range(8)) + "i8,call us\ni9,call us\n"
+    summary = _load(tmp_path, "odd.csv", text)
+    assert _types(summary)["price"] == "VARCHAR"
+    (note,) = [n for n in summary.notes if n.startswith("price")]
+    assert "2 values do not read as one" in note and "'call us'" in note
+
+
+def test_two_currencies_in_one_column_stay_text(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "mixed.csv", "item,price\na,$5.00\nb,5.00 €\nc,$1.00\n")
+    assert _types(summary)["price"] == "VARCHAR"
+    assert any("more than one currency" in n for n in summary.notes)
+
+
+def test_percent_and_plain_numbers_mixed_stay_text(tmp_path: Path) -> None:
+    text = "item,share\n" + "".join(f"i{n},{n}%\n" for n in range(8)) + "j,0.5\n"
+    summary = _load(tmp_path, "pct.csv", text)
+    assert _types(summary)["share"] == "VARCHAR"
+    assert any(n.startswith("share stayed text") and "'0.5'" in n for n in summary.notes)
+
+
+def test_type_double_on_an_amount_column_says_to_leave_it_out(tmp_path: Path) -> None:
+    with pytest.raises(LoadError) as failure:
+        _load(tmp_path, "prices.csv", US_PRICES, types=["close=DOUBLE"])
+    assert "leave out that --type" in str(failure.value) and "\n" not in str(failure.value)
+
+
+def test_aggregate_sums_a_loaded_amount_column(tmp_path: Path) -> None:
+    from analytics_agent.workspace.workspace import Workspace
+
+    _load(tmp_path, "prices.csv", US_PRICES)
+    workspace = Workspace.open(tmp_path / "t.duckdb")
+    try:
+        outcome = workspace.executor.execute(
+            "aggregate", {"table": "t", "metrics": [{"fn": "sum", "column": "close"}]}
+        )
+    finally:
+        workspace.close()
+    assert not outcome.is_error, outcome.text
+    assert "1496.9" in outcome.text
+
+
+# 2. Dates: US order, day-first timestamps, two-digit years
+
+
+US_DATES = "id,ordered\n1,03/04/2020\n2,05/06/2020\n3,12/11/2020\n"
+
+
+def test_dates_that_fit_both_orders_with_nothing_to_decide_are_refused_naming_each_option(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, "orders.csv", US_DATES)
+    message = str(refused.value)
+    assert "--date-format ordered=%m/%d/%Y" in message and "--date-format ordered=%d/%m/%Y" in message
+    assert "\n" not in message and not (tmp_path / "t.duckdb").exists()
+    _load(tmp_path, "orders.csv", US_DATES, date_format=["ordered=%m/%d/%Y"])  # the option it names loads it
+    assert _rows(tmp_path, "SELECT ordered FROM t ORDER BY id")[0] == (datetime.date(2020, 3, 4),)
+
+
+def test_dollar_amounts_make_a_file_read_month_first(tmp_path: Path) -> None:
+    text = 'id,ordered,total\n1,03/04/2020,"$1,200.00"\n2,05/06/2020,$5.00\n3,12/11/2020,$7.50\n'
+    summary = _load(tmp_path, "us.csv", text)
+    assert _rows(tmp_path, "SELECT ordered FROM t ORDER BY id") == [
+        (datetime.date(2020, 3, 4),),
+        (datetime.date(2020, 5, 6),),
+        (datetime.date(2020, 12, 11),),
+    ]
+    (note,) = [n for n in summary.notes if n.startswith("ordered")]
+    assert "month-first" in note and "$ amounts" in note and "--date-format ordered=%d/%m/%Y" in note
+
+
+def test_a_us_header_makes_a_file_read_month_first(tmp_path: Path) -> None:
+    _load(tmp_path, "us.csv", "id,ordered,ZIP\n1,03/04/2020,02134\n2,05/06/2020,10001\n")
+    assert _rows(tmp_path, "SELECT ordered FROM t ORDER BY id")[0] == (datetime.date(2020, 3, 4),)
+
+
+def test_another_date_column_that_only_fits_month_first_decides(tmp_path: Path) -> None:
+    text = "id,ordered,shipped\n1,03/04/2020,03/13/2020\n2,05/06/2020,05/17/2020\n"
+    _load(tmp_path, "us.csv", text)
+    assert _rows(tmp_path, "SELECT ordered, shipped FROM t ORDER BY id")[0] == (
+        datetime.date(2020, 3, 4),
+        datetime.date(2020, 3, 13),
+    )
+
+
+def test_euro_amounts_make_text_dates_read_day_first(tmp_path: Path) -> None:
+    text = 'id;booked;total\n1;03.04.2020;"3,50 €"\n2;05.06.2020;"2,00 €"\n'
+    summary = _load(tmp_path, "eu.csv", text)
+    assert _rows(tmp_path, "SELECT booked FROM t ORDER BY id")[0] == (datetime.date(2020, 4, 3),)
+    assert any(n.startswith("booked") and "day-first" in n and "€ amounts" in n for n in summary.notes)
+
+
+def test_dates_the_same_either_way_load_without_asking(tmp_path: Path) -> None:
+    _load(tmp_path, "same.csv", "id,ordered\n1,01/01/2020\n2,02/02/2020\n")
+    assert _rows(tmp_path, "SELECT ordered FROM t ORDER BY id") == [
+        (datetime.date(2020, 1, 1),),
+        (datetime.date(2020, 2, 2),),
+    ]
+
+
+def test_day_first_timestamps_are_timestamps(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "log.csv", "id,seen_at\n1,28/09/2021 03:21\n2,01/10/2021 13:00\n")
+    assert _types(summary)["seen_at"] == "TIMESTAMP"
+    assert _rows(tmp_path, "SELECT seen_at FROM t ORDER BY id") == [
+        (datetime.datetime(2021, 9, 28, 3, 21),),
+        (datetime.datetime(2021, 10, 1, 13, 0),),
+    ]
+    assert any(n.startswith("seen_at:") and "--type seen_at=VARCHAR" in n for n in summary.notes)
+    assert (
+        _types(_load(tmp_path, "log.csv", "id,seen_at\n1,28/09/2021 03:21\n", types=["seen_at=VARCHAR"]))[
+            "seen_at"
+        ]
+        == "VARCHAR"
+    )
+
+
+def test_us_twelve_hour_timestamps_are_timestamps(tmp_path: Path) -> None:
+    _load(tmp_path, "log.csv", "id,seen_at\n1,09/28/2021 03:21 PM\n2,10/01/2021 1:00 AM\n")
+    assert _rows(tmp_path, "SELECT seen_at FROM t ORDER BY id") == [
+        (datetime.datetime(2021, 9, 28, 15, 21),),
+        (datetime.datetime(2021, 10, 1, 1, 0),),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["id,born\n1,12-Mar-45\n2,01-Jan-99\n3,05-May-20\n", "id,born\n1,12/03/45\n2,01/01/99\n3,25/05/20\n"],
+)
+def test_two_digit_birth_years_take_the_spreadsheet_century(tmp_path: Path, text: str) -> None:
+    summary = _load(tmp_path, "people.csv", text)
+    assert _rows(tmp_path, "SELECT born FROM t ORDER BY id") == [
+        (datetime.date(1945, 3, 12),),
+        (datetime.date(1999, 1, 1),),
+        (datetime.date(2020, 5, 25 if "/" in text else 5),),
+    ]
+    assert any("30-99 read as 1930-1999" in n for n in summary.notes)
+
+
+# 3. Totals rows
+
+
+GERMAN = "Monat;Umsatz\n" + "".join(f"{m};{m * 100},5\n" for m in range(1, 13)) + "Summe;7806,0\n"
+"""An Excel export's footer: 'Summe' in the month column, the sum of 100,5 ... 1200,5 (7,806.0) beside it."""
+
+
+def test_a_totals_label_in_a_number_column_never_gets_a_null_advice(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "umsatz.csv", GERMAN, decimal=",")
+    assert not any("--null" in n for n in summary.notes), summary.notes
+    assert any("--drop-totals" in n for n in summary.notes)
+
+
+def test_drop_totals_loads_the_months_without_the_footer(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "umsatz.csv", GERMAN, decimal=",", drop_totals=True)
+    assert summary.rows_loaded == 12 and _types(summary) == {"monat": "BIGINT", "umsatz": "DOUBLE"}
+    assert _rows(tmp_path, "SELECT count(*), sum(monat), sum(umsatz) FROM t") == [(12, 78, 7806.0)]
+    assert [n for n in summary.notes if "Summe" in n] == [
+        "--drop-totals: dropped the last row (monat = 'Summe'), the sums of the rows above in umsatz (1 row); "
+        "leave out --drop-totals to keep them"
+    ]
+
+
+def test_a_brand_called_total_is_data(tmp_path: Path) -> None:
+    # units 3 = 1 + 2 by chance, but 900 is no aggregate of 500 and 700; returns of 0 sum to 0 trivially
+    text = "brand,units,returns,revenue\nAcme,1,0,500\nBeta,2,0,700\nTotal,3,0,900\n"
+    summary = _load(tmp_path, "brands.csv", text)
+    assert not any("last row" in n for n in summary.notes)
+    summary = _load(tmp_path, "brands.csv", text, drop_totals=True)
+    assert _rows(tmp_path, "SELECT brand, revenue FROM t WHERE brand = 'Total'") == [("Total", 900)]
+    assert any("no totals row" in n for n in summary.notes)
+
+
+SUBTOTALS = (
+    "Region,Product,Sales\nNorth,A,10.25\nNorth,B,20\nNorth Total,,30.25\nSouth,A,5\nSouth,B,7\n"
+    "South Total,,12\nGrand Total,,42.25\n"
+)
+
+
+def test_subtotal_rows_and_a_grand_total_are_named(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "sales.csv", SUBTOTALS)
+    (note,) = [n for n in summary.notes if "last row" in n]
+    assert (
+        "'Grand Total'" in note
+        and "2 subtotal rows such as 'North Total'" in note
+        and "--drop-totals" in note
+    )
+
+
+def test_drop_totals_drops_subtotals_and_the_grand_total(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "sales.csv", SUBTOTALS, drop_totals=True)
+    assert summary.rows_loaded == 4
+    assert _rows(tmp_path, "SELECT region, product, sales FROM t ORDER BY region, product") == [
+        ("North", "A", 10.25),
+        ("North", "B", 20.0),
+        ("South", "A", 5.0),
+        ("South", "B", 7.0),
+    ]
+
+
+def test_drop_totals_with_append_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="--drop-totals"):
+        _load(tmp_path, "sales.csv", SUBTOTALS, drop_totals=True, append=True, replace=False)
+
+
+# 5. Encodings, bz2, trailing empty lines
+
+
+def test_a_windows_1252_file_is_read_as_such_and_said(tmp_path: Path) -> None:
+    text = "name,city,remark\nJosé,Köln,“quoted” – 5 €\nRené,Zürich,plain\n"
+    summary = _load(tmp_path, "excel.csv", text.encode("cp1252"))
+    assert _rows(tmp_path, "SELECT name, city, remark FROM t ORDER BY name") == [
+        ("José", "Köln", "“quoted” – 5 €"),
+        ("René", "Zürich", "plain"),
+    ]
+    assert [n for n in summary.notes if "Windows-1252" in n] == [
+        "excel.csv is not UTF-8 but Windows-1252 (what Excel on Windows saves), every byte of it: read as such "
+        "(give --encoding to read it otherwise)"
+    ]
+
+
+def test_bytes_that_are_not_windows_1252_are_still_refused(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="neither UTF-8 nor latin-1"):
+        _load(tmp_path, "odd.csv", b"name,city\nJos\x81,K\xf6ln\n")  # 0x81 is no Windows-1252 character
+
+
+def test_a_bz2_file_is_unpacked_and_loaded(tmp_path: Path) -> None:
+    import bz2
+
+    summary = _load(tmp_path, "sales.csv.bz2", bz2.compress(b"region,sales\nNorth,100\nSouth,250\n"))
+    assert _rows(tmp_path, "SELECT region, sales FROM t ORDER BY region") == [("North", 100), ("South", 250)]
+    assert summary.files == ["sales.csv.bz2"]
+
+
+def test_a_broken_bz2_file_is_named_as_one(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match=r"sales\.csv\.bz2 is not a bzip2 file"):
+        _load(tmp_path, "sales.csv.bz2", b"region,sales\n")
+
+
+def test_trailing_lines_of_delimiters_are_dropped_and_counted(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "sheet.csv", "a,b,c\n1,2,3\n,,\n4,5,6\n,,\n,,\n,,\n")
+    assert summary.rows_loaded == 3 and summary.rows_total == 3
+    # the empty row between data rows is the file's own; only the tail is a spreadsheet's leftover
+    assert _rows(tmp_path, "SELECT a, b, c FROM t ORDER BY rowid") == [
+        (1, 2, 3),
+        (None, None, None),
+        (4, 5, 6),
+    ]
+    assert any(n.startswith("3 lines at the end of the file hold only delimiters") for n in summary.notes)
+
+
+# The command line: the notes are printed under the summary, the new option is taken
+
+
+def test_the_load_command_prints_each_note_and_takes_drop_totals(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    csv = tmp_path / "export.csv"
+    csv.write_text(
+        'id,ordered,total\n1,03/04/2020,"$1,200.00"\n2,05/06/2020,$5.00\n3,12/11/2020,$7.50\nTotal,,"$1,212.50"\n,,\n'
+    )
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "analytics_agent",
+            "--db",
+            str(tmp_path / "t.duckdb"),
+            "load",
+            str(csv),
+            "--drop-totals",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=root,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stdout.splitlines() if line.startswith("note: ")]
+    assert any("total '$1,200.00' -> 1200 ($)" in n for n in notes)
+    assert any(n.startswith("note: ordered: dates read month-first") for n in notes)
+    assert any(n.startswith("note: --drop-totals: dropped the last row (id = 'Total')") for n in notes)
+    assert any(n.startswith("note: 1 line at the end of the file holds only delimiters") for n in notes)
+    assert _rows(tmp_path, "SELECT count(*), sum(total) FROM export") == [(3, 1212.5)]
+
+
+def test_the_python_api_takes_drop_totals_and_describe_shows_the_unit(tmp_path: Path) -> None:
+    import analytics_agent as aa
+
+    csv = tmp_path / "sales.csv"
+    csv.write_text('region,share,sales\nNorth,40%,"$1,000.00"\nSouth,60%,$500.00\nTotal,100%,"$1,500.00"\n')
+    ws = aa.open(tmp_path / "api.duckdb")
+    try:
+        loaded = ws.load(csv, drop_totals=True)
+        assert loaded.rows == 2
+        described = ws.describe("sales")
+        assert "unit" in described.columns
+        units = {
+            row[described.columns.index("name")]: row[described.columns.index("unit")]
+            for row in described.rows
+        }
+        assert units["share"] == "%" and units["sales"] == "$"
+    finally:
+        ws.close()
+
+
+def test_a_decimal_option_no_value_reads_with_does_not_decide_an_amount_column() -> None:
+    from analytics_agent.db.amounts import Counts, decide
+
+    # --decimal ',' for the file's other columns; this column's $1,234.50 only read with a point
+    counts = Counts(present=2, point=2, comma=0, percent=0, currencies=["$"], differ=0)
+    assert decide("close", counts, ",", "$1,234.50").mark == "."
+    both = Counts(present=2, point=2, comma=2, percent=0, currencies=["€"], differ=1)
+    assert decide("price", both, ",", "1.500 €").mark == ","
+    assert decide("price", both, None, "1.500 €").mark is None  # nothing decides: stays text, said
+
+
+def test_drop_totals_with_the_label_below_the_dates_stores_the_dates(tmp_path: Path) -> None:
+    text = "Date,Sales\n01/15/2024,100\n01/16/2024,200\n01/17/2024,50\nTotal,350\n"
+    summary = _load(tmp_path, "daily.csv", text, drop_totals=True)
+    assert _types(summary) == {"date": "DATE", "sales": "BIGINT"}
+    assert _rows(tmp_path, "SELECT min(date), max(date), sum(sales) FROM t") == [
+        (datetime.date(2024, 1, 15), datetime.date(2024, 1, 17), 350)
+    ]
