@@ -139,8 +139,8 @@ def test_the_aggregate_spec_is_valid_for_both_providers_and_compact(ws):
     assert params["properties"]["group_by"]["items"] == {"type": "string"}  # checked at run time
     assert (
         len(O200K.encode(json.dumps(tool, separators=(",", ":")))) <= 660
-    )  # whole set: <= 1,800 (issue 34: paths of any depth, each_row, joins, existence, NULLs, shares per
-    # bucket, spans, per as a percent, limits; issue 20: expressions, as)
+    )  # whole set: <= 1,800 (issue 34: paths of any depth, each_row, joins, NULLs, shares per bucket; issue 20:
+    # expressions, as; silent cases: spans, per as %, previous across gaps, the limits)
     strict = next(t for t in ws.registry.openai_tools(strict=True) if t["function"]["name"] == "aggregate")
     for node in (n for n in json_dicts(strict["function"]["parameters"]) if n.get("type") == "object"):
         assert node["additionalProperties"] is False

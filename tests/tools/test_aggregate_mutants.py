@@ -54,11 +54,12 @@ def test_a_group_none_of_whose_rows_meets_every_metrics_condition_is_listed_with
     assert rows == expected == [("Feb", 1, 7), ("Jan", 1, 10), ("Mar", 0, None)]
 
 
-def test_baseline_previous_of_a_group_with_no_row_in_the_bucket_before_is_zero_not_unknown(tmp_path) -> None:
-    """A had no sale in February, B none in January: their counts and sums in the month before are 0 (the
-    table holds data for that month, so it is known), and the change is the whole value. Only January,
-    before any data, has no baseline. Kills the mutant ``... and m.parts and ...`` in sql._with_previous
-    (the plain metrics' baseline then comes back NULL)."""
+def test_baseline_previous_of_a_group_is_its_last_bucket_with_rows_named(tmp_path) -> None:
+    """A had no sale in February, B none in January: A's March is compared with A's January (its last month
+    with rows, named in month_baseline), B's February has none before it (NULL), as a LAG over each
+    region's months with rows written by hand says. (It was "0 for the calendar month before", which the
+    silent-cases issue replaced: data recorded every few years compared with an empty bucket.) Kills a
+    mutant that drops the per-group partition or the label."""
     path = tmp_path / "b.duckdb"
     with duckdb.connect(str(path)) as conn:
         conn.execute(
@@ -77,21 +78,27 @@ def test_baseline_previous_of_a_group_with_no_row_in_the_bucket_before_is_zero_n
                 "baseline": "previous",
             },
         )
+        expected = (
+            ws.cursor()
+            .execute(
+                "WITH m AS (SELECT date_trunc('month', day) AS m, region, count(*) AS n, sum(amount) AS s "
+                "FROM sales GROUP BY ALL) SELECT strftime(m, '%Y-%m'), strftime(lag(m) OVER w, '%Y-%m'), region, "
+                "n, lag(n) OVER w, s, lag(s) OVER w FROM m WINDOW w AS (PARTITION BY region ORDER BY m) ORDER BY m"
+            )
+            .fetchall()
+        )
     finally:
         ws.close()
     result = json.loads(outcome.text)
-    assert result["columns"][:6] == [
-        "month",
-        "region",
-        "count",
-        "count_baseline",
-        "count_change",
-        "count_change_pct",
-    ]
-    assert result["columns"][6:8] == ["sum_amount", "sum_amount_baseline"]
-    got = [(r[0], r[1], r[2], r[3], r[4], r[6], r[7]) for r in result["rows"]]
-    assert got == [
-        ("2024-01", "A", 1, None, None, 10, None),
-        ("2024-02", "B", 1, 0, 1, 7, 0),
-        ("2024-03", "A", 1, 0, 1, 1, 0),
-    ]
+    assert result["columns"][:5] == ["month", "month_baseline", "region", "count", "count_baseline"]
+    assert result["columns"][7:9] == ["sum_amount", "sum_amount_baseline"]
+    got = [(r[0], r[1], r[2], r[3], r[4], r[7], r[8]) for r in result["rows"]]
+    assert (
+        got
+        == expected
+        == [
+            ("2024-01", None, "A", 1, None, 10, None),
+            ("2024-02", None, "B", 1, None, 7, None),
+            ("2024-03", "2024-01", "A", 1, 1, 1, 10),
+        ]
+    )

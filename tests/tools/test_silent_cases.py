@@ -396,10 +396,19 @@ def test_eight_group_by_keys_are_one_call(tmp_path):
 
 def test_the_description_states_every_limit_the_arguments_check():
     from analytics_agent.tools.aggregate.doc import DESCRIPTION
-    from analytics_agent.tools.aggregate.schema import MAX_FILTERS, MAX_GROUP_BY, MAX_IN_VALUES, MAX_METRICS
+    from analytics_agent.tools.aggregate.schema import (
+        MAX_FILTERS,
+        MAX_GROUP_BY,
+        MAX_IN_VALUES,
+        MAX_JOINS,
+        MAX_METRICS,
+    )
 
-    told = f"Max {MAX_METRICS} metrics, {MAX_GROUP_BY} group_by, {MAX_FILTERS} filters, {MAX_IN_VALUES} list values"
-    assert told in DESCRIPTION and "where 500, expr 300 chars" in DESCRIPTION
+    told = (
+        f"Max {MAX_METRICS} metrics, {MAX_GROUP_BY} group_by, {MAX_FILTERS} filters, {MAX_JOINS} joins, "
+        f"{MAX_IN_VALUES} list values"
+    )
+    assert told in DESCRIPTION
 
 
 def test_as_may_name_an_output_like_a_column_when_no_filter_makes_it_ambiguous(customers):

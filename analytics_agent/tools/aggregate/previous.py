@@ -15,40 +15,21 @@ def time_index(keys: Sequence[KeyPlan]) -> int:
     return next(i for i, k in enumerate(keys) if k.time)
 
 
-_ZERO_WHEN_EMPTY = frozenset({"count", "count_distinct", "sum"})
-"""Metrics whose value over no rows is 0: a group with no row in a bucket that has data counted nothing."""
-
-
 def with_previous(grouped: str, keys: Sequence[KeyPlan], metrics: Sequence[MetricPlan]) -> str:
-    """Each bucket with the last bucket before it that has rows in the result, within the same other keys:
-    a series recorded every few years compares 2015 with 2010, not with an empty 2014 (a baseline of 0
-    and the whole total as change). A group with no row in that bucket, while other groups have some,
-    counted nothing there: 0 for counts and sums, NULL for the rest (region A with no sale in February
-    compares March with February's 0, not with January). ``_b`` is the bucket compared with, labelled
-    in ``<time key>_baseline`` when some bucket's is not the one right before, so a gap is said; before
-    the first bucket of the result the baseline is unknown (NULL)."""
+    """Each bucket with the last bucket before it that has rows, within the same other keys: a series
+    recorded every few years compares 2015 with 2010, not with an empty 2014 (a baseline of 0 and the
+    whole total as change). ``_b`` is the bucket compared with, labelled in ``<time key>_baseline`` so a
+    gap is said; before the first bucket of the result the baseline is unknown (NULL)."""
     ti = time_index(keys)
-    k, b = quote_ident(f"_k{ti}"), quote_ident("_b")
-    same = [
-        f"p.{quote_ident(f'_k{i}')} IS NOT DISTINCT FROM g.{quote_ident(f'_k{i}')}"
-        for i in range(len(keys))
-        if i != ti
-    ]
-    on = " AND ".join([f"p.{k} = g.{b}", *same])
-    cols = []
-    for m in metrics:
-        value = f"p.{quote_ident(m.alias)}"
-        if not m.ratio and not m.parts and m.fn in _ZERO_WHEN_EMPTY:
-            value = f"coalesce({value}, 0)"
-        cols.append(f"CASE WHEN g.{b} IS NOT NULL THEN {value} END AS {quote_ident(f'{m.alias}_baseline')}")
-    # rows with no date have no bucket before them
-    steps = f"SELECT {k}, lag({k}) OVER (ORDER BY {k}) AS {b} FROM (SELECT DISTINCT {k} FROM cur WHERE {k} IS NOT NULL)"
-    stepped = f"SELECT c.*, s.{b} FROM cur AS c LEFT JOIN steps AS s ON s.{k} = c.{k}"
-    gap = f"g.{b} <> {_one_grain_before(f'g.{k}', keys[ti].grain)}"
-    return (
-        f"WITH cur AS ({grouped}), steps AS ({steps}) SELECT g.*, {', '.join(cols)}, "
-        f"bool_or({gap}) OVER () AS {quote_ident('_gap')} FROM ({stepped}) AS g LEFT JOIN cur AS p ON {on}"
-    )
+    others = [quote_ident(f"_k{i}") for i in range(len(keys)) if i != ti]
+    window = (f"PARTITION BY {', '.join(others)} " if others else "") + f"ORDER BY {quote_ident(f'_k{ti}')}"
+    b, k = quote_ident("_b"), quote_ident(f"_k{ti}")
+    lags = [(k, b)] + [(quote_ident(m.alias), quote_ident(f"{m.alias}_baseline")) for m in metrics]
+    # rows with no date sort last, and have no bucket before them
+    cols = [f"CASE WHEN {k} IS NOT NULL THEN lag({x}) OVER w END AS {name}" for x, name in lags]
+    lagged = f"SELECT g.*, {', '.join(cols)} FROM ({grouped}) AS g WINDOW w AS ({window})"
+    gap = f"{b} <> {_one_grain_before(k, keys[ti].grain)}"
+    return f"SELECT *, bool_or({gap}) OVER () AS {quote_ident('_gap')} FROM ({lagged}) AS g"
 
 
 def baseline_label(k: KeyPlan) -> str:

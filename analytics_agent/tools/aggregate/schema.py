@@ -21,7 +21,7 @@ from analytics_agent.tools.shaping import MAX_ROWS
 
 MAX_TABLE_ENUM = 40
 MAX_IN_VALUES = 50
-MAX_METRICS, MAX_GROUP_BY, MAX_FILTERS = 6, 8, 8
+MAX_METRICS, MAX_GROUP_BY, MAX_FILTERS, MAX_JOINS = 6, 8, 8, 4
 """Told in the description (``doc``), checked by the arguments model."""
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 _SCALARS = [{"type": "string"}, {"type": "number"}]
