@@ -357,3 +357,14 @@ def test_a_join_the_load_did_not_infer_is_asked_in_the_call_and_checked_unique(t
         conn.execute("INSERT INTO desks VALUES (2, 'again')")
     with Workspace.open(db) as ws:
         assert "desks.desk_no is not a unique key" in error(ws, asked)
+
+
+def test_a_small_list_needs_no_made_up_count(ws):
+    """Each customer's region, as a list (issue 34: the 8 employees and their managers took a fake count)."""
+    got = call(ws, {"table": "customers", "metrics": [], "group_by": ["customer_name", "regions.region_name"],
+                    "filters": [{"column": "city", "op": "=", "value": "Goa"}]})  # fmt: skip
+    assert got["columns"] == ["customer_name", "regions.region_name"]
+    want = sql(ws, "SELECT customer_name, region_name FROM customers JOIN regions USING (region_id) "
+                   "WHERE city = 'Goa' ORDER BY 1, 2")  # fmt: skip
+    assert same(got["rows"], want)
+    assert "give group_by" in error(ws, {"table": "customers", "metrics": []})

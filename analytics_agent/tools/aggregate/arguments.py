@@ -72,7 +72,7 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         table=(table_t, ...),
         metrics=(
             list[metric],
-            _lean_field(lambda: [metric(fn="count")], min_length=1, max_length=MAX_METRICS),
+            _lean_field(lambda: [metric(fn="count")], max_length=MAX_METRICS),
         ),
         group_by=(list[str], _lean_field(list, max_length=MAX_GROUP_BY)),
         filters=(list[condition], _lean_field(list, max_length=MAX_FILTERS)),

@@ -63,6 +63,8 @@ class Planner:
             args.metrics,
         )
         keys, time_ordered = self._keys(args, refs)
+        if not metrics and not keys:
+            raise ToolError("metrics: an empty list asks only for the groups; give group_by (or a metric)")
         outputs_so_far = {m.alias for m in metrics}
         filters, having = [], []
         for f in args.filters:

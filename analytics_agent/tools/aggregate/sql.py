@@ -226,6 +226,8 @@ def _ranked_by(plan: QueryPlan) -> str:
         return f"{quote_ident(plan.order_by)} {'DESC' if plan.descending else 'ASC'} NULLS LAST"
     if plan.time_ordered or not plan.keys:
         return ""
+    if not plan.metrics:  # only the groups: in the keys' order, no ties to rank
+        return ""
     return f"{quote_ident(plan.metrics[0].alias)} DESC NULLS LAST"
 
 
@@ -356,7 +358,7 @@ def _order(plan: QueryPlan) -> str:
         terms.append(f"{by or quote_ident(plan.order_by)} {'DESC' if plan.descending else 'ASC'} NULLS LAST")
     elif plan.time_ordered:
         pass  # the keys below, in time order
-    elif keys:
+    elif keys and plan.metrics:
         terms.append(f"{quote_ident(plan.metrics[0].alias)} DESC NULLS LAST")
     terms.extend(f"{k} ASC" for k in keys)
     return ", ".join(terms)
