@@ -65,6 +65,23 @@ def test_listed_tables_and_the_databases_own_still_answer(sandbox) -> None:
     assert sandbox.execute(check_select(sandbox, "SELECT x FROM linked.main.open_t")).fetchall() == [(1,)]
 
 
+def run_sql_capped(db: Path, query: str):
+    """``run_sql`` of ``query`` through the real executor, in a child held to 1.5 GB."""
+    return run_capped(
+        f"""
+        from pathlib import Path
+        from analytics_agent.db.connect import open_sandbox
+        from analytics_agent.tools.executor import Executor
+        from analytics_agent.tools.registry import Registry
+        from analytics_agent.tools.run_sql import RunSql
+        conn = open_sandbox(Path({str(db)!r}))
+        outcome = Executor(Registry([RunSql()]), conn).execute("run_sql", {{"query": {query!r}}})
+        print(outcome.text)
+        """,
+        memory_bytes=3 * GIB // 2,
+    )
+
+
 @pytest.mark.parametrize(
     ("query", "refusal"),
     [
@@ -83,19 +100,7 @@ def test_one_huge_value_is_refused_before_it_is_built(tmp_path: Path, query: str
     executor in a child held to 1.5 GB: refused in one line before DuckDB builds it."""
     db = tmp_path / "shop.duckdb"
     duckdb.connect(str(db)).close()
-    result = run_capped(
-        f"""
-        from pathlib import Path
-        from analytics_agent.db.connect import open_sandbox
-        from analytics_agent.tools.executor import Executor
-        from analytics_agent.tools.registry import Registry
-        from analytics_agent.tools.run_sql import RunSql
-        conn = open_sandbox(Path({str(db)!r}))
-        outcome = Executor(Registry([RunSql()]), conn).execute("run_sql", {{"query": {query!r}}})
-        print(outcome.text)
-        """,
-        memory_bytes=3 * GIB // 2,
-    )
+    result = run_sql_capped(db, query)
     assert result.stdout.startswith("Error: run_sql: "), result.stderr[-2000:]
     assert refusal in result.stdout
 
@@ -158,19 +163,7 @@ def test_every_class_of_value_builder_is_bounded_before_it_runs(
     db = tmp_path / "shop.duckdb"
     with duckdb.connect(str(db)) as conn:
         conn.execute("CREATE TABLE orders AS SELECT 5 AS amount, 'paid' AS status")
-    result = run_capped(
-        f"""
-        from pathlib import Path
-        from analytics_agent.db.connect import open_sandbox
-        from analytics_agent.tools.executor import Executor
-        from analytics_agent.tools.registry import Registry
-        from analytics_agent.tools.run_sql import RunSql
-        conn = open_sandbox(Path({str(db)!r}))
-        outcome = Executor(Registry([RunSql()]), conn).execute("run_sql", {{"query": {query!r}}})
-        print(outcome.text)
-        """,
-        memory_bytes=3 * GIB // 2,
-    )
+    result = run_sql_capped(db, query)
     assert result.stdout.startswith("Error: run_sql: "), result.stdout[:300] + result.stderr[-2000:]
     assert refusal in result.stdout and "\n" not in result.stdout.strip()
 
