@@ -368,3 +368,12 @@ def test_a_small_list_needs_no_made_up_count(ws):
                    "WHERE city = 'Goa' ORDER BY 1, 2")  # fmt: skip
     assert same(got["rows"], want)
     assert "give group_by" in error(ws, {"table": "customers", "metrics": []})
+
+
+def test_fn_beside_an_expr_of_that_aggregate_is_the_same_metric_and_any_other_fn_is_refused(ws):
+    expr = {"expr": "sum(quantity * products.list_price)", "as": "sales"}
+    alone = call(ws, {"table": "order_lines", "metrics": [expr]})["rows"]
+    assert call(ws, {"table": "order_lines", "metrics": [{**expr, "fn": "sum"}]})["rows"] == alone
+    assert "expr is the whole metric" in error(
+        ws, {"table": "order_lines", "metrics": [{**expr, "fn": "avg"}]}
+    )

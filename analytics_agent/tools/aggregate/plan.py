@@ -93,7 +93,10 @@ class Planner:
         share = bool(getattr(m, "share", None))
         each_row = bool(getattr(m, "each_row", None))
         if getattr(m, "expr", None):
-            if m.fn or m.column or getattr(m, "metric", None):
+            # fn beside an expr that already is that aggregate ("sum" and "sum(a * b)") says the same
+            # thing twice: a capable model sent it in every relay run, and a refusal cost it a call
+            said_twice = m.fn and m.expr.replace(" ", "").lower().startswith(f"{m.fn}(")
+            if (m.fn and not said_twice) or m.column or getattr(m, "metric", None):
                 raise ToolError("metrics: expr is the whole metric; give it without fn, column or metric")
             return build_expression(m.expr, getattr(m, "where", None), refs, share=share, each_row=each_row)
         if getattr(m, "metric", None):
