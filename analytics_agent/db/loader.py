@@ -34,7 +34,6 @@ from analytics_agent.db.names import header_renames, rename_reason, safe_identif
 from analytics_agent.db.newlines import one_kind_of_newline
 from analytics_agent.db.relationships import store_relationships
 from analytics_agent.db.relationships_base import Relationship, describe_link
-from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import (
     Dialect,
     Input,
@@ -44,9 +43,9 @@ from analytics_agent.db.sources import (
     check_options,
     file_kind,
     resolve_inputs,
-    trailing_reader_sql,
 )
 from analytics_agent.db.totals_row import NO_TOTALS, drop_totals, totals_row_note
+from analytics_agent.db.trailing import trailing_note
 from analytics_agent.db.transcode import utf8_copies
 from analytics_agent.db.write_safety import (
     WriteState,
@@ -235,7 +234,13 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
         header_notes, own_names = _header_renames(plan)
         settled, units = self._settle(retyped, None if appending else loaded)
-        notes = separator_notes + header_notes + _excel_note(plan.dialect) + settled + self._trailing_note()
+        notes = (
+            separator_notes
+            + header_notes
+            + _excel_note(plan.dialect)
+            + settled
+            + trailing_note(self.conn, self.files, self.options, plan.dialect)
+        )
         notes += empty_tail_note(empty_tail)
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
@@ -335,27 +340,6 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         catalog, meta = self.before
         catalog = dict(sorted({**catalog, self.table: own_table_types(self.conn, self.table)}.items()))
         return catalog, meta
-
-    def _trailing_note(self) -> list[str]:
-        """One rule for empty fields past the header (``1,2,3,,`` under three columns): dropped, and said
-        with how many records had them. Counted over the whole file when its first block shows one."""
-        dialect = self.plan.dialect
-        if dialect is None or not dialect.trailing_empty or len(self.files) != 1:
-            return []
-        source, params = trailing_reader_sql(self.files[0], self.options, dialect)
-        past = len(dialect.columns) + 1
-        count = int(
-            first_row(
-                self.conn.execute(f"SELECT count(*) FILTER (WHERE trim(#{past}) = '') FROM {source}", params)
-            )[0]
-        )
-        if not count:
-            return []
-        records = "record has" if count == 1 else "records have"
-        return [
-            f"{count:,} {records} empty fields past the header's {len(dialect.columns)} columns (a trailing "
-            "delimiter); those empty fields were dropped"
-        ]
 
     def explain(self, message: str) -> str:
         """One line for a DuckDB failure (``load_failure``, imported on the error path only)."""

@@ -331,18 +331,6 @@ def csv_reader_sql(
     return _call("read_csv", [[duckdb_path(f) for f in files]], named)
 
 
-def trailing_reader_sql(path: Path, options: LoadOptions, dialect: Dialect) -> tuple[str, list[Any]]:
-    """One file as text with one column past the header's: ``''`` for a record with empty fields there
-    (DuckDB drops them in the load), NULL for the others (padded; what lies further is ignored)."""
-    columns = {name: "VARCHAR" for name in dialect.columns}
-    extra = next(f"_past_{n}" for n in range(len(columns) + 1) if f"_past_{n}" not in columns)
-    padded = dialect._replace(columns={**columns, extra: "VARCHAR"})
-    # no empty-string null: an empty field past the header must read as '', not NULL
-    return csv_reader_sql(
-        [path], options._replace(pad_short_rows=True), padded, lenient=True, strict=False, nulls=["\x01"]
-    )
-
-
 def parquet_reader_sql(files: Sequence[Path]) -> tuple[str, list[Any]]:
     extra = ", union_by_name = true" if len(files) > 1 else ""
     return f"read_parquet(?{extra})", [[duckdb_path(f) for f in files]]
