@@ -3,6 +3,8 @@ peer the end-to-end tests talk to, whatever protocol the function speaks."""
 
 from __future__ import annotations
 
+import re
+import socket
 import threading
 from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -65,3 +67,19 @@ class LoopbackServer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def read_request(conn: socket.socket) -> bytes:
+    """One whole HTTP/1.1 request (headers and Content-Length body) from a raw socket, for tests whose
+    server must close or break a connection in ways ``http.server`` cannot."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))  # type: ignore[union-attr]
+    while len(body) < length:
+        body += conn.recv(65536)
+    return head + b"\r\n\r\n" + body

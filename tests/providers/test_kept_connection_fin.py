@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import socket
 import threading
 from collections.abc import Callable, Iterator
 
 import pytest
+from loopback import read_request
 
 from analytics_agent.conversation import Conversation, UserTurn
 from analytics_agent.providers.openai.provider import OpenAIProvider
@@ -50,21 +50,6 @@ def _question() -> Conversation:
     return Conversation(system="Answer with numbers.", messages=[UserTurn("Revenue in 2024?")])
 
 
-def _read_request(conn: socket.socket) -> bytes:
-    """One whole HTTP/1.1 request (headers and Content-Length body)."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = conn.recv(65536)
-        if not chunk:
-            return data
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))  # type: ignore[union-attr]
-    while len(body) < length:
-        body += conn.recv(65536)
-    return head + b"\r\n\r\n" + body
-
-
 class _Server:
     """Serves ``first`` on a connection it keeps open (no ``connection: close``), then ends that
     connection gracefully: at once (``closed`` is set after), or once the next request has arrived on it.
@@ -88,14 +73,14 @@ class _Server:
 
     def _exchange(self, first: bytes, close_after_next_request: bool) -> None:
         kept, _ = self._listener.accept()
-        self.requests.append(_read_request(kept))
+        self.requests.append(read_request(kept))
         kept.sendall(first)
         if close_after_next_request:
-            self.requests.append(_read_request(kept))  # read whole, so closing sends FIN, not a reset
+            self.requests.append(read_request(kept))  # read whole, so closing sends FIN, not a reset
         kept.close()  # no SO_LINGER 0: a graceful close
         self.closed.set()
         fresh, _ = self._listener.accept()
-        self.requests.append(_read_request(fresh))
+        self.requests.append(read_request(fresh))
         fresh.sendall(JSON_REPLY)
         fresh.close()
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from loopback import read_request
 
 from analytics_agent.conversation import (
     AssistantTurn,
@@ -472,21 +473,6 @@ def test_bad_settings_are_config_errors_that_say_what_to_fix(kwargs, message):
         OpenAIProvider(**kwargs)
 
 
-def _read_request(conn: socket.socket) -> bytes:
-    """One whole HTTP/1.1 request (headers and Content-Length body) from a raw socket."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = conn.recv(65536)
-        if not chunk:
-            return data
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))  # type: ignore[union-attr]
-    while len(body) < length:
-        body += conn.recv(65536)
-    return head + b"\r\n\r\n" + body
-
-
 @pytest.fixture
 def stream_refusing_server() -> Iterator[tuple[int, list[bytes]]]:
     """llama-cpp-python's way with a streamed request with tools (seen on 0.3.36): a 200 event stream
@@ -499,16 +485,16 @@ def stream_refusing_server() -> Iterator[tuple[int, list[bytes]]]:
 
     def serve() -> None:
         first, _ = listener.accept()
-        requests.append(_read_request(first))
+        requests.append(read_request(first))
         first.sendall(
             b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: keep-alive\r\n"
             b"transfer-encoding: chunked\r\n\r\n0\r\n\r\n"
         )
-        requests.append(_read_request(first))  # the next request came on the kept connection: drop it
+        requests.append(read_request(first))  # the next request came on the kept connection: drop it
         first.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
         first.close()
         second, _ = listener.accept()
-        requests.append(_read_request(second))
+        requests.append(read_request(second))
         body = json.dumps(TEXT_REPLY).encode()
         second.sendall(
             b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: "
