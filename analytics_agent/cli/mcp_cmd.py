@@ -10,7 +10,7 @@ import gc
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -36,6 +36,13 @@ def mcp(
         str,
         typer.Option("--host", help="HTTP address to bind; anything but loopback is reachable by others."),
     ] = "127.0.0.1",
+    access: Annotated[
+        Optional[Path],  # noqa: UP045 (typer reads the annotation at run time)
+        typer.Option(
+            "--access",
+            help="Access policy: who may read which tables (default: access.yaml beside the database).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
     _require_sdk()
@@ -61,6 +68,7 @@ def mcp(
         sources=sources,
         sample_data=gets_sample_data(db_path()),
         timezone=business_zone(None),
+        access_file=access,
     )
     try:
         if live.created:
