@@ -35,6 +35,8 @@ class Views:
         self._stamp = _stamp(self.file)
         self.policy: Policy | None = read_policy(self.file) if self._stamp is not None else None
         self._registries: dict[Visible, Registry] = {}
+        self._seen: dict[tuple[str, tuple[str, ...], bool], Visible | None] = {}
+        """Each principal's view, worked out once per catalog and policy (a glob per table and column)."""
 
     def refresh(self) -> bool:
         """Read the policy again if its file changed since; True if it did (every view is dropped)."""
@@ -57,12 +59,17 @@ class Views:
         return True
 
     def clear(self) -> None:
+        """Forget every view: the catalog, the linked sources or the policy changed."""
         self._registries.clear()
+        self._seen.clear()
 
     def visible(
         self, principal: Principal, catalog: Mapping[str, Mapping[str, str]], sources: Mapping[str, str]
     ) -> Visible | None:
-        return visible_to(self.policy, principal, catalog, sources)
+        key = (principal.name, principal.groups, principal.local)  # all the policy reads of them
+        if key not in self._seen:
+            self._seen[key] = visible_to(self.policy, principal, catalog, sources)
+        return self._seen[key]
 
     def registry(self, visible: Visible, build: Callable[[Visible], Registry]) -> Registry:
         if visible not in self._registries:
