@@ -106,8 +106,11 @@ class LiveWorkspace:
         """The current principal's tools as of the last time the file was read (a call reopening after a
         change refreshes them)."""
         assert self._registry is not None
-        if self.visible() is None:
-            return self._registry
+        with self._lock:
+            visible = self._visible()
+            built = self._registry if visible is None else self._views.cached(visible)
+        if built is not None:  # listing the tools opens the file only to build a reader's first view
+            return built
         with self.use() as ws:
             return self._executor_in(ws).registry
 

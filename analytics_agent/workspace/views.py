@@ -71,6 +71,9 @@ class Views:
             self._seen[key] = visible_to(self.policy, principal, catalog, sources)
         return self._seen[key]
 
+    def cached(self, visible: Visible) -> Registry | None:
+        return self._registries.get(visible)
+
     def registry(self, visible: Visible, build: Callable[[Visible], Registry]) -> Registry:
         if visible not in self._registries:
             self._registries[visible] = build(visible)

@@ -77,6 +77,21 @@ def test_describe_table_shows_no_hidden_column_link_metric_or_dimension(live: Li
     assert "credit_exposure" in owner["metrics"] and "employees" in owner["related"]
 
 
+def test_the_schema_card_of_a_readers_registry_names_only_what_they_see(live: LiveWorkspace):
+    from analytics_agent.db.catalog import stored_profile
+    from analytics_agent.tools.catalog.schema_text import schema_levels
+
+    with acting_as(ANN), live.use() as ws:
+        registry = live.registry
+        cursor = ws.cursor()
+        profiles = {t: stored_profile(cursor, t) for t in live.tables}
+        cursor.close()
+    levels, _ = schema_levels(registry, profiles)
+    cards = [lines for lines, _ in levels]
+    assert list(cards[0]) == SALES_TABLES and leaks(json.dumps(cards)) == []
+    assert "sales_rep_id int" in cards[0]["orders"]  # a plain column now: its link is hidden
+
+
 def test_a_hidden_table_is_answered_as_one_that_does_not_exist(live: LiveWorkspace):
     _same_answer(live, "describe_table", "employees", "zmployees", lambda t: {"table": t})
     _same_answer(
