@@ -14,7 +14,7 @@ pytest.importorskip("mcp")
 from mcp import Client
 
 from analytics_agent.team.principal import Principal, acting_as
-from tests.workspace.access_fixtures import SALES_TABLES, build_shop, build_template, leaks
+from tests.workspace.access_fixtures import SALES_TABLES, SALES_TOOLS, build_shop, build_template, leaks
 
 pytestmark = pytest.mark.anyio
 ANN = Principal("ann", groups=("sales",))
@@ -47,13 +47,7 @@ async def test_a_reader_lists_and_calls_only_their_tools_over_mcp(shop, make_ser
             absent = await client.call_tool("aggregate", {"table": "zmployees", "metrics": [{"fn": "count"}]})
             sql = await client.call_tool("run_sql", {"query": "SELECT * FROM duckdb_tables()"})
             tool = await client.call_tool("reps_per_title", {})
-    assert {t.name for t in listed} == {
-        "list_tables",
-        "describe_table",
-        "aggregate",
-        "run_sql",
-        "orders_by_channel",
-    }
+    assert {t.name for t in listed} == SALES_TOOLS
     assert leaks(json.dumps([t.model_dump(mode="json") for t in listed])) == []
     told = [
         r.content[0].text.replace(name, "<name>")

@@ -45,6 +45,12 @@ TOOLS = {
 -- tables: orders
 SELECT channel, count(*) AS orders FROM orders GROUP BY channel ORDER BY channel
 """,
+    "orders_in_channel.sql": """-- name: orders_in_channel
+-- description: Orders of one sales channel.
+-- tables: orders
+-- param channel: enum(from orders.channel) | Channel.
+SELECT count(*) AS orders FROM orders WHERE channel = $channel
+""",
     "reps_per_title.sql": """-- name: reps_per_title
 -- description: Sales reps per title.
 -- tables: employees
@@ -61,6 +67,14 @@ WITH p AS (SELECT DISTINCT order_id FROM payments) SELECT count(*) AS paid FROM 
 -- param department: enum(from employees.department) | Department.
 SELECT count(*) AS orders FROM orders WHERE $department IS NOT NULL
 """,
+}
+SALES_TOOLS = {
+    "list_tables",
+    "describe_table",
+    "aggregate",
+    "run_sql",
+    "orders_by_channel",
+    "orders_in_channel",
 }
 SALES_TABLES = ["customers", "order_lines", "orders", "products", "shippers"]
 HIDDEN_WORDS = re.compile(

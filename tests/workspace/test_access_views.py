@@ -13,7 +13,14 @@ import pytest
 
 from analytics_agent.team.principal import Principal, acting_as
 from analytics_agent.workspace.live import LiveWorkspace
-from tests.workspace.access_fixtures import POLICY, SALES_TABLES, build_shop, build_template, leaks
+from tests.workspace.access_fixtures import (
+    POLICY,
+    SALES_TABLES,
+    SALES_TOOLS,
+    build_shop,
+    build_template,
+    leaks,
+)
 
 ANN = Principal("ann", groups=("sales",))
 
@@ -48,7 +55,7 @@ def test_the_tool_specs_name_only_what_the_reader_sees(live: LiveWorkspace):
     with acting_as(ANN):
         specs = live.registry.mcp_tools()
     names = {t["name"] for t in specs}
-    assert names == {"list_tables", "describe_table", "aggregate", "run_sql", "orders_by_channel"}
+    assert names == SALES_TOOLS
     assert leaks(json.dumps(specs)) == []
     owner = {t["name"] for t in live.registry.mcp_tools()}  # the local user: every tool, as before
     assert {"reps_per_title", "orders_paid", "orders_of_department"} <= owner
@@ -204,6 +211,8 @@ def test_a_sql_tool_over_a_hidden_table_is_not_offered(live: LiveWorkspace):
         told = _as(ANN, live, name, {})
         assert told.startswith("Error: unknown tool") and leaks(told.replace(name, "")) == []
     assert json.loads(_as(ANN, live, "orders_by_channel", {}))["rows"][0][0] == "phone"
+    # 2,000 orders cycle through web, phone, store: range(2000) % 3 == 0 gives 667 on the web
+    assert json.loads(_as(ANN, live, "orders_in_channel", {"channel": "web"}))["rows"] == [[667]]
 
 
 def test_a_signed_in_user_named_nowhere_sees_no_table(live: LiveWorkspace):
