@@ -13,6 +13,9 @@ from typing import Any
 
 from analytics_agent.db.relationships_base import Relationship
 
+NONE_SHARED = "no tables are shared with you; the database's owner grants them in its access policy"
+"""What a reader who sees no table is told where the owner is told to load one."""
+
 
 @dataclass(frozen=True)
 class Visible:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from analytics_agent.db.catalog import read_catalog
-from analytics_agent.db.visible import Visible
+from analytics_agent.db.catalog import NO_TABLES, read_catalog
+from analytics_agent.db.visible import NONE_SHARED, Visible
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.base import Tool
@@ -84,7 +84,7 @@ def build_registry(
                 ListTables(visible),
                 _describe_table(tables, catalog, shared, timezone, visible),
                 *bundled,
-                _aggregate(catalog, shared, timezone),
+                _aggregate(catalog, shared, timezone, NO_TABLES if visible is None else NONE_SHARED),
             ]
         )
         if allow_sql and (visible is None or visible.run_sql):
@@ -173,13 +173,13 @@ def _describe_table(
 
 
 def _aggregate(
-    catalog: dict[str, dict[str, str]], semantics: Callable[[], Semantics], timezone: Zone
+    catalog: dict[str, dict[str, str]], semantics: Callable[[], Semantics], timezone: Zone, empty: str
 ) -> Tool:
     def build() -> Tool:
         from analytics_agent.tools.aggregate.tool import Aggregate
 
         found = semantics()
-        return Aggregate(catalog, semantics=found, timezone=found.timezone or _zone(timezone))
+        return Aggregate(catalog, semantics=found, timezone=found.timezone or _zone(timezone), empty=empty)
 
     return DeferredTool("aggregate", DESCRIPTION, build)
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from analytics_agent.db.visible import NONE_SHARED
 from analytics_agent.team.principal import Principal, acting_as
 from analytics_agent.workspace.live import LiveWorkspace
 from tests.workspace.access_fixtures import (
@@ -225,6 +226,8 @@ def test_a_signed_in_user_named_nowhere_sees_no_table(live: LiveWorkspace):
             "aggregate",
         }
     assert json.loads(_as(zed, live, "list_tables", {}))["rows"] == []
+    for name, arguments in (("describe_table", {"table": "orders"}), ("aggregate", {"table": "orders"})):
+        assert _as(zed, live, name, arguments) == f"Error: {NONE_SHARED}"  # not "load one": not theirs to
 
 
 def _touch(path: Path, text: str) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from analytics_agent.db.catalog import NO_TABLES, get_profile, list_tables
-from analytics_agent.db.visible import Visible
+from analytics_agent.db.visible import NONE_SHARED, Visible
 from analytics_agent.errors import ToolError
 from analytics_agent.tools.args.quick import quick_values
 from analytics_agent.tools.args.spec import ParamSpec
@@ -90,7 +90,7 @@ class DescribeTable(DeclaredTool):
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:
-            raise ToolError(NO_TABLES)
+            raise ToolError(NO_TABLES if self.visible is None else NONE_SHARED)
         # the planner's names: heavy, so imported when describe_table first runs
         from analytics_agent.tools.semantic.describe import semantic_summary, table_summary
 
