@@ -241,6 +241,8 @@ def _touch(path: Path, text: str) -> None:
 def test_a_changed_policy_is_read_again_and_a_broken_one_shows_nothing(live: LiveWorkspace):
     policy = live.db_path.with_name("access.yaml")
     _touch(policy, POLICY.replace("products, shippers]", "products, shippers, employees]"))
+    change = live.tick()  # the server's watcher: clients are told to list tools and resources again
+    assert change.tools and change.tables and not live.tick()
     with acting_as(ANN):
         assert "employees" in live.tables
     assert json.loads(_as(ANN, live, "run_sql", {"query": "SELECT count(*) FROM employees"}))["rows"] == [
