@@ -66,19 +66,7 @@ def build_registry(
         tables = sorted(catalog)
         bundled, problems = load_bundled_tools(cursor, catalog)
         bundled = _readable(cursor, bundled, visible)
-        if semantic_file is not None and semantic_file.is_file():
-            # the user's own file: checked now, so its problems are told by every command
-            from analytics_agent.tools.semantic.load import load_semantics
-
-            semantics, semantic_problems = load_semantics(cursor, full, semantic_file)
-            problems.extend(semantic_problems)
-            if semantic_problems:
-                semantics = replace(semantics, problems=tuple(str(p) for p in semantic_problems))
-            shared = _ready(semantics if visible is None else _seen(semantics, visible, catalog))
-        else:
-            # the bundled model never reports a problem (it is dropped where it does not fit), so it is
-            # read and checked only when aggregate or describe_table first needs it
-            shared = _on_first_use(connection, full, visible, catalog)
+        shared = _semantics(connection, cursor, semantic_file, full, visible, catalog, problems)
         registry = Registry(
             [
                 ListTables(visible),
@@ -102,6 +90,31 @@ def build_registry(
         return registry, problems
     finally:
         cursor.close()
+
+
+def _semantics(
+    connection: duckdb.DuckDBPyConnection,
+    cursor: duckdb.DuckDBPyConnection,
+    semantic_file: Path | None,
+    full: dict[str, dict[str, str]],
+    visible: Visible | None,
+    catalog: dict[str, dict[str, str]],
+    problems: list[ToolDefinitionError],
+) -> Callable[[], Semantics]:
+    """How the tools get the semantic model (as the reader sees it); the user's file's problems are added
+    to ``problems``."""
+    if semantic_file is None or not semantic_file.is_file():
+        # the bundled model never reports a problem (it is dropped where it does not fit), so it is read
+        # and checked only when aggregate or describe_table first needs it
+        return _on_first_use(connection, full, visible, catalog)
+    # the user's own file: checked now, so its problems are told by every command
+    from analytics_agent.tools.semantic.load import load_semantics
+
+    semantics, semantic_problems = load_semantics(cursor, full, semantic_file)
+    problems.extend(semantic_problems)
+    if semantic_problems:
+        semantics = replace(semantics, problems=tuple(str(p) for p in semantic_problems))
+    return _ready(semantics if visible is None else _seen(semantics, visible, catalog))
 
 
 def _readable(
