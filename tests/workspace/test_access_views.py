@@ -252,3 +252,37 @@ def test_a_changed_policy_is_read_again_and_a_broken_one_shows_nothing(live: Liv
     with acting_as(ANN):
         assert live.tables == []
     assert "employees" in live.tables  # the local user is not bound by the policy
+
+
+def test_a_linked_sources_tables_are_granted_by_naming_the_source_only(sample_db: Path, tmp_path: Path):
+    import duckdb
+
+    from analytics_agent.db.linked.spec import parse_source
+
+    parquet = tmp_path / "accounts.parquet"
+    duckdb.sql(f"COPY (SELECT i AS account_id, i * 10 AS arr FROM range(5) t(i)) TO '{parquet}'")
+    source = parse_source("crm", {"type": "files", "path": str(parquet)})
+    sample_db.with_name("access.yaml").write_text(
+        "groups:\n  everything: {tables: ['*']}\n  crm: {sources: [crm], run_sql: true}\n", encoding="utf-8"
+    )
+    live = LiveWorkspace(sample_db, idle_s=60, sources=[source], allow_sql=True)
+    try:
+        everything, crm = Principal("al", groups=("everything",)), Principal("cy", groups=("crm",))
+        with acting_as(everything):
+            own = live.tables
+        with acting_as(crm):
+            assert live.tables == ["crm"]  # a file source's one table is named as the source
+        summed = {"table": "crm", "metrics": [{"fn": "sum", "column": "arr"}]}
+        assert json.loads(_as(crm, live, "aggregate", summed))["rows"] == [[100]]  # 10 * (0+1+2+3+4)
+        counted = _as(crm, live, "run_sql", {"query": "SELECT count(*) FROM crm"})
+        assert json.loads(counted)["rows"] == [[5]]
+        told = _as(everything, live, "aggregate", summed).replace("crm", "<name>")
+        absent = _as(everything, live, "aggregate", {**summed, "table": "zccounts"}).replace(
+            "zccounts", "<name>"
+        )
+        assert told == absent and told.startswith("Error")
+        attached = _as(crm, live, "run_sql", {"query": "SELECT * FROM src_crm.crm"})
+        assert attached.startswith("Error") and "is qualified" in attached
+    finally:
+        live.close()
+    assert "crm" not in own and "orders" in own and "crm" in live.tables
