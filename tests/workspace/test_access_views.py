@@ -127,6 +127,17 @@ def test_a_hidden_column_is_answered_as_one_that_does_not_exist(live: LiveWorksp
             "filters": [{"column": c, "op": "not_null"}],
         },
     )
+    _same_answer(
+        live,
+        "aggregate",
+        "tax_id",
+        "zax_id",
+        lambda c: {
+            "table": "orders",
+            "metrics": [{"fn": "count"}],
+            "joins": [{"column": "customer_id", "to": f"customers.{c}"}],
+        },
+    )
     near = _as(ANN, live, "aggregate", summed("credit_limt"))
     assert near.startswith("Error") and leaks(near) == []
 
