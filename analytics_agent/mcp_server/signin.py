@@ -115,11 +115,11 @@ def _refuse(conn: HTTPConnection, error: SignInError) -> NoReturn:
 def refusal(error: SignInError, metadata_url: str) -> Response:
     """The 401/403 answer: the reason in the body and in ``WWW-Authenticate`` (RFC 6750 §3)."""
     reason = str(error).replace('"', "'").replace("\\", "/").encode("ascii", "replace").decode()
-    challenge = (
-        f'Bearer error="{error.code}", error_description="{reason}", resource_metadata="{metadata_url}"'
-    )
+    # RFC 6750 §3.1: a request that carried no token at all gets the challenge without an error code
+    code = f'error="{error.code}", ' if error.code else ""
+    challenge = f'Bearer {code}error_description="{reason}", resource_metadata="{metadata_url}"'
     return JSONResponse(
-        {"error": error.code, "error_description": str(error)},
+        {"error": error.code or "unauthorized", "error_description": str(error)},
         status_code=error.status,
         headers={"WWW-Authenticate": challenge},
     )

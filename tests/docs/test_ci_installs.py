@@ -20,6 +20,13 @@ def test_ci_installs_every_debian_package_a_test_needs() -> None:
     assert packages <= installed, f".ci/run does not install {sorted(packages - installed)}"
 
 
+def test_ci_installs_node_and_the_openid_provider_the_sign_in_tests_run() -> None:
+    assert re.search(rf"^\s*apt_install {required.NODE} npm\b", CI_RUN, re.M)
+    assert re.search(rf"npm install --prefix \"\$oidc_home\" .*{re.escape(required.OIDC_PROVIDER)}", CI_RUN)
+    assert 'oidc_home="${XDG_CACHE_HOME:-$HOME/.cache}/analytics-agent/oidc-provider"' in CI_RUN
+    assert str(required.oidc_provider_home()).endswith("analytics-agent/oidc-provider")
+
+
 def test_ci_prints_why_each_test_was_skipped() -> None:
     assert re.search(r'^export PYTEST_ADDOPTS="[^"]*-rs\b', CI_RUN, re.M)
 
