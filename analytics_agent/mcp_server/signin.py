@@ -151,26 +151,20 @@ def resource_metadata_url(resource: str) -> str:
 
 
 def metadata_routes(resource: str, issuer: str | None) -> list[Route]:
-    """Protected Resource Metadata: the SDK's own routes when an issuer exists; for personal tokens (no
-    authorization server to name, which the SDK's model requires) the same document without one."""
+    """Protected Resource Metadata (RFC 9728), written here rather than by the SDK's route: its URL type
+    adds a trailing slash to a path-less issuer (``http://id:8080/``), which then no longer equals the
+    issuer a client compares it with (RFC 8414 §3.3: exactly), and its model demands an authorization
+    server, which personal tokens do not have."""
+    document: dict[str, Any] = {"resource": resource}
     if issuer is not None:
-        from mcp.server.auth.routes import create_protected_resource_routes
-        from pydantic import AnyHttpUrl
-
-        return create_protected_resource_routes(
-            resource_url=AnyHttpUrl(resource), authorization_servers=[AnyHttpUrl(issuer)]
-        )
-    document = {
-        "resource": resource,
-        "bearer_methods_supported": ["header"],
-        "resource_name": "analytics-agent",
-    }
+        document["authorization_servers"] = [issuer]
+    document |= {"bearer_methods_supported": ["header"], "resource_name": "analytics-agent"}
 
     async def metadata(_: Any) -> Response:
         return JSONResponse(document, headers={"Cache-Control": "public, max-age=3600"})
 
     path = WELL_KNOWN + (resource_metadata_url(resource).split(WELL_KNOWN, 1)[1])
-    return [Route(path, endpoint=metadata, methods=["GET", "OPTIONS"])]
+    return [Route(path, endpoint=metadata, methods=["GET"])]
 
 
 def add_sign_in(app: Any, sign_in: SignIn) -> None:

@@ -5,42 +5,19 @@ checked to run nothing. Personal tokens in a real users file; the OpenID form is
 from __future__ import annotations
 
 import json
-import socket
-from contextlib import asynccontextmanager
 
 import pytest
 
 pytest.importorskip("mcp")
 
-import anyio
 import httpx
-import httpx2
-from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
+from signed_in import Seen, free_port, serving, token_client
 
-from analytics_agent.team.principal import LOCAL, Principal, current
+from analytics_agent.team.principal import LOCAL, current
 
 pytestmark = pytest.mark.anyio
 PUNE = {"city": "Pune", "day": "2026-10-24"}
 WELL_KNOWN = "/.well-known/oauth-protected-resource/mcp"
-
-
-def _port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Seen:
-    """Who each handler and each tool execution ran as."""
-
-    def __init__(self) -> None:
-        self.handlers: list[tuple[str, Principal]] = []
-        self.executions: list[tuple[str, Principal]] = []
-
-    async def __call__(self, ctx, call_next):  # an SDK server middleware, inside ActAsSignedIn
-        self.handlers.append((ctx.method, current()))
-        return await call_next(ctx)
 
 
 @pytest.fixture
@@ -62,46 +39,22 @@ def team(sample_db, make_server, tmp_path):
         return execute(name, arguments)
 
     live.execute = recording
-    port = _port()
+    port = free_port()
     resource = f"http://127.0.0.1:{port}/mcp"
     app = http_app(server, host="127.0.0.1", sign_in=SignIn(PersonalTokens(path), resource))
     return app, port, tokens, seen
-
-
-@asynccontextmanager
-async def serving(app, port):
-    import uvicorn
-
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_config=None, access_log=False, lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    async with anyio.create_task_group() as tasks:
-        tasks.start_soon(server.serve)
-        with anyio.fail_after(60):
-            while not server.started:
-                await anyio.sleep(0.02)
-        try:
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            server.should_exit = True
-
-
-def _client(url: str, token: str, mode: str = "auto") -> Client:
-    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
-    return Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode)
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_every_handler_and_tool_call_runs_as_the_signed_in_user(team, mode):
     app, port, tokens, seen = team
     async with serving(app, port) as url:
-        async with _client(url, tokens["alice"], mode) as alice:
+        async with token_client(url, tokens["alice"], mode) as alice:
             answer = await alice.call_tool("sales_summary", PUNE)
             await alice.list_tools()
             await alice.read_resource("analytics-agent://tables")
             await alice.list_prompts()
-        async with _client(url, tokens["bob"], mode) as bob:
+        async with token_client(url, tokens["bob"], mode) as bob:
             await bob.call_tool("list_tables", {})
     assert json.loads(answer.content[0].text)["orders"] == 3
     by_name = {p.name for _, p in seen.handlers}
@@ -126,7 +79,7 @@ async def _post(app, path: str = "/mcp", **kwargs) -> httpx.Response:
 
 def _challenge(response: httpx.Response) -> str:
     header = response.headers["www-authenticate"]
-    assert header.startswith("Bearer ") and f'resource_metadata="http://127.0.0.1:' in header
+    assert header.startswith("Bearer ") and 'resource_metadata="http://127.0.0.1:' in header
     assert header.rstrip('"').endswith(WELL_KNOWN)
     return header
 
@@ -191,13 +144,12 @@ async def test_oversized_headers_are_refused_by_the_server_before_anything_runs(
         except (httpx.ReadError, httpx.RemoteProtocolError):
             return "closed"
 
-    async with serving(app, port) as url:
-        async with httpx.AsyncClient(timeout=30) as client:
-            huge = await outcome(client, url, {"Authorization": "Bearer " + "a" * 200_000})
-            padded = await outcome(
-                client, url, {"Authorization": f"Bearer {tokens['alice']}", "X-Pad": "p" * 200_000}
-            )
-            still = await outcome(client, url, {"Authorization": "Bearer " + "a" * 10_000})
+    async with serving(app, port) as url, httpx.AsyncClient(timeout=30) as client:
+        huge = await outcome(client, url, {"Authorization": "Bearer " + "a" * 200_000})
+        padded = await outcome(
+            client, url, {"Authorization": f"Bearer {tokens['alice']}", "X-Pad": "p" * 200_000}
+        )
+        still = await outcome(client, url, {"Authorization": "Bearer " + "a" * 10_000})
     for refused in (huge, padded):
         assert refused == "closed" or 400 <= refused < 500
     assert still == 401  # under the parser's bound, our own limit answers with the reason
@@ -206,30 +158,29 @@ async def test_oversized_headers_are_refused_by_the_server_before_anything_runs(
 
 async def test_a_session_opened_by_one_user_cannot_be_used_by_another(team):
     app, port, tokens, seen = team
-    async with serving(app, port) as url:
-        async with _client(url, tokens["alice"], "legacy") as alice:
-            await alice.list_tools()
-            opened = [m for m, _ in seen.handlers]
-            async with httpx.AsyncClient(timeout=30) as client:
-                # bob replays alice's session id (seen in a log, say): the SDK answers as for no such session
-                session = await client.post(
-                    f"{url}/mcp",
-                    json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
-                    headers={
-                        "Authorization": f"Bearer {tokens['alice']}",
-                        "Accept": "application/json, text/event-stream",
-                    },
-                )
-                sid = session.headers.get("mcp-session-id")
-                hijack = await client.post(
-                    f"{url}/mcp",
-                    json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-                    headers={
-                        "Authorization": f"Bearer {tokens['bob']}",
-                        "mcp-session-id": sid or "",
-                        "Accept": "application/json, text/event-stream",
-                    },
-                )
+    async with serving(app, port) as url, token_client(url, tokens["alice"], "legacy") as alice:
+        await alice.list_tools()
+        opened = [m for m, _ in seen.handlers]
+        async with httpx.AsyncClient(timeout=30) as client:
+            # bob replays alice's session id (seen in a log, say): the SDK answers as for no such session
+            session = await client.post(
+                f"{url}/mcp",
+                json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
+                headers={
+                    "Authorization": f"Bearer {tokens['alice']}",
+                    "Accept": "application/json, text/event-stream",
+                },
+            )
+            sid = session.headers.get("mcp-session-id")
+            hijack = await client.post(
+                f"{url}/mcp",
+                json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                headers={
+                    "Authorization": f"Bearer {tokens['bob']}",
+                    "mcp-session-id": sid or "",
+                    "Accept": "application/json, text/event-stream",
+                },
+            )
     assert opened and sid
     assert hijack.status_code == 404
     assert "bob" not in {p.name for _, p in seen.handlers}
