@@ -176,10 +176,15 @@ def _sign_in(http: bool, auth: str, *, issuer, audience, host: str, port: int, g
         return SignIn(PersonalTokens(path), resource)
     if not issuer or not audience:
         raise ConfigError("--auth oidc needs --issuer URL (the provider) and --audience URL (this server)")
-    from analytics_agent.team.tokens import JwtRules, oidc_verifier
+    from analytics_agent.errors import SignInError
+    from analytics_agent.team.tokens import JwtRules, discover_jwks_uri, http_get_json, oidc_verifier
 
     rules = JwtRules(issuer, audience, groups_claim=groups_claim, required_scopes=tuple(scopes or ()))
-    return SignIn(oidc_verifier(rules), resource, issuer)
+    try:  # a mistyped --issuer fails here, not as a 401 on every request
+        jwks_uri = discover_jwks_uri(issuer, http_get_json)
+    except SignInError as exc:
+        raise ConfigError(f"{exc}; check --issuer") from None
+    return SignIn(oidc_verifier(rules, jwks_uri=jwks_uri), resource, issuer)
 
 
 def _require_sdk() -> None:

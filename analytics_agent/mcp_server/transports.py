@@ -3,7 +3,8 @@
 On stdio, stdout is the protocol: the SDK points file descriptor 1 at stderr while it serves, so nothing
 else can write there by accident, and our logs go to stderr. Over HTTP, DNS-rebinding protection
 (Host/Origin checks) is on whenever the address is loopback, however it is spelled (``127.1``,
-``[::1]``…); any other address serves without authentication, which ``serve_http`` says on stderr.
+``[::1]``…); any other address serves without authentication unless sign-in is on (``signin``), which
+``serve_http`` says on stderr.
 """
 
 from __future__ import annotations
@@ -71,7 +72,11 @@ def http_app(server: Server[Any], *, host: str, sign_in: SignIn | None = None) -
         hosts, origins = rebinding_allow_lists(host)
         security = TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins)
     elif sign_in is None:
-        log.warning("serving on %s without authentication: anyone who can reach the port can query", host)
+        log.warning(
+            "serving on %s without authentication: anyone who can reach the port can query "
+            "(--auth users or --auth oidc signs users in)",
+            host,
+        )
     if sign_in is None:
         return server.streamable_http_app(
             streamable_http_path=MCP_PATH, host=host, transport_security=security

@@ -185,17 +185,20 @@ def discover_jwks_uri(issuer: str, get_json: Callable[[str], dict[str, Any]]) ->
     """The key set's address from the issuer's OpenID configuration (or its OAuth metadata, RFC 8414),
     which must name the same issuer (OpenID Connect Discovery 4.3)."""
     base = issuer.rstrip("/")
+    failures = []
     for path in ("/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"):
         try:
             meta = get_json(base + path)
-        except Exception:
+        except Exception as exc:
+            failures.append(f"{path}: {_reason(exc)}")
             continue
         if meta.get("issuer") != issuer:
             raise SignInError(f"{base + path} names another issuer ({str(meta.get('issuer'))[:100]})")
         uri = meta.get("jwks_uri")
         if isinstance(uri, str):
             return uri
-    raise SignInError(f"the issuer {issuer} publishes no jwks_uri at its .well-known addresses")
+        failures.append(f"{path}: no jwks_uri")
+    raise SignInError(f"the issuer {issuer} publishes no key set ({'; '.join(failures)[:300]})")
 
 
 def http_get_json(url: str, *, max_bytes: int = 256_000, timeout_s: float = 10.0) -> dict[str, Any]:
@@ -217,9 +220,10 @@ def http_get_json(url: str, *, max_bytes: int = 256_000, timeout_s: float = 10.0
     return data
 
 
-def oidc_verifier(rules: JwtRules) -> JwtVerifier:
-    """A verifier for the real provider: its keys found by discovery on first use."""
-    uri: list[str] = []
+def oidc_verifier(rules: JwtRules, *, jwks_uri: str | None = None) -> JwtVerifier:
+    """A verifier for the real provider: its keys from ``jwks_uri``, found by discovery on first use when
+    not given."""
+    uri: list[str] = [jwks_uri] if jwks_uri else []
 
     def fetch() -> dict[str, Any]:
         if not uri:

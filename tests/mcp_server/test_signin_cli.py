@@ -125,3 +125,19 @@ def test_start_up_mistakes_are_one_line_errors(sample_db, flags, message, capsys
     err = capsys.readouterr().err
     assert exited.value.code == 2 and err.startswith("error: ") and message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_an_issuer_that_cannot_be_reached_fails_at_start_not_on_every_request(sample_db, capsys, monkeypatch):
+    from analytics_agent.cli.app import main
+
+    port = free_port()  # nothing listens there
+    flags = ["--http", "--auth", "oidc", "--issuer", f"http://127.0.0.1:{port}", "--audience", "http://x/mcp"]
+    monkeypatch.setattr(sys, "argv", ["analytics-agent", "--db", str(sample_db), "mcp", *flags])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert (
+        f"the issuer http://127.0.0.1:{port} publishes no key set (/.well-known/openid-configuration:" in err
+    )
+    assert err.rstrip().endswith("check --issuer")
