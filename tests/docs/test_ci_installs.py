@@ -54,3 +54,21 @@ def test_a_program_that_is_there_is_found(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setenv("CI", "true")
     monkeypatch.setenv("PATH", str(tmp_path))
     assert required.program("rsvg-convert", required.RSVG) == str(tool)
+
+
+def test_a_missing_openid_provider_skips_here_and_fails_under_ci(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # an empty cache: .ci/run never ran here
+    monkeypatch.delenv("CI", raising=False)
+    if required.shutil.which("node") is None:
+        pytest.skip("node not found (Debian package nodejs)")
+    with pytest.raises(
+        pytest.skip.Exception, match=r"oidc-provider@9\.13\.3 not installed in .*npm install --prefix"
+    ):
+        required.oidc_provider()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(
+        pytest.fail.Exception, match=r"oidc-provider@9\.13\.3 not installed .*\.ci/run installs it"
+    ):
+        required.oidc_provider()
