@@ -59,3 +59,23 @@ def token_client(url: str, token: str, mode: str = "auto") -> Any:
 
     http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
     return Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode)
+
+
+def team_app(db: Any) -> tuple[Any, int, str, Seen, Any]:
+    """A team server over ``db`` with personal tokens: (app, port, alice's token, seen, close). Alice is in
+    the group ``sales``; ``seen`` records who each handler ran as."""
+    from analytics_agent.mcp_server import build_server
+    from analytics_agent.mcp_server.signin import SignIn
+    from analytics_agent.mcp_server.transports import http_app
+    from analytics_agent.team.users import PersonalTokens, add_user, users_file
+    from analytics_agent.workspace.live import LiveWorkspace
+
+    path = users_file(db)
+    alice = add_user(path, "alice", ("sales",))
+    live = LiveWorkspace(db)
+    server = build_server(live)
+    seen = Seen()
+    server.middleware.append(seen)
+    port = free_port()
+    sign_in = SignIn(PersonalTokens(path), f"http://127.0.0.1:{port}/mcp")
+    return http_app(server, host="127.0.0.1", sign_in=sign_in), port, alice, seen, live.close

@@ -13,7 +13,7 @@ pytest.importorskip("mcp")
 
 import anyio
 from example_model import ExampleModel
-from signed_in import Seen, free_port, serving
+from signed_in import serving, team_app
 
 pytestmark = pytest.mark.anyio
 PUNE_ANSWER = "Pune had 3 orders and ₹4,798 revenue on 24 Oct 2026."
@@ -25,25 +25,10 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def team(sample_db, tmp_path):
-    from analytics_agent.mcp_server import build_server
-    from analytics_agent.mcp_server.signin import SignIn
-    from analytics_agent.mcp_server.transports import http_app
-    from analytics_agent.team.users import PersonalTokens, add_user, users_file
-    from analytics_agent.workspace.live import LiveWorkspace
-
-    path = users_file(sample_db)
-    alice = add_user(path, "alice", ("sales",))
-    live = LiveWorkspace(sample_db)
-    server = build_server(live)
-    seen = Seen()
-    server.middleware.append(seen)
-    port = free_port()
-    app = http_app(
-        server, host="127.0.0.1", sign_in=SignIn(PersonalTokens(path), f"http://127.0.0.1:{port}/mcp")
-    )
+def team(sample_db):
+    app, port, alice, seen, close = team_app(sample_db)
     yield app, port, alice, seen
-    live.close()
+    close()
 
 
 def _run(capsys, monkeypatch, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
