@@ -83,7 +83,10 @@ class RemoteExecutor:
             result = self._portal.call(self._client.call_tool, name, decoded)
         except Exception as exc:  # the server went away mid-question: the model reads why, the loop goes on
             return error_outcome(name, f"the team server did not answer {name}: {_one_line(exc)}")
-        text = "\n".join(getattr(block, "text", "") for block in result.content)
+        unread = [block.type for block in result.content if not isinstance(getattr(block, "text", None), str)]
+        if unread:  # our servers answer in text; anything else must not vanish from the model's view
+            return error_outcome(name, f"the team server answered {name} with {unread[0]} content, not text")
+        text = "\n".join(block.text for block in result.content)
         structured = result.structured_content if isinstance(result.structured_content, dict) else {}
         rows = structured.get("rows")
         return ToolOutcome(
@@ -136,6 +139,8 @@ def check_sign_in(url: str, token: str) -> None:
         except ValueError:
             reason = ""
         raise ConfigError(f"the team server {url} refused the token: {reason or answer.status_code}")
+    if answer.status_code == 404:
+        raise ConfigError(f"{url} answered 404 Not Found: give the team server's MCP address (…/mcp)")
 
 
 def open_remote(url: str, token: str) -> RemoteWorkspace:

@@ -59,4 +59,7 @@ async def test_no_token_or_a_refused_one_is_a_config_error_with_the_reason(team,
             await anyio.to_thread.run_sync(aa.connect, f"{url}/mcp")
         with pytest.raises(ConfigError, match="refused the token: unknown or revoked personal token"):
             await anyio.to_thread.run_sync(lambda: aa.connect(f"{url}/mcp", token="aat_wrong"))
+        alice = team[2]
+        with pytest.raises(ConfigError, match="answered 404 Not Found: give the team server's MCP address"):
+            await anyio.to_thread.run_sync(lambda: aa.connect(url, token=alice))
     assert seen.handlers == []
