@@ -108,7 +108,9 @@ def mcp(
         door = _import_mcp_server() if http else None
         where = f"http://{host}:{port}{door.MCP_PATH}" if door else "stdio"
         typer.echo(
-            f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path})", err=True
+            f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path}"
+            f"{_signing_in(auth, issuer)})",
+            err=True,
         )
         # what start-up built lives as long as the server: out of the collector's walks (every full
         # collection, the interpreter's last one at exit too, walked it all again; docs/performance.md)
@@ -150,6 +152,18 @@ def missing_database_for_mcp(path: Path) -> str:
         f"this MCP server's configuration and restart it, or create the file with: analytics-agent --db "
         f"{path} load FILE.csv"
     )
+
+
+def _signing_in(auth: str, issuer) -> str:
+    if auth == "users":
+        return f", sign-in: personal tokens from {_users_file_name()}"
+    return f", sign-in: tokens from {issuer}" if auth == "oidc" else ""
+
+
+def _users_file_name() -> str:
+    from analytics_agent.team.users import users_file
+
+    return str(users_file(db_path()))
 
 
 def _sign_in(http: bool, auth: str, *, issuer, audience, host: str, port: int, groups_claim: str, scopes):

@@ -99,6 +99,9 @@ async def test_two_users_sign_in_with_their_tokens_and_a_removed_one_is_refused_
     logged = err.read_text()
     assert alice not in logged and bob not in logged
     assert "without authentication" not in logged
+    users = sample_db.with_name(f"{sample_db.stem}.users.json")
+    assert f"analytics-agent MCP server on http://127.0.0.1:{port}/mcp (" in logged
+    assert f"sign-in: personal tokens from {users})" in logged
 
 
 @pytest.mark.parametrize(

@@ -166,5 +166,6 @@ async def test_the_command_line_server_takes_a_real_providers_token_and_refuses_
     assert bare.status_code == 401 and "resource_metadata" in bare.headers["www-authenticate"]
     assert forged.status_code == 401 and "does not verify" in forged.json()["error_description"]
     logged = err.read_text()
+    assert f"sign-in: tokens from {issuer})" in logged
     assert "refused a request from 127.0.0.1: the token does not verify" in logged
     assert token[:40] not in logged and token[-30:] not in logged
