@@ -169,3 +169,27 @@ async def test_the_command_line_server_takes_a_real_providers_token_and_refuses_
     assert f"sign-in: tokens from {issuer})" in logged
     assert "refused a request from 127.0.0.1: the token does not verify" in logged
     assert token[:40] not in logged and token[-30:] not in logged
+
+
+async def test_a_real_token_without_a_required_scope_is_a_403(sample_db, make_server, providers):
+    from analytics_agent.mcp_server.signin import SignIn
+    from analytics_agent.mcp_server.transports import http_app
+    from analytics_agent.team.tokens import JwtRules, oidc_verifier
+
+    issuer, port = providers[0], free_port()
+    resource = f"http://127.0.0.1:{port}/mcp"
+    _, server = make_server(sample_db)
+    seen = Seen()
+    server.middleware.append(seen)
+    verifier = oidc_verifier(JwtRules(issuer, resource, required_scopes=("mcp:admin",)))
+    app = http_app(server, host="127.0.0.1", sign_in=SignIn(verifier, resource, issuer))
+    token = await anyio.to_thread.run_sync(real_token, issuer, resource)  # it carries mcp:tools only
+    async with serving(app, port) as url, httpx.AsyncClient(timeout=30) as http:
+        answer = await http.post(f"{url}/mcp", json={}, headers={"Authorization": f"Bearer {token}"})
+    assert answer.status_code == 403
+    assert answer.json() == {
+        "error": "insufficient_scope",
+        "error_description": "the token lacks the scope 'mcp:admin'",
+    }
+    assert 'error="insufficient_scope"' in answer.headers["www-authenticate"]
+    assert seen.handlers == []
