@@ -161,7 +161,7 @@ def parse_policy(text: str, *, path: str = POLICY_FILE) -> Policy:
     users: dict[str, Rule] = {}
     groups: dict[str, Rule] = {}
     for key, body in top.items():
-        entries = body.mapping(key)
+        entries = body.mapping(key, allow_empty=True)
         target = users if key == "users" else groups
         for name, rule in entries.items():
             target[name] = _rule(rule, f"{key}.{name}")

@@ -124,6 +124,7 @@ def test_an_empty_entry_grants_nothing_and_an_empty_file_is_a_policy_that_names_
     assert visible is not None and visible.tables == ()
     empty = visible_to(parse_policy(""), Principal("ann"), CATALOG)
     assert empty is not None and empty.tables == ()
+    assert parse_policy("groups:\nusers:\n").groups == {}  # keys with nothing under them yet
 
 
 def test_the_policy_file_lives_beside_the_database_and_a_hostile_one_is_refused(tmp_path: Path):
