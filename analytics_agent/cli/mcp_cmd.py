@@ -90,6 +90,7 @@ def mcp(
     from analytics_agent.config import load_config_file
 
     if http:
+        _policy_needs_sign_in(auth, access)
         _check_port_free(host, port)
     if not logging.getLogger().handlers:  # -v configured INFO already; otherwise warnings only, on stderr
         logging.basicConfig(
@@ -124,6 +125,21 @@ def mcp(
             serve(live, timezone=timezone)
     finally:
         live.close()
+
+
+def _policy_needs_sign_in(auth: str, access: Optional[Path]) -> None:
+    """Over HTTP without sign-in every client is the database's owner, so a policy would limit no one:
+    serving anyway would look limited and show everything."""
+    from analytics_agent.team.access import policy_path_for
+
+    if auth != "none":
+        return
+    policy = access if access is not None else policy_path_for(db_path())
+    if access is not None or policy.exists():
+        raise ConfigError(
+            f"{policy} limits who reads what, but without sign-in every HTTP client is the owner and sees "
+            "everything: add --auth users (or --auth oidc)"
+        )
 
 
 def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":
