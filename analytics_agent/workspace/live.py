@@ -6,7 +6,8 @@ that held its connection for hours would lock the user out of ``load`` in anothe
 closes it once no call has used it for ``idle_s`` seconds (``tick``). Whenever it reopens, it compares the
 file with what the registry was built from and rebuilds the registry if another process changed it (the
 city enums, the tables ``aggregate`` knows). The file cannot change while our connection is open, so
-checking at open time is enough.
+checking at open time is enough. A linked lake can (a writer elsewhere commits to it): each reopen reads
+its version too (``SourceSetUp.versions``), and a new one rebuilds the registry from the lake as it now is.
 
 Thread-safe: calls run in worker threads; ``tick`` runs from a timer.
 """
@@ -79,6 +80,7 @@ class LiveWorkspace:
         self._users = 0
         self._last_used = 0.0
         self._fingerprint: Fingerprint | None = None
+        self._versions: dict[str, str] = {}
         self._registry: Registry | None = None
         self._tables: list[str] = []
         self._pending = Change()
@@ -149,10 +151,11 @@ class LiveWorkspace:
                 if problem not in self.source_problems:
                     log.warning("%s", problem)
             self.source_problems = list(set_up.problems)
+        versions = dict(set_up.versions) if set_up is not None else {}
         try:
-            if fingerprint != self._fingerprint or self._registry is None:
+            if fingerprint != self._fingerprint or versions != self._versions or self._registry is None:
                 self._rebuild(connection)
-                self._fingerprint = fingerprint
+                self._fingerprint, self._versions = fingerprint, versions
         except BaseException:
             connection.close()
             raise
