@@ -40,6 +40,9 @@ from analytics_agent.workspace.workspace import Workspace, prepare_database
 log = logging.getLogger(__name__)
 DEFAULT_IDLE_S = 2.0
 CALL_LOCK_WAIT_S = 5.0  # a call waits this long for another process's write (a load) to finish
+# A server busy with calls never goes idle; with linked sources it still lets go of its connection between
+# two calls once it is this old, so a lake another process commits to is read anew (its tables, profiles).
+SOURCES_RECHECK_S = 30.0
 
 Fingerprint = tuple[tuple[int, int, int] | None, ...]
 
@@ -64,6 +67,7 @@ class LiveWorkspace:
         allow_sql: bool = False,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         idle_s: float = DEFAULT_IDLE_S,
+        recheck_s: float = SOURCES_RECHECK_S,
         sources: Sequence[Source] = (),
         sample_data: bool = False,
         timezone: str = "UTC",
@@ -75,10 +79,12 @@ class LiveWorkspace:
         self._allow_sql = allow_sql
         self._timeout_s = timeout_s
         self.idle_s = idle_s
+        self.recheck_s = recheck_s
         self._lock = threading.Lock()
         self._open: Workspace | None = None
         self._users = 0
         self._last_used = 0.0
+        self._opened_at = 0.0
         self._fingerprint: Fingerprint | None = None
         self._versions: dict[str, str] = {}
         self._registry: Registry | None = None
@@ -123,10 +129,14 @@ class LiveWorkspace:
                 self._last_used = time.monotonic()
 
     def tick(self) -> Change:
-        """Close the connection if idle; if closed and the file changed, rebuild and say what changed."""
+        """Close the connection if idle (or, over linked sources, old); if closed and the file changed,
+        rebuild and say what changed."""
         with self._lock:
             if self._open is not None:
-                if self._users == 0 and time.monotonic() - self._last_used >= self.idle_s:
+                now = time.monotonic()
+                idle = now - self._last_used >= self.idle_s
+                old = bool(self._sources) and now - self._opened_at >= self.recheck_s
+                if self._users == 0 and (idle or old):
                     self._close()
             elif _fingerprint(self.db_path) != self._fingerprint:
                 try:
@@ -161,6 +171,7 @@ class LiveWorkspace:
             raise
         executor = Executor(self.registry, connection, timeout_s=self._timeout_s)
         self._open = Workspace(self.db_path, connection, self.registry, executor)
+        self._opened_at = time.monotonic()
         return self._open
 
     def _rebuild(self, connection: duckdb.DuckDBPyConnection) -> None:

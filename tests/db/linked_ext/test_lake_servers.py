@@ -295,3 +295,34 @@ async def test_a_writers_change_reaches_a_running_server_and_a_new_one_alike(lak
     assert expected[-1] == [7, 10000.0, 10]
     assert after_new != before  # the description (rows, largest fare, weekdays) did change
     assert await _tables(running.url) == await _tables(new.url) == ["trips", "zones"]
+
+
+def test_a_server_busy_with_calls_still_reads_a_lake_changed_by_another_process(lake, tmp_path, monkeypatch):
+    """Calls that never leave the server idle keep its connection open; over a lake it is let go between
+    two calls once older than ``recheck_s`` (0 here, so the first tick does it), and the next call reads
+    the lake's new snapshot: its description, not only its sums."""
+    from analytics_agent.db.linked.spec import parse_source
+    from analytics_agent.workspace.live import LiveWorkspace
+
+    for key, value in server_env(lake, tmp_path / "etc", tmp_path / "data").items():
+        monkeypatch.setenv(key, value)
+    database = tmp_path / "own.duckdb"
+    duckdb.connect(str(database)).close()
+    dsn = f"host=127.0.0.1 port={lake.postgres.port} user={READER} dbname={lake.dbname}"
+    source = parse_source(
+        "lake",
+        {"type": "ducklake", "catalog": f"postgres:{dsn}", "password_env": "LAKE_PASSWORD", "data_path": lake.data_path},
+    )  # fmt: skip
+    live = LiveWorkspace(database, sources=[source], idle_s=3600, recheck_s=0)
+    try:
+        before = json.loads(live.execute("describe_table", {"table": "trips"}).text)
+        conn = lake.writer(tmp_path)
+        conn.execute("INSERT INTO lake.trips SELECT 30000 + i, 8, 2000.0 FROM range(5) t(i)")
+        conn.close()
+        live.tick()
+        after = json.loads(live.execute("describe_table", {"table": "trips"}).text)
+    finally:
+        live.close()
+    weekday = {c["name"]: c for c in after["columns"]}["weekday"]
+    assert (before["rows"], after["rows"]) == (20000, 20005)
+    assert weekday["max"] == 8
