@@ -14,7 +14,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ pytest.importorskip(
 )
 pytest.importorskip("duckdb_extension_httpfs", reason="needs the lake extra (DuckDB 1.5.5 extension wheels)")
 
+from deploy_recipe import as_test_runs, entry_command, make_database
 from mcp import Client
 
 from analytics_agent.db.linked.extensions import load_extension
@@ -177,12 +177,13 @@ def server_env(lake: Lake, config_home: Path, data_home: Path) -> dict[str, str]
 @pytest.fixture
 def start_servers(lake, tmp_path) -> Iterator[Callable[..., list[Server]]]:
     """Starts server processes at once, as machines of a fleet would: each its own data folder, one
-    configuration, one empty database file that every one opens read-only."""
+    configuration, one empty database file that every one opens read-only; the command and the database
+    are the container image's (tests/deploy_recipe.py)."""
     config = tmp_path / "etc"
     (config / "analytics-agent").mkdir(parents=True)
     (config / "analytics-agent" / "sources.toml").write_text(_sources_toml(lake))
     database = tmp_path / "lake.duckdb"
-    duckdb.connect(str(database)).close()
+    make_database(database)  # the image's own line (deploy/Dockerfile)
     started: list[Server] = []
 
     def start(*names: str) -> list[Server]:
@@ -190,8 +191,7 @@ def start_servers(lake, tmp_path) -> Iterator[Callable[..., list[Server]]]:
         for name in names:
             port, data_home, stderr = free_port(), tmp_path / name / "data", tmp_path / name / "stderr.txt"
             data_home.mkdir(parents=True)
-            command = [sys.executable, "-m", "analytics_agent", "--db", str(database)]
-            command += ["mcp", "--http", "--port", str(port)]
+            command = as_test_runs(entry_command(), database=database, port=port)  # the image's own
             with stderr.open("w") as err:
                 proc = subprocess.Popen(
                     command, stdout=subprocess.DEVNULL, stderr=err, cwd=tmp_path,
