@@ -15,7 +15,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -326,3 +326,58 @@ def test_a_server_busy_with_calls_still_reads_a_lake_changed_by_another_process(
     weekday = {c["name"]: c for c in after["columns"]}["weekday"]
     assert (before["rows"], after["rows"]) == (20000, 20005)
     assert weekday["max"] == 8
+
+
+@contextlib.asynccontextmanager
+async def round_robin(backends: list[str], served: list[str]) -> AsyncIterator[str]:
+    """A load balancer without session affinity: each request goes to the next server in turn (its base
+    URL appended to ``served``). Responses are passed back whole: no call here streams for long."""
+    import httpx
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    turn = iter(backends * 1000)
+    hop = {"host", "content-length", "transfer-encoding", "content-encoding"}
+    async with httpx.AsyncClient(timeout=600) as client:
+
+        async def forward(request: Request) -> Response:
+            target = next(turn)
+            served.append(target)
+            headers = {k: v for k, v in request.headers.items() if k.lower() not in hop}
+            answer = await client.request(
+                request.method, target + request.url.path, headers=headers, content=await request.body()
+            )
+            kept = {k: v for k, v in answer.headers.items() if k.lower() not in hop}
+            return Response(answer.content, status_code=answer.status_code, headers=kept)
+
+        app = Starlette(routes=[Route("/mcp", forward, methods=["GET", "POST", "DELETE"])])
+        port = free_port()
+        server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="off")
+        )
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(server.serve)
+            while not server.started:  # uvicorn's own ready flag
+                await anyio.sleep(0.01)
+            try:
+                yield f"http://127.0.0.1:{port}/mcp"
+            finally:
+                server.should_exit = True
+
+
+async def test_a_balancer_may_send_each_call_to_either_server(lake, start_servers, tmp_path):
+    """MCP clients of the current protocol keep no session on the server: behind a balancer that
+    alternates, one client's calls are answered by both servers, each with the owner's numbers."""
+    servers = start_servers("one", "two")
+    bases = [s.url.removesuffix("/mcp") for s in servers]
+    served: list[str] = []
+    async with round_robin(bases, served) as url, Client(url) as client:
+        results = [await client.call_tool("aggregate", SUMS) for _ in range(4)]
+    expected = _owners_sums(lake, tmp_path)
+    for result in results:
+        assert not result.is_error, result.content
+        assert json.loads(result.content[0].text)["rows"] == expected
+    assert set(served) == set(bases) and len(served) >= 4
