@@ -41,7 +41,6 @@ from .conftest import Postgres, free_port
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 WORKTREE = Path(__file__).resolve().parents[3]
 READER, READER_PASSWORD = "lake_reader", "reader-Secret-5678"
-BUCKET = "lake"
 
 
 def psql(postgres: Postgres, dbname: str, *statements: str) -> str:
@@ -63,10 +62,11 @@ class Lake:
     postgres: Postgres
     dbname: str
     endpoint: str
+    bucket: str
 
     @property
     def data_path(self) -> str:
-        return f"s3://{BUCKET}/data/"
+        return f"s3://{self.bucket}/data/"
 
     def writer(self, tmp_path: Path) -> duckdb.DuckDBPyConnection:
         """The data owner's connection: DuckLake attached read-write as the superuser."""
@@ -107,8 +107,9 @@ def lake(postgres, s3_server, tmp_path) -> Lake:
     """A DuckLake whose catalog is the PostgreSQL database ``lakecat`` and whose files are on S3; a role
     that may only read the catalog, as the servers sign in."""
     postgres.create_database("lakecat")
-    s3_server.client().create_bucket(Bucket=BUCKET)
-    lake = Lake(postgres, "lakecat", s3_server.endpoint)
+    bucket = "lake-" + "".join(ch for ch in tmp_path.name.lower() if ch.isalnum())[-20:]
+    s3_server.client().create_bucket(Bucket=bucket)  # a bucket of its own: the moto server lives on
+    lake = Lake(postgres, "lakecat", s3_server.endpoint, bucket)
     conn = lake.writer(tmp_path)
     conn.execute(
         "CREATE TABLE lake.trips AS SELECT i AS trip_id, i % 7 AS weekday, (i % 50) * 1.5 AS fare "
@@ -250,7 +251,7 @@ def _listing(lake: Lake) -> list[tuple[str, str]]:
         "s3", endpoint_url=lake.endpoint, aws_access_key_id="test", aws_secret_access_key="test",
         region_name="us-east-1",
     )  # fmt: skip
-    pages = s3.get_paginator("list_objects_v2").paginate(Bucket=BUCKET)
+    pages = s3.get_paginator("list_objects_v2").paginate(Bucket=lake.bucket)
     return sorted((o["Key"], o["ETag"]) for page in pages for o in page.get("Contents", []))
 
 
