@@ -269,7 +269,9 @@ def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Li
     conn.execute(
         f"ATTACH 'ducklake:{_sql_text(catalog)}' AS {quote_ident(source.alias)} ({', '.join(options)})"
     )
-    linked.versions[source.name] = _ducklake_snapshot(conn, source.alias)
+    version = _ducklake_snapshot(conn, source.alias)
+    if version is not None:
+        linked.versions[source.name] = version
     data_path = source.get("data_path") or _ducklake_data_path(conn, source.alias)
     if data_path:
         linked.allowed_directories.append(str(data_path) if str(data_path).endswith("/") else f"{data_path}/")
@@ -282,11 +284,16 @@ def _ducklake_data_path(conn: duckdb.DuckDBPyConnection, alias: str) -> str | No
     return row[0] if row else None
 
 
-def _ducklake_snapshot(conn: duckdb.DuckDBPyConnection, alias: str) -> str:
-    """The lake's latest snapshot: every commit to it (by any process) makes a new one."""
+def _ducklake_snapshot(conn: duckdb.DuckDBPyConnection, alias: str) -> str | None:
+    """The lake's latest snapshot: every commit to it (by any process) makes a new one. None where it
+    cannot be read (a catalog laid out otherwise): the lake is then read as before, profiles kept."""
     metadata = quote_ident(f"__ducklake_metadata_{alias}")
-    row = conn.execute(f"SELECT max(snapshot_id) FROM {metadata}.ducklake_snapshot").fetchone()
-    return f"snapshot {row[0] if row else None}"
+    try:
+        row = conn.execute(f"SELECT max(snapshot_id) FROM {metadata}.ducklake_snapshot").fetchone()
+    except duckdb.Error as exc:
+        log.info("source %s: snapshot not read: %s", alias, _first_line(exc))
+        return None
+    return f"snapshot {row[0]}" if row and row[0] is not None else None
 
 
 def _tables_in(conn: duckdb.DuckDBPyConnection, database: str, schema: str) -> list[str]:
