@@ -382,3 +382,25 @@ async def test_a_balancer_may_send_each_call_to_either_server(lake, start_server
         assert not result.is_error, result.content
         assert json.loads(result.content[0].text)["rows"] == expected
     assert set(served) == set(bases) and len(served) >= 4
+
+
+def test_a_data_folder_that_cannot_be_written_is_named_as_the_problem(tmp_path):
+    """The extensions come from the installed wheels but are copied into the data folder first: where that
+    folder cannot be made (a read-only container), the one line says so, not "install the lake extra"."""
+    from cli_process import run_cli
+
+    config = tmp_path / "etc" / "analytics-agent"
+    config.mkdir(parents=True)
+    (config / "sources.toml").write_text(
+        '[lake]\ntype = "ducklake"\ncatalog = "postgres:host=127.0.0.1 dbname=lake user=reader"\n'
+    )
+    make_database(tmp_path / "empty.duckdb")
+    (tmp_path / "file").write_text("")  # a data folder under a plain file can never be made
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "etc"), "XDG_DATA_HOME": str(tmp_path / "file" / "data")}
+    done = run_cli(["--db", str(tmp_path / "empty.duckdb"), "tables"], cwd=tmp_path, env=env)
+    [line] = done.stderr.splitlines()
+    folder = tmp_path / "file" / "data" / "analytics-agent" / "duckdb-extensions"
+    assert line.startswith(
+        f"warning: source lake skipped: the DuckDB extension 'ducklake' cannot be installed into {folder}"
+    )
+    assert "the data folder must be writable (set XDG_DATA_HOME" in line and "pip install" not in line
