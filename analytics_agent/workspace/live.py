@@ -129,16 +129,16 @@ class LiveWorkspace:
                 self._last_used = time.monotonic()
 
     def tick(self) -> Change:
-        """Close the connection if idle (or, over linked sources, old); if closed and the file changed,
-        rebuild and say what changed."""
+        """Close the connection if idle (or, over linked sources, old); if closed and the file changed
+        (or linked sources are due a look: a lake may have a new snapshot), reopen, rebuild and say what
+        changed, so clients hear of a writer's new table without calling first."""
         with self._lock:
+            now = time.monotonic()
+            due = bool(self._sources) and now - self._opened_at >= self.recheck_s
             if self._open is not None:
-                now = time.monotonic()
-                idle = now - self._last_used >= self.idle_s
-                old = bool(self._sources) and now - self._opened_at >= self.recheck_s
-                if self._users == 0 and (idle or old):
+                if self._users == 0 and (now - self._last_used >= self.idle_s or due):
                     self._close()
-            elif _fingerprint(self.db_path) != self._fingerprint:
+            elif due or _fingerprint(self.db_path) != self._fingerprint:
                 try:
                     self._reopen()
                     self._last_used = time.monotonic()

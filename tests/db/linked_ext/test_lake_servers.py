@@ -404,3 +404,33 @@ def test_a_data_folder_that_cannot_be_written_is_named_as_the_problem(tmp_path):
         f"warning: source lake skipped: the DuckDB extension 'ducklake' cannot be installed into {folder}"
     )
     assert "the data folder must be writable (set XDG_DATA_HOME" in line and "pip install" not in line
+
+
+def test_an_idle_server_looks_at_the_lake_again_and_says_its_tables_changed(lake, tmp_path, monkeypatch):
+    """No call comes, yet a writer's new table reaches the server's clients: a tick reopens over the lake
+    once ``recheck_s`` has passed (0 here) and reports the change, which the server sends as list_changed."""
+    from analytics_agent.db.linked.spec import parse_source
+    from analytics_agent.workspace.live import LiveWorkspace
+
+    for key, value in server_env(lake, tmp_path / "etc", tmp_path / "data").items():
+        monkeypatch.setenv(key, value)
+    database = tmp_path / "own.duckdb"
+    make_database(database)
+    dsn = f"host=127.0.0.1 port={lake.postgres.port} user={READER} dbname={lake.dbname}"
+    source = parse_source(
+        "lake",
+        {"type": "ducklake", "catalog": f"postgres:{dsn}", "password_env": "LAKE_PASSWORD", "data_path": lake.data_path},
+    )  # fmt: skip
+    live = LiveWorkspace(database, sources=[source], idle_s=0, recheck_s=0)
+    try:
+        quiet = [live.tick(), live.tick()]  # closes, then reopens: the same lake, nothing to tell
+        conn = lake.writer(tmp_path)
+        conn.execute("CREATE TABLE lake.zones AS SELECT i AS zone_id FROM range(5) t(i)")
+        conn.close()
+        changes = [live.tick(), live.tick()]
+        tables = live.tables
+    finally:
+        live.close()
+    assert not any(quiet)
+    assert any(change.tables for change in changes)
+    assert "zones" in tables
