@@ -66,6 +66,10 @@ NOT_RUN: list[tuple[str, str]] = [
     (r"^analytics-agent (\S+ )*mcp\b", "serves MCP until stopped; tests/mcp_server runs the server"),
     (r"--server https?://", "needs a running team server; tests/cli/test_ask_server.py runs one"),
     (
+        r"^(docker|systemctl|install) |/opt/analytics-agent|/srv/",
+        "builds or runs a container, or installs a system service: tests/docs/test_deploy.py checks the recipe",
+    ),
+    (
         r"^analytics-agent (\S+ )*eval\b.*--model (?!offline\b)",
         "scores a real model; tests/evaluation runs eval",
     ),
