@@ -130,3 +130,31 @@ def test_loading_a_plain_csv_imports_neither_gzip_nor_glob_nor_the_error_path(
     assert "analytics_agent.db.loader" in found  # it did run
     # a .gz file, a glob pattern and a refusal's explanation are each a run's own
     assert found & {"gzip", "glob", "analytics_agent.db.load_errors", "pydantic"} == set()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        [
+            "aggregate",
+            '{"table": "orders", "group_by": ["status"], "metrics": [{"fn": "sum", "column": "freight"}]}',
+        ],
+        ["describe_table", '{"table": "orders"}'],
+    ],
+    ids=["aggregate", "describe_table"],
+)
+def test_a_call_on_a_database_of_your_own_reads_no_model_no_yaml_no_config(
+    call: list[str], tmp_path: Path
+) -> None:
+    """Issue 37: on your own tables (no semantic file, no sample tables) plainly valid arguments are read
+    without pydantic (``aggregate.quick``), no semantic model is parsed or checked, and the business zone
+    is found without the config module (``zones``)."""
+    from tests.normalized_db import build_normalized_db
+
+    own = tmp_path / "own.duckdb"
+    build_normalized_db(own)
+    found = _top(imported_by(["--db", str(own), "tools", "call", *call], cwd=tmp_path).modules)
+    assert "analytics_agent.tools.catalog_tools" in found  # it did run
+    heavy = {"pydantic", "pydantic_core", "yaml", "analytics_agent.tools.arguments", "analytics_agent.config"}
+    semantic = {"analytics_agent.tools.semantic.check", "analytics_agent.tools.semantic.model"}
+    assert found & (heavy | semantic | NETWORK_AND_SERVERS | ASKING | DRAWING | LOADING) == set()
