@@ -40,6 +40,15 @@ class Imported:
         return sum(self.self_us.values()) / 1000
 
 
+def _checkout() -> str:
+    """The checkout whose package this test imports, first on the child's path: in a git worktree the
+    editable install would otherwise give the child another checkout's code."""
+    import analytics_agent
+
+    here = str(Path(analytics_agent.__file__).resolve().parents[1])
+    return os.pathsep.join([here, *filter(None, [os.environ.get("PYTHONPATH")])])
+
+
 def imported_by(
     args: list[str], *, cwd: Path, importtime: bool = False, stdin: bytes | None = None
 ) -> Imported:
@@ -49,7 +58,8 @@ def imported_by(
         flags = ["-X", "importtime"] if importtime else []
         done = subprocess.run(
             [sys.executable, *flags, "-c", _PROBE, str(out), *args],
-            cwd=cwd, env={**os.environ, "COLUMNS": "100"}, capture_output=True, timeout=120,
+            cwd=cwd, env={**os.environ, "COLUMNS": "100", "PYTHONPATH": _checkout()}, capture_output=True,
+            timeout=120,
             **({"input": stdin} if stdin is not None else {}),
         )  # fmt: skip
         stderr = done.stderr.decode(errors="replace")

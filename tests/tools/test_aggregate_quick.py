@@ -21,9 +21,9 @@ from analytics_agent.tools.aggregate.query_plan import GRAINS, METRIC_FNS
 from analytics_agent.tools.aggregate.quick import LIST_LIMITS, TOP_KEYS, quick_arguments
 from analytics_agent.tools.aggregate.schema import MAX_IN_VALUES, MAX_TABLE_ENUM, OPS, TEXT_LIMITS
 from analytics_agent.tools.aggregate.tool import Aggregate
-from analytics_agent.tools.arguments import validate_arguments
+from analytics_agent.tools.args.models import validate_arguments
+from analytics_agent.tools.results.shaping import MAX_ROWS
 from analytics_agent.tools.semantics import MetricDef, Semantics
-from analytics_agent.tools.shaping import MAX_ROWS
 from tests.normalized_db import build_normalized_db
 
 SMALL = {"orders": {"status": "VARCHAR", "freight": "DOUBLE"}, "customers": {"city": "VARCHAR"}}

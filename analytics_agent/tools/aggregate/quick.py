@@ -1,7 +1,7 @@
 """``aggregate``'s arguments read without pydantic, for the shapes a model sends every day.
 
 Importing pydantic and building ``aggregate``'s four models costs a ``tools call aggregate`` on a table of
-your own about a third of its CPU (docs/performance.md). So, as ``quick_args`` does for the ``.sql`` tools,
+your own about a third of its CPU (docs/performance.md). So, as ``args.quick`` does for the ``.sql`` tools,
 ``quick_arguments`` only *accepts*: when every key is known and every value plainly valid (the right JSON
 type, an enum's exact value, within the limits ``aggregate.schema`` holds for both), it returns what the
 arguments model would: the same values as attributes (``QuickArguments``, read by the planner as it reads
@@ -29,8 +29,8 @@ from analytics_agent.tools.aggregate.schema import (
     OPS,
     TEXT_LIMITS,
 )
-from analytics_agent.tools.quick_args import PREVIOUS, encodable, iso_period
-from analytics_agent.tools.shaping import MAX_ROWS
+from analytics_agent.tools.args.quick import PREVIOUS, encodable, iso_period
+from analytics_agent.tools.results.shaping import MAX_ROWS
 
 Period = tuple[dt.date, dt.date]
 TOP_KEYS = frozenset(
