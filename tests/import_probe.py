@@ -16,7 +16,7 @@ _PROBE = """
 import json, sys
 out = sys.argv[1]
 sys.argv = ["analytics-agent", *sys.argv[2:]]
-from analytics_agent.cli.app import main
+from analytics_agent.cli.entry import main  # the console script: a plain load or call skips typer
 try:
     main()
 except SystemExit:
@@ -40,7 +40,7 @@ class Imported:
         return sum(self.self_us.values()) / 1000
 
 
-def _checkout() -> str:
+def this_checkout() -> str:
     """The checkout whose package this test imports, first on the child's path: in a git worktree the
     editable install would otherwise give the child another checkout's code."""
     import analytics_agent
@@ -58,7 +58,7 @@ def imported_by(
         flags = ["-X", "importtime"] if importtime else []
         done = subprocess.run(
             [sys.executable, *flags, "-c", _PROBE, str(out), *args],
-            cwd=cwd, env={**os.environ, "COLUMNS": "100", "PYTHONPATH": _checkout()}, capture_output=True,
+            cwd=cwd, env={**os.environ, "COLUMNS": "100", "PYTHONPATH": this_checkout()}, capture_output=True,
             timeout=120,
             **({"input": stdin} if stdin is not None else {}),
         )  # fmt: skip

@@ -66,6 +66,8 @@ def test_a_light_command_leaves_the_planner_the_network_and_charts_out(
     # plain arguments of a .sql tool are checked without a pydantic model (tools.quick_args); the first
     # model a process builds costs about as much CPU as importing DuckDB
     assert "pydantic" not in found
+    # a plain call is read without typer (cli.quick_call)
+    assert ("typer" in found) == (args[:2] != ["tools", "call"])
     # a run imports the module of its own command only
     assert found & {f"analytics_agent.cli.{m}" for m in OTHER_COMMANDS[args[0]]} == set()
     # nor what only some runs need: the semantic model (read when aggregate or describe_table is built),
@@ -147,9 +149,9 @@ def test_loading_a_plain_csv_imports_neither_gzip_nor_glob_nor_the_error_path(
 def test_a_call_on_a_database_of_your_own_reads_no_model_no_yaml_no_config(
     call: list[str], tmp_path: Path
 ) -> None:
-    """Issue 37: on your own tables (no semantic file, no sample tables) plainly valid arguments are read
-    without pydantic (``aggregate.quick``), no semantic model is parsed or checked, and the business zone
-    is found without the config module (``zones``)."""
+    """Issue 37: on your own tables (no semantic file, no sample tables) the plain command line is read
+    without typer (``cli.quick_call``), plainly valid arguments without pydantic (``aggregate.quick``), no
+    semantic model is parsed or checked, and the business zone is found without the config module."""
     from tests.normalized_db import build_normalized_db
 
     own = tmp_path / "own.duckdb"
@@ -160,6 +162,7 @@ def test_a_call_on_a_database_of_your_own_reads_no_model_no_yaml_no_config(
         "pydantic",
         "pydantic_core",
         "yaml",
+        "typer",
         "analytics_agent.tools.args.models",
         "analytics_agent.config",
     }
