@@ -63,9 +63,10 @@ def _typers_reading(args: list[str]) -> tuple[str, str, str | None, Path | None,
 
 
 def _same_reading(args: list[str]) -> None:
-    quick, typers = quick_call_args(args), _typers_reading(args)
+    quick = quick_call_args(args)
     if quick is None:
         return  # typer answers it, whatever it is
+    typers = _typers_reading(args)
     assert typers is not None, f"typer refuses {args!r}, the quick parser read it"
     db = Path(quick.db) if quick.db is not None else None
     assert (quick.name, quick.arguments, quick.timezone, db, quick.verbose) == typers
