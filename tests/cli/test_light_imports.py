@@ -25,7 +25,7 @@ PLANNER = {
 ASKING = {"analytics_agent.agent.loop", "analytics_agent.providers", "analytics_agent.workspace.session"}
 DRAWING = {"analytics_agent.present.charts", "analytics_agent.present.results"}
 LOADING = {"analytics_agent.db.load.run"}
-COMMAND_MODULES = {"tools_cmd", "data_cmd", "ask_cmd", "eval_cmd", "mcp_cmd", "semantic_cmd", "sources_cmd",
+COMMAND_MODULES = {"tools_cmd", "data_cmd", "ask_cmd", "eval_cmd", "mcp_cmd", "semantic_cmd", "sources_cmd", "users_cmd",
                    "modes_cmd"}  # fmt: skip
 OTHER_COMMANDS = {"tools": COMMAND_MODULES - {"tools_cmd"}, "tables": COMMAND_MODULES - {"data_cmd"}}
 
