@@ -49,8 +49,8 @@ class _Refused(Exception):
 
 
 class QuickMetric:
-    """One metric, as the model's ``Metric``. (Plain classes: the four as dataclasses cost this module's
-    import about 3 ms, a tenth of what skipping pydantic saves.)"""
+    """One metric, as the model's ``Metric``. (Plain classes: as frozen dataclasses the four cost this
+    module's import about 3 ms of a call's start, measured under load.)"""
 
     __slots__ = ("as_", "column", "each_row", "expr", "fn", "metric", "per", "share", "where")
 
@@ -106,20 +106,17 @@ class QuickArguments:
         order_by: str | None = None,
         limit: int | None = None,
     ) -> None:
-        self.table, self.metrics, self.group_by, self.filters, self.joins = (
-            table,
-            metrics,
-            group_by,
-            filters,
-            joins,
-        )
-        self.time_column, self.time_grain, self.period, self.baseline = (
-            time_column,
-            time_grain,
-            period,
-            baseline,
-        )
-        self.order_by, self.limit = order_by, limit
+        self.table = table
+        self.metrics = metrics
+        self.group_by = group_by
+        self.filters = filters
+        self.joins = joins
+        self.time_column = time_column
+        self.time_grain = time_grain
+        self.period = period
+        self.baseline = baseline
+        self.order_by = order_by
+        self.limit = limit
 
 
 def quick_arguments(
