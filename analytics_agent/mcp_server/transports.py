@@ -9,14 +9,18 @@ else can write there by accident, and our logs go to stderr. Over HTTP, DNS-rebi
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import anyio
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
+from analytics_agent.mcp_server.gate import CallGate
+from analytics_agent.mcp_server.http_app import DEFAULT_GRACE_S, MCP_PATH, http_app
+
 log = logging.getLogger(__name__)
-MCP_PATH = "/mcp"
+__all__ = ["MCP_PATH", "serve_http", "serve_stdio"]
 
 
 def is_loopback(host: str) -> bool:
@@ -59,7 +63,16 @@ def serve_stdio(server: Server[Any]) -> None:
     anyio.run(main)
 
 
-def serve_http(server: Server[Any], *, host: str, port: int) -> None:
+def serve_http(
+    server: Server[Any],
+    *,
+    host: str,
+    port: int,
+    gate: CallGate | None = None,
+    ready: Callable[[], str | None] = lambda: None,
+) -> None:
+    """Serve until stopped; ``gate`` is the server's (stopping lets its running calls end), ``ready``
+    says why the server cannot answer queries now (``/readyz``)."""
     import uvicorn  # only HTTP needs it
     from mcp.server.transport_security import TransportSecuritySettings
 
@@ -69,8 +82,16 @@ def serve_http(server: Server[Any], *, host: str, port: int) -> None:
         security = TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins)
     else:
         log.warning("serving on %s without authentication: anyone who can reach the port can query", host)
-    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host, transport_security=security)
+    app = http_app(server, host=host, security=security, gate=gate or CallGate(), ready=ready)
     # log_config=None: uvicorn logs through our root logger (stderr) instead of its own stdout handler.
+    # timeout_graceful_shutdown: requests in flight get this long once stopping begins; a client's open
+    # event stream (GET) would otherwise hold the shutdown for as long as the client stays.
     uvicorn.run(
-        app, host=host.strip().strip("[]"), port=port, log_config=None, access_log=False, lifespan="on"
+        app,
+        host=host.strip().strip("[]"),
+        port=port,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=int(DEFAULT_GRACE_S),
     )
