@@ -6,19 +6,21 @@ the workspace opens and its database answers a query, 503 with the reason in one
 load from another process holding the file, the file gone, the server shutting down). Neither needs
 sign-in nor reveals more than that reason.
 
-On shutdown uvicorn stops accepting connections and waits for the requests in flight (up to its
-``timeout_graceful_shutdown``); then, before the SDK's session manager cancels its sessions, the gate
-turns new calls away and the app waits up to ``grace_s`` for the calls still running to end, so a call
-that started is answered and recorded in the audit trail.
+Stopping (SIGTERM, Ctrl-C) finishes the calls running (``GracefulServer``): the gate turns new calls
+away at once (they are told the server is shutting down; ``/readyz`` says so), the calls running get
+up to ``grace_s`` to end and be answered and recorded, and only then do the event streams close and
+uvicorn's own shutdown begin. Left alone, sse-starlette (under the SDK) ends every event stream the
+moment uvicorn is told to stop, a call's answer stream included: its client got "SSE stream ended
+without a response" for a call the server went on to finish.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import anyio
+import uvicorn
 from mcp.server import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
@@ -73,25 +75,39 @@ def http_app(
     security: TransportSecuritySettings | None,
     gate: CallGate,
     ready: Callable[[], str | None],
-    grace_s: float = DEFAULT_GRACE_S,
 ) -> Starlette:
-    app = server.streamable_http_app(
+    return server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         host=host,
         transport_security=security,
         custom_starlette_routes=health_routes(ready, gate),
     )
-    sessions = app.router.lifespan_context
 
-    @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[Any]:
-        async with sessions(app) as state:
-            try:
-                yield state
-            finally:  # before the session manager cancels its sessions: let running calls end
-                gate.close()
-                with anyio.move_on_after(grace_s, shield=True):
-                    await gate.drained()
 
-    app.router.lifespan_context = lifespan
-    return app
+class GracefulServer(uvicorn.Server):
+    """uvicorn's server, whose shutdown first lets ``gate``'s running calls end (see the module docstring)."""
+
+    def __init__(self, config: uvicorn.Config, gate: CallGate, *, grace_s: float = DEFAULT_GRACE_S) -> None:
+        super().__init__(config)
+        self.gate = gate
+        self.grace_s = grace_s
+
+    async def serve(self, sockets: Any = None) -> None:
+        from sse_starlette.sse import AppStatus
+
+        AppStatus.disable_automatic_graceful_drain()  # the streams end when we say: after the drain
+        try:
+            await super().serve(sockets)
+        finally:
+            AppStatus.should_exit = False  # process-wide: a later server in this process starts afresh
+            AppStatus.enable_automatic_graceful_drain_mode()
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        from sse_starlette.sse import AppStatus
+
+        self.gate.close()
+        with anyio.move_on_after(self.grace_s):
+            while self.gate.running and not self.force_exit:  # a second Ctrl-C stops waiting
+                await anyio.sleep(0.05)
+        AppStatus.should_exit = True
+        await super().shutdown(sockets)

@@ -17,7 +17,7 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from analytics_agent.mcp_server.gate import CallGate
-from analytics_agent.mcp_server.http_app import DEFAULT_GRACE_S, MCP_PATH, http_app
+from analytics_agent.mcp_server.http_app import DEFAULT_GRACE_S, MCP_PATH, GracefulServer, http_app
 
 log = logging.getLogger(__name__)
 __all__ = ["MCP_PATH", "serve_http", "serve_stdio"]
@@ -82,16 +82,18 @@ def serve_http(
         security = TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins)
     else:
         log.warning("serving on %s without authentication: anyone who can reach the port can query", host)
-    app = http_app(server, host=host, security=security, gate=gate or CallGate(), ready=ready)
+    gate = gate or CallGate()
+    app = http_app(server, host=host, security=security, gate=gate, ready=ready)
     # log_config=None: uvicorn logs through our root logger (stderr) instead of its own stdout handler.
-    # timeout_graceful_shutdown: requests in flight get this long once stopping begins; a client's open
-    # event stream (GET) would otherwise hold the shutdown for as long as the client stays.
-    uvicorn.run(
+    # timeout_graceful_shutdown: once the running calls are done (GracefulServer), what is still open
+    # gets this long; a client's open event stream would otherwise hold the shutdown as long as it stays.
+    config = uvicorn.Config(
         app,
         host=host.strip().strip("[]"),
         port=port,
         log_config=None,
         access_log=False,
         lifespan="on",
-        timeout_graceful_shutdown=int(DEFAULT_GRACE_S),
+        timeout_graceful_shutdown=5,
     )
+    GracefulServer(config, gate, grace_s=DEFAULT_GRACE_S).run()

@@ -152,7 +152,7 @@ async def test_stopping_finishes_the_calls_running_and_turns_new_ones_away():
         tasks.start_soon(call)
         await anyio.to_thread.run_sync(inside.wait, 60)
         gate.close()
-        with pytest.raises(ShuttingDown, match="^the server is shutting down"):
+        with pytest.raises(ShuttingDown, match=r"^the server is shutting down"):
             await gate.run("other", lambda: "new")
         drained = anyio.Event()
 
