@@ -88,10 +88,9 @@ async def test_healthz_answers_while_readyz_follows_whether_the_database_answers
 async def test_calls_over_http_are_answered_and_audited_as_the_principal(live, tmp_path):
     path = tmp_path / "audit.jsonl"
     with acting_as(BOB):  # where sign-in is not merged yet: the principal the edge would set
-        async with serving(live, AuditLog(path, secrets=())) as (base, _):
-            async with Client(f"{base}/mcp") as client:
-                answer = await client.call_tool("sales_summary", PUNE)
-                listed = await client.call_tool("list_tables", {})
+        async with serving(live, AuditLog(path, secrets=())) as (base, _), Client(f"{base}/mcp") as client:
+            answer = await client.call_tool("sales_summary", PUNE)
+            listed = await client.call_tool("list_tables", {})
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert not answer.is_error and json.loads(answer.content[0].text)["orders"] == 3
     assert [(x["user"], x["client"], x["tool"], x["outcome"]) for x in lines] == [
@@ -119,23 +118,26 @@ async def test_stopping_answers_and_records_the_call_running_and_turns_new_ones_
     gate = CallGate()
     answers = []
     with acting_as(BOB):
-        async with serving(live, AuditLog(path, secrets=()), gate) as (base, server):
-            async with Client(f"{base}/mcp", mode=mode) as client, anyio.create_task_group() as tasks:
+        async with (
+            serving(live, AuditLog(path, secrets=()), gate) as (base, server),
+            Client(f"{base}/mcp", mode=mode) as client,
+            anyio.create_task_group() as tasks,
+        ):
 
-                async def call() -> None:
-                    answers.append(await client.call_tool("sales_summary", PUNE))
+            async def call() -> None:
+                answers.append(await client.call_tool("sales_summary", PUNE))
 
-                await client.list_tools()  # the client checks answers against the list: fetched before
-                tasks.start_soon(call)
-                await anyio.to_thread.run_sync(inside.wait, 60)
-                server.should_exit = True  # what SIGTERM does
-                with anyio.fail_after(30):  # a safety net, not a measurement
-                    while not gate.closing:
-                        await anyio.sleep(0.01)
-                refused = await client.call_tool("list_tables", {})
-                async with httpx.AsyncClient(base_url=base) as http:
-                    readiness = await http.get("/readyz")
-                release.set()
+            await client.list_tools()  # the client checks answers against the list: fetched before
+            tasks.start_soon(call)
+            await anyio.to_thread.run_sync(inside.wait, 60)
+            server.should_exit = True  # what SIGTERM does
+            with anyio.fail_after(30):  # a safety net, not a measurement
+                while not gate.closing:
+                    await anyio.sleep(0.01)
+            refused = await client.call_tool("list_tables", {})
+            async with httpx.AsyncClient(base_url=base) as http:
+                readiness = await http.get("/readyz")
+            release.set()
     assert len(answers) == 1 and not answers[0].is_error
     assert json.loads(answers[0].content[0].text)["orders"] == 3
     assert refused.is_error and refused.content[0].text.startswith("the server is shutting down")
