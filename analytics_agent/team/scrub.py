@@ -69,9 +69,10 @@ def scrub_text(text: str, secrets: Iterable[str] = ()) -> str:
 
 
 def _masked_pair(match: re.Match[str]) -> str:
-    if not secret_name(match.group("name")) or match.group("value").strip("'\"") == MASK:
-        return match.group(0)
-    return f"{match.group('name')}{match.group('sep')}{MASK}"
+    name, sep, value = match.group("name", "sep", "value")
+    if not secret_name(name):  # its value may hold a pair of its own: ``where: "password=…"``
+        return f"{name}{sep}{_NAMED.sub(_masked_pair, value)}"
+    return match.group(0) if value.strip("'\"") == MASK else f"{name}{sep}{MASK}"
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:

@@ -95,6 +95,7 @@ def test_secrets_in_arguments_sql_and_reasons_never_reach_the_file(tmp_path):
         "api_key": "plain-value-in-a-secret-field",
         "nested": [{"password": "p@ss-in-a-list"}, f"host=db password={dsn_password} user=bob"],
         "jwt": jwt,
+        "where": f"note = 'password={dsn_password}x' AND city = \"token: {bearer}y\"",
     }
     sql = f"SELECT * FROM read_csv('https://x.example/a.csv?token=qwertyuiop123') -- {api_key}"
     log.write(
