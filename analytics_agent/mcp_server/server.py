@@ -27,6 +27,7 @@ from analytics_agent.db.catalog import list_tables
 from analytics_agent.mcp_server import render
 from analytics_agent.mcp_server.gate import Busy, CallGate, client_name, who
 from analytics_agent.mcp_server.notify import Notifier
+from analytics_agent.mcp_server.signin import ActAsSignedIn
 from analytics_agent.mcp_server.wire import INSTRUCTIONS, SERVER_NAME, server_version
 from analytics_agent.team import audit
 from analytics_agent.team.principal import current
@@ -230,6 +231,7 @@ def build_server(
     server.add_notification_handler(
         "notifications/initialized", types.NotificationParams, notifier.on_initialized
     )
+    server.middleware.append(ActAsSignedIn())  # every handler runs as the request's signed-in principal
     return server
 
 

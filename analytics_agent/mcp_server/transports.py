@@ -3,24 +3,28 @@
 On stdio, stdout is the protocol: the SDK points file descriptor 1 at stderr while it serves, so nothing
 else can write there by accident, and our logs go to stderr. Over HTTP, DNS-rebinding protection
 (Host/Origin checks) is on whenever the address is loopback, however it is spelled (``127.1``,
-``[::1]``…); any other address serves without authentication, which ``serve_http`` says on stderr.
+``[::1]``…); any other address serves without authentication unless sign-in is on (``signin``), which
+``serve_http`` says on stderr.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from analytics_agent.mcp_server.gate import CallGate
-from analytics_agent.mcp_server.http_app import DEFAULT_GRACE_S, MCP_PATH, GracefulServer, http_app
+from analytics_agent.mcp_server.lifecycle import DEFAULT_GRACE_S, GracefulServer, health_routes
+
+if TYPE_CHECKING:
+    from analytics_agent.mcp_server.signin import SignIn
 
 log = logging.getLogger(__name__)
-__all__ = ["MCP_PATH", "serve_http", "serve_stdio"]
+MCP_PATH = "/mcp"
 
 
 def is_loopback(host: str) -> bool:
@@ -63,27 +67,63 @@ def serve_stdio(server: Server[Any]) -> None:
     anyio.run(main)
 
 
-def serve_http(
+def http_app(
     server: Server[Any],
     *,
     host: str,
-    port: int,
+    sign_in: SignIn | None = None,
     gate: CallGate | None = None,
     ready: Callable[[], str | None] = lambda: None,
-) -> None:
-    """Serve until stopped; ``gate`` is the server's (stopping lets its running calls end), ``ready``
-    says why the server cannot answer queries now (``/readyz``)."""
-    import uvicorn  # only HTTP needs it
+) -> Any:
+    """The Streamable HTTP app at ``MCP_PATH``, with ``/healthz`` and ``/readyz`` (``ready`` says why the
+    server cannot answer queries now; ``gate`` whether it is stopping); with ``sign_in``, every request
+    but the probes and the resource metadata needs a valid token."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     security = None
     if is_loopback(host):
         hosts, origins = rebinding_allow_lists(host)
         security = TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins)
-    else:
-        log.warning("serving on %s without authentication: anyone who can reach the port can query", host)
+    elif sign_in is None:
+        log.warning(
+            "serving on %s without authentication: anyone who can reach the port can query "
+            "(--auth users or --auth oidc signs users in)",
+            host,
+        )
+    probes = health_routes(ready, gate or CallGate())
+    if sign_in is None:
+        return server.streamable_http_app(
+            streamable_http_path=MCP_PATH,
+            host=host,
+            transport_security=security,
+            custom_starlette_routes=probes,
+        )
+    from analytics_agent.mcp_server.signin import add_sign_in, metadata_routes
+
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        host=host,
+        transport_security=security,
+        custom_starlette_routes=[*metadata_routes(sign_in.resource, sign_in.issuer), *probes],
+    )
+    add_sign_in(app, sign_in)
+    return app
+
+
+def serve_http(
+    server: Server[Any],
+    *,
+    host: str,
+    port: int,
+    sign_in: SignIn | None = None,
+    gate: CallGate | None = None,
+    ready: Callable[[], str | None] = lambda: None,
+) -> None:
+    """Serve until stopped; ``gate`` is the server's (stopping lets its running calls end: ``lifecycle``)."""
+    import uvicorn  # only HTTP needs it
+
     gate = gate or CallGate()
-    app = http_app(server, host=host, security=security, gate=gate, ready=ready)
+    app = http_app(server, host=host, sign_in=sign_in, gate=gate, ready=ready)
     # log_config=None: uvicorn logs through our root logger (stderr) instead of its own stdout handler.
     # timeout_graceful_shutdown: once the running calls are done (GracefulServer), what is still open
     # gets this long; a client's open event stream would otherwise hold the shutdown as long as it stays.
