@@ -9,7 +9,7 @@ to install it. Everything the server prints goes to stderr: on stdio, stdout is 
 # ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 import gc
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -24,6 +24,9 @@ from analytics_agent.cli.context import (
     warn_problems,
 )
 from analytics_agent.errors import ConfigError
+
+if TYPE_CHECKING:  # the workspace is imported when the server starts, not to parse the command line
+    from analytics_agent.workspace.live import LiveWorkspace
 
 INSTALL_HINT = "the mcp command needs the MCP SDK: pip install 'analytics-agent[mcp]'"
 
@@ -75,6 +78,13 @@ def mcp(
     log_format: Annotated[
         str, typer.Option("--log-format", metavar="text|json", help="Log lines on stderr: text or json.")
     ] = "text",
+    access: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--access",
+            help="Access policy: who may read which tables (default: access.yaml beside the database).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
     _require_sdk()
@@ -90,7 +100,6 @@ def mcp(
     )
     from analytics_agent.cli.log_format import FORMATS, configure
     from analytics_agent.config import load_config_file
-    from analytics_agent.workspace.live import LiveWorkspace
 
     if log_format not in FORMATS:
         raise ConfigError(f"--log-format must be text or json, not {log_format!r}")
@@ -101,17 +110,7 @@ def mcp(
     if not db_path().exists() and not gets_sample_data(db_path()):
         _serve_missing_database(http, host, port, sign_in)
         return
-    sources, unreadable = linked_sources(db_path())
-    for problem in unreadable:
-        typer.echo(f"warning: {problem}", err=True)
-    live = LiveWorkspace(
-        db_path(),
-        tool_dirs=user_tool_dirs(State.tools_dirs),
-        allow_sql=State.allow_sql,
-        sources=sources,
-        sample_data=gets_sample_data(db_path()),
-        timezone=business_zone(None),
-    )
+    live = _live_workspace(access)
     try:
         if live.created:
             say_created(live.db_path, sample_data=gets_sample_data(db_path()))
@@ -171,6 +170,23 @@ def _serve_http(door, live, timezone, trail, *, host: str, port: int, sign_in) -
     server = door.build_server(live, timezone=timezone, gate=gate, trail=trail)
     door.serve_http(
         server, host=host, port=port, sign_in=sign_in, gate=gate, ready=lambda: database_problem(live)
+    )
+
+
+def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":
+    from analytics_agent.workspace.live import LiveWorkspace
+
+    sources, unreadable = linked_sources(db_path())
+    for problem in unreadable:
+        typer.echo(f"warning: {problem}", err=True)
+    return LiveWorkspace(
+        db_path(),
+        tool_dirs=user_tool_dirs(State.tools_dirs),
+        allow_sql=State.allow_sql,
+        sources=sources,
+        sample_data=gets_sample_data(db_path()),
+        timezone=business_zone(None),
+        access_file=access,
     )
 
 
