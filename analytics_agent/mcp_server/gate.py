@@ -120,10 +120,13 @@ class _Client:
         self.pending = 0
 
 
+def _is_user(client: Hashable) -> bool:
+    """Whether ``client`` is a signed-in user's key (``who``): only users have a rate."""
+    return isinstance(client, tuple) and len(client) == 2 and client[0] == "user"
+
+
 def _label(client: Hashable) -> str:
-    if isinstance(client, tuple) and len(client) == 2 and client[0] == "user":
-        return f"user {client[1]}"
-    return "this client"
+    return f"user {client[1]}" if isinstance(client, tuple) and _is_user(client) else "this client"
 
 
 class CallGate:
@@ -202,7 +205,7 @@ class CallGate:
                 f"busy: {_label(key)} already has {state.pending} calls running or waiting; "
                 "wait for some to finish, then call again"
             )
-        if _label(key) != "this client":
+        if _is_user(key):
             self._take_token(key)
         if state is None:
             state = self._clients[key] = _Client(self._per_client)
