@@ -111,7 +111,9 @@ class PageRun:
             self.parse_illustration(example, tokens)
             return
         reason = needs_mark(command)
-        assert reason is None, f"{example}: {reason}: mark it `# illustration: {reason}` (tests/doc_blocks.py)"
+        assert reason is None, (
+            f"{example}: {reason}: mark it `# illustration: {reason}` (tests/doc_blocks.py)"
+        )
         target = None
         if ">" in tokens:  # `... > run.json`: stdout into a file
             at = tokens.index(">")
