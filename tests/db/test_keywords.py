@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import duckdb
 
-from analytics_agent.db.keywords import reserved_words
+from analytics_agent.db.load.keywords import reserved_words
 
 
 def test_the_reserved_words_are_those_duckdb_refuses_as_bare_names():

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import duckdb
 
-from analytics_agent.db import odd_values
-from analytics_agent.db.odd_values import PROBE_ROWS, SAMPLE_ROWS, odd_value_notes
+from analytics_agent.db.load.settle import odd_values
+from analytics_agent.db.load.settle.odd_values import PROBE_ROWS, SAMPLE_ROWS, odd_value_notes
 
 
 def _table(conn: duckdb.DuckDBPyConnection) -> None:
