@@ -12,6 +12,9 @@ How a page's examples are read:
   site shows above the block) is that file: it is written there, where the commands after it read it.
 - ```` ```python ```` blocks run in one fresh namespace each; ``# ...`` lines right under a statement are
   shown output, checked against what the block printed.
+- A ```` ```json ```` block of a tool call's arguments (an object with ``"table"``) followed at once by a
+  ```` ```json ```` block of a result (an object with ``"columns"``) is an ``aggregate`` call and its result:
+  the call runs (on the database ``CALL_DATA`` in tests/docs/test_examples.py names) and must print it.
 
 Marking an example that cannot run here (it needs a real model server, a cloud account, another program,
 or installs packages): an **illustration**, marked in the page where the reader sees it:
@@ -30,6 +33,7 @@ until it is marked, so a new page's examples are checked or marked, never silent
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections import Counter
@@ -68,7 +72,7 @@ class Example:
     page: str
     block: int
     line: int
-    kind: str  # "shell", "python" or "file"
+    kind: str  # "shell", "python", "file" or "call" (an `aggregate` call's arguments, then its result)
     code: str
     shown: list[str] = field(default_factory=list)
     illustration: str = ""  # why it is not run, as the page says; "" when it runs
@@ -182,9 +186,14 @@ def complete(command: str) -> bool:
 def page_examples(path: Path) -> list[Example]:
     page = path.relative_to(ROOT).as_posix()
     examples: list[Example] = []
+    request: tuple[int, str] | None = None  # the last block, when it was a tool call's arguments
     for language, start, lines, title in fenced_blocks(path.read_text(encoding="utf-8")):
         mark = BLOCK_MARK.match(lines[0].strip()) if lines else None
         body = lines[1:] if mark else lines
+        parsed = _json_object(body) if language == "json" else {}
+        if request and "columns" in parsed:
+            examples.append(Example(page, request[0], request[0], "call", request[1], ["\n".join(body)]))
+        request = (start, "\n".join(body)) if "table" in parsed else None
         if language in SHELL_LANGUAGES:
             found = shell_examples(page, start, body)
         elif language == "text" and body and body[0].startswith("$ "):
@@ -200,6 +209,14 @@ def page_examples(path: Path) -> list[Example]:
                 example.illustration = mark.group(1) or "marked"
         examples += found
     return examples
+
+
+def _json_object(lines: list[str]) -> dict[str, object]:
+    try:
+        value = json.loads("\n".join(lines))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def inventory(pages: Iterable[Path]) -> Counter[str]:

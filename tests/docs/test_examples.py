@@ -37,6 +37,13 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LOCAL_SERVER = re.compile(r"http://(?:localhost|127\.0\.0\.1):\d+/v1")
 
+# What a page's `aggregate` call examples run on (docs/tools.md says so): each file loaded with defaults.
+CALL_DATA = [
+    "tests/data/heldout_v3/superstore.csv.gz",
+    "tests/data/heldout_v3/seattle_weather.csv",
+    "tests/data/heldout_v3/us_marriages_divorces.csv",
+    "tests/data/heldout_v4/unemployment1948.csv",
+]
 SHELL = {"printf", "mkdir", "cat", "echo", "cp", "ls"}
 
 
@@ -146,6 +153,18 @@ class PageRun:
             unknown = [t for t in tokens[3:] if t.startswith("--") and t not in bench_help()]
             assert not unknown, f"{example}: tests.bench has no option {unknown}"
 
+    def call(self, example: Example) -> None:
+        """An `aggregate` call example: its result, on CALL_DATA loaded once per page."""
+        db = self.folder / "call-examples.duckdb"
+        if not db.exists():
+            for path in CALL_DATA:
+                code, printed = run_cli(["--db", str(db), "load", str(ROOT / path)])
+                assert code == 0, printed
+        code, printed = run_cli(["--db", str(db), "tools", "call", "aggregate", example.code])
+        assert code == 0, f"{example}\n{printed}"
+        missing = missing_lines(example.shown, printed)
+        assert not missing, f"{example}\nshown but not printed: {missing}\nprinted:\n{printed}"
+
     def python(self, example: Example) -> None:
         code = compile(example.code, str(example), "exec")
         if example.illustration:
@@ -201,6 +220,8 @@ def test_every_example_runs(
     for example in examples:
         if example.kind == "python":
             run.python(example)
+        elif example.kind == "call":
+            run.call(example)
         elif example.kind == "file":
             target = tmp_path / example.shown[0]
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -257,3 +278,17 @@ def test_a_marker_is_read_from_the_block_or_the_command(tmp_path: Path) -> None:
         ("analytics-agent tables", "output", ""),
         ("print(1)", "illustration", "a server"),
     ]
+
+
+def test_a_call_is_a_json_request_block_followed_at_once_by_a_result_block(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    request, result = '{"table": "t", "metrics": [{"fn": "count"}]}', '{"columns": ["count"], "rows": [[3]]}'
+    page.write_text(
+        f"```json\n{request}\n```\n```json\n{result}\n```\n\n"  # a call and its result
+        f"```json\n{request}\n```\n\ntext\n\n```yaml\na: 1\n```\n```json\n{result}\n```\n",  # no pair
+        encoding="utf-8",
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("doc_blocks.ROOT", tmp_path)
+        found = [(e.kind, e.code, e.shown, e.checks) for e in page_examples(page)]
+    assert found == [("call", request, [result], "output")]
