@@ -62,7 +62,10 @@ NEEDS_MARK: list[tuple[str, str]] = [
     (r"--provider bedrock", "needs AWS credentials and Bedrock model access"),
     (r"openrouter\.ai", "needs an OpenRouter key and the internet"),
     (r"--type (postgres|ducklake|motherduck)|s3://", "needs a PostgreSQL server, S3 or MotherDuck"),
-    (r"^analytics-agent (\S+ )*mcp\b", "serves MCP until stopped (tests/mcp_server runs the server)"),
+    (
+        r"^analytics-agent (\S+ )*(mcp|serve)\b",
+        "serves until stopped (tests/mcp_server and the server's tests run it)",
+    ),
     (r"^analytics-agent (\S+ )*eval\b(?!.*--only)", "scores a real model on every question"),
 ]
 

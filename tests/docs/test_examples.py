@@ -12,6 +12,7 @@ llama.cpp and LM Studio examples run for real against it.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import io
 import os
 import re
@@ -44,6 +45,7 @@ CALL_DATA = [
     "tests/data/heldout_v3/us_marriages_divorces.csv",
     "tests/data/heldout_v4/unemployment1948.csv",
 ]
+HANG_S = 900  # far above a page's run (10 s on a loaded machine); only a command that never ends reaches it
 SHELL = {"printf", "mkdir", "cat", "echo", "cp", "ls"}
 
 
@@ -217,19 +219,28 @@ def test_every_example_runs(
     monkeypatch.setenv("OPENAI_BASE_URL", model.url)
     monkeypatch.chdir(tmp_path)
     run = PageRun(tmp_path, model.url, monkeypatch)
+    # an unmarked command that serves until stopped would hang the run: end the worker with a traceback
+    faulthandler.dump_traceback_later(HANG_S, exit=True)
+    try:
+        _run_all(run, examples)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    counts = inventory([page])
+    print(f"{page.name}: {dict(counts)}", *(f"{e}: {e.illustration}" for e in examples if e.illustration))
+
+
+def _run_all(run: PageRun, examples: list[Example]) -> None:
     for example in examples:
         if example.kind == "python":
             run.python(example)
         elif example.kind == "call":
             run.call(example)
         elif example.kind == "file":
-            target = tmp_path / example.shown[0]
+            target = run.folder / example.shown[0]
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(example.code, encoding="utf-8")
         else:
             run.shell(example)
-    counts = inventory([page])
-    print(f"{page.name}: {dict(counts)}", *(f"{e}: {e.illustration}" for e in examples if e.illustration))
 
 
 def test_every_example_is_checked_or_marked() -> None:
