@@ -67,6 +67,7 @@ NEEDS_MARK: list[tuple[str, str]] = [
         "serves until stopped (tests/mcp_server and the server's tests run it)",
     ),
     (r"^analytics-agent (\S+ )*eval\b(?!.*--only)", "scores a real model on every question"),
+    (r"--server https?://", "needs a running team server (tests/cli/test_ask_server.py runs one)"),
 ]
 
 
