@@ -223,6 +223,22 @@ def _json_object(lines: list[str]) -> dict[str, object]:
     return value if isinstance(value, dict) else {}
 
 
+HIDDEN_CODE = re.compile(r"^\s*(analytics-agent |pip3? install |python3? |import \w|from [\w.]+ import )")
+
+
+def hidden_examples(path: Path) -> list[str]:
+    """Commands or Python in a block that is neither shell nor Python (``text``, no language), so the
+    checker would not read them: they belong in a ```` ```bash ```` or ```` ```python ```` block."""
+    page = path.relative_to(ROOT).as_posix()
+    return [
+        f"{page}:{start}: {lines[0][:80] if lines else ''}"
+        for language, start, lines, _ in fenced_blocks(path.read_text(encoding="utf-8"))
+        if language in ("", "text")
+        and not (lines and lines[0].startswith("$ "))
+        and any(HIDDEN_CODE.match(line) for line in lines)
+    ]
+
+
 def inventory(pages: Iterable[Path]) -> Counter[str]:
     """How many examples have their output checked, only their exit code, or are illustrations."""
     return Counter(e.checks for page in pages for e in page_examples(page) if e.kind != "file")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from doc_blocks import Example, inventory, missing_lines, needs_mark, page_examples
+from doc_blocks import Example, hidden_examples, inventory, missing_lines, needs_mark, page_examples
 from eval_stand_ins import report_models
 from example_model import ExampleModel
 from typer.testing import CliRunner
@@ -253,6 +253,8 @@ def test_every_example_is_checked_or_marked() -> None:
         if e.kind == "shell" and not e.illustration and (reason := needs_mark(e.code))
     ]
     assert unmarked == [], "mark these `# illustration: <why>` in the page (tests/doc_blocks.py)"
+    hidden = [found for page in PAGES for found in hidden_examples(page)]
+    assert hidden == [], "commands or Python in a text block: make it a bash or python block"
     counts = inventory(PAGES)
     assert counts["output"] + counts["exit code"] > counts["illustration"]
 
@@ -303,3 +305,15 @@ def test_a_call_is_a_json_request_block_followed_at_once_by_a_result_block(tmp_p
         patch.setattr("doc_blocks.ROOT", tmp_path)
         found = [(e.kind, e.code, e.shown, e.checks) for e in page_examples(page)]
     assert found == [("call", request, [result], "output")]
+
+
+def test_commands_hidden_in_a_text_block_are_found(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```text\nanalytics-agent tables\n```\n\n```text\n$ analytics-agent tables\norders\n```\n\n"
+        "```\nimport duckdb\n```\n\n```text\nTables: orders\n```\n",
+        encoding="utf-8",
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("doc_blocks.ROOT", tmp_path)
+        assert hidden_examples(page) == ["page.md:2: analytics-agent tables", "page.md:11: import duckdb"]
