@@ -28,7 +28,8 @@ An illustration is not run; an ``analytics-agent`` command in one is still parse
 (its command, arguments and options must exist) and a Python one compiled. Every other example runs: one
 that shows output has it checked, one that shows none has its exit code checked. A command that is not ours
 to run (``NEEDS_MARK``, or a program other than ``analytics-agent`` and a few shell tools) fails the test
-until it is marked, so a new page's examples are checked or marked, never silently skipped.
+until it is marked, so a new page's examples are checked or marked, never silently skipped; commands or
+Python in a ```` ```text ```` block (``hidden_examples``) fail it too.
 """
 
 from __future__ import annotations
