@@ -9,7 +9,8 @@ figure needs it (measured December 2026, paired against DuckDB's own run, CPU; r
   1.29x with it, 1.52x without. Row 3 (``load``, target 1.15x): ``weather.csv`` 1.12x with it, 1.18x
   without. No figure measures ``tables``, ``schema`` or the rest, so they keep the collector.
 - a plain ``load`` command line read without typer (``load_args``): row 3, ``weather.csv`` 1.30x and
-  ``who.csv.gz`` 1.31x with typer reading it, against 1.15x and 1.18x without (the same run).
+  ``who.csv.gz`` 1.31x with typer reading it (and so the interpreter's usual exit), against 1.15x and
+  1.18x without (the same run).
 - after that load, the process ends at once (``_end_now``) instead of taking DuckDB and every module
   apart: row 3, ``weather.csv`` 1.14x without it; with the collector also on, 1.34x.
 """
