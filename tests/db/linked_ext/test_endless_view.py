@@ -103,7 +103,7 @@ def test_an_endless_view_is_skipped_in_one_line_and_the_rest_answers(sample_db, 
     finally:
         child.kill()
     assert child.returncode == 0, err[-2000:]
-    answer = json.loads(out)
+    answer = json.loads(out)  # stdout is the JSON alone: DuckDB drew its progress bar there
     assert answer["tables"] == {"pg_orders": "shop"}
     [problem] = answer["problems"]
     assert problem.startswith("source shop: table 'pg_endless' is skipped: it cannot be read (")
