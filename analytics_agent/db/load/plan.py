@@ -83,7 +83,7 @@ def build_plan(
 ) -> Plan:
     """The CSV plan from the sniffed columns. Pure."""
     originals = list(sniffed)
-    safe = safe_column_names(originals, reserved=reserved)
+    safe = safe_column_names(originals, reserved=reserved, cells=dialect.header_cells)
     overrides = map_type_overrides(options.types, originals, safe)
     formats = map_type_overrides(
         options.column_date_formats, originals, safe, flag="--date-format", upper=False
