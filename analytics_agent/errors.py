@@ -6,6 +6,7 @@ stack trace, never shown to the user as one.
 
     AnalyticsAgentError                 base: ``str(e)`` is a one-line message that says what to fix
     ├── ConfigError                     missing or contradictory settings (no model, bad flag value)
+    │   └── AccessPolicyError           the access policy file is malformed (carries file:line)
     ├── DatabaseError                   the database file cannot be opened, created or is locked
     ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
     ├── ExportError                     a chart or result file cannot be written (bad name, no access)
@@ -15,6 +16,7 @@ stack trace, never shown to the user as one.
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
     │   └── SemanticModelError          a semantic file is not YAML, or names what the database lacks
     ├── EvalFileError                   an eval question file or a stored eval run cannot be used
+    ├── SignInError                     a team server refused a request's token (carries the HTTP status)
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
     │   └── ArgumentError               arguments not JSON or not fitting the schema
@@ -41,6 +43,15 @@ class ConfigError(AnalyticsAgentError):
     """A setting, flag or file the user must fix before anything runs (exit 2, as for a usage error)."""
 
     exit_code = 2
+
+
+class AccessPolicyError(ConfigError):
+    """The access policy (who may read what) cannot be used: the server does not start on it."""
+
+    def __init__(self, message: str, *, path: str, line: int | None = None) -> None:
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+        self.path = path
+        self.line = line
 
 
 class DatabaseError(AnalyticsAgentError):
@@ -79,6 +90,16 @@ class SemanticModelError(ToolDefinitionError):
 
 class EvalFileError(AnalyticsAgentError):
     """A question file (JSONL/YAML) or a stored run is malformed; the message names the file and line."""
+
+
+class SignInError(AnalyticsAgentError):
+    """A token the team server refuses: no token, a bad, expired or foreign one (401), or one without a
+    scope the server requires (403). The message is the reason, and never quotes the token."""
+
+    def __init__(self, message: str, *, status: int = 401, code: str = "invalid_token") -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
 
 
 class ToolError(AnalyticsAgentError):
