@@ -53,6 +53,31 @@ def fields_in_record(message: str) -> int | None:
     return len(row) or None
 
 
+def _quotes_make_it_fit(message: str, expected: int) -> bool:
+    """Whether the record DuckDB quotes, read with no quote character (none in the sniffer's sample), has
+    the header's field count once ``"`` quotes its values (``1,"x,y",2``). Pure."""
+    original = _ORIGINAL.search(message)
+    settings = {m[1]: m[2] for m in _SETTING.finditer(message)}
+    delimiter = settings.get("delimiter", "")
+    if not original or len(delimiter) != 1 or settings.get("quote", "") not in ("", "(empty)"):
+        return False
+    if '"' not in original[1] or record_is_cut(message):
+        return False
+    try:
+        row = next(csv.reader([original[1]], delimiter=delimiter, quotechar='"', strict=True), [])
+    except csv.Error:
+        return False
+    return len(row) == expected
+
+
+def _unquoted_reader(where: str, fields: int, expected: int) -> str:
+    return (
+        f"{where} has {fields:,} fields where the header has {expected}, but {expected} once its \"...\" "
+        "quotes are read as quotes (none in the lines DuckDB sampled, so it read the file without a quote "
+        "character); add --quote '\"' (--skip-bad-rows would drop this good record)"
+    )
+
+
 def quote_around_header(head: str, delimiter: str, fields: int) -> str | None:
     """The character that quotes the header's first field across lines when it is one no sniffer tries
     (PapaParse's ``.a⏎a.,b⏎c,d``: the header is "a⏎a" and "b"), if reading ``head`` (the file's first
@@ -109,6 +134,8 @@ def explain_load_error(
     if fields is not None and expected and fields != expected:
         if header_quote is not None and good_records == 0:
             return _quoted_header(where, fields, expected, header_quote)
+        if fields > expected and _quotes_make_it_fit(message, expected):
+            return _unquoted_reader(where, fields, expected)
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])

@@ -5,7 +5,6 @@ with a character no sniffer tries. The error path only: imported when a load fai
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import duckdb
@@ -16,6 +15,7 @@ from analytics_agent.db.load_errors import (
     quote_around_header,
     renumber_lines,
 )
+from analytics_agent.db.line_numbers import physical_lines
 from analytics_agent.db.load_plan import Plan
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import Dialect, Input, LoadOptions
@@ -75,23 +75,5 @@ def _good_records(conn: duckdb.DuckDBPyConnection, plan: Plan) -> int | None:
 
 
 def physical_line(path: Path, record_line: int, dialect: Dialect) -> int:
-    """The line of the file where DuckDB's ``record_line`` (header = 1) starts, counting the extra lines of
-    multi-line quoted values before it. Compressed files keep DuckDB's number."""
-    if (
-        path.suffix.lower() in (".gz", ".zst", ".zstd")
-        or not dialect.quote
-        or dialect.skip
-        or dialect.comment
-    ):
-        return record_line
-    try:
-        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
-            reader = csv.reader(handle, delimiter=dialect.delimiter, quotechar=dialect.quote)
-            previous_end = 0
-            for number, _ in enumerate(reader, start=1):
-                if number == record_line:
-                    return previous_end + 1
-                previous_end = reader.line_num
-    except (OSError, csv.Error):
-        pass
-    return record_line
+    """The line of the file where DuckDB's ``record_line`` (header = 1) starts (``physical_lines``)."""
+    return physical_lines(path, [record_line], dialect)[record_line]

@@ -262,13 +262,20 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
+        reject_notes: list[str] = []
+        if rejected:
+            from analytics_agent.db.line_numbers import renumber_rejects  # with set-aside records only
+
+            rejected, reject_notes = renumber_rejects(
+                conn, table, self.files, [i.label for i in self.inputs], plan.dialect
+            )
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
         empty_tail = (
             drop_empty_tail(conn, table, plan.safe, loaded, self.files, plan.dialect.delimiter)
             if plan.dialect is not None
             else 0
         )
-        return loaded - empty_tail, rejected, empty_tail, self._thousands_notes()
+        return loaded - empty_tail, rejected, empty_tail, reject_notes + self._thousands_notes()
 
     def _thousands_notes(self) -> list[str]:
         """``separators.check_thousands`` when ``--thousands`` is given: refuses a misread, says an
