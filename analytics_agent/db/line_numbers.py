@@ -61,7 +61,9 @@ def renumber_rejects(
     rejects = quote_ident(f"{table}_rejects")
     if dialect is not None:
         for path, label in zip(files, labels, strict=True):
-            records = [r[0] for r in conn.execute(f"SELECT line FROM {rejects} WHERE file = ?", [label]).fetchall()]
+            records = [
+                r[0] for r in conn.execute(f"SELECT line FROM {rejects} WHERE file = ?", [label]).fetchall()
+            ]
             moved = {k: v for k, v in physical_lines(path, records, dialect).items() if k != v}
             if moved:
                 conn.execute(
@@ -78,14 +80,16 @@ def _quoted_note(conn: duckdb.DuckDBPyConnection, rejects: str, dialect: Dialect
     records the load dropped only because it read the file without a quote character."""
     if dialect is None or dialect.quote or len(dialect.delimiter) != 1 or not dialect.columns:
         return []
-    texts = conn.execute(f"SELECT line, text FROM {rejects} WHERE contains(text, '\"') ORDER BY line").fetchall()
+    texts = conn.execute(
+        f"SELECT line, text FROM {rejects} WHERE contains(text, '\"') ORDER BY line"
+    ).fetchall()
     fit = [line for line, text in texts if _fields(text, dialect.delimiter) == len(dialect.columns)]
     if not fit:
         return []
     shown = ", ".join(map(str, fit[:5])) + (" …" if len(fit) > 5 else "")
     return [
         f"{len(fit):,} of the set-aside records (line{'s' if len(fit) > 1 else ''} {shown}) read right once "
-        "their \"...\" quotes are read as quotes (none in the lines DuckDB sampled); load again with "
+        'their "..." quotes are read as quotes (none in the lines DuckDB sampled); load again with '
         "--quote '\"' to keep them"
     ]
 

@@ -72,7 +72,7 @@ def _quotes_make_it_fit(message: str, expected: int) -> bool:
 
 def _unquoted_reader(where: str, fields: int, expected: int) -> str:
     return (
-        f"{where} has {fields:,} fields where the header has {expected}, but {expected} once its \"...\" "
+        f'{where} has {fields:,} fields where the header has {expected}, but {expected} once its "..." '
         "quotes are read as quotes (none in the lines DuckDB sampled, so it read the file without a quote "
         "character); add --quote '\"' (--skip-bad-rows would drop this good record)"
     )

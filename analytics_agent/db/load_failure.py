@@ -9,13 +9,13 @@ from pathlib import Path
 
 import duckdb
 
+from analytics_agent.db.line_numbers import physical_lines
 from analytics_agent.db.load_errors import (
     explain_load_error,
     fields_in_record,
     quote_around_header,
     renumber_lines,
 )
-from analytics_agent.db.line_numbers import physical_lines
 from analytics_agent.db.load_plan import Plan
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.sources import Dialect, Input, LoadOptions
