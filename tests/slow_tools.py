@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 
 

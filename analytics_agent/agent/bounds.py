@@ -18,7 +18,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from analytics_agent.conversation import AssistantTurn, Conversation, ToolCall, ToolResults, UserTurn
-from analytics_agent.tools.shaping import MAX_TOKENS, estimate_tokens
+from analytics_agent.tools.results.shaping import MAX_TOKENS, estimate_tokens
 
 MAX_CALLS_PER_TURN = 16
 MAX_PARALLEL_CALLS = 8

@@ -55,7 +55,7 @@ def system_prompt(
 
 def _schema_text(tables: Sequence[TableInfo], levels: list[tuple[Mapping[str, str], str]]) -> str:
     """The first card of ``levels`` within ``SCHEMA_BUDGET``, with what it left out; else the tables."""
-    from analytics_agent.tools.shaping import estimate_tokens
+    from analytics_agent.tools.results.shaping import estimate_tokens
 
     listed = ", ".join(_describe(t) for t in tables) or "none yet"
     for lines, left_out in levels:

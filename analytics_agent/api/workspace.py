@@ -24,7 +24,7 @@ from analytics_agent.workspace.workspace import Workspace as CoreWorkspace
 
 if TYPE_CHECKING:
     from analytics_agent.agent.events import AgentResult
-    from analytics_agent.db.loader import LoadSummary
+    from analytics_agent.db.load.run import LoadSummary
     from analytics_agent.present.results import ResultLog
 
 NO_MODEL = (
@@ -173,8 +173,8 @@ class Workspace:
                 which option reads it.
         """
         flags = {k: v for k, v in locals().items() if k not in ("self", "paths", "timezone", "types", "null")}
-        from analytics_agent.db.loader import load_files
-        from analytics_agent.db.sources import load_options
+        from analytics_agent.db.load.options import load_options
+        from analytics_agent.db.load.run import load_files
         from analytics_agent.tools.semantic.zone_file import load_with_zone
 
         if not paths:

@@ -13,7 +13,7 @@ from analytics_agent.present.safe_text import escape_control
 
 if TYPE_CHECKING:
     from analytics_agent.cli.load_args import QuickLoad
-    from analytics_agent.db.loader import LoadSummary
+    from analytics_agent.db.load.run import LoadSummary
 
 
 def run_quick(quick: QuickLoad) -> None:
@@ -27,7 +27,7 @@ def run_quick(quick: QuickLoad) -> None:
 
 def run_load(paths: list[str], values: dict[str, Any]) -> None:
     """Load ``paths`` with the options ``values`` (named as ``load_args.OPTIONS``), then show the summary."""
-    from analytics_agent.db.sources import load_options
+    from analytics_agent.db.load.options import load_options
     from analytics_agent.errors import Interrupted
 
     timezone = values.get("timezone")  # the semantic file's, not the load's
@@ -53,7 +53,7 @@ def run_load(paths: list[str], values: dict[str, Any]) -> None:
 
 
 def _load(paths: list[str], options: Any) -> LoadSummary:
-    from analytics_agent.db.loader import load_files
+    from analytics_agent.db.load.run import load_files
 
     progress = _Progress(paths[0]) if sys.stderr.isatty() else None
     try:
@@ -85,7 +85,7 @@ def bundled_tools_lost(summary) -> str | None:
     """What a ``--replace`` of a sample table costs the bundled tools, or None if they still fit it."""
     if summary.mode != "replace":  # before the import: the tools (and pydantic) cost a load ~0.3 s of CPU
         return None
-    from analytics_agent.tools.bundled import tools_using, unfit_tables
+    from analytics_agent.tools.sqlfile.bundled import tools_using, unfit_tables
 
     reason = unfit_tables({summary.table: {c.name: c.type for c in summary.columns}}).get(summary.table)
     if reason is None:

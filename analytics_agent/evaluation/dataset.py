@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import LoadOptions
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import EvalFileError, LoadError
 from analytics_agent.evaluation.cases import QuestionFile
 from analytics_agent.workspace.workspace import Workspace

@@ -25,11 +25,11 @@ from analytics_agent.evaluation.cases import Case, Value
 from analytics_agent.evaluation.scoring import expected_values, judge
 from analytics_agent.present.trace import NO_TOOL_CAVEAT, answer_caveat
 from analytics_agent.providers.base import Provider
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
-from analytics_agent.tools.fetch import fetch_rows
+from analytics_agent.tools.results.fetch import fetch_rows
+from analytics_agent.tools.results.shaping import Rows
 from analytics_agent.tools.run_sql import RunSqlArguments, check_select
-from analytics_agent.tools.shaping import Rows
 from analytics_agent.workspace.session import build
 from analytics_agent.workspace.workspace import Workspace
 

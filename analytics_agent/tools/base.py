@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import duckdb
 
-from analytics_agent.tools.shaping import Rows
+from analytics_agent.tools.results.shaping import Rows
 
 if TYPE_CHECKING:  # pydantic: imported by the first tool that builds its model, not by every import
-    from analytics_agent.tools.arguments import ToolArguments
+    from analytics_agent.tools.args.models import ToolArguments
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,13 @@ class Tool:
     def json_schema(self) -> dict[str, Any]:
         """The arguments' clean JSON Schema, what every client is told (the registry keeps it). Tools that
         can render it without building their pydantic model override this (``declared``)."""
-        from analytics_agent.tools.schema import clean_schema
+        from analytics_agent.tools.args.schema import clean_schema
 
         return clean_schema(self.arguments)
 
     def prepare(self, data: dict[str, Any]) -> Prepared:
         """Validate decoded arguments against ``arguments`` (raises ArgumentError, one line per problem)."""
-        from analytics_agent.tools.arguments import validate_arguments
+        from analytics_agent.tools.args.models import validate_arguments
 
         args = validate_arguments(self.arguments, data)
         return Prepared(lambda cursor: self.run(cursor, args), args.model_dump(mode="json"))

@@ -18,11 +18,11 @@ from analytics_agent.db.catalog import read_catalog
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.base import Tool
-from analytics_agent.tools.bundled import load_bundled_tools
-from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
+from analytics_agent.tools.catalog.tools import DescribeTable, ListTables
 from analytics_agent.tools.deferred import DeferredTool
 from analytics_agent.tools.registry import Registry
-from analytics_agent.tools.sql_tool import load_sql_tools
+from analytics_agent.tools.sqlfile.bundled import load_bundled_tools
+from analytics_agent.tools.sqlfile.tool import load_sql_tools
 
 if TYPE_CHECKING:  # the semantic model is read on first use: its classes are not a start-up cost
     from analytics_agent.tools.semantics import Semantics

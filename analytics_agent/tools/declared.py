@@ -9,12 +9,12 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from analytics_agent.tools.args.params import params_schema
+from analytics_agent.tools.args.spec import ParamSpec
 from analytics_agent.tools.base import Tool
-from analytics_agent.tools.param_schema import params_schema
-from analytics_agent.tools.sqlfile import ParamSpec
 
 if TYPE_CHECKING:  # pydantic: only a call the quick check cannot settle builds the model
-    from analytics_agent.tools.arguments import ToolArguments
+    from analytics_agent.tools.args.models import ToolArguments
 
 
 class DeclaredTool(Tool):
@@ -25,7 +25,7 @@ class DeclaredTool(Tool):
     @cached_property
     def arguments(self) -> type[ToolArguments]:  # type: ignore[override]  # lazy stand-in for the attribute
         # Built on first use: listing the tools, or a call the quick check settles, needs no model.
-        from analytics_agent.tools.arguments import arguments_model
+        from analytics_agent.tools.args.models import arguments_model
 
         return arguments_model(self.name, self.params, dict(self.choices))
 

@@ -19,10 +19,10 @@ import duckdb
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
 from analytics_agent.logs import logger
+from analytics_agent.tools.args.quick import decode_arguments
 from analytics_agent.tools.base import Prepared, Tool, ToolValue
-from analytics_agent.tools.quick_args import decode_arguments
 from analytics_agent.tools.registry import Registry
-from analytics_agent.tools.shaping import Shaped, estimate_tokens, shape_object, shape_rows
+from analytics_agent.tools.results.shaping import Shaped, estimate_tokens, shape_object, shape_rows
 from analytics_agent.tools.watchdog import Watchdog
 
 DEFAULT_TIMEOUT_S = 15.0

@@ -12,11 +12,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from analytics_agent.errors import ToolDefinitionError
+from analytics_agent.tools.args.schema import strict_schema
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.deferred import DeferredTool
-from analytics_agent.tools.schema import strict_schema
-from analytics_agent.tools.shaping import ROWS_SCHEMA
-from analytics_agent.tools.sqlfile import TOOL_NAME_RE
+from analytics_agent.tools.results.shaping import ROWS_SCHEMA
+from analytics_agent.tools.sqlfile.parse import TOOL_NAME_RE
 
 # Every tool only reads a sandboxed, read-only connection: no side effects, nothing outside the database.
 MCP_ANNOTATIONS = {

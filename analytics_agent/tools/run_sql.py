@@ -18,9 +18,9 @@ from pydantic import Field
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import with_article
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
-from analytics_agent.tools.fetch import fetch_rows
+from analytics_agent.tools.results.fetch import fetch_rows
 
 MAX_QUERY_LENGTH = 4000
 

@@ -24,7 +24,7 @@ from analytics_agent.present.stream import StreamEcho
 from analytics_agent.present.trace import answer_caveat, format_event
 from analytics_agent.present.transcript import Transcript
 from analytics_agent.providers.base import Provider
-from analytics_agent.tools.schema_text import schema_levels
+from analytics_agent.tools.catalog.schema_text import schema_levels
 from analytics_agent.workspace.workspace import Workspace
 
 Write = Callable[[str], None]

@@ -29,7 +29,7 @@ from analytics_agent.agent.events import StepFailed
 from analytics_agent.conversation import AssistantTurn, Conversation, ModelResponse, ToolCall, Usage, UserTurn
 from analytics_agent.tools.executor import Executor, ToolOutcome
 from analytics_agent.tools.registry import Registry
-from analytics_agent.tools.shaping import estimate_tokens
+from analytics_agent.tools.results.shaping import estimate_tokens
 from analytics_agent.workspace.workspace import Workspace
 
 sys.path.insert(0, str(Path(__file__).parent))

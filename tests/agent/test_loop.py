@@ -21,7 +21,7 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.errors import ProviderConnectionError
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.executor import Executor
 from analytics_agent.tools.registry import Registry

@@ -41,7 +41,7 @@ def _wide_db(path, tables: int, columns: int) -> None:
 
 
 def _prompt(path) -> str:
-    from analytics_agent.tools.schema_text import schema_lines
+    from analytics_agent.tools.catalog.schema_text import schema_lines
 
     with Workspace.open(path, timezone="America/New_York") as ws:
         schema, zone = schema_lines(ws.registry)

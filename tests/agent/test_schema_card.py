@@ -13,7 +13,7 @@ import pytest
 
 from analytics_agent.agent.prompt import system_prompt
 from analytics_agent.db.catalog import list_tables, stored_profile
-from analytics_agent.tools.schema_text import schema_levels
+from analytics_agent.tools.catalog.schema_text import schema_levels
 from analytics_agent.workspace.workspace import Workspace
 from tests.normalized_db import TABLES, build_normalized_db
 

@@ -71,8 +71,8 @@ def _ours(db: Path, csv: Path, cli: bool) -> list[str]:
     code = textwrap.dedent(
         f"""
         from pathlib import Path
-        from analytics_agent.db.loader import load_files
-        from analytics_agent.db.sources import LoadOptions
+        from analytics_agent.db.load.run import load_files
+        from analytics_agent.db.load.options import LoadOptions
         load_files(Path({str(db)!r}), [{str(csv)!r}], LoadOptions(table="bench"))
         """
     )

@@ -87,7 +87,7 @@ def run(*, size: str = "10m", max_runs: int = 51, min_runs: int = 3, log=print) 
 def _bind(spec, values: dict) -> dict:
     """The SQL's own ``$names`` for validated arguments (a period becomes its first and last day)."""
     try:
-        from analytics_agent.tools.sql_tool import bind_parameters
+        from analytics_agent.tools.sqlfile.tool import bind_parameters
     except ImportError:  # older tools: arguments are the SQL parameters as they are
         return values
     return bind_parameters(spec, values)

@@ -97,7 +97,7 @@ class _Waiting:
     description = "Waits, then answers."
 
     def __init__(self, name: str) -> None:
-        from analytics_agent.tools.arguments import ToolArguments
+        from analytics_agent.tools.args.models import ToolArguments
 
         self.name = name
         self.arguments = ToolArguments

@@ -121,7 +121,7 @@ def compile_bytecode() -> None:
 def run(*, runs: int = 11, log=print) -> Result:
     from analytics_agent.db.connect import ensure_database
     from analytics_agent.resources import sql_dir
-    from analytics_agent.tools.sqlfile import parse_sql_tool
+    from analytics_agent.tools.sqlfile.parse import parse_sql_tool
 
     compile_bytecode()
     result = Result(

@@ -24,7 +24,7 @@ PLANNER = {
 }
 ASKING = {"analytics_agent.agent.loop", "analytics_agent.providers", "analytics_agent.workspace.session"}
 DRAWING = {"analytics_agent.present.charts", "analytics_agent.present.results"}
-LOADING = {"analytics_agent.db.loader"}
+LOADING = {"analytics_agent.db.load.run"}
 COMMAND_MODULES = {"tools_cmd", "data_cmd", "ask_cmd", "eval_cmd", "mcp_cmd", "semantic_cmd", "sources_cmd"}
 OTHER_COMMANDS = {"tools": COMMAND_MODULES - {"tools_cmd"}, "tables": COMMAND_MODULES - {"data_cmd"}}
 
@@ -83,7 +83,7 @@ def test_the_mcp_servers_first_tool_list_needs_neither_pydantic_nor_the_sdk(
     stdin = FIRST_TOOL_LIST_STDIN.encode()
     found = _top(imported_by(["--db", str(sample_db), "mcp"], cwd=tmp_path, stdin=stdin).modules)
     assert "analytics_agent.tools.aggregate.tool" in found  # it did build every tool
-    assert found & {"pydantic", "pydantic_core", "analytics_agent.tools.arguments", "mcp"} == set()
+    assert found & {"pydantic", "pydantic_core", "analytics_agent.tools.args.models", "mcp"} == set()
 
 
 def test_aggregate_is_imported_by_the_command_that_calls_it(sample_db: Path, tmp_path: Path) -> None:
@@ -127,6 +127,6 @@ def test_loading_a_plain_csv_imports_neither_gzip_nor_glob_nor_the_error_path(
     plain = tmp_path / "plain.csv"
     plain.write_text("a,b\n1,x\n2,y\n")
     found = _top(imported_by(["--db", str(sample_db), "load", str(plain)], cwd=tmp_path).modules)
-    assert "analytics_agent.db.loader" in found  # it did run
+    assert "analytics_agent.db.load.run" in found  # it did run
     # a .gz file, a glob pattern and a refusal's explanation are each a run's own
-    assert found & {"gzip", "glob", "analytics_agent.db.load_errors", "pydantic"} == set()
+    assert found & {"gzip", "glob", "analytics_agent.db.load.reader_errors", "pydantic"} == set()

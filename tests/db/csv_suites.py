@@ -17,8 +17,8 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import LoadOptions
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import AnalyticsAgentError
 
 SUITES = Path(__file__).resolve().parents[1] / "data" / "csv_suites"

@@ -12,8 +12,8 @@ import duckdb
 import pytest
 
 from analytics_agent.db.catalog import get_profile
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import load_options
+from analytics_agent.db.load.options import load_options
+from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import LoadError
 
 
@@ -62,7 +62,7 @@ def test_dollar_amounts_and_percents_are_numbers_with_their_unit_in_the_profile(
 
 
 def test_describe_table_shows_the_unit(tmp_path: Path) -> None:
-    from analytics_agent.tools.profile_view import fit_profile
+    from analytics_agent.tools.catalog.profile_view import fit_profile
 
     _load(tmp_path, "prices.csv", US_PRICES)
     shown = {c["name"]: c for c in fit_profile(_profile(tmp_path))["columns"]}
@@ -422,7 +422,7 @@ def test_the_python_api_takes_drop_totals_and_describe_shows_the_unit(tmp_path: 
 
 
 def test_a_decimal_option_no_value_reads_with_does_not_decide_an_amount_column() -> None:
-    from analytics_agent.db.amounts import Counts, decide
+    from analytics_agent.db.load.settle.amounts import Counts, decide
 
     # --decimal ',' for the file's other columns; this column's $1,234.50 only read with a point
     counts = Counts(present=2, point=2, comma=0, percent=0, currencies=["$"], differ=0)

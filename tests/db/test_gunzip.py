@@ -7,10 +7,10 @@ import gzip
 
 import pytest
 
-from analytics_agent.db import archives
-from analytics_agent.db.archives import gunzipped, unpacked
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import Input, LoadOptions
+from analytics_agent.db.load.options import Input, LoadOptions
+from analytics_agent.db.load.read import archives
+from analytics_agent.db.load.read.archives import gunzipped, unpacked
+from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import LoadError
 
 TEXT = b"id,name,score\n" + b"".join(b"%d,name %d,%d.5\n" % (i, i, i) for i in range(300))

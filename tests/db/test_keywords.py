@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from analytics_agent.db import keywords
+from analytics_agent.db.load import keywords
 
 
 class _NoQueries:

@@ -11,7 +11,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from analytics_agent.db.loader import LoadSummary, load_files
+from analytics_agent.db.load.run import LoadSummary, load_files
 from analytics_agent.errors import LoadError
 from tests.db.csv_suites import options_from, suggested_options
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.odd_values import odd_value_notes
-from analytics_agent.db.sources import load_options
+from analytics_agent.db.load.options import load_options
+from analytics_agent.db.load.run import load_files
+from analytics_agent.db.load.settle.odd_values import odd_value_notes
 from analytics_agent.errors import LoadError
 
 

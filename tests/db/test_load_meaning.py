@@ -7,8 +7,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import LoadOptions
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import LoadError
 
 
@@ -54,8 +54,8 @@ def test_stray_quotes_load_every_row(tmp_path: Path) -> None:
 
 def test_allow_empty_never_empties_a_file_with_data(tmp_path: Path) -> None:
     """Whatever made the read find no rows, --allow-empty must not turn a file with data into an empty table."""
-    from analytics_agent.db.load_write import refuse_empty as _refuse_empty
-    from analytics_agent.db.sources import Input
+    from analytics_agent.db.load.options import Input
+    from analytics_agent.db.load.write import refuse_empty as _refuse_empty
 
     path = tmp_path / "x.csv"
     path.write_text('id,name\n1,"stray\n2,b\n')
@@ -186,6 +186,6 @@ def test_an_integer_column_written_in_hexadecimal_is_said_with_the_option_that_k
      ("a,b\n1,10x2\n", False), ("a,b\n1,ab0x1\n", False), ("a,b\n1,0xZ\n", False), ("a,b\n1,2\n", False)],
 )  # fmt: skip
 def test_the_first_block_shows_a_field_written_in_hexadecimal(block, seen):
-    from analytics_agent.db.hex_values import written_in_hex
+    from analytics_agent.db.load.settle.hex_values import written_in_hex
 
     assert written_in_hex(block) is seen

@@ -10,9 +10,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.newlines import normalise
-from analytics_agent.db.sources import check_options, load_options
+from analytics_agent.db.load.options import check_options, load_options
+from analytics_agent.db.load.read.newlines import normalise
+from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import LoadError
 
 
@@ -159,7 +159,7 @@ def test_a_header_quoted_across_lines_with_an_unusual_character_names_that_quote
     ],
 )
 def test_no_unusual_quote_is_named_where_none_explains_the_header(head: str) -> None:
-    from analytics_agent.db.load_errors import quote_around_header
+    from analytics_agent.db.load.reader_errors import quote_around_header
 
     assert quote_around_header(head, ",", 3) is None
     assert quote_around_header(".a\na.,b\nc,d\ne,f", ",", 2) == "."  # the cut last line is left out
@@ -211,14 +211,14 @@ def test_a_tab_file_whose_values_hold_commas_loads_with_tabs(tmp_path: Path) -> 
     ],
 )
 def test_no_title_is_named_where_the_lines_above_do_not_look_like_one(text: str, skipped: int) -> None:
-    from analytics_agent.db.peek import title_above_header
+    from analytics_agent.db.load.read.peek import title_above_header
 
     assert title_above_header(text, ",", '"', skipped) is None
     assert title_above_header("title\nnumber,text\n1,2\n", ",", '"', 1) is not None
 
 
 def test_the_agreeing_delimiter_is_the_one_only_delimiter_every_first_line_agrees_with() -> None:
-    from analytics_agent.db.peek import agreeing_delimiter
+    from analytics_agent.db.load.read.peek import agreeing_delimiter
 
     assert agreeing_delimiter("a\tb\tc\n1\t2,3\t4\n5\t6\t7,8,9\n") == "\t"
     assert agreeing_delimiter("a,b;c\n1,2;3\n") is None  # two delimiters agree: no choice made
@@ -253,7 +253,7 @@ def test_a_line_past_duckdbs_limit_names_the_max_line_size_that_reads_it(tmp_pat
 
 @pytest.mark.parametrize("size", [0, -1, 2**31])
 def test_max_line_size_takes_a_sensible_number_of_bytes(size: int) -> None:
-    from analytics_agent.db.sources import LoadOptions
+    from analytics_agent.db.load.options import LoadOptions
 
     with pytest.raises(LoadError, match="--max-line-size takes a number of bytes"):
         check_options(LoadOptions(max_line_size=size), "csv")
@@ -284,14 +284,14 @@ def test_a_date_column_kept_text_by_a_few_odd_values_names_them_once(tmp_path: P
 
 @pytest.mark.parametrize("text", ["sep=;\na;b\n", "\ufeffsep=;\r\na;b\r\n", "sep=;"])
 def test_excels_sep_line_names_the_delimiter_and_is_skipped(text: str) -> None:
-    from analytics_agent.db.peek import excel_delimiter
+    from analytics_agent.db.load.read.peek import excel_delimiter
 
     assert excel_delimiter(text) == ";"
 
 
 @pytest.mark.parametrize("first", ["sep=;x\n", "sep=\n", "a;b\nsep=;\n", "Sep=;\n", "sep=\r\n"])
 def test_a_line_that_is_not_excels_sep_line_names_no_delimiter(first: str) -> None:
-    from analytics_agent.db.peek import excel_delimiter
+    from analytics_agent.db.load.read.peek import excel_delimiter
 
     assert excel_delimiter(first) is None
 
@@ -396,7 +396,7 @@ def test_a_header_cell_duckdb_renamed_is_said_and_keeps_its_own_name(tmp_path: P
 
 
 def test_header_renames_say_each_kind_once_and_cut_long_lists() -> None:
-    from analytics_agent.db.names import header_renames
+    from analytics_agent.db.load.names import header_renames
 
     cells = ["x"] * 9 + ["", ""]
     names = ["x"] + [f"x_{i}" for i in range(1, 9)] + ["column9", "column10"]
@@ -417,7 +417,7 @@ def test_header_renames_say_each_kind_once_and_cut_long_lists() -> None:
 def test_the_thousands_pattern_is_read_by_duckdbs_regular_expressions(
     thousands, decimal, value, grouped
 ) -> None:
-    from analytics_agent.db.separators import grouping
+    from analytics_agent.db.load.settle.separators import grouping
 
     with duckdb.connect() as conn:
         assert conn.execute(
@@ -453,7 +453,7 @@ def test_a_last_row_that_is_not_a_total_of_the_rows_above_is_not_named(tmp_path:
 def test_only_a_last_row_labelled_as_a_total_is_read_whole() -> None:
     """The last row's text cells are read first; its every column only when one is labelled as a total
     (reading a wide table's whole last row cost every column of every row)."""
-    from analytics_agent.db.totals_row import totals_row_note
+    from analytics_agent.db.load.settle.totals import totals_row_note
     from tests.db.spy import SqlSpy
 
     with duckdb.connect() as conn:

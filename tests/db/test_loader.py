@@ -17,8 +17,8 @@ import pytest
 
 from analytics_agent.db.catalog import get_profile
 from analytics_agent.db.drop import drop_table
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import LoadOptions
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import LoadError
 from analytics_agent.workspace.workspace import Workspace
 
@@ -272,8 +272,8 @@ LOAD_SCRIPT = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    import analytics_agent.db.loader as loader
-    from analytics_agent.db.sources import LoadOptions
+    import analytics_agent.db.load.run as loader
+    from analytics_agent.db.load.options import LoadOptions
 
     checked = loader.refuse_empty
 
@@ -372,7 +372,7 @@ def test_the_writer_never_prints_duckdbs_progress_bar(tmp_path):
 def test_a_small_input_loads_on_one_duckdb_thread_and_a_big_one_on_its_default(
     sample_db, tmp_path, monkeypatch
 ):
-    from analytics_agent.db import loader
+    from analytics_agent.db.load import run as loader
 
     seen = []
     real = loader.open_writer
@@ -406,7 +406,7 @@ def test_a_load_reads_the_catalog_once_and_its_new_tables_types_after_the_checks
     """The tables before the load come from one catalog query; the new table's columns from DuckDB's
     binding of it once its text dates are DATE (a second catalog query cost a small load 1.4 ms). Views
     and temporary tables are no tables of the database, before the load or after."""
-    from analytics_agent.db import loader
+    from analytics_agent.db.load import run as loader
 
     sql: list[str] = []
     real = loader.open_writer

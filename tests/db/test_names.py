@@ -8,7 +8,12 @@ import duckdb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics_agent.db.names import rename_reason, safe_column_names, safe_identifier, table_name_from_path
+from analytics_agent.db.load.names import (
+    rename_reason,
+    safe_column_names,
+    safe_identifier,
+    table_name_from_path,
+)
 
 RESERVED = {"select", "order", "table", "from"}
 PLAIN = re.compile(r"^[^\W\d]\w*$")  # letters of any script, digits, underscores; no leading digit

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import duckdb
 
-from analytics_agent.db import odd_values
-from analytics_agent.db.odd_values import PROBE_ROWS, SAMPLE_ROWS, odd_value_notes
+from analytics_agent.db.load.settle import odd_values
+from analytics_agent.db.load.settle.odd_values import PROBE_ROWS, SAMPLE_ROWS, odd_value_notes
 from tests.db.spy import SqlSpy
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import LoadOptions
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 
 REAL = Path(__file__).resolve().parent.parent / "data" / "real"
 MEASURED = {

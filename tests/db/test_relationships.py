@@ -11,9 +11,9 @@ from real_data import REAL, build_real_db
 
 from analytics_agent.db import relationships
 from analytics_agent.db.drop import drop_table
-from analytics_agent.db.loader import load_files
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 from analytics_agent.db.relationships import Relationship, infer_relationships, read_relationships
-from analytics_agent.db.sources import LoadOptions
 from tests.db.spy import SqlSpy
 
 

@@ -95,8 +95,8 @@ def _export(db: Path, table: str, folder: Path) -> Path:
 
 def test_a_load_says_in_one_line_each_link_it_found_and_how_sure(normalized, tmp_path):
     from analytics_agent.cli.load_cmd import render_summary
-    from analytics_agent.db.loader import load_files
-    from analytics_agent.db.sources import LoadOptions
+    from analytics_agent.db.load.options import LoadOptions
+    from analytics_agent.db.load.run import load_files
 
     db = tmp_path / "mine.duckdb"
     for table in ("offices", "employees"):
@@ -110,8 +110,8 @@ def test_a_load_says_in_one_line_each_link_it_found_and_how_sure(normalized, tmp
 
 def test_a_load_beside_the_sample_data_names_its_link_by_name_with_the_share_found(sample_db, tmp_path):
     from analytics_agent.cli.load_cmd import render_summary
-    from analytics_agent.db.loader import load_files
-    from analytics_agent.db.sources import LoadOptions
+    from analytics_agent.db.load.options import LoadOptions
+    from analytics_agent.db.load.run import load_files
 
     with duckdb.connect(str(sample_db), read_only=True) as conn:
         ids = [r[0] for r in conn.execute("SELECT order_id FROM orders ORDER BY 1 LIMIT 3").fetchall()]

@@ -10,8 +10,8 @@ from pathlib import Path
 import duckdb
 
 from analytics_agent.db.connect import _explain_open_failure, ensure_database
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import LoadOptions
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 
 # The storage version number in DuckDB's main header (bytes 12..20 after the "DUCK" magic) that DuckDB
 # 1.1 to 1.5 read; a newer DuckDB writes a higher number by default.

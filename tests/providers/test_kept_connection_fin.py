@@ -16,7 +16,7 @@ from loopback import read_request
 
 from analytics_agent.conversation import Conversation, UserTurn
 from analytics_agent.providers.openai.provider import OpenAIProvider
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.registry import Registry
 

@@ -32,7 +32,7 @@ from analytics_agent.errors import (
     ProviderTimeoutError,
 )
 from analytics_agent.providers.openai.provider import OpenAIProvider
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.registry import Registry
 

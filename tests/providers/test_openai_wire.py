@@ -23,7 +23,7 @@ from analytics_agent.providers.openai.wire import (
     parse_response,
     render_request,
 )
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.registry import Registry
 

@@ -20,7 +20,7 @@ from analytics_agent.conversation import (
 from analytics_agent.errors import ProviderError
 from analytics_agent.providers.openai.provider import OpenAIProvider
 from analytics_agent.providers.refusals import brief_validation, is_request_rejection, refuses_tools
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.registry import Registry
 

@@ -25,7 +25,7 @@ from analytics_agent.providers.text.mode import CallTextFilter, TextToolsProvide
 from analytics_agent.providers.text.prompt import DATE_PATTERN, describe_type, text_conversation, tools_prompt
 from analytics_agent.providers.text.protocol import parse_reply
 from analytics_agent.providers.tool_mode import AutoToolMode, ToolModeMemory
-from analytics_agent.tools import arguments
+from analytics_agent.tools.args import models as arguments
 from analytics_agent.workspace.provider_factory import make_provider, tool_mode_key, tool_modes_path
 from analytics_agent.workspace.workspace import Workspace
 

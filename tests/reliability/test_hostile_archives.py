@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from bounded_run import GIB, run_capped
 
-from analytics_agent.db import archives
-from analytics_agent.db.newlines import normalise, one_kind_of_newline
-from analytics_agent.db.sources import Input
+from analytics_agent.db.load.options import Input
+from analytics_agent.db.load.read import archives
+from analytics_agent.db.load.read.newlines import normalise, one_kind_of_newline
 from analytics_agent.errors import LoadError
 
 MB = 1 << 20
@@ -79,7 +79,7 @@ def test_a_gzip_bomb_with_little_temporary_space_is_left_unread(tmp_path: Path, 
         f"""
         import shutil
         from pathlib import Path
-        from analytics_agent.db.archives import gunzipped
+        from analytics_agent.db.load.read.archives import gunzipped
         shutil.disk_usage = lambda folder: shutil._ntuple_diskusage(1 << 40, 1 << 40, {free_mb} << 20)
         print(gunzipped(Path({str(bomb)!r}), Path({str(out)!r})))
         """,
@@ -136,9 +136,9 @@ def test_ctrl_c_while_newline_any_copies_stops_the_load_and_rolls_back(tmp_path:
         import os, signal
         from pathlib import Path
         import duckdb
-        from analytics_agent.db import newlines
-        from analytics_agent.db.loader import load_files
-        from analytics_agent.db.sources import LoadOptions
+        from analytics_agent.db.load.read import newlines
+        from analytics_agent.db.load.run import load_files
+        from analytics_agent.db.load.options import LoadOptions
         from analytics_agent.errors import Interrupted
         duckdb.connect({str(db)!r}).execute("CREATE TABLE kept AS SELECT 1 AS x").close()
         original = newlines.normalise

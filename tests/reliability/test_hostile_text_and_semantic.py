@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from analytics_agent.cli.app import app
 from analytics_agent.errors import ArgumentError
-from analytics_agent.tools.arguments import parse_arguments
+from analytics_agent.tools.args.models import parse_arguments
 from analytics_agent.tools.run_sql import RunSqlArguments
 
 

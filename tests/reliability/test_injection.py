@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from analytics_agent.tools.arguments import DATE_PATTERN
+from analytics_agent.tools.args.models import DATE_PATTERN
 from analytics_agent.workspace.workspace import Workspace
 
 CORPUS = [

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analytics_agent.tools.arguments import DATE_PATTERN
+from analytics_agent.tools.args.models import DATE_PATTERN
 from analytics_agent.workspace.workspace import Workspace
 
 _WORKSPACES: dict[Path, Workspace] = {}

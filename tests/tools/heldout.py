@@ -10,8 +10,8 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import LoadOptions
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.workspace.workspace import Workspace
 

@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 
 from analytics_agent.errors import ArgumentError
-from analytics_agent.tools.arguments import arguments_model, parse_arguments
-from analytics_agent.tools.sqlfile import parse_sql_tool
+from analytics_agent.tools.args.models import arguments_model, parse_arguments
+from analytics_agent.tools.sqlfile.parse import parse_sql_tool
 
 SPEC = parse_sql_tool(
     """\

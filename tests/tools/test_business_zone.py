@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import analytics_agent.api as aa
 from analytics_agent.cli.app import app
-from analytics_agent.tools.schema_text import schema_lines
+from analytics_agent.tools.catalog.schema_text import schema_lines
 from analytics_agent.tools.semantic.load import semantic_path_for
 from analytics_agent.tools.semantic.zone_file import with_zone
 from analytics_agent.workspace.workspace import Workspace

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from analytics_agent.tools.base import Tool
-from analytics_agent.tools.catalog_tools import ListTables
+from analytics_agent.tools.catalog.tools import ListTables
 from analytics_agent.tools.deferred import DeferredTool
 from analytics_agent.workspace.workspace import Workspace
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 
 from analytics_agent.suggest import MAX_LISTED, listing
-from analytics_agent.tools.shaping import MAX_TOKENS, estimate_tokens
+from analytics_agent.tools.results.shaping import MAX_TOKENS, estimate_tokens
 from analytics_agent.workspace.workspace import Workspace
 
 COLUMNS = 10_000

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from slow_tools import CountsForever
 
-from analytics_agent.tools.arguments import ToolArguments
+from analytics_agent.tools.args.models import ToolArguments
 from analytics_agent.tools.base import Tool, ToolValue
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor
 from analytics_agent.tools.registry import Registry

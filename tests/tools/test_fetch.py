@@ -11,14 +11,14 @@ import duckdb
 import pytest
 
 from analytics_agent.tools.executor import Executor
-from analytics_agent.tools.fetch import (
+from analytics_agent.tools.registry import Registry
+from analytics_agent.tools.results.fetch import (
     MAX_FETCH_CHARS,
     MAX_LIST_ITEMS,
     MAX_VALUE_CHARS,
     decode_value,
     fetch_rows,
 )
-from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.run_sql import RunSql
 
 
@@ -144,7 +144,7 @@ def test_decode_value(kind, cut, size, expected):
 
 
 def test_a_sql_tool_binds_its_query_twice_per_kind_of_arguments_then_reuses_the_plan(sample_db, monkeypatch):
-    from analytics_agent.tools import fetch
+    from analytics_agent.tools.results import fetch as fetch
     from analytics_agent.workspace.workspace import Workspace
 
     planned: list[tuple] = []
@@ -172,7 +172,7 @@ def test_a_sql_tool_binds_its_query_twice_per_kind_of_arguments_then_reuses_the_
 
 
 def test_arguments_of_another_type_get_their_own_plan():
-    from analytics_agent.tools.fetch import fetch_rows
+    from analytics_agent.tools.results.fetch import fetch_rows
 
     conn = duckdb.connect()
     plans: dict = {}

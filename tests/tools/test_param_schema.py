@@ -12,12 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from analytics_agent.tools.aggregate.tool import Aggregate
-from analytics_agent.tools.arguments import arguments_model
-from analytics_agent.tools.catalog_tools import DescribeTable, ListTables
-from analytics_agent.tools.param_schema import params_schema
-from analytics_agent.tools.schema import clean_schema
+from analytics_agent.tools.args.models import arguments_model
+from analytics_agent.tools.args.params import params_schema
+from analytics_agent.tools.args.schema import clean_schema
+from analytics_agent.tools.args.spec import ParamSpec
+from analytics_agent.tools.catalog.tools import DescribeTable, ListTables
 from analytics_agent.tools.semantics import MetricDef, Semantics
-from analytics_agent.tools.sqlfile import ParamSpec, parse_sql_tool
+from analytics_agent.tools.sqlfile.parse import parse_sql_tool
 
 
 def same(told: dict[str, Any], model: Any) -> None:

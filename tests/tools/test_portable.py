@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from real_data import build_real_db
 
 from analytics_agent.errors import ToolDefinitionError
-from analytics_agent.tools.portable import pattern_problems, schema_problems
-from analytics_agent.tools.sqlfile import parse_sql_tool
+from analytics_agent.tools.args.portable import pattern_problems, schema_problems
+from analytics_agent.tools.sqlfile.parse import parse_sql_tool
 from analytics_agent.workspace.workspace import Workspace
 
 DATA = Path(__file__).parents[1] / "data"

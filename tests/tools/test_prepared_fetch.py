@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics_agent.tools.fetch import fetch_rows
-from analytics_agent.tools.sql_literals import execute_arguments, literal
+from analytics_agent.tools.results.fetch import fetch_rows
+from analytics_agent.tools.results.literals import execute_arguments, literal
 
 _VALUES = [
     None,
@@ -215,7 +215,7 @@ def test_aggregate_binds_a_query_text_once_for_calls_that_differ_in_values(sampl
     """``aggregate`` writes its SQL per call; a call that differs from an earlier one only in its values
     (another city) reuses the first call's plan: the query is bound for its types once, and each answer is
     still its own (issue 22: no bind on every call)."""
-    import analytics_agent.tools.fetch as fetch
+    import analytics_agent.tools.results.fetch as fetch
     from analytics_agent.workspace.workspace import Workspace
 
     bound: list[str] = []

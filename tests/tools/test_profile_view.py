@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from analytics_agent.tools.profile_view import fit_profile
-from analytics_agent.tools.shaping import MAX_TOKENS, dumps, estimate_tokens
+from analytics_agent.tools.catalog.profile_view import fit_profile
+from analytics_agent.tools.results.shaping import MAX_TOKENS, dumps, estimate_tokens
 
 
 def profile(columns: int, *, values: int = 0) -> dict:

@@ -15,8 +15,8 @@ import pytest
 import yaml
 from real_data import build_real_db
 
-from analytics_agent.db.loader import load_files
-from analytics_agent.db.sources import LoadOptions
+from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.run import load_files
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.workspace.workspace import Workspace
 

@@ -12,10 +12,11 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from analytics_agent.errors import ArgumentError
-from analytics_agent.tools.arguments import arguments_model, parse_arguments
-from analytics_agent.tools.quick_args import quick_values
-from analytics_agent.tools.sql_tool import SqlTool
-from analytics_agent.tools.sqlfile import ParamSpec, SqlToolSpec
+from analytics_agent.tools.args.models import arguments_model, parse_arguments
+from analytics_agent.tools.args.quick import quick_values
+from analytics_agent.tools.args.spec import ParamSpec
+from analytics_agent.tools.sqlfile.parse import SqlToolSpec
+from analytics_agent.tools.sqlfile.tool import SqlTool
 
 PARAMS = (
     ParamSpec("day", "date", "Day."),

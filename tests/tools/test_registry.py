@@ -140,7 +140,7 @@ def test_mcp_payload_is_the_same_schema_with_read_only_hints(workspace):
 
 
 def test_every_rows_answer_fits_the_declared_output_schema(workspace):
-    from analytics_agent.tools.shaping import ROWS_SCHEMA
+    from analytics_agent.tools.results.shaping import ROWS_SCHEMA
 
     jsonschema = pytest.importorskip("jsonschema")
     calls = {

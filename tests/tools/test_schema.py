@@ -7,7 +7,7 @@ from typing import Literal
 from json_nodes import json_dicts
 from pydantic import BaseModel, ConfigDict, Field
 
-from analytics_agent.tools.schema import clean_schema, strict_schema
+from analytics_agent.tools.args.schema import clean_schema, strict_schema
 
 
 class Place(BaseModel):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analytics_agent.tools.shaping import (
+from analytics_agent.tools.results.shaping import (
     KNOWN_WORDS,
     MAX_ROWS,
     MAX_TOKENS,
@@ -202,7 +202,7 @@ _PIECES = [*'aAbBzZ0 9_-"{}:,éß₹', "iPhone", "ABCdef", "EAAH", "revenue", "M
 def test_the_fast_letter_runs_are_the_patterns_own_runs(text):
     """``_letter_runs`` finds whole letter runs first and splits only mixed-case ones: the same runs, in
     the same order, as ``_LETTER_RUNS.findall``, whose split by case o200k's estimate relies on."""
-    from analytics_agent.tools.shaping import _LETTER_RUNS, _letter_runs
+    from analytics_agent.tools.results.shaping import _LETTER_RUNS, _letter_runs
 
     assert _letter_runs(text) == _LETTER_RUNS.findall(text)
 
@@ -211,14 +211,14 @@ def test_the_fast_letter_runs_are_the_patterns_own_runs(text):
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300), st.integers(min_value=0, max_value=400))
 def test_a_text_left_uncounted_is_within_the_budget(text, budget):
     """over_budget skips counting a text of at most ``budget`` bytes: the estimate never exceeds the bytes."""
-    from analytics_agent.tools.shaping import over_budget
+    from analytics_agent.tools.results.shaping import over_budget
 
     over = over_budget(text, budget)
     assert over == (estimate_tokens(text) if estimate_tokens(text) > budget else None)
 
 
 def test_a_short_result_is_shaped_without_counting_its_tokens_until_they_are_read(monkeypatch):
-    import analytics_agent.tools.shaping as shaping
+    import analytics_agent.tools.results.shaping as shaping
 
     counted: list[str] = []
     real = shaping.estimate_tokens

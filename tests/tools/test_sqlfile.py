@@ -6,8 +6,8 @@ import pytest
 
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.resources import sql_dir
-from analytics_agent.tools.sql_tool import check_single_select
-from analytics_agent.tools.sqlfile import parse_sql_tool
+from analytics_agent.tools.sqlfile.parse import parse_sql_tool
+from analytics_agent.tools.sqlfile.tool import check_single_select
 
 GOOD = """\
 -- name: city_day

@@ -21,8 +21,8 @@ from analytics_agent.tools.aggregate.schema import (
     MAX_TABLE_ENUM,
     OPS,
 )
-from analytics_agent.tools.arguments import Baseline, Period, ToolArguments, one_of
-from analytics_agent.tools.shaping import MAX_ROWS
+from analytics_agent.tools.args.models import Baseline, Period, ToolArguments, one_of
+from analytics_agent.tools.results.shaping import MAX_ROWS
 
 Scalar = str | int | float
 # Told to the model compactly (JSON "number" covers integers); validated as the precise Python union.

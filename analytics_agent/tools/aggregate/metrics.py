@@ -25,7 +25,7 @@ from analytics_agent.tools.aggregate.query_plan import (
 )
 from analytics_agent.tools.aggregate.refs import Resolver
 from analytics_agent.tools.aggregate.time import TEMPORAL
-from analytics_agent.tools.value_kinds import COUNT_ONLY_FNS, kind_family, refuse_nested
+from analytics_agent.tools.results.value_kinds import COUNT_ONLY_FNS, kind_family, refuse_nested
 
 NUMERIC = re.compile(r"^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL)", re.I)
 

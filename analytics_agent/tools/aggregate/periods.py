@@ -12,8 +12,8 @@ from analytics_agent.errors import ToolError
 from analytics_agent.tools.aggregate.query_plan import TRUNC_GRAINS, FilterPlan
 from analytics_agent.tools.aggregate.refs import Resolver
 from analytics_agent.tools.aggregate.time import day_range
+from analytics_agent.tools.args.quick import PREVIOUS
 from analytics_agent.tools.date_parts import PartsDate
-from analytics_agent.tools.quick_args import PREVIOUS
 
 
 def plan_periods(

@@ -31,9 +31,9 @@ from analytics_agent.tools.aggregate.query_plan import (
 from analytics_agent.tools.aggregate.refs import Catalog, Resolver
 from analytics_agent.tools.aggregate.sql import output_names
 from analytics_agent.tools.aggregate.time import TEMPORAL, day_filter, local
-from analytics_agent.tools.quick_args import PREVIOUS
+from analytics_agent.tools.args.quick import PREVIOUS
+from analytics_agent.tools.results.value_kinds import refuse_nested
 from analytics_agent.tools.semantics import Semantics
-from analytics_agent.tools.value_kinds import refuse_nested
 
 
 @dataclass

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from analytics_agent.tools.aggregate.query_plan import GRAINS, METRIC_FNS
-from analytics_agent.tools.param_schema import enum_schema
-from analytics_agent.tools.shaping import MAX_ROWS
+from analytics_agent.tools.args.params import enum_schema
+from analytics_agent.tools.results.shaping import MAX_ROWS
 
 MAX_TABLE_ENUM = 40
 MAX_IN_VALUES = 50

@@ -32,13 +32,13 @@ from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params,
 from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
 from analytics_agent.tools.base import Prepared, Tool, ToolValue
-from analytics_agent.tools.fetch import QueryPlans, fetch_rows
+from analytics_agent.tools.results.fetch import QueryPlans, fetch_rows
+from analytics_agent.tools.results.shaping import Rows
 from analytics_agent.tools.semantics import Semantics
-from analytics_agent.tools.shaping import Rows
 
 if TYPE_CHECKING:  # pydantic: the model is built on first use (a call), never to list the tools
     from analytics_agent.tools.aggregate.plan import Planner
-    from analytics_agent.tools.arguments import ToolArguments
+    from analytics_agent.tools.args.models import ToolArguments
 
 _SUGGEST_POOL = 1000
 Catalog = dict[str, dict[str, str]]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from analytics_agent.db.loader import LoadSummary
+    from analytics_agent.db.load.run import LoadSummary
 
 # Nothing imported at the top: ``load`` asks ``may_tell_zone`` after every plain load, which must not
 # cost it the planner's modules (the load benchmark's margin is a few per cent, docs/performance.md).

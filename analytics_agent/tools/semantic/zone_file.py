@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from analytics_agent.errors import SemanticModelError
 
 if TYPE_CHECKING:
-    from analytics_agent.db.loader import LoadSummary
+    from analytics_agent.db.load.run import LoadSummary
 
 _TOP_ZONE = re.compile(r"^timezone[ \t]*:[^\n]*$", re.M)
 _NEW_FILE = (

@@ -12,9 +12,9 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
-from analytics_agent.db.odd_values import odd_value_notes
+from analytics_agent.db.load.settle.odd_values import odd_value_notes
+from analytics_agent.db.load.settle.text_dates import Clues, settle_sniffed, sniffed_counts, text_dates
 from analytics_agent.db.rows import first_row
-from analytics_agent.db.text_dates import Clues, settle_sniffed, sniffed_counts, text_dates
 
 
 class Rejects(NamedTuple):  # not a dataclass: a tenth of the import cost (0.07 against 0.5 ms)
@@ -80,7 +80,9 @@ def settle_columns(
     notes: list[str] = []
     noted_amounts: list[str] = []
     if _may_hold_amounts(probe):
-        from analytics_agent.db.amounts import settle_amounts  # most files have none: kept off their load
+        from analytics_agent.db.load.settle.amounts import (
+            settle_amounts,  # most files have none: kept off their load
+        )
 
         units, notes, noted_amounts = settle_amounts(conn, table, probe, decimal)
     text = [c for c in text if c not in units]
@@ -195,7 +197,7 @@ def _token_notes(
 
 def data_lines(conn: duckdb.DuckDBPyConnection, path: Path, options: Any) -> int:
     """The rows DuckDB's own detection reads from the file (all text, bad lines ignored)."""
-    from analytics_agent.db.sources import duckdb_path
+    from analytics_agent.db.load.options import duckdb_path
 
     named = "".join(
         f", {k} = ?" for k, v in (("encoding", options.encoding), ("comment", options.comment)) if v

@@ -12,10 +12,10 @@ from pathlib import Path
 import duckdb
 
 from analytics_agent.db.catalog import column_types, quote_ident, table_names
-from analytics_agent.db.load_checks import data_lines, plural_lines
-from analytics_agent.db.load_plan import Plan
+from analytics_agent.db.load.options import Input, LoadOptions
+from analytics_agent.db.load.plan import Plan
+from analytics_agent.db.load.settle.columns import data_lines, plural_lines
 from analytics_agent.db.rows import first_row
-from analytics_agent.db.sources import Input, LoadOptions
 from analytics_agent.errors import LoadError
 
 ProgressCallback = Callable[[float], None]

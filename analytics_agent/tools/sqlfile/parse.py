@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from analytics_agent.errors import ToolDefinitionError
-from analytics_agent.tools.portable import pattern_problems
+from analytics_agent.tools.args.portable import pattern_problems
+from analytics_agent.tools.args.spec import ParamSpec
 
 TOOL_NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 _IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -37,35 +38,6 @@ _HEADER_RE = re.compile(r"^--\s?(?P<key>[a-z_]+)(?:\s+(?P<arg>[A-Za-z_][A-Za-z0-
 _CONTINUATION_RE = re.compile(r"^--\s{2,}(?P<text>\S.*)$")
 _TYPE_RE = re.compile(r"^(?P<type>[a-z]+)(?:\((?P<args>.*)\))?(?:\s*=\s*(?P<default>.+))?$")
 _SQL_PARAM_RE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
-
-ParamType = Literal["string", "integer", "number", "date", "period", "enum", "pattern"]
-_NO_DEFAULT = object()
-
-
-@dataclass(frozen=True)
-class ParamSpec:
-    name: str
-    type: ParamType
-    description: str
-    default: Any = _NO_DEFAULT
-    minimum: float | None = None
-    maximum: float | None = None
-    max_length: int | None = None
-    choices: tuple[str, ...] = ()
-    choices_from: tuple[str, str] | None = None
-    """(table, column) whose distinct values are the enum's choices, resolved against the database."""
-    pattern: str | None = None
-
-    @property
-    def required(self) -> bool:
-        return self.default is _NO_DEFAULT
-
-    @property
-    def sql_names(self) -> tuple[str, ...]:
-        """The ``$names`` the SQL reads for this parameter: a period is bound as its first and last day."""
-        if self.type == "period":
-            return (f"{self.name}_start", f"{self.name}_end")
-        return (self.name,)
 
 
 @dataclass(frozen=True)

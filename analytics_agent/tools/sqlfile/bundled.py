@@ -20,9 +20,9 @@ import duckdb
 from analytics_agent.db.seed import SAMPLE_TABLES
 from analytics_agent.errors import ToolDefinitionError
 from analytics_agent.resources import sql_dir
-from analytics_agent.tools.sql_tool import MAX_ENUM_VALUES, SqlTool, resolve_choices
-from analytics_agent.tools.sqlfile import SqlToolSpec, parse_sql_tool
-from analytics_agent.tools.tool_files import read_tool_file
+from analytics_agent.tools.sqlfile.files import read_tool_file
+from analytics_agent.tools.sqlfile.parse import SqlToolSpec, parse_sql_tool
+from analytics_agent.tools.sqlfile.tool import MAX_ENUM_VALUES, SqlTool, resolve_choices
 
 Catalog = Mapping[str, Mapping[str, str]]
 _FAMILIES = (

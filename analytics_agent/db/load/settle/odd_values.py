@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.totals import is_total_label
 from analytics_agent.db.rows import first_row
-from analytics_agent.db.totals_row import is_total_label
 
 SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
 PROBE_ROWS = 4_000
@@ -184,7 +184,7 @@ def _comma_notes(
         return []
     if _points(conn, table, rows=rows):
         return []
-    from analytics_agent.db.separators import grouping  # only for a column of decimal commas
+    from analytics_agent.db.load.settle.separators import grouping  # only for a column of decimal commas
 
     parts = [
         f"min({c}) FILTER (WHERE regexp_full_match({c}, '{_DECIMAL_COMMA}')), "

@@ -15,26 +15,11 @@ from typing import Any, NamedTuple
 
 import duckdb
 
-from analytics_agent.db.archives import is_archive, member_name, unpacked
 from analytics_agent.db.catalog import Written, get_profile, own_table_types, store_profile, written_tables
 from analytics_agent.db.connect import ensure_database, open_writer
-from analytics_agent.db.hex_values import hex_notes
-from analytics_agent.db.keywords import reserved_words
-from analytics_agent.db.load_checks import Rejects, settle_columns
-from analytics_agent.db.load_plan import Plan, make_plan
-from analytics_agent.db.load_write import (
-    ProgressCallback,
-    drop_empty_tail,
-    empty_tail_note,
-    progress,
-    refuse_empty,
-    write_rows,
-)
-from analytics_agent.db.names import header_renames, rename_reason, safe_identifier, table_name_from_path
-from analytics_agent.db.newlines import one_kind_of_newline
-from analytics_agent.db.relationships import store_relationships
-from analytics_agent.db.relationships_base import Relationship, describe_link
-from analytics_agent.db.sources import (
+from analytics_agent.db.load.keywords import reserved_words
+from analytics_agent.db.load.names import header_renames, rename_reason, safe_identifier, table_name_from_path
+from analytics_agent.db.load.options import (
     Dialect,
     Input,
     Kind,
@@ -44,9 +29,24 @@ from analytics_agent.db.sources import (
     file_kind,
     resolve_inputs,
 )
-from analytics_agent.db.totals_row import NO_TOTALS, drop_totals, totals_row_note
-from analytics_agent.db.trailing import trailing_note
-from analytics_agent.db.transcode import utf8_copies
+from analytics_agent.db.load.plan import Plan, make_plan
+from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
+from analytics_agent.db.load.read.newlines import one_kind_of_newline
+from analytics_agent.db.load.read.transcode import utf8_copies
+from analytics_agent.db.load.settle.columns import Rejects, settle_columns
+from analytics_agent.db.load.settle.hex_values import hex_notes
+from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
+from analytics_agent.db.load.settle.trailing import trailing_note
+from analytics_agent.db.load.write import (
+    ProgressCallback,
+    drop_empty_tail,
+    empty_tail_note,
+    progress,
+    refuse_empty,
+    write_rows,
+)
+from analytics_agent.db.relationships import store_relationships
+from analytics_agent.db.relationships_base import Relationship, describe_link
 from analytics_agent.db.write_safety import (
     WriteState,
     is_interrupt,
@@ -264,7 +264,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
         reject_notes: list[str] = []
         if rejected:
-            from analytics_agent.db.line_numbers import renumber_rejects  # with set-aside records only
+            from analytics_agent.db.load.line_numbers import renumber_rejects  # with set-aside records only
 
             rejected, reject_notes = renumber_rejects(
                 conn, table, self.files, [i.label for i in self.inputs], plan.dialect
@@ -282,7 +282,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         ambiguous reading."""
         if not self.options.thousands or self.plan.text_reader is None:
             return []
-        from analytics_agent.db.separators import check_thousands  # only with --thousands
+        from analytics_agent.db.load.settle.separators import check_thousands  # only with --thousands
 
         return check_thousands(
             self.conn,
@@ -350,7 +350,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
 
     def explain(self, message: str) -> str:
         """One line for a DuckDB failure (``load_failure``, imported on the error path only)."""
-        from analytics_agent.db.load_failure import explain_failure
+        from analytics_agent.db.load.failure import explain_failure
 
         return explain_failure(self.conn, message, self.plan, self.options, self.files, self.inputs)
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.hex_values import written_in_hex
-from analytics_agent.db.peek import (
+from analytics_agent.db.load.options import Dialect, LoadOptions, duckdb_path, sniff_sql
+from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
     agreeing_delimiter,
     excel_delimiter,
@@ -27,8 +27,8 @@ from analytics_agent.db.peek import (
     title_above_header,
     trailing_empty_fields,
 )
+from analytics_agent.db.load.settle.hex_values import written_in_hex
 from analytics_agent.db.rows import first_row
-from analytics_agent.db.sources import Dialect, LoadOptions, duckdb_path, sniff_sql
 from analytics_agent.errors import LoadError
 
 _SHOWN = {"\t": "\\t"}
@@ -46,7 +46,7 @@ def _quoted_line_breaks(endings: tuple[str, ...], text: str, options: LoadOption
     header holds a quoted ``\\n``. Empty otherwise."""
     if len(endings) < 2 or options.newline is not None or options.quote not in (None, '"'):
         return ""
-    from analytics_agent.db.peek import endings_outside_quotes  # files of mixed line ends only
+    from analytics_agent.db.load.read.peek import endings_outside_quotes  # files of mixed line ends only
 
     return "\\n" if endings_outside_quotes(text) == ("\\n",) else ""
 
@@ -205,7 +205,7 @@ def _pin(
 def _quoted_header(head: str, delimiter: str, fields: int) -> bool:
     """Whether the header's first field is quoted across lines with a character no sniffer tries, which
     reads like a line above the header (PapaParse's ``.a⏎a.,b``): the error path names that quote."""
-    from analytics_agent.db.load_errors import quote_around_header
+    from analytics_agent.db.load.reader_errors import quote_around_header
 
     return quote_around_header(head, delimiter, fields) is not None
 
@@ -238,7 +238,7 @@ def first_line(
             params,
         ).fetchone()
     except duckdb.Error as exc:  # not UTF-8 past the peeked block, or unreadable: said in one line
-        from analytics_agent.db.load_errors import explain_load_error  # error path only
+        from analytics_agent.db.load.reader_errors import explain_load_error  # error path only
 
         raise LoadError(explain_load_error(str(exc), [path], label=label or path.name)) from None
     return (row[0] or "") if row else ""
@@ -255,7 +255,7 @@ def _sniff(
     except duckdb.Error as exc:
         if "Error when sniffing file" in str(exc) and not pinned.keys() - {"new_line"}:
             raise _SniffFailed from None
-        from analytics_agent.db.load_errors import explain_load_error  # error path only
+        from analytics_agent.db.load.reader_errors import explain_load_error  # error path only
 
         raise LoadError(explain_load_error(str(exc), [path], label=label)) from None
     return dict(zip(names, row, strict=True))

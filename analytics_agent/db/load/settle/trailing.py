@@ -10,8 +10,8 @@ from typing import Any
 
 import duckdb
 
+from analytics_agent.db.load.options import Dialect, LoadOptions, csv_reader_sql
 from analytics_agent.db.rows import first_row
-from analytics_agent.db.sources import Dialect, LoadOptions, csv_reader_sql
 
 
 def trailing_reader_sql(path: Path, options: LoadOptions, dialect: Dialect) -> tuple[str, list[Any]]:

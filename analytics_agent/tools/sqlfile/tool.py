@@ -12,15 +12,15 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.errors import ToolDefinitionError, ToolError
 from analytics_agent.logs import logger
+from analytics_agent.tools.args.quick import quick_values
 from analytics_agent.tools.base import Prepared, ToolValue
 from analytics_agent.tools.declared import DeclaredTool
-from analytics_agent.tools.fetch import FetchPlan, fetch_rows
-from analytics_agent.tools.quick_args import quick_values
-from analytics_agent.tools.sqlfile import SqlToolSpec, parse_sql_tool
-from analytics_agent.tools.tool_files import read_tool_file
+from analytics_agent.tools.results.fetch import FetchPlan, fetch_rows
+from analytics_agent.tools.sqlfile.files import read_tool_file
+from analytics_agent.tools.sqlfile.parse import SqlToolSpec, parse_sql_tool
 
 if TYPE_CHECKING:  # pydantic: only a call the quick check cannot settle builds the model
-    from analytics_agent.tools.arguments import ToolArguments
+    from analytics_agent.tools.args.models import ToolArguments
 
 MAX_ENUM_VALUES = 200
 

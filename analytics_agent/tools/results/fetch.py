@@ -24,8 +24,8 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import ToolError
-from analytics_agent.tools.shaping import MAX_ROWS, Rows
-from analytics_agent.tools.sql_literals import execute_arguments
+from analytics_agent.tools.results.literals import execute_arguments
+from analytics_agent.tools.results.shaping import MAX_ROWS, Rows
 
 MAX_VALUE_CHARS = 1000
 """Longer than any value a 1,000-token result could show."""
@@ -156,7 +156,7 @@ def _plan(
     if not learn:
         query = _one_select(cursor, f"{_capped_select(kinds, value_chars, body)} LIMIT {max_rows + 1}")
         return FetchPlan(names, kinds, value_chars, query, learned=False)
-    from analytics_agent.tools.fetch_facts import parameter_columns, plan_facts
+    from analytics_agent.tools.results.facts import parameter_columns, plan_facts
 
     as_given = parameter_columns(cursor, body, len(kinds))
     kinds = ["param" if i in as_given and kind == "text" else kind for i, kind in enumerate(kinds)]

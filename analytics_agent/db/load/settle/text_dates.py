@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.odd_values import SAMPLE_ROWS, first_rows
+from analytics_agent.db.load.settle.odd_values import SAMPLE_ROWS, first_rows
+from analytics_agent.db.load.settle.totals import is_total_label
 from analytics_agent.db.rows import first_row
-from analytics_agent.db.totals_row import is_total_label
 from analytics_agent.errors import LoadError
 
 # Patterns as text, compiled by ``re`` on first use (and kept in its cache): most loads have no column

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from analytics_agent.errors import ArgumentError
-from analytics_agent.tools.sqlfile import ParamSpec
+from analytics_agent.tools.args.spec import ParamSpec
 
 DEFAULT_STRING_MAX = 200
 """The length guard on a string parameter without its own maximum (``arguments`` checks the same)."""

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import duckdb
 
-from analytics_agent.db.line_numbers import physical_lines
-from analytics_agent.db.load_errors import (
+from analytics_agent.db.load.line_numbers import physical_lines
+from analytics_agent.db.load.options import Dialect, Input, LoadOptions
+from analytics_agent.db.load.plan import Plan
+from analytics_agent.db.load.reader_errors import (
     explain_load_error,
     fields_in_record,
     quote_around_header,
     renumber_lines,
 )
-from analytics_agent.db.load_plan import Plan
 from analytics_agent.db.rows import first_row
-from analytics_agent.db.sources import Dialect, Input, LoadOptions
 
 _HEAD_BYTES = 65_536
 """How much of a refused file is read again to explain the refusal (a header quoted across lines)."""

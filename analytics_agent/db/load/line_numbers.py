@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.sources import Dialect
+from analytics_agent.db.load.options import Dialect
 
 
 def physical_lines(path: Path, records: Iterable[int], dialect: Dialect) -> dict[int, int]:

@@ -13,9 +13,9 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from analytics_agent.db.archives import unpack_limit
-from analytics_agent.db.peek import PEEK_BYTES, guess_encoding
-from analytics_agent.db.sources import Input
+from analytics_agent.db.load.options import Input
+from analytics_agent.db.load.read.archives import unpack_limit
+from analytics_agent.db.load.read.peek import PEEK_BYTES, guess_encoding
 
 _CHUNK = 1 << 20
 _PACKED = (".gz", ".zst", ".zstd", ".parquet", ".pq")

@@ -13,10 +13,8 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.dialect import sniff_dialect
-from analytics_agent.db.load_checks import Rejects
-from analytics_agent.db.names import safe_column_names
-from analytics_agent.db.sources import (
+from analytics_agent.db.load.names import safe_column_names
+from analytics_agent.db.load.options import (
     NO_PAIRS,
     Dialect,
     Input,
@@ -26,6 +24,8 @@ from analytics_agent.db.sources import (
     map_type_overrides,
     parquet_reader_sql,
 )
+from analytics_agent.db.load.read.dialect import sniff_dialect
+from analytics_agent.db.load.settle.columns import Rejects
 from analytics_agent.errors import LoadError
 
 
@@ -193,7 +193,7 @@ def describe(
     try:
         described = conn.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()
     except duckdb.Error as exc:
-        from analytics_agent.db.load_errors import explain_load_error  # error path only
+        from analytics_agent.db.load.reader_errors import explain_load_error  # error path only
 
         raise LoadError(explain_load_error(str(exc), files)) from None
     return {row[0]: row[1] for row in described}

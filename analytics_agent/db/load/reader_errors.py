@@ -167,7 +167,7 @@ def explain_load_error(
 
 def _is_amount(value: str) -> bool:
     """``$259.40``, ``12%``, ``(5,000.00)``: what ``db.amounts`` reads. Pure."""
-    from analytics_agent.db.amounts import amount_marks  # on this error only
+    from analytics_agent.db.load.settle.amounts import amount_marks  # on this error only
 
     found = amount_marks(value)
     return found is not None and found[1]
@@ -242,7 +242,7 @@ def _quoted_header(where: str, fields: int, expected: int, quote: str) -> str:
 
 def _null_hint(value: str) -> str:
     """``--null VALUE`` when the value could be a missing-value marker (short, no digits)."""
-    from analytics_agent.db.totals_row import is_total_label  # on this error only
+    from analytics_agent.db.load.settle.totals import is_total_label  # on this error only
 
     if is_total_label(value):  # a totals row's label: read as missing, its numbers would load as data
         return ""

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, cast
 
-from analytics_agent.db.archives import FreeSpace, free_bytes, unpack_limit
+from analytics_agent.db.load.read.archives import FreeSpace, free_bytes, unpack_limit
 from analytics_agent.errors import LoadError
 
 _CHUNK = 1 << 20

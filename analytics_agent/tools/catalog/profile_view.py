@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analytics_agent.tools.shaping import MAX_TOKENS, dumps, estimate_tokens
+from analytics_agent.tools.results.shaping import MAX_TOKENS, dumps, estimate_tokens
 
 SHORT_VALUES = 10
 # Each level keeps less of every column, in this order; the last keeps only name and type.

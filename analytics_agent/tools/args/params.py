@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from analytics_agent.tools.sqlfile import ParamSpec
+from analytics_agent.tools.args.spec import ParamSpec
 
 DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
 """What the model is told a date looks like: a pattern, not ``format: date``, which Gemini rejects and

@@ -26,9 +26,9 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 
 from analytics_agent.errors import ArgumentError
 from analytics_agent.suggest import clipped, did_you_mean
-from analytics_agent.tools.param_schema import DATE_PATTERN
-from analytics_agent.tools.quick_args import DEFAULT_STRING_MAX, PREVIOUS, decode_arguments
-from analytics_agent.tools.sqlfile import ParamSpec
+from analytics_agent.tools.args.params import DATE_PATTERN
+from analytics_agent.tools.args.quick import DEFAULT_STRING_MAX, PREVIOUS, decode_arguments
+from analytics_agent.tools.args.spec import ParamSpec
 
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 

@@ -10,15 +10,15 @@ import duckdb
 
 from analytics_agent.db.catalog import NO_TABLES, get_profile, list_tables
 from analytics_agent.errors import ToolError
+from analytics_agent.tools.args.quick import quick_values
+from analytics_agent.tools.args.spec import ParamSpec
 from analytics_agent.tools.base import Prepared, ToolValue
+from analytics_agent.tools.catalog.profile_view import fit_profile
 from analytics_agent.tools.declared import DeclaredTool
-from analytics_agent.tools.profile_view import fit_profile
-from analytics_agent.tools.quick_args import quick_values
-from analytics_agent.tools.shaping import Rows
-from analytics_agent.tools.sqlfile import ParamSpec
+from analytics_agent.tools.results.shaping import Rows
 
 if TYPE_CHECKING:  # pydantic: imported when a model is first built (schemas, a call to check)
-    from analytics_agent.tools.arguments import ToolArguments
+    from analytics_agent.tools.args.models import ToolArguments
     from analytics_agent.tools.semantics import Semantics  # describe_table is built on first use
 
 

@@ -1,0 +1,1 @@
+"""Tools and text over what the database holds: ``list_tables``, ``describe_table``, the schema card."""
