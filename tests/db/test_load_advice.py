@@ -13,7 +13,7 @@ import pytest
 
 from analytics_agent.db.load.run import LoadSummary, load_files
 from analytics_agent.errors import LoadError
-from tests.db.csv_suites import options_from, suggested_options
+from tests.db.csv_suites import attempt, options_from, suggested_options
 
 
 def _write(tmp_path: Path, name: str, data: str | bytes) -> Path:
@@ -127,3 +127,10 @@ def test_the_refusal_and_the_rejects_table_name_the_same_line(tmp_path: Path) ->
     assert summary.rejected_lines == [7]
     assert _rows(path, "SELECT line, text FROM t_rejects") == [(7, "3,bad,3,4")]
     assert _rows(path, "SELECT id FROM t ORDER BY id") == [(1,), (2,), (4,)]
+
+
+def test_the_suite_harness_sees_a_good_record_set_aside(tmp_path: Path) -> None:
+    """``csv_suites.attempt`` judges every suite refusal's followed option by ``good_rejected``: it must
+    see the record --skip-bad-rows drops from a file read without a quote character."""
+    got = attempt(_late_quote(tmp_path), {"skip_bad_rows": True}, tmp_path, "harness")
+    assert got.status == "loaded" and got.good_rejected == ['21001,n21001,"has, comma"']
