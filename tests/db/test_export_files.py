@@ -26,6 +26,7 @@ _FLAGS = {
     "skip": "--skip",
     "skip_bad_rows": "--skip-bad-rows",
     "encoding": "--encoding",
+    "decimal": "--decimal",
 }
 
 

@@ -311,6 +311,35 @@ def amounts_files() -> list[Export]:
             ),
         )
     )
+    grouped = [[r["carrier"], r["flight"], f"{fare(r):,.2f}"] for r in rows]
+    out.append(
+        (
+            "thousands_with_decimals.csv",
+            csv_text(["carrier", "flight", "fare"], grouped).encode(),
+            expected(["carrier", "flight", "fare"], _fare_expected(rows)),
+        )
+    )
+    miles = [[r["carrier"], r["flight"], f"{int(r['distance']):,}"] for r in rows]
+    out.append(
+        (
+            "thousands_whole_numbers.csv",
+            csv_text(["carrier", "flight", "miles"], miles).encode(),
+            expected(
+                ["carrier", "flight", "miles"],
+                [[r["carrier"], int(r["flight"]), int(r["distance"])] for r in rows],
+                option={"decimal": "."},
+                via="note",
+            ),
+        )
+    )
+    swiss = [[r["carrier"], r["flight"], f"{fare(r):,.2f}".replace(",", "'")] for r in rows]
+    out.append(
+        (
+            "swiss_apostrophe_plain.csv",
+            csv_text(["carrier", "flight", "fare"], swiss).encode(),
+            expected(["carrier", "flight", "fare"], _fare_expected(rows)),
+        )
+    )
     return out
 
 

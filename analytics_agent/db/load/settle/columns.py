@@ -110,8 +110,8 @@ _AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿")
 
 
 def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
-    """Whether some first value has a digit and a currency, percent or accounting sign, or a three-letter
-    code before or after it (``EUR 12``): only then is ``db.amounts`` imported and asked. Pure."""
+    """Whether some first value has a digit and a currency, percent or accounting sign, a three-letter
+    code before or after it (``EUR 12``), or thousands grouped (``1,234``, ``1'234.50``): only then is ``db.amounts`` imported and asked. Pure."""
     for values in probe.values():
         for value in values[:50]:
             text = value.strip()
@@ -119,6 +119,10 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 continue
             if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text[-2:] in ("kr", "zł", "Fr"):
                 return True
+            if len(text) > 4 and text[-4] in ",'\u00a0\u202f " and text[-3:].isdigit():  # 1,234 1'234
+                return True
+            if "." in text and len(text.partition(".")[0]) > 4 and text.partition(".")[0][-4] in ",' ":
+                return True  # 1,234.50
             if any(part.isalpha() and part.isupper() for part in (text[:3], text[-3:])) or text[:2] in (
                 "kr",
                 "Fr",
