@@ -14,10 +14,12 @@ if TYPE_CHECKING:  # type checkers see the API; at run time it loads on first at
     from analytics_agent.api import Answer as Answer
     from analytics_agent.api import Loaded as Loaded
     from analytics_agent.api import Result as Result
+    from analytics_agent.api import TeamServer as TeamServer
     from analytics_agent.api import Workspace as Workspace
+    from analytics_agent.api import connect as connect
     from analytics_agent.api import open as open
 
-_API = ("Answer", "Loaded", "Result", "Workspace", "open")
+_API = ("Answer", "Loaded", "Result", "TeamServer", "Workspace", "connect", "open")
 __all__ = ["__version__", *_API]
 
 

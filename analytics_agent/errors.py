@@ -15,6 +15,7 @@ stack trace, never shown to the user as one.
     ├── ToolDefinitionError             a .sql tool file is malformed (carries file:line)
     │   └── SemanticModelError          a semantic file is not YAML, or names what the database lacks
     ├── EvalFileError                   an eval question file or a stored eval run cannot be used
+    ├── SignInError                     a team server refused a request's token (carries the HTTP status)
     ├── ToolError                       a tool call failed; its message is what the model reads
     │   ├── UnknownToolError
     │   └── ArgumentError               arguments not JSON or not fitting the schema
@@ -79,6 +80,16 @@ class SemanticModelError(ToolDefinitionError):
 
 class EvalFileError(AnalyticsAgentError):
     """A question file (JSONL/YAML) or a stored run is malformed; the message names the file and line."""
+
+
+class SignInError(AnalyticsAgentError):
+    """A token the team server refuses: no token, a bad, expired or foreign one (401), or one without a
+    scope the server requires (403). The message is the reason, and never quotes the token."""
+
+    def __init__(self, message: str, *, status: int = 401, code: str = "invalid_token") -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
 
 
 class ToolError(AnalyticsAgentError):

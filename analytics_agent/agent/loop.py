@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from analytics_agent import bounded_json
 from analytics_agent.agent.bounds import (
@@ -46,7 +47,7 @@ from analytics_agent.conversation import (
     UserTurn,
 )
 from analytics_agent.providers.base import Provider, TextSink
-from analytics_agent.tools.executor import Executor, ToolOutcome
+from analytics_agent.tools.executor import ToolOutcome
 from analytics_agent.tools.registry import Registry
 
 DEFAULT_MAX_STEPS = 8
@@ -76,6 +77,15 @@ class _Run:
     """Input tokens counted against the budget: per request, the reported figure or our floor."""
 
 
+class ToolRunner(Protocol):
+    """What runs the model's calls: the local ``Executor``, or a team server's (``workspace/remote``).
+    ``execute`` never raises."""
+
+    def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome: ...
+
+    def stop_running(self, until: Callable[[], bool] = ...) -> None: ...
+
+
 class Agent:
     """Answers questions with a provider and the tools of one workspace.
 
@@ -94,7 +104,7 @@ class Agent:
         self,
         provider: Provider,
         registry: Registry,
-        executor: Executor,
+        executor: ToolRunner,
         *,
         system: str = "",
         max_steps: int = DEFAULT_MAX_STEPS,

@@ -7,10 +7,11 @@
     a = ws.ask("Which carrier was most often late?", model="qwen3:8b", base_url="http://localhost:11434/v1")
 
 It opens the same workspace as the command line and the MCP server (``workspace/``) and raises the
-same errors (``analytics_agent.errors``).
+same errors (``analytics_agent.errors``). ``connect(url)`` uses a team server's tools instead, signed in.
 """
 
+from analytics_agent.api.remote import TeamServer, connect
 from analytics_agent.api.results import Answer, Loaded, Result
 from analytics_agent.api.workspace import Workspace, open
 
-__all__ = ["Answer", "Loaded", "Result", "Workspace", "open"]
+__all__ = ["Answer", "Loaded", "Result", "TeamServer", "Workspace", "connect", "open"]

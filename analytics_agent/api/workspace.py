@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from analytics_agent.agent.events import AgentResult
     from analytics_agent.db.load.run import LoadSummary
     from analytics_agent.present.results import ResultLog
+    from analytics_agent.workspace.remote import RemoteWorkspace
 
 NO_MODEL = (
     "no model configured: pass model= (and base_url= for a local server, e.g. "
@@ -310,7 +311,7 @@ def _progress_line(progress: Callable[[str], None] | bool | None) -> Callable[[s
 
 
 def _ask_once(
-    ws: CoreWorkspace,
+    ws: CoreWorkspace | RemoteWorkspace,
     question: str,
     settings: Any,
     transcript: str | Path | None,

@@ -35,6 +35,7 @@ GROUPS = (
     ("tools", "tools_cmd", "tools_app"),
     ("semantic", "semantic_cmd", "semantic_app"),
     ("sources", "sources_cmd", "sources_app"),
+    ("users", "users_cmd", "users_app"),
 )
 COMMANDS = (("tables", "data_cmd", "tables"), ("schema", "data_cmd", "schema"), ("ask", "ask_cmd", "ask"),
             ("chat", "ask_cmd", "chat"), ("demo", "ask_cmd", "demo"), ("load", "data_cmd", "load"),

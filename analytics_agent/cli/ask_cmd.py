@@ -63,6 +63,23 @@ ProfileOpt = Annotated[
     str | None,
     typer.Option("--profile", help="AWS profile for bedrock (env AWS_PROFILE).", rich_help_panel=_PANEL),
 ]
+_TEAM = "Team server"
+ServerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--server",
+        help="Take the tools from a team server (its /mcp URL) as a signed-in user; the model runs here.",
+        rich_help_panel=_TEAM,
+    ),
+]
+TokenFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--token-file",
+        help="--server: a file holding your token (default: env ANALYTICS_AGENT_TOKEN).",
+        rich_help_panel=_TEAM,
+    ),
+]
 TodayOpt = Annotated[
     str | None, typer.Option("--today", help="Today's date, YYYY-MM-DD (default: the local date).")
 ]
@@ -155,6 +172,8 @@ def ask(
     chart_file: ChartFileOpt = None,
     save_results: SaveResultsOpt = None,
     strict: StrictOpt = False,
+    server: ServerOpt = None,
+    token_file: TokenFileOpt = None,
 ) -> None:
     """Answer one question: the trace on stderr, the answer (and its chart) on stdout."""
     view = View(quiet, as_json, show_sql, chart, chart_file, save_results, strict)
@@ -166,7 +185,9 @@ def ask(
         if as_json:
             print_json_error(empty)
         raise empty
-    _answer_one(question, settings, view, transcript=transcript, stream=stream)
+    _answer_one(
+        question, settings, view, transcript=transcript, stream=stream, server=server, token_file=token_file
+    )
 
 
 def chat(
@@ -191,6 +212,8 @@ def chat(
     quiet: QuietOpt = False,
     show_sql: ShowSqlOpt = False,
     chart: ChartOpt = None,
+    server: ServerOpt = None,
+    token_file: TokenFileOpt = None,
 ) -> None:
     """Ask questions in a conversation: /tools, /reset, /exit (or Ctrl-D); Ctrl-C stops one answer."""
     from analytics_agent.cli.chat_repl import ChatSession
@@ -199,7 +222,7 @@ def chat(
     view = View(quiet=quiet, show_sql=show_sql, chart=chart)
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
-    with open_workspace(settings.timezone) as ws:
+    with _open_tools(settings.timezone, server=server, token_file=token_file) as ws:
         if not _has_tables(ws):
             typer.echo(f"note: {_empty_database(ws)}", err=True)
         model_provider = make_provider(settings, stream=streaming)
@@ -288,14 +311,15 @@ def _settings(command_args: dict[str, Any], *, as_json: bool = False):
 
 def _answer_one(
     question: str, settings: Any, view: View, *, transcript: Path | None, stream: bool | None,
-    client: Any = None, demo: bool = False,
+    client: Any = None, demo: bool = False, server: str | None = None, token_file: Path | None = None,
 ) -> None:  # fmt: skip
     from analytics_agent.errors import AnalyticsAgentError
 
     try:
         wiring, result = _run_question(
-            question, settings, view, transcript=transcript, stream=stream, client=client, demo=demo
-        )
+            question, settings, view, transcript=transcript, stream=stream, client=client, demo=demo,
+            tools=lambda: _open_tools(settings.timezone, demo=demo, server=server, token_file=token_file),
+        )  # fmt: skip
     except AnalyticsAgentError as exc:
         if view.as_json:
             print_json_error(exc)
@@ -311,12 +335,12 @@ def _answer_one(
             raise typer.Exit(UNVERIFIED_EXIT)
 
 
-def _run_question(question: str, settings: Any, view: View, *, transcript, stream, client, demo: bool):
+def _run_question(question: str, settings: Any, view: View, *, transcript, stream, client, demo: bool, tools):
     from analytics_agent.errors import AnalyticsAgentError, DatabaseError
     from analytics_agent.workspace.provider_factory import make_provider
 
     streaming = (sys.stdout.isatty() and not view.as_json) if stream is None else stream
-    with open_workspace(settings.timezone, demo=demo) as ws:
+    with tools() as ws:
         if not _has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
             raise DatabaseError(_empty_database(ws))
         model_provider = make_provider(settings, stream=streaming, client=client)
@@ -362,8 +386,27 @@ def _wire(ws: Any, model_provider: Any, settings: Any, view: View, *, transcript
     )
 
 
+def _open_tools(timezone: str | None, *, demo: bool = False, server: str | None = None, token_file=None):
+    """The local workspace, or a team server's tools (``--server``) as the token's user."""
+    if server is None:
+        if token_file is not None:
+            from analytics_agent.errors import ConfigError
+
+            raise ConfigError("--token-file goes with --server URL (the team server to sign in to)")
+        return open_workspace(timezone, demo=demo)
+    import os
+
+    from analytics_agent.workspace.remote import open_remote, read_token
+
+    return open_remote(server, read_token(str(token_file) if token_file else None, dict(os.environ)))
+
+
 def _has_tables(ws: Any) -> bool:
     from analytics_agent.db.catalog import table_names
+    from analytics_agent.workspace.remote import RemoteWorkspace
+
+    if isinstance(ws, RemoteWorkspace):  # the server's tables; its guidance tells the model about them
+        return True
 
     return bool(table_names(ws.cursor()))
 

@@ -6,11 +6,12 @@ to install it. Everything the server prints goes to stderr: on stdio, stdout is 
 
 # No ``from __future__ import annotations`` here: typer reads these signatures at every start, and a string
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
+# ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 import gc
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -36,9 +37,46 @@ def mcp(
         str,
         typer.Option("--host", help="HTTP address to bind; anything but loopback is reachable by others."),
     ] = "127.0.0.1",
+    auth: Annotated[
+        str,
+        typer.Option(
+            "--auth",
+            help="HTTP sign-in: none, users (personal tokens, see `users add`) or oidc (JWTs from --issuer).",
+        ),
+    ] = "none",
+    issuer: Annotated[
+        Optional[str], typer.Option("--issuer", help="oidc: the provider's issuer URL.", show_default=False)
+    ] = None,
+    audience: Annotated[
+        Optional[str],
+        typer.Option(
+            "--audience",
+            help="This server's public URL (its resource URI): tokens must name it. Default: the local URL.",
+            show_default=False,
+        ),
+    ] = None,
+    groups_claim: Annotated[
+        str, typer.Option("--groups-claim", help="oidc: the token claim that lists the user's groups.")
+    ] = "groups",
+    scope: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--scope", help="oidc: a scope every token must carry; repeat for more.", show_default=False
+        ),
+    ] = None,
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
     _require_sdk()
+    sign_in = _sign_in(
+        http,
+        auth,
+        issuer=issuer,
+        audience=audience,
+        host=host,
+        port=port,
+        groups_claim=groups_claim,
+        scopes=scope,
+    )
     from analytics_agent.config import load_config_file
     from analytics_agent.workspace.live import LiveWorkspace
 
@@ -49,7 +87,7 @@ def mcp(
             level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
         )
     if not db_path().exists() and not gets_sample_data(db_path()):
-        _serve_missing_database(http, host, port)
+        _serve_missing_database(http, host, port, sign_in)
         return
     sources, unreadable = linked_sources(db_path())
     for problem in unreadable:
@@ -70,13 +108,15 @@ def mcp(
         door = _import_mcp_server() if http else None
         where = f"http://{host}:{port}{door.MCP_PATH}" if door else "stdio"
         typer.echo(
-            f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path})", err=True
+            f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path}"
+            f"{_signing_in(auth, issuer)})",
+            err=True,
         )
         # what start-up built lives as long as the server: out of the collector's walks (every full
         # collection, the interpreter's last one at exit too, walked it all again; docs/performance.md)
         gc.freeze()
         if door:
-            door.serve_http(door.build_server(live, timezone=timezone), host=host, port=port)
+            door.serve_http(door.build_server(live, timezone=timezone), host=host, port=port, sign_in=sign_in)
         else:
             # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
             # the first message it leaves (docs/performance.md)
@@ -87,7 +127,7 @@ def mcp(
         live.close()
 
 
-def _serve_missing_database(http: bool, host: str, port: int) -> None:
+def _serve_missing_database(http: bool, host: str, port: int, sign_in=None) -> None:
     """A mistyped path in a client's config must not become a new empty database every question fails on,
     nor a server that stops at start (the client shows a badge, its model nothing): the server starts, and
     everything it answers says which file is missing."""
@@ -97,7 +137,7 @@ def _serve_missing_database(http: bool, host: str, port: int) -> None:
     problem = missing_database_for_mcp(db_path())
     typer.echo(f"error: {problem}", err=True)
     if http:
-        door.serve_http(build_missing_server(problem), host=host, port=port)
+        door.serve_http(build_missing_server(problem), host=host, port=port, sign_in=sign_in)
     else:
         door.serve_stdio(build_missing_server(problem))
 
@@ -112,6 +152,53 @@ def missing_database_for_mcp(path: Path) -> str:
         f"this MCP server's configuration and restart it, or create the file with: analytics-agent --db "
         f"{path} load FILE.csv"
     )
+
+
+def _signing_in(auth: str, issuer) -> str:
+    if auth == "users":
+        return f", sign-in: personal tokens from {_users_file_name()}"
+    return f", sign-in: tokens from {issuer}" if auth == "oidc" else ""
+
+
+def _users_file_name() -> str:
+    from analytics_agent.team.users import users_file
+
+    return str(users_file(db_path()))
+
+
+def _sign_in(http: bool, auth: str, *, issuer, audience, host: str, port: int, groups_claim: str, scopes):
+    """The HTTP server's sign-in from the options, or None; a contradiction is a one-line error."""
+    if auth not in ("none", "users", "oidc"):
+        raise ConfigError(f"--auth {auth!r} is not one of: none, users, oidc")
+    if auth == "none":
+        if issuer or audience or scopes:
+            raise ConfigError("--issuer, --audience and --scope need --auth oidc (or --auth users)")
+        return None
+    if not http:
+        raise ConfigError(f"--auth {auth} signs in HTTP clients: add --http (stdio has no sign-in)")
+    from analytics_agent.mcp_server.signin import SignIn
+
+    resource = audience or f"http://{host}:{port}/mcp"
+    if auth == "users":
+        if issuer or scopes:
+            raise ConfigError("--issuer and --scope belong to --auth oidc; personal tokens have neither")
+        from analytics_agent.team.users import PersonalTokens, read_users, users_file
+
+        path = users_file(db_path())
+        if not read_users(path):
+            raise ConfigError(f"no users in {path}: add one first with: analytics-agent users add NAME")
+        return SignIn(PersonalTokens(path), resource)
+    if not issuer or not audience:
+        raise ConfigError("--auth oidc needs --issuer URL (the provider) and --audience URL (this server)")
+    from analytics_agent.errors import SignInError
+    from analytics_agent.team.tokens import JwtRules, discover_jwks_uri, http_get_json, oidc_verifier
+
+    rules = JwtRules(issuer, audience, groups_claim=groups_claim, required_scopes=tuple(scopes or ()))
+    try:  # a mistyped --issuer fails here, not as a 401 on every request
+        jwks_uri = discover_jwks_uri(issuer, http_get_json)
+    except SignInError as exc:
+        raise ConfigError(f"{exc}; check --issuer") from None
+    return SignIn(oidc_verifier(rules, jwks_uri=jwks_uri), resource, issuer)
 
 
 def _require_sdk() -> None:

@@ -25,6 +25,7 @@ from analytics_agent.db.catalog import list_tables
 from analytics_agent.mcp_server import render
 from analytics_agent.mcp_server.gate import Busy, CallGate, client_of
 from analytics_agent.mcp_server.notify import Notifier
+from analytics_agent.mcp_server.signin import ActAsSignedIn
 from analytics_agent.mcp_server.wire import INSTRUCTIONS, SERVER_NAME, server_version
 from analytics_agent.workspace.live import LiveWorkspace
 
@@ -162,6 +163,7 @@ def build_server(
     server.add_notification_handler(
         "notifications/initialized", types.NotificationParams, notifier.on_initialized
     )
+    server.middleware.append(ActAsSignedIn())  # every handler runs as the request's signed-in principal
     return server
 
 

@@ -3,17 +3,21 @@
 On stdio, stdout is the protocol: the SDK points file descriptor 1 at stderr while it serves, so nothing
 else can write there by accident, and our logs go to stderr. Over HTTP, DNS-rebinding protection
 (Host/Origin checks) is on whenever the address is loopback, however it is spelled (``127.1``,
-``[::1]``…); any other address serves without authentication, which ``serve_http`` says on stderr.
+``[::1]``…); any other address serves without authentication unless sign-in is on (``signin``), which
+``serve_http`` says on stderr.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
+
+if TYPE_CHECKING:
+    from analytics_agent.mcp_server.signin import SignIn
 
 log = logging.getLogger(__name__)
 MCP_PATH = "/mcp"
@@ -59,17 +63,40 @@ def serve_stdio(server: Server[Any]) -> None:
     anyio.run(main)
 
 
-def serve_http(server: Server[Any], *, host: str, port: int) -> None:
-    import uvicorn  # only HTTP needs it
+def http_app(server: Server[Any], *, host: str, sign_in: SignIn | None = None) -> Any:
+    """The Streamable HTTP app at ``MCP_PATH``; with ``sign_in``, every request needs a valid token."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     security = None
     if is_loopback(host):
         hosts, origins = rebinding_allow_lists(host)
         security = TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins)
-    else:
-        log.warning("serving on %s without authentication: anyone who can reach the port can query", host)
-    app = server.streamable_http_app(streamable_http_path=MCP_PATH, host=host, transport_security=security)
+    elif sign_in is None:
+        log.warning(
+            "serving on %s without authentication: anyone who can reach the port can query "
+            "(--auth users or --auth oidc signs users in)",
+            host,
+        )
+    if sign_in is None:
+        return server.streamable_http_app(
+            streamable_http_path=MCP_PATH, host=host, transport_security=security
+        )
+    from analytics_agent.mcp_server.signin import add_sign_in, metadata_routes
+
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        host=host,
+        transport_security=security,
+        custom_starlette_routes=metadata_routes(sign_in.resource, sign_in.issuer),
+    )
+    add_sign_in(app, sign_in)
+    return app
+
+
+def serve_http(server: Server[Any], *, host: str, port: int, sign_in: SignIn | None = None) -> None:
+    import uvicorn  # only HTTP needs it
+
+    app = http_app(server, host=host, sign_in=sign_in)
     # log_config=None: uvicorn logs through our root logger (stderr) instead of its own stdout handler.
     uvicorn.run(
         app, host=host.strip().strip("[]"), port=port, log_config=None, access_log=False, lifespan="on"

@@ -25,6 +25,7 @@ from analytics_agent.present.trace import answer_caveat, format_event
 from analytics_agent.present.transcript import Transcript
 from analytics_agent.providers.base import Provider
 from analytics_agent.tools.catalog.schema_text import schema_levels
+from analytics_agent.workspace.remote import RemoteWorkspace
 from analytics_agent.workspace.workspace import Workspace
 
 Write = Callable[[str], None]
@@ -60,7 +61,7 @@ class Wiring:
 
 
 def build(
-    workspace: Workspace,
+    workspace: Workspace | RemoteWorkspace,
     provider: Provider,
     settings: Settings,
     *,
@@ -70,20 +71,11 @@ def build(
     show_sql: bool = False,
     spinner: Spinner | None = None,
 ) -> Wiring:
-    """The agent for one command: system prompt from the tables and today's date, events fanned out.
+    """The agent for one command: system prompt from the tables and today's date (a team server's own
+    guidance when the tools are there), events fanned out.
     ``spinner`` turns while the model is thinking; everything else written clears it first."""
-    today, zone = resolve_today(timezone=settings.timezone, today=settings.today)
-    tables = list_tables(workspace.cursor())
-    cur = workspace.cursor()
-    # the stored profiles only (a linked source's are cached for the session): never a scan at start
-    profiles = {t.name: p for t in tables if (p := stored_profile(cur, t.name)) is not None}
-    levels, business_zone = schema_levels(workspace.registry, profiles)
-    system = system_prompt(
-        tables,
-        today=today,
-        timezone=zone,
-        schema_levels=levels,
-        business_zone=business_zone,
+    system = (
+        workspace.guidance if isinstance(workspace, RemoteWorkspace) else _local_prompt(workspace, settings)
     )
     model = f"{provider.name}:{provider.model}"
     if spinner is not None:
@@ -116,6 +108,22 @@ def build(
         on_text=echo.on_text if echo else None,
     )
     return Wiring(agent, transcript, echo, results, spinner, note=trace)
+
+
+def _local_prompt(workspace: Workspace, settings: Settings) -> str:
+    today, zone = resolve_today(timezone=settings.timezone, today=settings.today)
+    tables = list_tables(workspace.cursor())
+    cur = workspace.cursor()
+    # the stored profiles only (a linked source's are cached for the session): never a scan at start
+    profiles = {t.name: p for t in tables if (p := stored_profile(cur, t.name)) is not None}
+    levels, business_zone = schema_levels(workspace.registry, profiles)
+    return system_prompt(
+        tables,
+        today=today,
+        timezone=zone,
+        schema_levels=levels,
+        business_zone=business_zone,
+    )
 
 
 def _trace(write: Write, event: Event, model: str, *, streamed: bool, show_sql: bool) -> None:

@@ -64,6 +64,7 @@ NOT_RUN: list[tuple[str, str]] = [
     (r"--type (postgres|ducklake|motherduck)|s3://", "needs a PostgreSQL server, S3 or MotherDuck"),
     (r"sources add trips", "reads a folder of the reader's (/data/trips/)"),
     (r"^analytics-agent (\S+ )*mcp\b", "serves MCP until stopped; tests/mcp_server runs the server"),
+    (r"--server https?://", "needs a running team server; tests/cli/test_ask_server.py runs one"),
     (
         r"^analytics-agent (\S+ )*eval\b.*--model (?!offline\b)",
         "scores a real model; tests/evaluation runs eval",
