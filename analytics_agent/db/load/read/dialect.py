@@ -46,6 +46,8 @@ def _quoted_line_breaks(endings: tuple[str, ...], text: str, options: LoadOption
     header holds a quoted ``\\n``. Empty otherwise."""
     if len(endings) < 2 or options.newline is not None or options.quote not in (None, '"'):
         return ""
+    if text.count('"') % 2:  # a stray quote (5'11") would hide real line ends from the count below
+        return ""
     from analytics_agent.db.load.read.peek import endings_outside_quotes  # files of mixed line ends only
 
     return "\\n" if endings_outside_quotes(text) == ("\\n",) else ""
