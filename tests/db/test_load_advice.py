@@ -136,3 +136,18 @@ def test_the_suite_harness_sees_a_good_record_set_aside(tmp_path: Path) -> None:
     see the record --skip-bad-rows drops from a file read without a quote character."""
     got = attempt(_late_quote(tmp_path), {"skip_bad_rows": True}, tmp_path, "harness")
     assert got.status == "loaded" and got.good_rejected == ['21001,n21001,"has, comma"']
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        ("blank.csv", "a,b,c\r\nx,y,z\r\n \r\nu,v,w\r\n", "it is a blank line, not a record"),
+        ("broken.csv", 'a;b\n1;"pedro "pdet" \nholanda"\n2;x\n', "its quotes do not pair up"),
+    ],
+)
+def test_no_padding_is_offered_for_a_blank_line_or_a_broken_quote(
+    tmp_path: Path, name: str, text: str, said: str
+) -> None:
+    """--pad-short-rows would load the blank line, or each piece of the broken value, as a row of data."""
+    message = _refusal(_write(tmp_path, name, text))
+    assert said in message and "--skip-bad-rows" in message and "--pad-short-rows" not in message
