@@ -151,3 +151,21 @@ def test_no_padding_is_offered_for_a_blank_line_or_a_broken_quote(
     """--pad-short-rows would load the blank line, or each piece of the broken value, as a row of data."""
     message = _refusal(_write(tmp_path, name, text))
     assert said in message and "--skip-bad-rows" in message and "--pad-short-rows" not in message
+
+
+def test_comment_and_title_lines_above_a_header_load_by_the_options_named_first(tmp_path: Path) -> None:
+    """'#' comments between lines of words above the real header (DuckDB's comments/invalid_rows.csv
+    shape): --comment '#' first, then --skip 2, which loads the table below them (--skip-bad-rows, named
+    before, loaded the comment lines as the rows of a one-column table)."""
+    text = "# report\n# by hand\noh no a title line\n# more\nand a second one here\nregion;units\nN;3\nS;4\n"
+    path = _write(tmp_path, "titled.csv", text)
+    assert suggested_options(_refusal(path)) == {"comment": "#"}
+    assert suggested_options(_refusal(path, comment="#")) == {"skip": 2}
+    summary = _load(path, comment="#", skip=2)
+    assert [c.name for c in summary.columns] == ["region", "units"]
+    assert _rows(path, "SELECT * FROM t ORDER BY region") == [("N", 3), ("S", 4)]
+
+
+def test_a_one_word_header_above_a_wide_record_is_not_taken_for_a_title(tmp_path: Path) -> None:
+    message = _refusal(_write(tmp_path, "names.csv", "name\nAnn\nBob\nx,y\nCy\n"), delimiter=",")
+    assert "--skip " not in message and "--comment" not in message and "--skip-bad-rows" in message

@@ -118,12 +118,15 @@ def explain_load_error(
     label: str | None = None,
     good_records: int | None = None,
     header_quote: str | None = None,
+    lines_above: int | None = None,
 ) -> str:
     """One line for a failed load. ``stored_names`` maps a file's column names to the stored ones, so the
     suggested ``--type`` uses a name the user can type; ``label`` names the file as the user did (an
     archive member is read from a temporary copy); ``good_records``: how many records have the header's
     field count (None: not counted), so ``--skip-bad-rows`` is offered only when it would load some;
-    ``header_quote``: the unusual quote character the header reads right with (``quote_around_header``)."""
+    ``header_quote``: the unusual quote character the header reads right with (``quote_around_header``);
+    ``lines_above``: for a one-field header, the lines (comments apart) above the record that begins a block
+    of that record's width, when they read as a title (``failure.title_lines``)."""
     stored_names = stored_names or {}
     where = _where(message, files, label)
     fields = fields_in_record(message)
@@ -136,6 +139,10 @@ def explain_load_error(
             return _quoted_header(where, fields, expected, header_quote)
         if fields > expected and _quotes_make_it_fit(message, expected):
             return _unquoted_reader(where, fields, expected)
+        if fields > expected == 1 and len(stored_names) == 1:
+            above = _one_field_header(where, fields, next(iter(stored_names)), lines_above)
+            if above:
+                return above
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         column = stored_names.get(match["column"], match["column"])
@@ -238,6 +245,20 @@ def _field_count(
             "so nothing can load: fix the header or the records (or their quoting or delimiter)"
         )
     return f"{head}{dropped}; fix that line (or its quoting, or --delimiter), or add {skip}"
+
+
+def _one_field_header(where: str, fields: int, header: str, lines_above: int | None) -> str:
+    """A header of one field above wider records: a comment line (``# A few comments``) or a title
+    (lines above the real header, ``lines_above`` of them); empty when neither. Pure."""
+    head = f"{where} has {fields:,} fields where the header has 1"
+    if header.lstrip().startswith("#"):
+        return f"{head}; the header line ({_short(header)!r}) starts with '#': add --comment '#' if such lines are comments"
+    if lines_above:
+        return (
+            f"{head}; the {lines_above} line{'s' if lines_above > 1 else ''} above it ({_short(header)!r} first) "
+            f"read as a title above the real header: add --skip {lines_above} to start at that line"
+        )
+    return ""
 
 
 def _text_line(record: str, fields: int) -> bool:
