@@ -8,8 +8,6 @@ to install it. Everything the server prints goes to stderr: on stdio, stdout is 
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 # ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 import gc
-import logging
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -67,6 +65,19 @@ def mcp(
             "--scope", help="oidc: a scope every token must carry; repeat for more.", show_default=False
         ),
     ] = None,
+    audit: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--audit",
+            metavar="FILE",
+            help="Append one JSON line per tool call to FILE (docs/audit.md). Default with --http: "
+            "beside the database (NAME.audit.jsonl); over stdio: none.",
+            show_default=False,
+        ),
+    ] = None,
+    log_format: Annotated[
+        str, typer.Option("--log-format", metavar="text|json", help="Log lines on stderr: text or json.")
+    ] = "text",
     access: Annotated[
         Optional[Path],
         typer.Option(
@@ -87,14 +98,16 @@ def mcp(
         groups_claim=groups_claim,
         scopes=scope,
     )
+    from analytics_agent.cli.log_format import FORMATS, configure
     from analytics_agent.config import load_config_file
 
+    if log_format not in FORMATS:
+        raise ConfigError(f"--log-format must be text or json, not {log_format!r}")
+
     if http:
+        _policy_needs_sign_in(auth, access)
         _check_port_free(host, port)
-    if not logging.getLogger().handlers:  # -v configured INFO already; otherwise warnings only, on stderr
-        logging.basicConfig(
-            level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-        )
+    configure(log_format)  # -v configured INFO already; otherwise warnings only, on stderr
     if not db_path().exists() and not gets_sample_data(db_path()):
         _serve_missing_database(http, host, port, sign_in)
         return
@@ -112,18 +125,70 @@ def mcp(
             err=True,
         )
         # what start-up built lives as long as the server: out of the collector's walks (every full
-        # collection, the interpreter's last one at exit too, walked it all again; docs/performance.md)
+        # collection, the interpreter's last one at exit too, walked it all again). Kept for
+        # docs/performance.md row 5, the first tools/list within 1.5x of `tools list`: 1.31x with it,
+        # 1.51x without (December 2026, paired, CPU of the server)
         gc.freeze()
-        if door:
-            door.serve_http(door.build_server(live, timezone=timezone), host=host, port=port, sign_in=sign_in)
-        else:
-            # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
-            # the first message it leaves (docs/performance.md)
-            from analytics_agent.mcp_server.front import serve
+        trail = _audit_trail(audit or (default_audit_path(live.db_path) if http else None))
+        try:
+            if door:
+                _serve_http(door, live, timezone, trail, host=host, port=port, sign_in=sign_in)
+            else:
+                # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
+                # the first message it leaves (docs/performance.md)
+                from analytics_agent.mcp_server.front import serve
 
-            serve(live, timezone=timezone)
+                serve(live, timezone=timezone, trail=trail)
+        finally:
+            if trail is not None:
+                trail.close()
     finally:
         live.close()
+
+
+def _policy_needs_sign_in(auth: str, access: Optional[Path]) -> None:
+    """Over HTTP without sign-in every client is the database's owner, so a policy would limit no one:
+    serving anyway would look limited and show everything."""
+    from analytics_agent.team.access import policy_path_for
+
+    if auth != "none":
+        return
+    policy = access if access is not None else policy_path_for(db_path())
+    if access is not None or policy.exists():
+        raise ConfigError(
+            f"{policy} limits who reads what, but without sign-in every HTTP client is the owner and sees "
+            "everything: add --auth users (or --auth oidc)"
+        )
+
+
+def default_audit_path(db: Path) -> Path:
+    """``sales.duckdb`` → ``sales.audit.jsonl`` beside it: the trail of who asked that database what."""
+    return db.with_name(f"{db.stem}.audit.jsonl")
+
+
+def _audit_trail(path: Optional[Path]):
+    if path is None:
+        return None
+    from analytics_agent.team.audit import AuditLog
+
+    def warn(message: str) -> None:
+        typer.echo(f"warning: {message}", err=True)
+
+    trail = AuditLog(path.expanduser(), warn=warn)
+    typer.echo(f"audit trail: {trail.path}", err=True)
+    return trail
+
+
+def _serve_http(door, live, timezone, trail, *, host: str, port: int, sign_in) -> None:
+    """One gate for the server's calls and its shutdown; ``/readyz`` asks the database."""
+    from analytics_agent.mcp_server.gate import CallGate
+    from analytics_agent.mcp_server.lifecycle import database_problem
+
+    gate = CallGate()
+    server = door.build_server(live, timezone=timezone, gate=gate, trail=trail)
+    door.serve_http(
+        server, host=host, port=port, sign_in=sign_in, gate=gate, ready=lambda: database_problem(live)
+    )
 
 
 def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":

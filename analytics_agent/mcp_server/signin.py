@@ -33,6 +33,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from analytics_agent.errors import AnalyticsAgentError, SignInError
+from analytics_agent.mcp_server.gate import client_name
 from analytics_agent.team.principal import LOCAL, Principal, acting_as
 from analytics_agent.team.tokens import MAX_TOKEN_CHARS
 
@@ -125,6 +126,14 @@ def refusal(error: SignInError, metadata_url: str) -> Response:
     )
 
 
+OPEN_PATHS = frozenset({"/healthz", "/readyz"})
+"""Probes a load balancer sends without a token; they tell whether the server runs, nothing more."""
+
+
+def _open_path(path: str) -> bool:
+    return path.startswith(WELL_KNOWN) or path in OPEN_PATHS
+
+
 class RequireSignIn:
     """Lets a request through only with a verified user; the resource metadata is open to everyone."""
 
@@ -134,7 +143,7 @@ class RequireSignIn:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         signed_in = isinstance(scope.get("user"), SignedInUser)
-        if scope["type"] == "http" and not signed_in and not scope["path"].startswith(WELL_KNOWN):
+        if scope["type"] == "http" and not signed_in and not _open_path(scope["path"]):
             missing = SignInError("sign-in required: send Authorization: Bearer TOKEN", code="")
             await refusal(missing, self.metadata_url)(scope, receive, send)
             return
@@ -191,17 +200,8 @@ def principal_of(ctx: Any) -> Principal:
         return LOCAL
     principal = user.principal
     if not principal.client:
-        principal = dataclasses.replace(principal, client=_client_name(ctx))
+        principal = dataclasses.replace(principal, client=client_name(ctx))
     return principal
-
-
-def _client_name(ctx: Any) -> str:
-    meta = getattr(ctx, "meta", None)
-    info = meta.get("io.modelcontextprotocol/clientInfo") if isinstance(meta, Mapping) else None
-    if isinstance(info, Mapping):
-        return str(info.get("name", ""))
-    params = getattr(getattr(ctx, "session", None), "client_params", None)
-    return str(getattr(getattr(params, "client_info", None), "name", "") or "")
 
 
 class ActAsSignedIn(ServerMiddleware[Any]):
