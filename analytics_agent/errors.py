@@ -6,6 +6,7 @@ stack trace, never shown to the user as one.
 
     AnalyticsAgentError                 base: ``str(e)`` is a one-line message that says what to fix
     ├── ConfigError                     missing or contradictory settings (no model, bad flag value)
+    │   └── AccessPolicyError           the access policy file is malformed (carries file:line)
     ├── DatabaseError                   the database file cannot be opened, created or is locked
     ├── LoadError                       a CSV/Parquet load failed; the database is unchanged
     ├── ExportError                     a chart or result file cannot be written (bad name, no access)
@@ -42,6 +43,15 @@ class ConfigError(AnalyticsAgentError):
     """A setting, flag or file the user must fix before anything runs (exit 2, as for a usage error)."""
 
     exit_code = 2
+
+
+class AccessPolicyError(ConfigError):
+    """The access policy (who may read what) cannot be used: the server does not start on it."""
+
+    def __init__(self, message: str, *, path: str, line: int | None = None) -> None:
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+        self.path = path
+        self.line = line
 
 
 class DatabaseError(AnalyticsAgentError):

@@ -11,7 +11,7 @@ import gc
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -26,6 +26,9 @@ from analytics_agent.cli.context import (
     warn_problems,
 )
 from analytics_agent.errors import ConfigError
+
+if TYPE_CHECKING:  # the workspace is imported when the server starts, not to parse the command line
+    from analytics_agent.workspace.live import LiveWorkspace
 
 INSTALL_HINT = "the mcp command needs the MCP SDK: pip install 'analytics-agent[mcp]'"
 
@@ -64,6 +67,13 @@ def mcp(
             "--scope", help="oidc: a scope every token must carry; repeat for more.", show_default=False
         ),
     ] = None,
+    access: Annotated[
+        Optional[Path],  # noqa: UP045 (typer reads the annotation at run time)
+        typer.Option(
+            "--access",
+            help="Access policy: who may read which tables (default: access.yaml beside the database).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
     _require_sdk()
@@ -78,7 +88,6 @@ def mcp(
         scopes=scope,
     )
     from analytics_agent.config import load_config_file
-    from analytics_agent.workspace.live import LiveWorkspace
 
     if http:
         _check_port_free(host, port)
@@ -89,17 +98,7 @@ def mcp(
     if not db_path().exists() and not gets_sample_data(db_path()):
         _serve_missing_database(http, host, port, sign_in)
         return
-    sources, unreadable = linked_sources(db_path())
-    for problem in unreadable:
-        typer.echo(f"warning: {problem}", err=True)
-    live = LiveWorkspace(
-        db_path(),
-        tool_dirs=user_tool_dirs(State.tools_dirs),
-        allow_sql=State.allow_sql,
-        sources=sources,
-        sample_data=gets_sample_data(db_path()),
-        timezone=business_zone(None),
-    )
+    live = _live_workspace(access)
     try:
         if live.created:
             say_created(live.db_path, sample_data=gets_sample_data(db_path()))
@@ -125,6 +124,23 @@ def mcp(
             serve(live, timezone=timezone)
     finally:
         live.close()
+
+
+def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":  # noqa: UP045 (as the option's)
+    from analytics_agent.workspace.live import LiveWorkspace
+
+    sources, unreadable = linked_sources(db_path())
+    for problem in unreadable:
+        typer.echo(f"warning: {problem}", err=True)
+    return LiveWorkspace(
+        db_path(),
+        tool_dirs=user_tool_dirs(State.tools_dirs),
+        allow_sql=State.allow_sql,
+        sources=sources,
+        sample_data=gets_sample_data(db_path()),
+        timezone=business_zone(None),
+        access_file=access,
+    )
 
 
 def _serve_missing_database(http: bool, host: str, port: int, sign_in=None) -> None:

@@ -16,6 +16,7 @@ import duckdb
 from analytics_agent import bounded_json
 from analytics_agent.db.rows import first_row
 from analytics_agent.db.values import to_jsonable
+from analytics_agent.db.visible import Visible
 from analytics_agent.logs import logger
 
 META_SCHEMA = "_agent"
@@ -100,10 +101,13 @@ def table_names(cur: duckdb.DuckDBPyConnection) -> list[str]:
     return [r[0] for r in rows]
 
 
-def list_tables(cur: duckdb.DuckDBPyConnection) -> list[TableInfo]:
+def list_tables(cur: duckdb.DuckDBPyConnection, visible: Visible | None = None) -> list[TableInfo]:
+    """Each table with its size and its first dated column; ``visible``: only what one reader sees."""
     infos = []
     for name in table_names(cur):
-        profile = get_profile(cur, name)
+        if visible is not None and not visible.sees(name):
+            continue
+        profile = get_profile(cur, name) if visible is None else visible.profile(name, get_profile(cur, name))
         dates = next(((c["name"], str(c["min"]), str(c["max"])) for c in profile["columns"]
                       if c["type"] == "DATE" and c.get("min") is not None), None)  # fmt: skip
         infos.append(TableInfo(name=name, rows=profile["rows"], columns=len(profile["columns"]), dates=dates))

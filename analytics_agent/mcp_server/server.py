@@ -126,7 +126,7 @@ class Handlers:
         with self.live.use() as ws:
             cursor = ws.cursor()
             try:
-                tables = list_tables(cursor)
+                tables = list_tables(cursor, self.live.visible())  # only what the asker sees
             finally:
                 cursor.close()
         return system_prompt(tables, today=today, timezone=zone, charts=False)

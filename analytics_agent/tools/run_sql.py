@@ -16,6 +16,7 @@ import duckdb
 from pydantic import Field
 
 from analytics_agent.db.rows import first_row
+from analytics_agent.db.visible import Visible
 from analytics_agent.errors import ToolError
 from analytics_agent.suggest import with_article
 from analytics_agent.tools.args.models import ToolArguments
@@ -38,8 +39,17 @@ class RunSql(Tool):
     arguments = RunSqlArguments
     returns = "rows"
 
+    def __init__(self, visible: Visible | None = None) -> None:
+        self.visible = visible
+        """What the reader sees (None: everything): a statement may read only tables they see whole."""
+
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
-        query = check_select(cursor, cast(RunSqlArguments, args).query)  # the executor validated with it
+        query = cast(RunSqlArguments, args).query  # the executor validated with it
+        if self.visible is not None:  # first: every refusal below must read alike for hidden and absent
+            from analytics_agent.tools.sql_reads import check_reads, parse_tree
+
+            check_reads(cursor, parse_tree(cursor, query, tool="run_sql"), self.visible, tool="run_sql")
+        query = check_select(cursor, query)
         hint = "aggregate in SQL (GROUP BY) or add a WHERE or LIMIT"
         return ToolValue(fetch_rows(cursor, query, hint=hint), sql=query)
 

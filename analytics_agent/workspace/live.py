@@ -8,6 +8,9 @@ file with what the registry was built from and rebuilds the registry if another 
 city enums, the tables ``aggregate`` knows). The file cannot change while our connection is open, so
 checking at open time is enough.
 
+Each signed-in reader an access policy limits sees the workspace through their own registry (``views``):
+``registry``, ``tables`` and ``execute`` answer as the current principal (``team.principal.current``).
+
 Thread-safe: calls run in worker threads; ``tick`` runs from a timer.
 """
 
@@ -25,15 +28,18 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.catalog import table_names
+from analytics_agent.db.catalog import read_catalog, table_names
 from analytics_agent.db.connect import open_sandbox
 from analytics_agent.db.linked.link import SourceSetUp
 from analytics_agent.db.linked.spec import Source
+from analytics_agent.db.visible import Visible
 from analytics_agent.errors import AnalyticsAgentError, ToolDefinitionError
+from analytics_agent.team.principal import current
 from analytics_agent.tools.build import build_registry
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S, Executor, ToolOutcome, error_outcome
 from analytics_agent.tools.registry import Registry
 from analytics_agent.tools.semantic.load import semantic_path_for
+from analytics_agent.workspace.views import Views
 from analytics_agent.workspace.workspace import Workspace, prepare_database
 
 log = logging.getLogger(__name__)
@@ -66,8 +72,14 @@ class LiveWorkspace:
         sources: Sequence[Source] = (),
         sample_data: bool = False,
         timezone: str = "UTC",
+        access_file: Path | None = None,
     ) -> None:
         self.db_path = db_path
+        self._views = Views(db_path, access_file)  # a broken policy stops the server here, file:line
+        self._catalog: dict[str, dict[str, str]] = {}
+        self._source_tables: dict[str, str] = {}
+        self._executors: dict[Visible, Executor] = {}
+        self._retired: list[Executor] = []
         self._sources = tuple(sources)
         self._timezone = timezone
         self._tool_dirs = tuple(tool_dirs)
@@ -91,21 +103,69 @@ class LiveWorkspace:
 
     @property
     def registry(self) -> Registry:
-        """The tools as of the last time the file was read (a call reopening after a change refreshes it)."""
+        """The current principal's tools as of the last time the file was read (a call reopening after a
+        change refreshes them)."""
         assert self._registry is not None
-        return self._registry
+        with self._lock:
+            visible = self._visible()
+            built = self._registry if visible is None else self._views.cached(visible)
+        if built is not None:  # listing the tools opens the file only to build a reader's first view
+            return built
+        with self.use() as ws:
+            return self._executor_in(ws).registry
 
     @property
     def tables(self) -> list[str]:
-        return list(self._tables)
+        """The tables the current principal sees."""
+        visible = self.visible()
+        return [t for t in self._tables if visible is None or visible.sees(t)]
+
+    def visible(self) -> Visible | None:
+        """What the current principal sees (None: everything), by the policy as its file is now."""
+        with self._lock:
+            return self._visible()
 
     def execute(self, name: str, arguments: dict[str, Any] | str | None) -> ToolOutcome:
-        """Run one tool call; a database that cannot be opened is an error result, as any other failure."""
+        """Run one tool call as the current principal; a database that cannot be opened is an error
+        result, as any other failure."""
         try:
             with self.use() as ws:
-                return ws.executor.execute(name, arguments)
+                return self._executor_in(ws).execute(name, arguments)
         except AnalyticsAgentError as exc:
             return error_outcome(name, str(exc))
+
+    def _visible(self) -> Visible | None:
+        if self._views.refresh():
+            self._pending = Change(tools=True, tables=True)
+        return self._views.visible(current(), self._catalog, self._source_tables)
+
+    def _executor_in(self, ws: Workspace) -> Executor:
+        """The current principal's executor on the open workspace: the owner's, or one over their view's
+        registry (built on first use, and again after the file or the policy changed)."""
+        with self._lock:
+            visible = self._visible()
+            if visible is None:
+                return ws.executor
+            registry = self._views.registry(visible, lambda v: self._view_registry(ws, v))
+            executor = self._executors.get(visible)
+            if executor is None or executor.registry is not registry:
+                if executor is not None:  # a call may still run on it: closed with the connection
+                    self._retired.append(executor)
+                executor = Executor(registry, ws.connection, timeout_s=self._timeout_s)
+                self._executors[visible] = executor
+            return executor
+
+    def _view_registry(self, ws: Workspace, visible: Visible) -> Registry:
+        registry, _ = build_registry(  # the problems are the owner's, told when the file was read
+            ws.connection,
+            tool_dirs=self._tool_dirs,
+            allow_sql=self._allow_sql,
+            timezone=self._timezone,
+            semantic_file=semantic_path_for(self.db_path),
+            visible=visible,
+        )
+        registry.build_deferred()
+        return registry
 
     @contextmanager
     def use(self) -> Iterator[Workspace]:
@@ -132,6 +192,8 @@ class LiveWorkspace:
                     self._last_used = time.monotonic()
                 except AnalyticsAgentError as exc:  # a writer holds the file: look again next tick
                     log.debug("database not readable yet: %s", exc)
+            if self._views.refresh():
+                self._pending = Change(tools=True, tables=True)
             change, self._pending = self._pending, Change()
             return change
 
@@ -149,6 +211,9 @@ class LiveWorkspace:
                 if problem not in self.source_problems:
                     log.warning("%s", problem)
             self.source_problems = list(set_up.problems)
+            if set_up.tables != self._source_tables:
+                self._source_tables = dict(set_up.tables)
+                self._views.clear()
         try:
             if fingerprint != self._fingerprint or self._registry is None:
                 self._rebuild(connection)
@@ -156,8 +221,9 @@ class LiveWorkspace:
         except BaseException:
             connection.close()
             raise
-        executor = Executor(self.registry, connection, timeout_s=self._timeout_s)
-        self._open = Workspace(self.db_path, connection, self.registry, executor)
+        assert self._registry is not None
+        executor = Executor(self._registry, connection, timeout_s=self._timeout_s)  # the owner's
+        self._open = Workspace(self.db_path, connection, self._registry, executor)
         return self._open
 
     def _rebuild(self, connection: duckdb.DuckDBPyConnection) -> None:
@@ -172,8 +238,10 @@ class LiveWorkspace:
         cursor = connection.cursor()
         try:
             tables = table_names(cursor)
+            self._catalog = read_catalog(cursor)
         finally:
             cursor.close()
+        self._views.clear()
         if self._registry is not None:
             self._pending = Change(
                 tools=self._pending.tools or registry.mcp_tools() != self._registry.mcp_tools(),
@@ -183,6 +251,9 @@ class LiveWorkspace:
 
     def _close(self) -> None:
         assert self._open is not None
+        for executor in [*self._executors.values(), *self._retired]:
+            executor.close()
+        self._executors, self._retired = {}, []
         self._open.close()
         self._open = None
 

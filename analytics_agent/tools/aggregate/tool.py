@@ -50,9 +50,16 @@ class Aggregate(Tool):
     returns = "rows"
 
     def __init__(
-        self, catalog: Catalog, *, semantics: Semantics | None = None, timezone: str = "UTC"
+        self,
+        catalog: Catalog,
+        *,
+        semantics: Semantics | None = None,
+        timezone: str = "UTC",
+        empty: str = NO_TABLES,
     ) -> None:
         self.catalog = catalog
+        self._empty = empty
+        """What a call is told when there is no table (a reader the access policy shows none: another)."""
         self.semantics = semantics or Semantics()
         self._timezone = timezone
         self._unique: set[tuple[str, str]] = set()
@@ -128,7 +135,7 @@ class Aggregate(Tool):
     def plan(self, args: Any) -> QueryPlan:
         """Check every name against the catalog and every value's shape; ToolError names what to fix."""
         if not self.catalog:
-            raise ToolError(NO_TABLES)
+            raise ToolError(self._empty)
         return self.planner.plan(args)
 
 

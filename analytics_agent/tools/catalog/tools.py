@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from analytics_agent.db.catalog import NO_TABLES, get_profile, list_tables
+from analytics_agent.db.visible import NONE_SHARED, Visible
 from analytics_agent.errors import ToolError
 from analytics_agent.tools.args.quick import quick_values
 from analytics_agent.tools.args.spec import ParamSpec
@@ -27,6 +28,9 @@ class ListTables(DeclaredTool):
     description = "Tables with row and column counts; then describe_table."
     returns = "rows"
 
+    def __init__(self, visible: Visible | None = None) -> None:
+        self.visible = visible
+
     def prepare(self, data: dict[str, Any]) -> Prepared:
         if data:  # an unknown key: the model words the error
             return super().prepare(data)
@@ -36,7 +40,7 @@ class ListTables(DeclaredTool):
         return self.tables(cursor)
 
     def tables(self, cursor: duckdb.DuckDBPyConnection) -> ToolValue:
-        infos = list_tables(cursor)
+        infos = list_tables(cursor, self.visible)
         rows = [(t.name, t.rows, t.columns) for t in infos]
         return ToolValue(Rows(columns=("table", "rows", "columns"), rows=rows, total=len(rows)))
 
@@ -58,6 +62,7 @@ class DescribeTable(DeclaredTool):
         *,
         catalog: Mapping[str, Mapping[str, str]] | None = None,
         timezone: str = "UTC",
+        visible: Visible | None = None,
     ) -> None:
         if semantics is None:
             from analytics_agent.tools.semantics import Semantics
@@ -66,6 +71,7 @@ class DescribeTable(DeclaredTool):
         self.semantics = semantics
         self.catalog = catalog or {}
         self.timezone = timezone
+        self.visible = visible
         self._empty = not tables
         # the enum says what a table is; a description only where there is none (tokens)
         table = ParamSpec("table", "enum", "", choices=tuple(tables)) if tables else _TABLE_NAME
@@ -84,7 +90,7 @@ class DescribeTable(DeclaredTool):
 
     def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
         if self._empty:
-            raise ToolError(NO_TABLES)
+            raise ToolError(NO_TABLES if self.visible is None else NONE_SHARED)
         # the planner's names: heavy, so imported when describe_table first runs
         from analytics_agent.tools.semantic.describe import semantic_summary, table_summary
 
@@ -99,6 +105,9 @@ class DescribeTable(DeclaredTool):
         try:
             # pages count from 1; any lower number means the first (no minimum in the schema: tokens)
             page = max(1, args.page or 1)  # type: ignore[attr-defined]
-            return ToolValue(fit_profile(get_profile(cursor, table), page=page, extra=extra))
+            profile = get_profile(cursor, table)
+            if self.visible is not None:
+                profile = self.visible.profile(table, profile)
+            return ToolValue(fit_profile(profile, page=page, extra=extra))
         except ValueError as exc:
             raise ToolError(str(exc)) from None
