@@ -39,7 +39,8 @@ GROUPS = (
 )
 COMMANDS = (("tables", "data_cmd", "tables"), ("schema", "data_cmd", "schema"), ("ask", "ask_cmd", "ask"),
             ("chat", "ask_cmd", "chat"), ("demo", "ask_cmd", "demo"), ("load", "data_cmd", "load"),
-            ("drop", "data_cmd", "drop"), ("mcp", "mcp_cmd", "mcp"), ("eval", "eval_cmd", "eval_command"))  # fmt: skip
+            ("drop", "data_cmd", "drop"), ("mcp", "mcp_cmd", "mcp"), ("audit", "audit_cmd", "audit"),
+            ("eval", "eval_cmd", "eval_command"))  # fmt: skip
 
 
 def _command(module: str, attribute: str) -> Any:

@@ -8,8 +8,6 @@ to install it. Everything the server prints goes to stderr: on stdio, stdout is 
 # annotation costs it an eval each (about a tenth of --help's CPU; docs/performance.md).
 # ruff: noqa: UP045 - typer reads the Optional[...] annotations at run time
 import gc
-import logging
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -68,12 +66,24 @@ def mcp(
         ),
     ] = None,
     access: Annotated[
-        Optional[Path],  # noqa: UP045 (typer reads the annotation at run time)
+        Optional[Path],
         typer.Option(
             "--access",
             help="Access policy: who may read which tables (default: access.yaml beside the database).",
         ),
     ] = None,
+    audit: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--audit",
+            metavar="FILE",
+            help="Append one JSON line per tool call to FILE (docs/audit.md). Default with --http: "
+            "beside the database (NAME.audit.jsonl); over stdio: none.",
+        ),
+    ] = None,
+    log_format: Annotated[
+        str, typer.Option("--log-format", metavar="text|json", help="Log lines on stderr: text or json.")
+    ] = "text",
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
     _require_sdk()
@@ -87,14 +97,14 @@ def mcp(
         groups_claim=groups_claim,
         scopes=scope,
     )
+    from analytics_agent.cli.log_format import FORMATS, configure
     from analytics_agent.config import load_config_file
 
+    if log_format not in FORMATS:
+        raise ConfigError(f"--log-format must be text or json, not {log_format!r}")
     if http:
         _check_port_free(host, port)
-    if not logging.getLogger().handlers:  # -v configured INFO already; otherwise warnings only, on stderr
-        logging.basicConfig(
-            level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-        )
+    configure(log_format)  # -v configured INFO already; otherwise warnings only, on stderr
     if not db_path().exists() and not gets_sample_data(db_path()):
         _serve_missing_database(http, host, port, sign_in)
         return
@@ -114,19 +124,24 @@ def mcp(
         # what start-up built lives as long as the server: out of the collector's walks (every full
         # collection, the interpreter's last one at exit too, walked it all again; docs/performance.md)
         gc.freeze()
-        if door:
-            door.serve_http(door.build_server(live, timezone=timezone), host=host, port=port, sign_in=sign_in)
-        else:
-            # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
-            # the first message it leaves (docs/performance.md)
-            from analytics_agent.mcp_server.front import serve
+        trail = _audit_trail(audit or (default_audit_path(live.db_path) if http else None))
+        try:
+            if door:
+                _serve_http(door, live, timezone, trail, host, port, sign_in)
+            else:
+                # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
+                # the first message it leaves (docs/performance.md)
+                from analytics_agent.mcp_server.front import serve
 
-            serve(live, timezone=timezone)
+                serve(live, timezone=timezone, trail=trail)
+        finally:
+            if trail is not None:
+                trail.close()
     finally:
         live.close()
 
 
-def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":  # noqa: UP045 (as the option's)
+def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":
     from analytics_agent.workspace.live import LiveWorkspace
 
     sources, unreadable = linked_sources(db_path())
@@ -140,6 +155,35 @@ def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":  # noqa: UP045 (
         sample_data=gets_sample_data(db_path()),
         timezone=business_zone(None),
         access_file=access,
+    )
+
+
+def default_audit_path(db: Path) -> Path:
+    """``sales.duckdb`` → ``sales.audit.jsonl`` beside it: the trail of who asked that database what."""
+    return db.with_name(f"{db.stem}.audit.jsonl")
+
+
+def _audit_trail(path: Optional[Path]):
+    if path is None:
+        return None
+    from analytics_agent.team.audit import AuditLog
+
+    def warn(message: str) -> None:
+        typer.echo(f"warning: {message}", err=True)
+
+    trail = AuditLog(path.expanduser(), warn=warn)
+    typer.echo(f"audit trail: {trail.path}", err=True)
+    return trail
+
+
+def _serve_http(door, live, timezone, trail, host: str, port: int, sign_in) -> None:
+    from analytics_agent.mcp_server.gate import CallGate
+    from analytics_agent.mcp_server.http_app import database_problem
+
+    gate = CallGate()
+    server = door.build_server(live, timezone=timezone, gate=gate, trail=trail)
+    door.serve_http(
+        server, host=host, port=port, sign_in=sign_in, gate=gate, ready=lambda: database_problem(live)
     )
 
 

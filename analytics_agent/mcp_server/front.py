@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, cast
 from analytics_agent.mcp_server import wire
 
 if TYPE_CHECKING:
+    from analytics_agent.team.audit import AuditLog
     from analytics_agent.tools.registry import Registry
     from analytics_agent.workspace.live import LiveWorkspace
 
@@ -82,8 +83,15 @@ class Session:
         return self._listed[1]
 
 
-def serve(live: LiveWorkspace, *, timezone: str | None = None, poll_s: float = DEFAULT_POLL_S) -> None:
-    """Serve ``live`` on stdin/stdout until the client closes stdin."""
+def serve(
+    live: LiveWorkspace,
+    *,
+    timezone: str | None = None,
+    poll_s: float = DEFAULT_POLL_S,
+    trail: AuditLog | None = None,
+) -> None:
+    """Serve ``live`` on stdin/stdout until the client closes stdin; tool calls (always the SDK's to answer)
+    go to ``trail`` when given."""
     wire_in, wire_out = _claim_stdio()
     chunks: queue.Queue[bytes] = queue.Queue()
     threading.Thread(target=_read, args=(wire_in, chunks), name="mcp-stdin", daemon=True).start()
@@ -91,7 +99,7 @@ def serve(live: LiveWorkspace, *, timezone: str | None = None, poll_s: float = D
     try:
         rest = _front(session, live, chunks, wire_out, poll_s)
         if rest is not None:
-            _handover(live, timezone, poll_s, rest, chunks, wire_out)
+            _handover(live, timezone, poll_s, rest, chunks, wire_out, trail)
     except BrokenPipeError:  # the client went away mid-answer: nothing is left to tell it
         pass
     finally:
@@ -152,6 +160,7 @@ def _handover(
     prefix: bytes,
     chunks: queue.Queue[bytes],
     out: int,
+    trail: AuditLog | None = None,
 ) -> None:
     """Run the SDK server on the replayed session, then the rest of stdin, until the client closes it."""
     import anyio
@@ -160,7 +169,7 @@ def _handover(
     from analytics_agent.mcp_server.server import build_server
 
     log.info("handing the session to the MCP SDK")
-    server = build_server(live, timezone=timezone, poll_s=poll_s)
+    server = build_server(live, timezone=timezone, poll_s=poll_s, trail=trail)
     reader = io.TextIOWrapper(
         io.BufferedReader(_Replayed(prefix, chunks)), encoding="utf-8", errors="replace"
     )

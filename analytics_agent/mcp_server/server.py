@@ -10,8 +10,10 @@ clients that the tools and tables changed.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 import anyio
@@ -23,10 +25,13 @@ from mcp.shared.exceptions import MCPError
 from analytics_agent.agent.prompt import resolve_today, system_prompt
 from analytics_agent.db.catalog import list_tables
 from analytics_agent.mcp_server import render
-from analytics_agent.mcp_server.gate import Busy, CallGate, client_of
+from analytics_agent.mcp_server.gate import Busy, CallGate, client_name, who
 from analytics_agent.mcp_server.notify import Notifier
 from analytics_agent.mcp_server.signin import ActAsSignedIn
 from analytics_agent.mcp_server.wire import INSTRUCTIONS, SERVER_NAME, server_version
+from analytics_agent.team import audit
+from analytics_agent.team.principal import current
+from analytics_agent.tools.executor import ToolOutcome
 from analytics_agent.workspace.live import LiveWorkspace
 
 log = logging.getLogger(__name__)
@@ -53,11 +58,17 @@ class Handlers:
     """The request handlers, over one live workspace."""
 
     def __init__(
-        self, live: LiveWorkspace, *, timezone: str | None = None, gate: CallGate | None = None
+        self,
+        live: LiveWorkspace,
+        *,
+        timezone: str | None = None,
+        gate: CallGate | None = None,
+        trail: audit.AuditLog | None = None,
     ) -> None:
         self.live = live
         self.timezone = timezone
         self.gate = gate or CallGate()
+        self.trail = trail
         self._listed: tuple[object, types.ListToolsResult] | None = None
 
     async def list_tools(self, ctx: ServerRequestContext[Any], params: Any) -> types.ListToolsResult:
@@ -71,9 +82,7 @@ class Handlers:
     ) -> types.CallToolResult:
         name, arguments = params.name, params.arguments
         try:
-            outcome = await self.gate.run(
-                client_of(ctx), lambda: self.live.execute(name, arguments), quick=name in CATALOG_READS
-            )
+            outcome = await self._run(ctx, "tools/call", name, arguments, quick=name in CATALOG_READS)
         except Busy as exc:
             return types.CallToolResult(content=[types.TextContent(text=str(exc))], is_error=True)
         tool = self.live.registry.get(params.name)
@@ -101,14 +110,65 @@ class Handlers:
             known = ", ".join(self.live.tables)
             raise MCPError(types.INVALID_PARAMS, f"no resource {uri!r}; tables: {known}")
         try:
-            outcome = await self.gate.run(
-                client_of(ctx), lambda: self.live.execute(name, arguments), quick=True
-            )
+            outcome = await self._run(ctx, "resources/read", name, arguments, quick=True)
         except Busy as exc:
             raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
         if outcome.is_error:
             raise MCPError(types.INTERNAL_ERROR, outcome.text)
         return render.resource_result(uri, outcome.text)
+
+    async def _run(
+        self, ctx: Any, kind: str, name: str, arguments: dict[str, Any] | None, *, quick: bool
+    ) -> ToolOutcome:
+        """One call in its caller's turn, and its line in the audit trail however it ends.
+
+        Raises:
+            Busy: the gate turned the call away (recorded as refused).
+        """
+        principal = current()
+        started = time.perf_counter()
+        try:
+            outcome = await self.gate.run(
+                who(principal, ctx), lambda: self.live.execute(name, arguments), quick=quick
+            )
+        except Busy as exc:
+            self._record(ctx, kind, name, arguments, started, reason=str(exc))
+            raise
+        self._record(ctx, kind, name, arguments, started, outcome=outcome)
+        return outcome
+
+    def _record(
+        self,
+        ctx: Any,
+        kind: str,
+        name: str,
+        arguments: dict[str, Any] | None,
+        started: float,
+        *,
+        outcome: ToolOutcome | None = None,
+        reason: str = "",
+    ) -> None:
+        if self.trail is None:
+            return
+        duration_ms = (time.perf_counter() - started) * 1000
+        if outcome is None:
+            call = audit.Call(name, arguments, audit.REFUSED, duration_ms, reason=reason, kind=kind)
+        else:
+            call = audit.Call(
+                name,
+                arguments,
+                audit.ERROR if outcome.is_error else audit.OK,
+                duration_ms,
+                sql=outcome.sql,
+                rows=outcome.rows,
+                bytes=len(outcome.text.encode("utf-8", "replace")),
+                reason=outcome.text if outcome.is_error else "",
+                kind=kind,
+            )
+        principal = current()
+        if not principal.client:
+            principal = replace(principal, client=client_name(ctx))
+        self.trail.write(call, principal)
 
     async def list_prompts(self, ctx: ServerRequestContext[Any], params: Any) -> types.ListPromptsResult:
         return render.prompts_result()
@@ -133,10 +193,18 @@ class Handlers:
 
 
 def build_server(
-    live: LiveWorkspace, *, timezone: str | None = None, poll_s: float = DEFAULT_POLL_S
+    live: LiveWorkspace,
+    *,
+    timezone: str | None = None,
+    poll_s: float = DEFAULT_POLL_S,
+    gate: CallGate | None = None,
+    trail: audit.AuditLog | None = None,
 ) -> Server[dict[str, Any]]:
-    """The server for ``live``; any transport (stdio, Streamable HTTP, the SDK's in-memory client) runs it."""
-    handlers = Handlers(live, timezone=timezone)
+    """The server for ``live``; any transport (stdio, Streamable HTTP, the SDK's in-memory client) runs it.
+
+    ``gate`` (fair turns, limits; shared with the HTTP app's shutdown) and ``trail`` (the audit trail, one
+    line per tool call or resource read) are the caller's when given."""
+    handlers = Handlers(live, timezone=timezone, gate=gate, trail=trail)
     notifier = Notifier()
 
     @asynccontextmanager

@@ -134,11 +134,17 @@ class RequireSignIn:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         signed_in = isinstance(scope.get("user"), SignedInUser)
-        if scope["type"] == "http" and not signed_in and not scope["path"].startswith(WELL_KNOWN):
+        if scope["type"] == "http" and not signed_in and not _open(scope["path"]):
             missing = SignInError("sign-in required: send Authorization: Bearer TOKEN", code="")
             await refusal(missing, self.metadata_url)(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+def _open(path: str) -> bool:
+    """The resource metadata and the probes (``/healthz``, ``/readyz``: a load balancer has no token, and
+    they tell no more than a reason) answer without sign-in."""
+    return path.startswith(WELL_KNOWN) or path in ("/healthz", "/readyz")
 
 
 def resource_metadata_url(resource: str) -> str:

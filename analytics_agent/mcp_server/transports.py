@@ -10,17 +10,22 @@ else can write there by accident, and our logs go to stderr. Over HTTP, DNS-rebi
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import anyio
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
+from analytics_agent.mcp_server.gate import CallGate
+from analytics_agent.mcp_server.http_app import DEFAULT_GRACE_S, MCP_PATH, GracefulServer
+from analytics_agent.mcp_server.http_app import http_app as _app
+
 if TYPE_CHECKING:
     from analytics_agent.mcp_server.signin import SignIn
 
 log = logging.getLogger(__name__)
-MCP_PATH = "/mcp"
+__all__ = ["MCP_PATH", "serve_http", "serve_stdio"]
 
 
 def is_loopback(host: str) -> bool:
@@ -63,8 +68,16 @@ def serve_stdio(server: Server[Any]) -> None:
     anyio.run(main)
 
 
-def http_app(server: Server[Any], *, host: str, sign_in: SignIn | None = None) -> Any:
-    """The Streamable HTTP app at ``MCP_PATH``; with ``sign_in``, every request needs a valid token."""
+def http_app(
+    server: Server[Any],
+    *,
+    host: str,
+    sign_in: SignIn | None = None,
+    gate: CallGate | None = None,
+    ready: Callable[[], str | None] = lambda: None,
+) -> Any:
+    """The Streamable HTTP app at ``MCP_PATH`` with ``/healthz`` and ``/readyz``; with ``sign_in``, every
+    MCP request needs a valid token."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     security = None
@@ -77,27 +90,34 @@ def http_app(server: Server[Any], *, host: str, sign_in: SignIn | None = None) -
             "(--auth users or --auth oidc signs users in)",
             host,
         )
-    if sign_in is None:
-        return server.streamable_http_app(
-            streamable_http_path=MCP_PATH, host=host, transport_security=security
-        )
-    from analytics_agent.mcp_server.signin import add_sign_in, metadata_routes
-
-    app = server.streamable_http_app(
-        streamable_http_path=MCP_PATH,
-        host=host,
-        transport_security=security,
-        custom_starlette_routes=metadata_routes(sign_in.resource, sign_in.issuer),
-    )
-    add_sign_in(app, sign_in)
-    return app
+    return _app(server, host=host, security=security, gate=gate or CallGate(), ready=ready, sign_in=sign_in)
 
 
-def serve_http(server: Server[Any], *, host: str, port: int, sign_in: SignIn | None = None) -> None:
+def serve_http(
+    server: Server[Any],
+    *,
+    host: str,
+    port: int,
+    sign_in: SignIn | None = None,
+    gate: CallGate | None = None,
+    ready: Callable[[], str | None] = lambda: None,
+) -> None:
+    """Serve until stopped; ``gate`` is the server's (stopping lets its running calls end), ``ready``
+    says why the server cannot answer queries now (``/readyz``)."""
     import uvicorn  # only HTTP needs it
 
-    app = http_app(server, host=host, sign_in=sign_in)
+    gate = gate or CallGate()
+    app = http_app(server, host=host, sign_in=sign_in, gate=gate, ready=ready)
     # log_config=None: uvicorn logs through our root logger (stderr) instead of its own stdout handler.
-    uvicorn.run(
-        app, host=host.strip().strip("[]"), port=port, log_config=None, access_log=False, lifespan="on"
+    # timeout_graceful_shutdown: once the running calls are done (GracefulServer), what is still open
+    # gets this long; a client's open event stream would otherwise hold the shutdown as long as it stays.
+    config = uvicorn.Config(
+        app,
+        host=host.strip().strip("[]"),
+        port=port,
+        log_config=None,
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
     )
+    GracefulServer(config, gate, grace_s=DEFAULT_GRACE_S).run()

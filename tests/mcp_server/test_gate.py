@@ -67,3 +67,111 @@ async def test_a_catalog_read_is_answered_while_its_own_client_and_every_worker_
         still_waiting = not release.is_set()
         release.set()
     assert listed == "tables" and still_waiting
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_signed_in_user_past_their_rate_is_told_when_to_call_again_and_others_are_not():
+    from analytics_agent.mcp_server.gate import RateLimited
+
+    clock = FakeClock()
+    gate = CallGate(rate=2.0, burst=3, clock=clock)
+    alice, bob = ("user", "alice"), ("user", "bob")
+    for _ in range(3):
+        assert await gate.run(alice, lambda: "ok") == "ok"
+    with pytest.raises(RateLimited) as caught:
+        await gate.run(alice, lambda: "too soon")
+    assert str(caught.value) == (
+        "rate limit: user alice may make 2 calls a second (3 at once); call again in 0.5 s"
+    )
+    assert await gate.run(bob, lambda: "bob's own bucket") == "bob's own bucket"
+    clock.now += 0.5  # one token back at 2 a second
+    assert await gate.run(alice, lambda: "again") == "again"
+    with pytest.raises(RateLimited):
+        await gate.run(alice, lambda: "too soon")
+    for _ in range(100):  # no rate for a process without sign-in: its sessions cost nothing to open
+        await gate.run(("session", "s1"), lambda: None)
+
+
+def test_fairness_counts_a_signed_in_user_once_whatever_session_they_use():
+    from types import SimpleNamespace
+
+    from analytics_agent.mcp_server.gate import who
+    from analytics_agent.team.principal import LOCAL, Principal
+
+    def ctx(session_id: str) -> SimpleNamespace:
+        return SimpleNamespace(request=SimpleNamespace(headers={"mcp-session-id": session_id}))
+
+    alice = Principal("alice", client="cursor")
+    assert who(alice, ctx("a")) == who(alice, ctx("b")) == ("user", "alice")
+    assert who(Principal("bob"), ctx("a")) != who(alice, ctx("a"))
+    assert who(LOCAL, ctx("a")) == ("session", "a") != who(LOCAL, ctx("b"))
+
+
+async def test_a_user_s_calls_across_sessions_share_one_share_of_the_workers():
+    gate = CallGate(overall=4, per_client=1, queued_per_client=100, burst=1000)
+    release = threading.Event()
+    started = 0
+
+    def slow() -> None:
+        nonlocal started
+        started += 1
+        release.wait(60)
+
+    async with anyio.create_task_group() as tasks:
+        for _ in range(5):  # five sessions of one user: one key
+            tasks.start_soon(gate.run, ("user", "alice"), slow)
+        await anyio.wait_all_tasks_blocked()
+        running_for_alice = started
+        release.set()
+    assert running_for_alice == 1
+
+
+async def test_stopping_finishes_the_calls_running_and_turns_new_ones_away():
+    from analytics_agent.mcp_server.gate import ShuttingDown
+
+    gate = CallGate(overall=2)
+    inside, release = threading.Event(), threading.Event()
+    answers: list[str] = []
+
+    def running() -> str:
+        inside.set()
+        release.wait(60)
+        return "finished"
+
+    async def call() -> None:
+        answers.append(await gate.run("client", running))
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(call)
+        await anyio.to_thread.run_sync(inside.wait, 60)
+        gate.close()
+        with pytest.raises(ShuttingDown, match=r"^the server is shutting down"):
+            await gate.run("other", lambda: "new")
+        drained = anyio.Event()
+
+        async def drain() -> None:
+            await gate.drained()
+            drained.set()
+
+        tasks.start_soon(drain)
+        await anyio.wait_all_tasks_blocked()
+        assert not drained.is_set() and gate.running == 1  # waits for the running call
+        release.set()
+        with anyio.fail_after(30):  # a safety net, not a measurement
+            await drained.wait()
+    assert answers == ["finished"]
+
+
+def test_the_pool_is_sized_to_the_machine_s_cores():
+    import os
+
+    from analytics_agent.mcp_server.gate import OVERALL
+
+    assert max(2, len(os.sched_getaffinity(0))) == OVERALL

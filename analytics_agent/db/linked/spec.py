@@ -205,16 +205,18 @@ def credential_in(value: str, *, key_value: bool = False) -> str | None:
                 return "a user name or key in the URL"
         for pair in (query or "").replace(";", "&").split("&"):
             name = unquote(pair.split("=", 1)[0])
-            if _secret_name(name):
+            if secret_name(name):
                 return f"a secret in the URL's query ({_shown_name(name)})"
     if key_value:
         for match in _KV_KEY.finditer(value):
-            if _secret_name(match.group(1)):
+            if secret_name(match.group(1)):
                 return f"a secret ({_shown_name(match.group(1))}=)"
     return None
 
 
-def _secret_name(name: str) -> bool:
+def secret_name(name: str) -> bool:
+    """Whether a parameter, variable or key called ``name`` holds a secret (``password``, ``api_key``,
+    ``PGPASSWORD``, ``X-Amz-Signature``…); the audit trail masks such values too."""
     flat = re.sub(r"[^a-z0-9]", "", name.lower())
     return flat in _SECRET_KEYS or any(word in flat for word in _SECRET_WORDS)
 
