@@ -73,6 +73,34 @@ class Policy:
         found = [self.users[principal.name]] if principal.name in self.users else []
         return found + [self.groups[g] for g in principal.groups if g in self.groups]
 
+    def unmatched(self, catalog: Mapping[str, Mapping[str, str]], sources: Mapping[str, str]) -> list[str]:
+        """One line per glob that matches nothing in ``catalog``: a misspelt table grants nothing, and a
+        misspelt hidden column hides nothing, both silently, so the owner is told at start."""
+        from analytics_agent.suggest import did_you_mean
+
+        own = [t for t in catalog if t not in sources]
+        found = []
+        for kind, entries in (("groups", self.groups), ("users", self.users)):
+            for name, rule in entries.items():
+                where = f"{self.path}: {kind}.{name}"
+                for pattern in rule.tables:
+                    if not any(_matches(pattern, t) for t in own):
+                        found.append(
+                            f"{where}.tables: {pattern!r} matches no table{did_you_mean(pattern, own)}"
+                        )
+                for pattern in rule.sources:
+                    if not any(_matches(pattern, s) for s in set(sources.values())):
+                        found.append(f"{where}.sources: {pattern!r} matches no linked source")
+                for tables, columns in rule.hidden_columns:
+                    names = {c for t, cols in catalog.items() if _matches(tables, t) for c in cols}
+                    for pattern in columns:
+                        if not any(_matches(pattern, c) for c in names):
+                            found.append(
+                                f"{where}.hidden_columns.{tables}: {pattern!r} matches no column, so it "
+                                f"hides nothing{did_you_mean(pattern, names)}"
+                            )
+        return found
+
 
 def policy_path_for(db_path: Path) -> Path:
     """The policy a server over ``db_path`` reads when not told another: ``access.yaml`` beside it."""
@@ -133,7 +161,7 @@ def parse_policy(text: str, *, path: str = POLICY_FILE) -> Policy:
     users: dict[str, Rule] = {}
     groups: dict[str, Rule] = {}
     for key, body in top.items():
-        entries = body.mapping(key)
+        entries = body.mapping(key, allow_empty=True)
         target = users if key == "users" else groups
         for name, rule in entries.items():
             target[name] = _rule(rule, f"{key}.{name}")

@@ -16,6 +16,8 @@ import os
 import re
 import secrets
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -95,11 +97,35 @@ def _write_users(path: Path, users: list[User]) -> None:
         raise
 
 
+@contextmanager
+def _changing(path: Path) -> Iterator[None]:
+    """One change of the users file at a time, across processes: two ``users add`` run at once each read
+    the list, and the second write dropped the first one's user. An exclusive ``flock`` on a lock file
+    beside it (never on the file itself, which is replaced, not rewritten) serialises read-change-write."""
+    import fcntl
+
+    lock = path.with_name(f".{path.name}.lock")
+    try:
+        handle = os.open(lock, os.O_WRONLY | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise ConfigError(f"cannot change the users file {path}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing lets go of the lock
+
+
 def add_user(path: Path, name: str, groups: tuple[str, ...] = ()) -> str:
     """Store a new user and return their token: the only time it exists outside the user's hands."""
     check_name(name, "user name")
     for group in groups:
         check_name(group, "group name")
+    with _changing(path):
+        return _add(path, name, groups)
+
+
+def _add(path: Path, name: str, groups: tuple[str, ...]) -> str:
     users = read_users(path)
     if any(u.name == name for u in users):
         raise ConfigError(
@@ -114,12 +140,13 @@ def add_user(path: Path, name: str, groups: tuple[str, ...] = ()) -> str:
 def remove_user(path: Path, name: str) -> None:
     from analytics_agent.suggest import did_you_mean
 
-    users = read_users(path)
-    kept = [u for u in users if u.name != name]
-    if len(kept) == len(users):
-        known = [u.name for u in users]
-        raise ConfigError(f"no user {name!r} in {path}{did_you_mean(name, known)}")
-    _write_users(path, kept)
+    with _changing(path):
+        users = read_users(path)
+        kept = [u for u in users if u.name != name]
+        if len(kept) == len(users):
+            known = [u.name for u in users]
+            raise ConfigError(f"no user {name!r} in {path}{did_you_mean(name, known)}")
+        _write_users(path, kept)
 
 
 def find_user(users: list[User], token: str) -> User | None:

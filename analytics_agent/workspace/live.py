@@ -137,6 +137,7 @@ class LiveWorkspace:
     def _visible(self) -> Visible | None:
         if self._views.refresh():
             self._pending = Change(tools=True, tables=True)
+            self._views.warn(self._catalog, self._source_tables)
         return self._views.visible(current(), self._catalog, self._source_tables)
 
     def _executor_in(self, ws: Workspace) -> Executor:
@@ -242,6 +243,7 @@ class LiveWorkspace:
         finally:
             cursor.close()
         self._views.clear()
+        self._views.warn(self._catalog, self._source_tables)
         if self._registry is not None:
             self._pending = Change(
                 tools=self._pending.tools or registry.mcp_tools() != self._registry.mcp_tools(),

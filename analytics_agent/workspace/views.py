@@ -36,6 +36,7 @@ class Views:
         self.policy: Policy | None = read_policy(self.file) if self._stamp is not None else None
         self._registries: dict[Visible, Registry] = {}
         self._seen: dict[tuple[str, tuple[str, ...], bool], Visible | None] = {}
+        self._warned: set[str] = set()
         """Each principal's view, worked out once per catalog and policy (a glob per table and column)."""
 
     def refresh(self) -> bool:
@@ -57,6 +58,13 @@ class Views:
                 self.policy = Policy(str(self.file))
         self.clear()
         return True
+
+    def warn(self, catalog: Mapping[str, Mapping[str, str]], sources: Mapping[str, str]) -> None:
+        """Log each glob of the policy that matches nothing, once per server."""
+        for line in self.policy.unmatched(catalog, sources) if self.policy is not None else ():
+            if line not in self._warned:
+                self._warned.add(line)
+                log.warning("%s", line)
 
     def clear(self) -> None:
         """Forget every view: the catalog, the linked sources or the policy changed."""

@@ -124,6 +124,7 @@ def test_an_empty_entry_grants_nothing_and_an_empty_file_is_a_policy_that_names_
     assert visible is not None and visible.tables == ()
     empty = visible_to(parse_policy(""), Principal("ann"), CATALOG)
     assert empty is not None and empty.tables == ()
+    assert parse_policy("groups:\nusers:\n").groups == {}  # keys with nothing under them yet
 
 
 def test_the_policy_file_lives_beside_the_database_and_a_hostile_one_is_refused(tmp_path: Path):
@@ -135,3 +136,18 @@ def test_the_policy_file_lives_beside_the_database_and_a_hostile_one_is_refused(
     bomb.write_text("\n".join(lines) + "\n")
     with pytest.raises(AccessPolicyError, match="not loaded"):
         read_policy(bomb)
+
+
+def test_a_glob_that_matches_nothing_is_told_to_the_owner():
+    policy = parse_policy(
+        "groups:\n  sales:\n    tables: [ordrs, customers]\n    sources: [crn]\n"
+        "    hidden_columns:\n      customers: [emial, name]\n",
+        path="access.yaml",
+    )
+    assert policy.unmatched(CATALOG, SOURCES) == [
+        "access.yaml: groups.sales.tables: 'ordrs' matches no table; did you mean 'orders'?",
+        "access.yaml: groups.sales.sources: 'crn' matches no linked source",
+        "access.yaml: groups.sales.hidden_columns.customers: 'emial' matches no column, so it hides nothing; "
+        "did you mean 'email'?",
+    ]
+    assert parse_policy(POLICY).unmatched(CATALOG, SOURCES) == []

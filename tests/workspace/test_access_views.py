@@ -265,6 +265,17 @@ def test_a_changed_policy_is_read_again_and_a_broken_one_shows_nothing(live: Liv
     assert "employees" in live.tables  # the local user is not bound by the policy
 
 
+def test_a_misspelt_hidden_column_is_logged_when_the_server_starts(template: Path, tmp_path: Path, caplog):
+    db, _ = build_shop(template, tmp_path)
+    db.with_name("access.yaml").write_text(POLICY.replace("[credit_limit, tax_id]", "[credit_limt, tax_id]"))
+    with caplog.at_level("WARNING", logger="analytics_agent.workspace.views"):
+        LiveWorkspace(db).close()
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{db.with_name('access.yaml')}: groups.sales.hidden_columns.customers: 'credit_limt' matches no "
+        "column, so it hides nothing; did you mean 'credit_limit'?"
+    ]
+
+
 def test_a_linked_sources_tables_are_granted_by_naming_the_source_only(sample_db: Path, tmp_path: Path):
     import duckdb
 
