@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from eval_models import question_of
+from eval_models import Behaviour, question_of
 from loopback import LoopbackServer
 
 from analytics_agent.providers.scripted import ScriptedCall, ScriptedModel, Step, tool_messages
@@ -62,9 +62,11 @@ def _reply(body: dict[str, Any]) -> Step:
 
 
 class ExampleModel:
-    """The stand-in on 127.0.0.1; ``url`` is its ``/v1`` base URL."""
+    """The stand-in on 127.0.0.1; ``url`` is its ``/v1`` base URL. ``named``: behaviours by (model,
+    question) that answer before the rules above (docs/eval.md's example report)."""
 
-    def __init__(self) -> None:
+    def __init__(self, named: dict[tuple[str, str], Behaviour] | None = None) -> None:
+        self.named = named or {}
         self.requests = 0
         self.server = LoopbackServer(self._answer)
         self.url = self.server.url + "/v1"
@@ -74,7 +76,8 @@ class ExampleModel:
     ) -> tuple[int, dict[str, str], bytes]:
         self.requests += 1
         body = json.loads(content)
-        return ScriptedModel([_reply(body)], model=body.get("model", "")).respond(
+        named = self.named.get((body.get("model", ""), question_of(body)))
+        return ScriptedModel([named(body) if named else _reply(body)], model=body.get("model", "")).respond(
             "POST", path, headers, content
         )
 

@@ -1,17 +1,5 @@
-"""Every shell and Python example in README.md and docs/*.md runs as printed, and its shown output holds.
-
-How a page's examples are read:
-
-- ```` ```bash ```` blocks are split into commands (a command goes on while a line ends in ``\\`` or a quote
-  is open). ``# ...`` lines right under a command (no blank line between) are its shown output: each must
-  appear in what the command printed (stdout and stderr; spacing ignored; ``...`` matches anything; a
-  duration such as ``0.8 s`` matches any duration). A ``# ...`` line after a blank line is a comment.
-  ``export NAME=VALUE`` sets the variable for the rest of the page.
-- ```` ```text ```` blocks that start with ``$ `` are a command and its output, checked the same way.
-- A block with a file name as its title (```` ```sql title="my-tools/visits_by_region.sql" ````, which the
-  site shows above the block) is that file: it is written there, where the commands after it read it.
-- ```` ```python ```` blocks run in one fresh namespace each; ``# ...`` lines right under a statement are
-  shown output, checked against what the block printed.
+"""Every shell and Python example in README.md and docs/*.md runs as printed and its shown output holds, or
+is marked in the page as an illustration. How examples are read and marked: tests/doc_blocks.py.
 
 Each page runs in its own temporary folder (a fresh data and config folder, the default database already
 holding the sample data, and ``tests/data/real`` where the examples say it is), in page order, commands in
@@ -19,15 +7,12 @@ the order printed. ``analytics-agent`` runs in-process through its real entry po
 endpoint is a loopback stand-in (tests/example_model.py): ``OPENAI_BASE_URL`` points at it, and so does a
 local server's URL in an example (``http://localhost:11434/v1`` and the like), so the Ollama, vLLM,
 llama.cpp and LM Studio examples run for real against it.
-
-Some examples cannot run here; each kind is listed in ``NOT_RUN`` with its reason, and what an
-``analytics-agent`` command among them is checked for is that its command, arguments and options exist
-(parsed by the real command tree, nothing run).
 """
 
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import io
 import os
 import re
@@ -36,11 +21,12 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from doc_blocks import Example, hidden_examples, inventory, missing_lines, needs_mark, page_examples
+from eval_stand_ins import report_models
 from example_model import ExampleModel
 from typer.testing import CliRunner
 
@@ -52,181 +38,18 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LOCAL_SERVER = re.compile(r"http://(?:localhost|127\.0\.0\.1):\d+/v1")
 
-# (pattern on the command, reason): matching `analytics-agent` commands are parsed, not run; other programs
-# are neither (they are not ours to run here).
-NOT_RUN: list[tuple[str, str]] = [
-    (r"^pip |^pytest\b|^mkdocs ", "installs packages or runs the test suite itself"),
-    (r"^(ollama|vllm|llama-server) ", "starts a model server: another program"),
-    (r"^(claude|npx|rsvg-convert|which) ", "another program (an MCP client, a converter)"),
-    (r"^python -m tests\.bench", "a benchmark, minutes long: its options are checked against its --help"),
-    (r"--provider bedrock", "needs AWS credentials and Bedrock model access"),
-    (r"openrouter\.ai", "needs an OpenRouter key and the internet"),
-    (r"--type (postgres|ducklake|motherduck)|s3://", "needs a PostgreSQL server, S3 or MotherDuck"),
-    (r"sources add trips", "reads a folder of the reader's (/data/trips/)"),
-    (r"^analytics-agent (\S+ )*mcp\b", "serves MCP until stopped; tests/mcp_server runs the server"),
-    (r"--server https?://", "needs a running team server; tests/cli/test_ask_server.py runs one"),
-    (
-        r"^analytics-agent (\S+ )*eval\b.*--model (?!offline\b)",
-        "scores a real model; tests/evaluation runs eval",
-    ),
-    (r"--base-url http://127\.0\.0\.1:\d+/v1 --model reference", "the eval report of tests/eval_models.py"),
+# What a page's `aggregate` call examples run on (docs/tools.md says so): each file loaded with defaults.
+CALL_DATA = [
+    "tests/data/heldout_v3/superstore.csv.gz",
+    "tests/data/heldout_v3/seattle_weather.csv",
+    "tests/data/heldout_v3/us_marriages_divorces.csv",
+    "tests/data/heldout_v4/unemployment1948.csv",
 ]
-# A block that sets one of these up: the commands after it in the same block use it, so they are only parsed.
-NEEDS_SERVER = ("AWS credentials", "OpenRouter", "PostgreSQL server")
+HANG_S = 900  # far above a page's run (10 s on a loaded machine); only a command that never ends reaches it
 SHELL = {"printf", "mkdir", "cat", "echo", "cp", "ls"}
 
 
-@dataclass
-class Example:
-    page: str
-    block: int
-    line: int
-    kind: str  # "shell", "python" or "file"
-    code: str
-    shown: list[str] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        return f"{self.page}:{self.line}: {self.code.splitlines()[0][:90]}"
-
-
-# --- reading the pages --------------------------------------------------------------------------------
-
-
-def fenced_blocks(text: str) -> Iterator[tuple[str, int, list[str], str]]:
-    """(language, line number of the first line inside, lines, title) of each fenced block."""
-    lines = text.splitlines()
-    i = 0
-    while i < len(lines):
-        opening = re.match(r"^(\s*)(`{3,})(\w*)(.*)$", lines[i])
-        if not opening:
-            i += 1
-            continue
-        indent, fence, language, rest = opening.groups()
-        title = re.search(r'title="([^"]+)"', rest)
-        body, start = [], i + 1
-        i += 1
-        while i < len(lines) and not lines[i].strip().startswith(fence):
-            body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
-            i += 1
-        i += 1
-        yield language, start + 1, body, title.group(1) if title else ""
-
-
-def shell_examples(page: str, start: int, lines: list[str]) -> list[Example]:
-    examples: list[Example] = []
-    pending: list[str] = []
-    pending_line = 0
-    after_command = False
-    for offset, line in enumerate(lines):
-        if pending:
-            pending.append(line)
-            if _complete("\n".join(pending)):
-                examples.append(Example(page, start, pending_line, "shell", "\n".join(pending)))
-                pending, after_command = [], True
-            continue
-        stripped = line.strip()
-        if not stripped:
-            after_command = False
-        elif stripped.startswith("#"):
-            if after_command:
-                _add_shown(examples[-1], stripped[1:])
-        else:
-            pending, pending_line = [line], start + offset
-            if _complete(line):
-                examples.append(Example(page, start, pending_line, "shell", line))
-                pending, after_command = [], True
-    assert not pending, f"{page}:{pending_line}: a command whose quote or line continuation never ends"
-    return examples
-
-
-def transcript_example(page: str, start: int, lines: list[str]) -> Example:
-    """A ```text block that starts with ``$ command``: the command, then what it prints."""
-    command = [lines[0][2:]]
-    i = 1
-    while not _complete("\n".join(command)):
-        command.append(lines[i])
-        i += 1
-    example = Example(page, start, start, "shell", "\n".join(command))
-    for line in lines[i:]:
-        if line.strip():
-            example.shown.append(line)
-    return example
-
-
-def python_example(page: str, start: int, lines: list[str]) -> Example:
-    example = Example(page, start, start, "python", "\n".join(lines))
-    after_statement = False
-    for line in lines:
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            if after_statement:
-                _add_shown(example, stripped[1:])
-        else:
-            after_statement = bool(stripped)
-    return example
-
-
-def _add_shown(example: Example, text: str) -> None:
-    """A shown line; one that starts with two spaces goes on the line before (a long line, wrapped)."""
-    if text.startswith("  ") and example.shown:
-        example.shown[-1] += text.strip()
-    else:
-        example.shown.append(text.strip())
-
-
-def _complete(command: str) -> bool:
-    if command.rstrip().endswith("\\"):
-        return False
-    try:
-        shlex.split(command, comments=True)
-    except ValueError:  # a quote still open: the command goes on
-        return False
-    return True
-
-
-def page_examples(path: Path) -> list[Example]:
-    page = path.relative_to(ROOT).as_posix()
-    examples: list[Example] = []
-    for language, start, lines, title in fenced_blocks(path.read_text(encoding="utf-8")):
-        if language in ("bash", "sh", "shell"):
-            examples += shell_examples(page, start, lines)
-        elif language == "text" and lines and lines[0].startswith("$ "):
-            examples.append(transcript_example(page, start, lines))
-        elif language == "python":
-            examples.append(python_example(page, start, lines))
-        elif title:
-            examples.append(Example(page, start, start, "file", "\n".join(lines) + "\n", [title]))
-    return examples
-
-
-# --- checking shown output ----------------------------------------------------------------------------
-
-
-def _squash(text: str) -> str:
-    text = re.sub(r"\b\d+(\.\d+)? s\b", "<duration>", text)
-    return re.sub(r"\s+", "", text)
-
-
-def missing_lines(shown: list[str], printed: str) -> list[str]:
-    """The shown lines that do not appear in what was printed."""
-    haystack = _squash(printed)
-    missing = []
-    for line in shown:
-        pattern = ".*?".join(re.escape(part) for part in _squash(line).split("..."))
-        if pattern and not re.search(pattern, haystack):
-            missing.append(line)
-    return missing
-
-
 # --- running --------------------------------------------------------------------------------------------
-
-
-def not_run_reason(command: str) -> str | None:
-    flat = " ".join(command.replace("\\\n", " ").split())
-    for pattern, reason in NOT_RUN:
-        if re.search(pattern, flat):
-            return reason
-    return None
 
 
 def parse_only(args: list[str]) -> None:
@@ -284,58 +107,77 @@ class PageRun:
         self.model_url = model_url
         self.monkeypatch = monkeypatch
 
-    def shell(self, example: Example, inherited: str | None = None) -> str | None:
-        """Run one command; the reason when it is only parsed or left alone (``inherited``: an earlier
-        command of its block set up what this one needs, and was not run)."""
+    def shell(self, example: Example) -> None:
+        """Run one command and check its exit code and shown output; an illustration is only parsed."""
         command = example.code.replace("\\\n", " ")
         tokens = shlex.split(command, comments=True)
+        if example.illustration:  # an `export` in one sets nothing for the commands that run
+            self.parse_illustration(example, tokens)
+            return
         if tokens and tokens[0] == "export":
             for assignment in tokens[1:]:
                 name, _, value = assignment.partition("=")
                 self.monkeypatch.setenv(name, value)
-            return None
-        reason = inherited or not_run_reason(command)
+            return
+        reason = needs_mark(command)
+        assert reason is None, (
+            f"{example}: {reason}: mark it `# illustration: {reason}` (tests/doc_blocks.py)"
+        )
         target = None
         if ">" in tokens:  # `... > run.json`: stdout into a file
             at = tokens.index(">")
             tokens, target = tokens[:at], tokens[at + 1]
         if tokens[0] == "analytics-agent":
-            if reason:
-                parse_only(tokens[1:])
-                return reason
             tokens = [LOCAL_SERVER.sub(self.model_url, t) for t in tokens]
             code, printed = run_cli(tokens[1:], stdout_to=self.folder / target if target else None)
             expect_error = any(line.startswith(("Error:", "error:")) for line in example.shown)
             assert code == (1 if expect_error else 0), f"{example}\nexit {code}:\n{printed}"
-        elif tokens[:3] == ["python", "-m", "tests.bench"]:
-            unknown = [t for t in tokens[3:] if t.startswith("--") and t not in bench_help()]
-            assert not unknown, f"{example}: tests.bench has no option {unknown}"
-            return reason
-        elif reason:
-            return reason
         else:
-            assert tokens[0] in SHELL, f"{example}: {tokens[0]} is not ours; add it to NOT_RUN with a reason"
+            assert tokens[0] in SHELL, (
+                f"{example}: {tokens[0]} is not ours to run: mark it as an illustration (tests/doc_blocks.py)"
+            )
             done = subprocess.run(["bash", "-c", command], cwd=self.folder, capture_output=True, text=True)
             assert done.returncode == 0, f"{example}\n{done.stderr}"
             printed = done.stdout + done.stderr
         missing = missing_lines(example.shown, printed)
         assert not missing, f"{example}\nshown but not printed: {missing}\nprinted:\n{printed}"
-        return None
 
-    def python(self, example: Example) -> None:
-        out = io.StringIO()
-        namespace: dict[str, Any] = {"__name__": "__example__"}
-        with contextlib.redirect_stdout(out):
-            exec(compile(example.code, str(example), "exec"), namespace)
-        printed = out.getvalue()
+    @staticmethod
+    def parse_illustration(example: Example, tokens: list[str]) -> None:
+        """What an illustration is checked for: our commands' arguments and options exist."""
+        if "&&" in tokens:
+            tokens = tokens[tokens.index("&&") + 1 :]
+        if ">" in tokens:
+            tokens = tokens[: tokens.index(">")]
+        if tokens and tokens[0] == "analytics-agent":
+            parse_only(tokens[1:])
+        elif tokens[:3] == ["python", "-m", "tests.bench"]:
+            unknown = [t for t in tokens[3:] if t.startswith("--") and t not in bench_help()]
+            assert not unknown, f"{example}: tests.bench has no option {unknown}"
+
+    def call(self, example: Example) -> None:
+        """An `aggregate` call example: its result, on CALL_DATA loaded once per page."""
+        db = self.folder / "call-examples.duckdb"
+        if not db.exists():
+            for path in CALL_DATA:
+                code, printed = run_cli(["--db", str(db), "load", str(ROOT / path)])
+                assert code == 0, printed
+        code, printed = run_cli(["--db", str(db), "tools", "call", "aggregate", example.code])
+        assert code == 0, f"{example}\n{printed}"
         missing = missing_lines(example.shown, printed)
         assert not missing, f"{example}\nshown but not printed: {missing}\nprinted:\n{printed}"
 
-
-@pytest.fixture(scope="module")
-def model() -> Iterator[ExampleModel]:
-    with ExampleModel() as stand_in:
-        yield stand_in
+    def python(self, example: Example) -> None:
+        code = compile(example.code, str(example), "exec")
+        if example.illustration:
+            return
+        out = io.StringIO()
+        namespace: dict[str, Any] = {"__name__": "__example__"}
+        with contextlib.redirect_stdout(out):
+            exec(code, namespace)
+        printed = out.getvalue()
+        missing = missing_lines(example.shown, printed)
+        assert not missing, f"{example}\nshown but not printed: {missing}\nprinted:\n{printed}"
 
 
 @pytest.fixture(scope="module")
@@ -343,6 +185,12 @@ def sample_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("sample") / "analytics.duckdb"
     ensure_database(path, sample_data=True)
     return path
+
+
+@pytest.fixture(scope="module")
+def model(sample_template: Path) -> Iterator[ExampleModel]:
+    with ExampleModel(report_models(sample_template)) as stand_in:
+        yield stand_in
 
 
 def test_the_pages_have_examples() -> None:
@@ -371,33 +219,101 @@ def test_every_example_runs(
     monkeypatch.setenv("OPENAI_BASE_URL", model.url)
     monkeypatch.chdir(tmp_path)
     run = PageRun(tmp_path, model.url, monkeypatch)
-    not_run: list[str] = []
-    blocked: dict[int, str] = {}
+    # an unmarked command that serves until stopped would hang the run: end the worker with a traceback
+    faulthandler.dump_traceback_later(HANG_S, exit=True)
+    try:
+        _run_all(run, examples)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    counts = inventory([page])
+    print(f"{page.name}: {dict(counts)}", *(f"{e}: {e.illustration}" for e in examples if e.illustration))
+
+
+def _run_all(run: PageRun, examples: list[Example]) -> None:
     for example in examples:
         if example.kind == "python":
             run.python(example)
+        elif example.kind == "call":
+            run.call(example)
         elif example.kind == "file":
-            target = tmp_path / example.shown[0]
+            target = run.folder / example.shown[0]
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(example.code, encoding="utf-8")
-        elif (reason := run.shell(example, blocked.get(example.block))) is not None:
-            not_run.append(f"{example}: {reason}")
-            if any(word in reason for word in NEEDS_SERVER):
-                blocked.setdefault(
-                    example.block, f"follows a step that {reason.removeprefix('follows a step that ')}"
-                )
-    ran = len(examples) - len(not_run)
-    print(f"{page.name}: {ran} run, {len(not_run)} parsed only or left alone", *not_run, sep="\n  ")
+        else:
+            run.shell(example)
+
+
+def test_every_example_is_checked_or_marked() -> None:
+    """The inventory the terminal summary prints; an unmarked example of a kind that cannot run fails here
+    too, before anything runs."""
+    unmarked = [
+        f"{e}: {reason}"
+        for page in PAGES
+        for e in page_examples(page)
+        if e.kind == "shell" and not e.illustration and (reason := needs_mark(e.code))
+    ]
+    assert unmarked == [], "mark these `# illustration: <why>` in the page (tests/doc_blocks.py)"
+    hidden = [found for page in PAGES for found in hidden_examples(page)]
+    assert hidden == [], "commands or Python in a text block: make it a bash or python block"
+    counts = inventory(PAGES)
+    assert counts["output"] + counts["exit code"] > counts["illustration"]
 
 
 def test_shown_output_is_checked() -> None:
-    """The checker itself: a wrong number fails, spacing and durations do not."""
-    printed = 'Loaded 2,909 rows from x.csv into flights in 0.8 s.\n{"a": 1}'
+    """The checker itself: a wrong number fails; spacing, durations and a table's seconds do not."""
+    printed = 'Loaded 2,909 rows from x.csv into flights in 0.8 s.\n{"a": 1}\nsales  pass  3,921  0.4  ok'
     assert missing_lines(["Loaded 2,909 rows from x.csv into flights in 1.7 s."], printed) == []
     assert missing_lines(["Loaded 2,908 rows ... into flights"], printed) == [
         "Loaded 2,908 rows ... into flights"
     ]
     assert missing_lines(['{"a":1}'], printed) == []
-    assert not_run_reason("analytics-agent ask q --provider bedrock --model m") is not None
+    assert missing_lines(["sales  pass  3,921  0.7  ok"], printed) == []
+    assert missing_lines(["sales  pass  3,912  0.4  ok"], printed) == ["sales  pass  3,912  0.4  ok"]
+    assert needs_mark("analytics-agent ask q --provider bedrock --model m") is not None
     with pytest.raises(Exception, match="No such option"):
         parse_only(["ask", "q", "--no-such-flag"])
+
+
+def test_a_marker_is_read_from_the_block_or_the_command(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```bash\n# illustration: needs a cloud\nanalytics-agent tables\n```\n\n"
+        "```bash\nollama pull x   # illustration: another program\nanalytics-agent tables\n# orders\n```\n"
+        "```python\n# illustration: a server\nprint(1)\n```\n",
+        encoding="utf-8",
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("doc_blocks.ROOT", tmp_path)
+        found = [(e.code.splitlines()[-1], e.checks, e.illustration) for e in page_examples(page)]
+    assert found == [
+        ("analytics-agent tables", "illustration", "needs a cloud"),
+        ("ollama pull x   # illustration: another program", "illustration", "another program"),
+        ("analytics-agent tables", "output", ""),
+        ("print(1)", "illustration", "a server"),
+    ]
+
+
+def test_a_call_is_a_json_request_block_followed_at_once_by_a_result_block(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    request, result = '{"table": "t", "metrics": [{"fn": "count"}]}', '{"columns": ["count"], "rows": [[3]]}'
+    page.write_text(
+        f"```json\n{request}\n```\n```json\n{result}\n```\n\n"  # a call and its result
+        f"```json\n{request}\n```\n\ntext\n\n```yaml\na: 1\n```\n```json\n{result}\n```\n",  # no pair
+        encoding="utf-8",
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("doc_blocks.ROOT", tmp_path)
+        found = [(e.kind, e.code, e.shown, e.checks) for e in page_examples(page)]
+    assert found == [("call", request, [result], "output")]
+
+
+def test_commands_hidden_in_a_text_block_are_found(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```text\nanalytics-agent tables\n```\n\n```text\n$ analytics-agent tables\norders\n```\n\n"
+        "```\nimport duckdb\n```\n\n```text\nTables: orders\n```\n",
+        encoding="utf-8",
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("doc_blocks.ROOT", tmp_path)
+        assert hidden_examples(page) == ["page.md:2: analytics-agent tables", "page.md:11: import duckdb"]
