@@ -79,6 +79,7 @@ def mcp(
             metavar="FILE",
             help="Append one JSON line per tool call to FILE (docs/audit.md). Default with --http: "
             "beside the database (NAME.audit.jsonl); over stdio: none.",
+            show_default=False,
         ),
     ] = None,
     log_format: Annotated[
@@ -102,6 +103,7 @@ def mcp(
 
     if log_format not in FORMATS:
         raise ConfigError(f"--log-format must be text or json, not {log_format!r}")
+
     if http:
         _check_port_free(host, port)
     configure(log_format)  # -v configured INFO already; otherwise warnings only, on stderr
@@ -122,14 +124,12 @@ def mcp(
             err=True,
         )
         # what start-up built lives as long as the server: out of the collector's walks (every full
-        # collection, the interpreter's last one at exit too, walked it all again). Kept for
-        # docs/performance.md row 5, the first tools/list within 1.5x of `tools list`: 1.31x with it,
-        # 1.51x without (December 2026, paired, CPU of the server)
+        # collection, the interpreter's last one at exit too, walked it all again; docs/performance.md)
         gc.freeze()
         trail = _audit_trail(audit or (default_audit_path(live.db_path) if http else None))
         try:
             if door:
-                _serve_http(door, live, timezone, trail, host, port, sign_in)
+                _serve_http(door, live, timezone, trail, host=host, port=port, sign_in=sign_in)
             else:
                 # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
                 # the first message it leaves (docs/performance.md)
@@ -141,23 +141,6 @@ def mcp(
                 trail.close()
     finally:
         live.close()
-
-
-def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":
-    from analytics_agent.workspace.live import LiveWorkspace
-
-    sources, unreadable = linked_sources(db_path())
-    for problem in unreadable:
-        typer.echo(f"warning: {problem}", err=True)
-    return LiveWorkspace(
-        db_path(),
-        tool_dirs=user_tool_dirs(State.tools_dirs),
-        allow_sql=State.allow_sql,
-        sources=sources,
-        sample_data=gets_sample_data(db_path()),
-        timezone=business_zone(None),
-        access_file=access,
-    )
 
 
 def default_audit_path(db: Path) -> Path:
@@ -178,14 +161,32 @@ def _audit_trail(path: Optional[Path]):
     return trail
 
 
-def _serve_http(door, live, timezone, trail, host: str, port: int, sign_in) -> None:
+def _serve_http(door, live, timezone, trail, *, host: str, port: int, sign_in) -> None:
+    """One gate for the server's calls and its shutdown; ``/readyz`` asks the database."""
     from analytics_agent.mcp_server.gate import CallGate
-    from analytics_agent.mcp_server.http_app import database_problem
+    from analytics_agent.mcp_server.lifecycle import database_problem
 
     gate = CallGate()
     server = door.build_server(live, timezone=timezone, gate=gate, trail=trail)
     door.serve_http(
         server, host=host, port=port, sign_in=sign_in, gate=gate, ready=lambda: database_problem(live)
+    )
+
+
+def _live_workspace(access: Optional[Path]) -> "LiveWorkspace":
+    from analytics_agent.workspace.live import LiveWorkspace
+
+    sources, unreadable = linked_sources(db_path())
+    for problem in unreadable:
+        typer.echo(f"warning: {problem}", err=True)
+    return LiveWorkspace(
+        db_path(),
+        tool_dirs=user_tool_dirs(State.tools_dirs),
+        allow_sql=State.allow_sql,
+        sources=sources,
+        sample_data=gets_sample_data(db_path()),
+        timezone=business_zone(None),
+        access_file=access,
     )
 
 

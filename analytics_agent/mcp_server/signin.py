@@ -125,6 +125,14 @@ def refusal(error: SignInError, metadata_url: str) -> Response:
     )
 
 
+OPEN_PATHS = frozenset({"/healthz", "/readyz"})
+"""Probes a load balancer sends without a token; they tell whether the server runs, nothing more."""
+
+
+def _open_path(path: str) -> bool:
+    return path.startswith(WELL_KNOWN) or path in OPEN_PATHS
+
+
 class RequireSignIn:
     """Lets a request through only with a verified user; the resource metadata is open to everyone."""
 
@@ -134,17 +142,11 @@ class RequireSignIn:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         signed_in = isinstance(scope.get("user"), SignedInUser)
-        if scope["type"] == "http" and not signed_in and not _open(scope["path"]):
+        if scope["type"] == "http" and not signed_in and not _open_path(scope["path"]):
             missing = SignInError("sign-in required: send Authorization: Bearer TOKEN", code="")
             await refusal(missing, self.metadata_url)(scope, receive, send)
             return
         await self.app(scope, receive, send)
-
-
-def _open(path: str) -> bool:
-    """The resource metadata and the probes (``/healthz``, ``/readyz``: a load balancer has no token, and
-    they tell no more than a reason) answer without sign-in."""
-    return path.startswith(WELL_KNOWN) or path in ("/healthz", "/readyz")
 
 
 def resource_metadata_url(resource: str) -> str:

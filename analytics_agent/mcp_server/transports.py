@@ -18,14 +18,13 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
 from analytics_agent.mcp_server.gate import CallGate
-from analytics_agent.mcp_server.http_app import DEFAULT_GRACE_S, MCP_PATH, GracefulServer
-from analytics_agent.mcp_server.http_app import http_app as _app
+from analytics_agent.mcp_server.lifecycle import DEFAULT_GRACE_S, GracefulServer, health_routes
 
 if TYPE_CHECKING:
     from analytics_agent.mcp_server.signin import SignIn
 
 log = logging.getLogger(__name__)
-__all__ = ["MCP_PATH", "serve_http", "serve_stdio"]
+MCP_PATH = "/mcp"
 
 
 def is_loopback(host: str) -> bool:
@@ -76,8 +75,9 @@ def http_app(
     gate: CallGate | None = None,
     ready: Callable[[], str | None] = lambda: None,
 ) -> Any:
-    """The Streamable HTTP app at ``MCP_PATH`` with ``/healthz`` and ``/readyz``; with ``sign_in``, every
-    MCP request needs a valid token."""
+    """The Streamable HTTP app at ``MCP_PATH``, with ``/healthz`` and ``/readyz`` (``ready`` says why the
+    server cannot answer queries now; ``gate`` whether it is stopping); with ``sign_in``, every request
+    but the probes and the resource metadata needs a valid token."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     security = None
@@ -90,7 +90,24 @@ def http_app(
             "(--auth users or --auth oidc signs users in)",
             host,
         )
-    return _app(server, host=host, security=security, gate=gate or CallGate(), ready=ready, sign_in=sign_in)
+    probes = health_routes(ready, gate or CallGate())
+    if sign_in is None:
+        return server.streamable_http_app(
+            streamable_http_path=MCP_PATH,
+            host=host,
+            transport_security=security,
+            custom_starlette_routes=probes,
+        )
+    from analytics_agent.mcp_server.signin import add_sign_in, metadata_routes
+
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        host=host,
+        transport_security=security,
+        custom_starlette_routes=[*metadata_routes(sign_in.resource, sign_in.issuer), *probes],
+    )
+    add_sign_in(app, sign_in)
+    return app
 
 
 def serve_http(
@@ -102,8 +119,7 @@ def serve_http(
     gate: CallGate | None = None,
     ready: Callable[[], str | None] = lambda: None,
 ) -> None:
-    """Serve until stopped; ``gate`` is the server's (stopping lets its running calls end), ``ready``
-    says why the server cannot answer queries now (``/readyz``)."""
+    """Serve until stopped; ``gate`` is the server's (stopping lets its running calls end: ``lifecycle``)."""
     import uvicorn  # only HTTP needs it
 
     gate = gate or CallGate()

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("mcp")
 
 from analytics_agent.mcp_server.gate import BURST, PER_CLIENT, QUEUED_PER_CLIENT, RATE
-from analytics_agent.mcp_server.http_app import DEFAULT_GRACE_S
+from analytics_agent.mcp_server.lifecycle import DEFAULT_GRACE_S
 from analytics_agent.team.audit import DEFAULT_BACKUPS, DEFAULT_MAX_BYTES, MAX_LINE_BYTES
 from analytics_agent.team.scrub import MAX_DEPTH, MAX_ITEMS, MAX_TEXT
 from analytics_agent.tools.executor import DEFAULT_TIMEOUT_S

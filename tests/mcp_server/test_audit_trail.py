@@ -1,5 +1,6 @@
 """Every tool call and resource read through the MCP server leaves one audit line naming the principal it ran
-as (``acting_as``, as the HTTP edge sets it), what it asked, what it cost and how it ended."""
+as (set with ``acting_as`` inside the sign-in middleware, as a signed-in request's would be), what it asked,
+what it cost and how it ended."""
 
 from __future__ import annotations
 
@@ -26,6 +27,23 @@ ALICE = Principal("alice", groups=("sales", "emea"))
 INFO = types.Implementation(name="audit-test-client", version="1.0")
 
 
+class ActAs:
+    """A server middleware inside the sign-in one: every handler runs as ``principal``, as if signed in."""
+
+    def __init__(self, principal: Principal) -> None:
+        self.principal = principal
+
+    async def __call__(self, ctx, call_next):
+        with acting_as(self.principal):
+            return await call_next(ctx)
+
+
+def _server(live, principal: Principal = ALICE, **options):
+    server = build_server(live, poll_s=0.05, **options)
+    server.middleware.append(ActAs(principal))
+    return server
+
+
 def _read(path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
@@ -41,12 +59,11 @@ def live(sample_db):
 
 async def test_each_call_is_one_line_with_who_what_how_much_and_how_it_ended(live, tmp_path):
     path = tmp_path / "audit.jsonl"
-    server = build_server(live, trail=AuditLog(path, secrets=()), poll_s=0.05)
-    with acting_as(ALICE):
-        async with Client(server, client_info=INFO, mode="legacy") as client:
-            answered = await client.call_tool("sales_summary", PUNE)
-            failed = await client.call_tool("sales_summary", {"city": "Atlantis", "day": "2026-10-24"})
-            await client.read_resource(TABLES_URI)
+    server = _server(live, trail=AuditLog(path, secrets=()))
+    async with Client(server, client_info=INFO, mode="legacy") as client:
+        answered = await client.call_tool("sales_summary", PUNE)
+        failed = await client.call_tool("sales_summary", {"city": "Atlantis", "day": "2026-10-24"})
+        await client.read_resource(TABLES_URI)
     ok, error, read = _read(path)
     assert (ok["user"], ok["groups"], ok["client"]) == ("alice", ["sales", "emea"], "audit-test-client")
     assert (ok["kind"], ok["tool"], ok["arguments"], ok["outcome"]) == (
@@ -75,17 +92,16 @@ async def test_a_call_the_gate_turns_away_is_recorded_as_refused_with_its_reason
         return execute(name, arguments)
 
     live.execute = held
-    server = build_server(live, trail=AuditLog(path, secrets=()), gate=gate, poll_s=0.05)
-    with acting_as(ALICE):
-        async with (
-            Client(server, client_info=INFO, mode="legacy") as client,
-            anyio.create_task_group() as tasks,
-        ):
-            tasks.start_soon(client.call_tool, "sales_summary", PUNE)
-            while gate.running == 0:
-                await anyio.sleep(0.01)
-            refused = await client.call_tool("sales_summary", PUNE)
-            release.set()
+    server = _server(live, trail=AuditLog(path, secrets=()), gate=gate)
+    async with (
+        Client(server, client_info=INFO, mode="legacy") as client,
+        anyio.create_task_group() as tasks,
+    ):
+        tasks.start_soon(client.call_tool, "sales_summary", PUNE)
+        while gate.running == 0:
+            await anyio.sleep(0.01)
+        refused = await client.call_tool("sales_summary", PUNE)
+        release.set()
     lines = _read(path)
     assert refused.is_error and refused.content[0].text.startswith("busy: user alice already has 1 call")
     assert [line["outcome"] for line in lines] == ["refused", "ok"]
@@ -94,11 +110,10 @@ async def test_a_call_the_gate_turns_away_is_recorded_as_refused_with_its_reason
 
 async def test_a_secret_and_an_escape_sequence_in_a_call_reach_the_trail_masked_and_escaped(live, tmp_path):
     path = tmp_path / "audit.jsonl"
-    server = build_server(live, trail=AuditLog(path, secrets=()), poll_s=0.05)
+    server = _server(live, trail=AuditLog(path, secrets=()))
     sql = "SELECT count(*) AS n FROM orders WHERE city <> '\x1b[31m\n' -- postgresql://bob:hunter2-pass@db/x"
-    with acting_as(ALICE):
-        async with Client(server, mode="legacy") as client:
-            result = await client.call_tool("run_sql", {"query": sql})
+    async with Client(server, mode="legacy") as client:
+        result = await client.call_tool("run_sql", {"query": sql})
     raw = path.read_bytes()
     assert not result.is_error
     assert b"hunter2-pass" not in raw and b"\x1b" not in raw and raw.count(b"\n") == 1

@@ -15,21 +15,17 @@ pytest.importorskip("mcp")
 
 import anyio
 import httpx
-import httpx2
 import uvicorn
 from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
 
 from analytics_agent.mcp_server import build_server
 from analytics_agent.mcp_server.gate import CallGate
-from analytics_agent.mcp_server.http_app import GracefulServer, database_problem, http_app
-from analytics_agent.mcp_server.transports import rebinding_allow_lists
+from analytics_agent.mcp_server.lifecycle import GracefulServer, database_problem
+from analytics_agent.mcp_server.transports import http_app
 from analytics_agent.team.audit import AuditLog
-from analytics_agent.team.principal import Principal, acting_as
 
 pytestmark = pytest.mark.anyio
 PUNE = {"city": "Pune", "day": "2026-10-24"}
-BOB = Principal("bob", groups=("ops",), client="bobs-agent")
 
 
 @pytest.fixture
@@ -42,28 +38,23 @@ def live(sample_db):
 
 
 def _app(live, gate: CallGate, trail: AuditLog | None = None, sign_in=None):
+    """The app ``serve_http`` serves."""
     server = build_server(live, gate=gate, trail=trail, poll_s=0.05)
-    hosts, origins = rebinding_allow_lists("127.0.0.1")
-    from mcp.server.transport_security import TransportSecuritySettings
-
-    security = TransportSecuritySettings(allowed_hosts=hosts, allowed_origins=origins)
     return http_app(
-        server,
-        host="127.0.0.1",
-        security=security,
-        gate=gate,
-        ready=lambda: database_problem(live),
-        sign_in=sign_in,
+        server, host="127.0.0.1", sign_in=sign_in, gate=gate, ready=lambda: database_problem(live)
     )
 
 
 @asynccontextmanager
 async def serving(
-    live, trail: AuditLog | None = None, gate: CallGate | None = None, sign_in=None
+    live, trail: AuditLog | None = None, gate: CallGate | None = None, *, sign_in=None, port: int = 0
 ) -> AsyncIterator[tuple[str, GracefulServer]]:
+    """The app under ``GracefulServer`` on a loopback port (``0``: any free one) until the block ends."""
     gate = gate or CallGate()
     app = _app(live, gate, trail, sign_in)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on", access_log=False)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_config=None, lifespan="on", access_log=False
+    )
     server = GracefulServer(config, gate)
     async with anyio.create_task_group() as tasks:
         tasks.start_soon(server.serve)
@@ -92,32 +83,36 @@ async def test_healthz_answers_while_readyz_follows_whether_the_database_answers
     assert ready_again.status_code == 200
 
 
-async def test_calls_over_http_are_answered_and_audited_as_the_principal(live, sample_db, tmp_path):
-    from mcp.types import Implementation
+async def test_signed_in_users_calls_are_audited_as_them_and_the_probes_need_no_token(
+    sample_db, live, tmp_path
+):
+    from signed_in import free_port, token_client
 
     from analytics_agent.mcp_server.signin import SignIn
     from analytics_agent.team.users import PersonalTokens, add_user, users_file
 
-    path = tmp_path / "audit.jsonl"
     users = users_file(sample_db)
-    token = add_user(users, "bob", ("ops",))
-    sign_in = SignIn(PersonalTokens(users), "http://127.0.0.1/mcp")  # the audience is not checked here
-    async with serving(live, AuditLog(path, secrets=()), sign_in=sign_in) as (base, _):
-        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60)
-        me = Implementation(name="bobs-agent", version="1")
-        async with Client(streamable_http_client(f"{base}/mcp", http_client=http), client_info=me) as client:
-            answer = await client.call_tool("sales_summary", PUNE)
-            listed = await client.call_tool("list_tables", {})
-        async with httpx.AsyncClient(base_url=base) as probe:  # the probes answer without a token
-            health = await probe.get("/healthz")
+    tokens = {"alice": add_user(users, "alice", ("sales",)), "bob": add_user(users, "bob", ())}
+    port = free_port()
+    sign_in = SignIn(PersonalTokens(users), f"http://127.0.0.1:{port}/mcp")
+    path = tmp_path / "audit.jsonl"
+    answers = []
+    async with serving(live, AuditLog(path, secrets=()), sign_in=sign_in, port=port) as (base, _):
+        for token in tokens.values():
+            async with token_client(base, token) as client:
+                answers.append(await client.call_tool("sales_summary", PUNE))
+        async with httpx.AsyncClient(base_url=base) as http:  # no token
+            probes = [(await http.get(p)).status_code for p in ("/healthz", "/readyz")]
+            refused = await http.post("/mcp", json={})
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    assert not answer.is_error and json.loads(answer.content[0].text)["orders"] == 3
-    assert [(x["user"], x["client"], x["tool"], x["outcome"]) for x in lines] == [
-        ("bob", "bobs-agent", "sales_summary", "ok"),
-        ("bob", "bobs-agent", "list_tables", "ok"),
+    assert [json.loads(a.content[0].text)["orders"] for a in answers] == [3, 3]
+    assert [(x["user"], x["groups"], x["tool"], x["outcome"]) for x in lines] == [
+        ("alice", ["sales"], "sales_summary", "ok"),
+        ("bob", [], "sales_summary", "ok"),
     ]
-    assert lines[1]["bytes"] == len(listed.content[0].text.encode())
-    assert health.status_code == 200
+    assert lines[0]["bytes"] == len(answers[0].content[0].text.encode())
+    assert probes == [200, 200] and refused.status_code == 401
+    assert not any(token in path.read_text() for token in tokens.values())
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -137,27 +132,26 @@ async def test_stopping_answers_and_records_the_call_running_and_turns_new_ones_
     live.execute = held
     gate = CallGate()
     answers = []
-    with acting_as(BOB):
-        async with (
-            serving(live, AuditLog(path, secrets=()), gate) as (base, server),
-            Client(f"{base}/mcp", mode=mode) as client,
-            anyio.create_task_group() as tasks,
-        ):
+    async with (
+        serving(live, AuditLog(path, secrets=()), gate) as (base, server),
+        Client(f"{base}/mcp", mode=mode) as client,
+        anyio.create_task_group() as tasks,
+    ):
 
-            async def call() -> None:
-                answers.append(await client.call_tool("sales_summary", PUNE))
+        async def call() -> None:
+            answers.append(await client.call_tool("sales_summary", PUNE))
 
-            await client.list_tools()  # the client checks answers against the list: fetched before
-            tasks.start_soon(call)
-            await anyio.to_thread.run_sync(inside.wait, 60)
-            server.should_exit = True  # what SIGTERM does
-            with anyio.fail_after(30):  # a safety net, not a measurement
-                while not gate.closing:
-                    await anyio.sleep(0.01)
-            refused = await client.call_tool("list_tables", {})
-            async with httpx.AsyncClient(base_url=base) as http:
-                readiness = await http.get("/readyz")
-            release.set()
+        await client.list_tools()  # the client checks answers against the list: fetched before
+        tasks.start_soon(call)
+        await anyio.to_thread.run_sync(inside.wait, 60)
+        server.should_exit = True  # what SIGTERM does
+        with anyio.fail_after(30):  # a safety net, not a measurement
+            while not gate.closing:
+                await anyio.sleep(0.01)
+        refused = await client.call_tool("list_tables", {})
+        async with httpx.AsyncClient(base_url=base) as http:
+            readiness = await http.get("/readyz")
+        release.set()
     assert len(answers) == 1 and not answers[0].is_error
     assert json.loads(answers[0].content[0].text)["orders"] == 3
     assert refused.is_error and refused.content[0].text.startswith("the server is shutting down")

@@ -1,10 +1,10 @@
-"""The Streamable HTTP app: the SDK's MCP route, plus ``/healthz`` and ``/readyz``, and a shutdown that
-finishes the calls running.
+"""The HTTP server's life: ``/healthz`` and ``/readyz`` beside the MCP route, and a shutdown that finishes
+the calls running.
 
 ``/healthz`` answers 200 while the process serves at all (a liveness probe); ``/readyz`` answers 200 when
 the workspace opens and its database answers a query, 503 with the reason in one line otherwise (a
 load from another process holding the file, the file gone, the server shutting down). Neither needs
-sign-in nor reveals more than that reason.
+sign-in (a probe carries no token; ``signin.OPEN_PATHS``) nor reveals more than that reason.
 
 Stopping (SIGTERM, Ctrl-C) finishes the calls running (``GracefulServer``): the gate turns new calls
 away at once (they are told the server is shutting down; ``/readyz`` says so), the calls running get
@@ -21,9 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import uvicorn
-from mcp.server import Server
-from mcp.server.transport_security import TransportSecuritySettings
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -32,10 +29,8 @@ from analytics_agent.errors import AnalyticsAgentError
 from analytics_agent.mcp_server.gate import CallGate
 
 if TYPE_CHECKING:
-    from analytics_agent.mcp_server.signin import SignIn
     from analytics_agent.workspace.live import LiveWorkspace
 
-MCP_PATH = "/mcp"
 DEFAULT_GRACE_S = 30.0
 """Longer than a call's own time limit (15 s by default), so a call that started gets to end."""
 
@@ -67,32 +62,6 @@ def health_routes(ready: Callable[[], str | None], gate: CallGate) -> list[Route
         return JSONResponse({"status": "ready"})
 
     return [Route("/healthz", healthz, methods=["GET"]), Route("/readyz", readyz, methods=["GET"])]
-
-
-def http_app(
-    server: Server[Any],
-    *,
-    host: str,
-    security: TransportSecuritySettings | None,
-    gate: CallGate,
-    ready: Callable[[], str | None],
-    sign_in: SignIn | None = None,
-) -> Starlette:
-    """The SDK's app with the probes; with ``sign_in``, its metadata routes and every MCP request signed
-    in (the probes stay open: they reveal no more than a reason)."""
-    routes = health_routes(ready, gate)
-    if sign_in is not None:
-        from analytics_agent.mcp_server.signin import metadata_routes
-
-        routes += metadata_routes(sign_in.resource, sign_in.issuer)
-    app = server.streamable_http_app(
-        streamable_http_path=MCP_PATH, host=host, transport_security=security, custom_starlette_routes=routes
-    )
-    if sign_in is not None:
-        from analytics_agent.mcp_server.signin import add_sign_in
-
-        add_sign_in(app, sign_in)
-    return app
 
 
 class GracefulServer(uvicorn.Server):
