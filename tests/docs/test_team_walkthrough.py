@@ -132,9 +132,10 @@ def _serve(command: str, folder: Path) -> tuple[subprocess.Popen[str], Path]:
     log = folder / "server.log"
     argv = shlex.split(command)
     argv[0] = str(Path(sys.executable).with_name("analytics-agent"))
-    server = subprocess.Popen(
-        argv, cwd=folder, env=_env(), stdout=log.open("w"), stderr=subprocess.STDOUT, text=True
-    )
+    with log.open("w") as out:  # the server writes to its own copy of the descriptor
+        server = subprocess.Popen(
+            argv, cwd=folder, env=_env(), stdout=out, stderr=subprocess.STDOUT, text=True
+        )
     port = re.search(r"--port (\d+)", command)
     assert port, f"{command}: the walk-through's server command names its --port"
     import httpx
@@ -152,10 +153,7 @@ def _serve(command: str, folder: Path) -> tuple[subprocess.Popen[str], Path]:
 
 
 def _run(step: Step, folder: Path) -> str:
-    if step.kind == "python":
-        argv = [sys.executable, "-c", step.code]
-    else:
-        argv = ["bash", "-c", step.code]
+    argv = [sys.executable, "-c", step.code] if step.kind == "python" else ["bash", "-c", step.code]
     done = subprocess.run(argv, cwd=folder, env=_env(), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"{PAGE.name}:{step.line}: {step.code[:80]}\n{done.stdout}\n{done.stderr}"
     return done.stdout + done.stderr
