@@ -289,46 +289,57 @@ def next_call(seat: Seat, rng: random.Random) -> tuple[str, dict[str, Any], str]
 
 async def one_client(url: str, seat: Seat, stats: Stats, *, until: float, calls: int, seed: int) -> None:
     """Loop until ``until`` (monotonic) or for ``calls`` requests, recording each one in ``stats``."""
-    import anyio
-
     rng = random.Random(seed)
     done = 0
     async with session(url, seat) as client:
         while (calls and done < calls) or (not calls and time.monotonic() < until):
             done += 1
             if rng.random() < 0.15:
-                started = time.perf_counter()
-                try:
-                    text = tool_text(await client.list_tools())
-                except Exception as exc:  # a failed request is counted, whatever it raised
-                    stats.unanswered += 1
-                    stats.errors.append(f"{seat.client} tools/list: {type(exc).__name__}: {exc}"[:300])
-                    continue
-                stats.latencies.append(time.perf_counter() - started)
-                stats.kinds["tools/list"] += 1
-                stats.leaks += [f"{seat.user} tools/list: {n}" for n in leaked(text, seat.hidden)]
-                continue
-            tool, arguments, probe = next_call(seat, rng)
-            stats.calls[(seat.user, seat.client)] += 1
-            started = time.perf_counter()
-            try:
-                answer = await client.call_tool(tool, arguments)
-            except Exception as exc:
-                stats.unanswered += 1
-                stats.errors.append(f"{seat.client} {tool}: {type(exc).__name__}: {exc}"[:300])
-                continue
-            stats.latencies.append(time.perf_counter() - started)
-            text = " ".join(getattr(c, "text", "") for c in answer.content)
-            wait = re.search(r"rate limit: .*call again in ([0-9.]+) s", text)
-            if answer.is_error and wait:
-                stats.refused += 1
-                await anyio.sleep(float(wait.group(1)))
-                continue
-            stats.kinds[f"{tool} probe" if probe else tool] += 1
-            allowed = arguments["table"] if probe else ""
-            stats.leaks += [f"{seat.user} {tool}{arguments}: {n}" for n in leaked(text, seat.hidden, allowed)]
-            if bool(answer.is_error) != bool(probe):
-                stats.errors.append(f"{seat.client} {tool} {arguments}: {text[:200]}")
+                await _list_tools(client, seat, stats)
+            else:
+                await _call(client, seat, stats, *next_call(seat, rng))
+
+
+async def _list_tools(client: Any, seat: Seat, stats: Stats) -> None:
+    started = time.perf_counter()
+    try:
+        text = tool_text(await client.list_tools())
+    except Exception as exc:  # a failed request is counted, whatever it raised
+        stats.unanswered += 1
+        stats.errors.append(f"{seat.client} tools/list: {type(exc).__name__}: {exc}"[:300])
+        return
+    stats.latencies.append(time.perf_counter() - started)
+    stats.kinds["tools/list"] += 1
+    stats.leaks += [f"{seat.user} tools/list: {n}" for n in leaked(text, seat.hidden)]
+
+
+async def _call(
+    client: Any, seat: Seat, stats: Stats, tool: str, arguments: dict[str, Any], probe: str
+) -> None:
+    """One tool call: a probe must be an error naming nothing hidden but the table it probed; any other
+    call must be answered; a rate-limit refusal waits the time it was told."""
+    import anyio
+
+    stats.calls[(seat.user, seat.client)] += 1
+    started = time.perf_counter()
+    try:
+        answer = await client.call_tool(tool, arguments)
+    except Exception as exc:  # a failed request is counted, whatever it raised
+        stats.unanswered += 1
+        stats.errors.append(f"{seat.client} {tool}: {type(exc).__name__}: {exc}"[:300])
+        return
+    stats.latencies.append(time.perf_counter() - started)
+    text = " ".join(getattr(c, "text", "") for c in answer.content)
+    wait = re.search(r"rate limit: .*call again in ([0-9.]+) s", text)
+    if answer.is_error and wait:
+        stats.refused += 1
+        await anyio.sleep(float(wait.group(1)))
+        return
+    stats.kinds[f"{tool} probe" if probe else tool] += 1
+    allowed = arguments["table"] if probe else ""
+    stats.leaks += [f"{seat.user} {tool}{arguments}: {n}" for n in leaked(text, seat.hidden, allowed)]
+    if bool(answer.is_error) != bool(probe):
+        stats.errors.append(f"{seat.client} {tool} {arguments}: {text[:200]}")
 
 
 def audit_problems(audit: Path, stats: Stats) -> tuple[int, list[str]]:
