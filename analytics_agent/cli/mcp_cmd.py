@@ -65,13 +65,6 @@ def mcp(
             "--scope", help="oidc: a scope every token must carry; repeat for more.", show_default=False
         ),
     ] = None,
-    access: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--access",
-            help="Access policy: who may read which tables (default: access.yaml beside the database).",
-        ),
-    ] = None,
     audit: Annotated[
         Optional[Path],
         typer.Option(
@@ -85,6 +78,13 @@ def mcp(
     log_format: Annotated[
         str, typer.Option("--log-format", metavar="text|json", help="Log lines on stderr: text or json.")
     ] = "text",
+    access: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--access",
+            help="Access policy: who may read which tables (default: access.yaml beside the database).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
     _require_sdk()

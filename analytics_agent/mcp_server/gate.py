@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import AsyncIterator, Callable, Hashable, Mapping
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import anyio
@@ -29,6 +30,9 @@ PER_CLIENT = 4
 QUEUED_PER_CLIENT = 64
 QUICK_WORKERS = 2
 """Workers of their own for the catalog reads (``quick``): listing tables never waits behind slow queries."""
+WAIT_S = 60.0
+"""How long a call may wait for its turn and a free worker before it is refused; once running, its query
+has a time limit of its own (the executor's, 15 s), so no request lasts longer than the two together."""
 RATE = 5.0
 """Calls a second one client may make on average …"""
 BURST = 60
@@ -120,10 +124,13 @@ class _Client:
         self.pending = 0
 
 
+def _is_user(client: Hashable) -> bool:
+    """Whether ``client`` is a signed-in user's key (``who``): only users have a rate."""
+    return isinstance(client, tuple) and len(client) == 2 and client[0] == "user"
+
+
 def _label(client: Hashable) -> str:
-    if isinstance(client, tuple) and len(client) == 2 and client[0] == "user":
-        return f"user {client[1]}"
-    return "this client"
+    return f"user {client[1]}" if isinstance(client, tuple) and _is_user(client) else "this client"
 
 
 class CallGate:
@@ -136,8 +143,11 @@ class CallGate:
         rate: float = RATE,
         burst: int = BURST,
         clock: Callable[[], float] = time.monotonic,
+        wait_s: float = WAIT_S,
     ) -> None:
         self._workers = anyio.CapacityLimiter(overall)
+        self._threads = anyio.CapacityLimiter(overall)  # never waited on: a call holds a worker first
+        self._wait_s = wait_s
         self._quick = anyio.CapacityLimiter(QUICK_WORKERS)
         self._per_client = min(per_client, overall)
         self._queued = queued_per_client
@@ -173,6 +183,7 @@ class CallGate:
             ShuttingDown: ``close`` was called.
             Busy: ``client`` already has ``queued_per_client`` calls running or waiting.
             RateLimited: ``client`` is a signed-in user past their rate.
+            Busy: the call waited ``wait_s`` for its turn and a worker (it did not run).
         """
         key = client
         state = self._admit(key)
@@ -183,8 +194,8 @@ class CallGate:
         try:
             if quick:
                 return await anyio.to_thread.run_sync(work, limiter=self._quick)
-            async with state.turns:
-                return await anyio.to_thread.run_sync(work, limiter=self._workers)
+            async with self._turn(key, state):
+                return await anyio.to_thread.run_sync(work, limiter=self._threads)
         finally:
             state.pending -= 1
             if state.pending == 0:
@@ -192,6 +203,28 @@ class CallGate:
             self._running -= 1
             if self._running == 0:
                 self._idle.set()
+
+    @asynccontextmanager
+    async def _turn(self, key: Hashable, state: _Client) -> AsyncIterator[None]:
+        """``state``'s turn and a worker, waited for at most ``wait_s``."""
+        holder = object()
+        with anyio.move_on_after(self._wait_s) as waiting:
+            await state.turns.acquire()
+            try:
+                await self._workers.acquire_on_behalf_of(holder)
+            except BaseException:
+                state.turns.release()
+                raise
+        if waiting.cancelled_caught:
+            raise Busy(
+                f"busy: {_label(key)}'s call waited {self._wait_s:g} s for a free worker and was not run; "
+                "call again later"
+            )
+        try:
+            yield
+        finally:
+            self._workers.release_on_behalf_of(holder)
+            state.turns.release()
 
     def _admit(self, key: Hashable) -> _Client:
         if self.closing:
@@ -202,7 +235,7 @@ class CallGate:
                 f"busy: {_label(key)} already has {state.pending} calls running or waiting; "
                 "wait for some to finish, then call again"
             )
-        if _label(key) != "this client":
+        if _is_user(key):
             self._take_token(key)
         if state is None:
             state = self._clients[key] = _Client(self._per_client)

@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from analytics_agent.mcp_server.gate import BURST, PER_CLIENT, QUEUED_PER_CLIENT, RATE
+from analytics_agent.mcp_server.gate import BURST, PER_CLIENT, QUEUED_PER_CLIENT, RATE, WAIT_S
 from analytics_agent.mcp_server.lifecycle import DEFAULT_GRACE_S
 from analytics_agent.team.audit import DEFAULT_BACKUPS, DEFAULT_MAX_BYTES, MAX_LINE_BYTES
 from analytics_agent.team.scrub import MAX_DEPTH, MAX_ITEMS, MAX_TEXT
@@ -22,6 +22,8 @@ def test_the_page_s_limits_are_the_code_s():
         f"| calls running at once, per user | {PER_CLIENT} |",
         f"| calls running or waiting, per user | {QUEUED_PER_CLIENT} |",
         f"| rate, per signed-in user | {RATE:g} calls a second on average, {BURST} at once |",
+        f"| waiting for a turn and a worker | {WAIT_S:g} s |",
+        f"waited {WAIT_S:g} s for a free worker",
         f"| one query's time | {DEFAULT_TIMEOUT_S:g} s |",
         f"up to {DEFAULT_GRACE_S:g} s to finish",
         f"past {DEFAULT_MAX_BYTES // 1024 // 1024} MB",

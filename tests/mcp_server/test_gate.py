@@ -175,3 +175,21 @@ def test_the_pool_is_sized_to_the_machine_s_cores():
     from analytics_agent.mcp_server.gate import OVERALL
 
     assert max(2, len(os.sched_getaffinity(0))) == OVERALL
+
+
+async def test_a_call_that_waits_too_long_for_a_worker_is_refused_unrun_and_the_worker_is_not_lost():
+    gate = CallGate(overall=1, per_client=1, wait_s=0.05)
+    release = threading.Event()
+    ran: list[str] = []
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(gate.run, "hog", lambda: release.wait(60))
+        await anyio.wait_all_tasks_blocked()
+        with pytest.raises(Busy) as caught:
+            await gate.run("other", lambda: ran.append("waited"))
+        release.set()
+    assert str(caught.value) == (
+        "busy: this client's call waited 0.05 s for a free worker and was not run; call again later"
+    )
+    assert ran == [] and gate.running == 0
+    with anyio.fail_after(30):  # a safety net: a leaked worker or turn would hang here
+        assert await gate.run("other", lambda: "next") == "next"

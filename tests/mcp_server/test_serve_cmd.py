@@ -75,3 +75,28 @@ async def test_the_http_server_audits_beside_the_database_logs_json_and_stops_cl
     assert logged and {"ts", "level", "logger", "message"} <= set(logged[0])
     assert logged[-1]["message"].startswith("Finished server process")
     assert SECRET not in err.read_text()
+
+
+async def test_over_stdio_the_trail_is_written_only_when_asked_and_the_front_hands_calls_to_it(
+    sample_db, tmp_path
+):
+    from mcp import StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    trail = tmp_path / "stdio.audit.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    answers = []
+    for extra in ([], ["--audit", str(trail)]):
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "analytics_agent", "--db", str(sample_db), "mcp", *extra],
+            env=env,
+        )
+        with (tmp_path / "stderr.txt").open("w") as stderr:
+            async with Client(stdio_client(params, errlog=stderr), mode="legacy") as client:
+                await client.list_tools()  # answered by the front, before the SDK takes over
+                answers.append(await client.call_tool("sales_summary", {"city": "Pune", "day": "2026-10-24"}))
+    lines = [json.loads(line) for line in trail.read_text().splitlines()]
+    assert [a.is_error for a in answers] == [False, False]
+    assert [(x["user"], x["tool"], x["outcome"]) for x in lines] == [("local", "sales_summary", "ok")]
+    assert not sample_db.with_name("sample.audit.jsonl").exists()  # none by default over stdio
