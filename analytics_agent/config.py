@@ -38,6 +38,8 @@ from urllib.parse import urlsplit
 from analytics_agent.errors import ConfigError
 from analytics_agent.paths import config_path
 from analytics_agent.suggest import did_you_mean
+from analytics_agent.zones import business_zone_from as business_zone_from  # its old home
+from analytics_agent.zones import check_timezone
 
 PROVIDERS = ("openai", "bedrock")
 TOOL_MODES = ("native", "text", "auto")
@@ -270,35 +272,6 @@ def needs_key(base_url: str) -> bool:
     if host in _LOCAL_HOSTS:
         return False
     return any(host == h or host.endswith("." + h) for h in _KEY_REQUIRED_HOSTS)
-
-
-def check_timezone(name: str) -> None:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(
-            f"--timezone {name!r} is not a known time zone; use an IANA name such as Asia/Kolkata or UTC"
-        ) from None
-
-
-def business_zone_from(flag: str | None, configured: object, local: str | None) -> str:
-    """The business zone: the flag (a zone the user typed is wrong loudly, not replaced quietly), else the
-    config file's ``timezone``, else the machine's zone if it has an IANA name, else UTC."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    if flag:
-        check_timezone(flag)
-    for name in (flag, configured, local):
-        if not name:
-            continue
-        try:
-            ZoneInfo(str(name))
-            return str(name)
-        except (ZoneInfoNotFoundError, ValueError):
-            continue
-    return "UTC"
 
 
 def _parse_today(value: Any) -> dt.date | None:

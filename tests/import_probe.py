@@ -16,7 +16,7 @@ _PROBE = """
 import json, sys
 out = sys.argv[1]
 sys.argv = ["analytics-agent", *sys.argv[2:]]
-from analytics_agent.cli.app import main
+from analytics_agent.cli.entry import main  # the console script: a plain load or call skips typer
 try:
     main()
 except SystemExit:
@@ -40,6 +40,15 @@ class Imported:
         return sum(self.self_us.values()) / 1000
 
 
+def this_checkout() -> str:
+    """The checkout whose package this test imports, first on the child's path: in a git worktree the
+    editable install would otherwise give the child another checkout's code."""
+    import analytics_agent
+
+    here = str(Path(analytics_agent.__file__).resolve().parents[1])
+    return os.pathsep.join([here, *filter(None, [os.environ.get("PYTHONPATH")])])
+
+
 def imported_by(
     args: list[str], *, cwd: Path, importtime: bool = False, stdin: bytes | None = None
 ) -> Imported:
@@ -49,7 +58,8 @@ def imported_by(
         flags = ["-X", "importtime"] if importtime else []
         done = subprocess.run(
             [sys.executable, *flags, "-c", _PROBE, str(out), *args],
-            cwd=cwd, env={**os.environ, "COLUMNS": "100"}, capture_output=True, timeout=120,
+            cwd=cwd, env={**os.environ, "COLUMNS": "100", "PYTHONPATH": this_checkout()}, capture_output=True,
+            timeout=120,
             **({"input": stdin} if stdin is not None else {}),
         )  # fmt: skip
         stderr = done.stderr.decode(errors="replace")

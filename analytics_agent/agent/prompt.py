@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 from analytics_agent.db.catalog import TableInfo
+from analytics_agent.zones import local_zone_name as local_zone_name  # its old home
 
 SCHEMA_BUDGET = 2400
 """Estimated o200k tokens the schema card may take. ``estimate_tokens`` never under-counts and over-counts
@@ -82,18 +81,3 @@ def resolve_today(*, timezone: str | None, today: dt.date | None) -> tuple[dt.da
         now = dt.datetime.now(ZoneInfo(timezone))
         return today or now.date(), timezone
     return today or dt.date.today(), local_zone_name()
-
-
-def local_zone_name() -> str:
-    """The IANA name of the local zone when the system says it, else its abbreviation (e.g. "UTC")."""
-    value = os.environ.get("TZ", "").lstrip(":")
-    if value and "/" in value and not value.startswith("/"):
-        return value
-    try:
-        target = Path("/etc/localtime").resolve()
-        parts = target.parts
-        if "zoneinfo" in parts:
-            return "/".join(parts[parts.index("zoneinfo") + 1 :])
-    except OSError:
-        pass
-    return dt.datetime.now().astimezone().tzname() or "local time"

@@ -287,8 +287,8 @@ class Workspace:
 
 def business_zone(flag: str | None) -> str:
     """The argument, the config file's ``timezone``, else the machine's zone, else UTC (as the CLI)."""
-    from analytics_agent.agent.prompt import local_zone_name
-    from analytics_agent.config import business_zone_from, load_config_file
+    from analytics_agent.config import load_config_file
+    from analytics_agent.zones import business_zone_from, local_zone_name
 
     configured = None
     if not flag:

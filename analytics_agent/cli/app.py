@@ -36,6 +36,7 @@ GROUPS = (
     ("semantic", "semantic_cmd", "semantic_app"),
     ("sources", "sources_cmd", "sources_app"),
     ("users", "users_cmd", "users_app"),
+    ("modes", "modes_cmd", "modes_app"),
 )
 COMMANDS = (("tables", "data_cmd", "tables"), ("schema", "data_cmd", "schema"), ("ask", "ask_cmd", "ask"),
             ("chat", "ask_cmd", "chat"), ("demo", "ask_cmd", "demo"), ("load", "data_cmd", "load"),

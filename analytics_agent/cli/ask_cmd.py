@@ -137,7 +137,7 @@ StreamOpt = Annotated[
     bool | None,
     typer.Option(
         "--stream/--no-stream",
-        help="Stream the reply (default: when stdout is a terminal).",
+        help="Stream the reply (default: on a terminal, unless the endpoint is remembered as unable to).",
         show_default=False,
     ),
 ]
@@ -225,7 +225,7 @@ def chat(
     with _open_tools(settings.timezone, server=server, token_file=token_file) as ws:
         if not _has_tables(ws):
             typer.echo(f"note: {_empty_database(ws)}", err=True)
-        model_provider = make_provider(settings, stream=streaming)
+        model_provider = make_provider(settings, stream=streaming, stream_asked=stream is True)
         wiring = _wire(ws, model_provider, settings, view, transcript=transcript, stream=streaming)
         try:
             session = ChatSession(wiring, write=typer.echo)
@@ -343,7 +343,7 @@ def _run_question(question: str, settings: Any, view: View, *, transcript, strea
     with tools() as ws:
         if not _has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
             raise DatabaseError(_empty_database(ws))
-        model_provider = make_provider(settings, stream=streaming, client=client)
+        model_provider = make_provider(settings, stream=streaming, client=client, stream_asked=stream is True)
         wiring = _wire(
             ws, model_provider, settings, view, transcript=transcript, stream=streaming and not view.as_json
         )

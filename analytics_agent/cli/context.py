@@ -156,8 +156,7 @@ def user_tool_dirs(flag_dirs: Sequence[Path]) -> tuple[Path, ...]:
 
 def business_zone(flag: str | None) -> str:
     """The flag, the config file's ``timezone``, else the machine's zone if it has an IANA name, else UTC."""
-    from analytics_agent.agent.prompt import local_zone_name
-    from analytics_agent.config import business_zone_from
+    from analytics_agent.zones import business_zone_from, local_zone_name
 
     return business_zone_from(flag, readable_config().get("timezone"), local_zone_name())
 

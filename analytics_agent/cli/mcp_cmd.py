@@ -105,6 +105,7 @@ def mcp(
         raise ConfigError(f"--log-format must be text or json, not {log_format!r}")
 
     if http:
+        _policy_needs_sign_in(auth, access)
         _check_port_free(host, port)
     configure(log_format)  # -v configured INFO already; otherwise warnings only, on stderr
     if not db_path().exists() and not gets_sample_data(db_path()):
@@ -141,6 +142,21 @@ def mcp(
                 trail.close()
     finally:
         live.close()
+
+
+def _policy_needs_sign_in(auth: str, access: Optional[Path]) -> None:
+    """Over HTTP without sign-in every client is the database's owner, so a policy would limit no one:
+    serving anyway would look limited and show everything."""
+    from analytics_agent.team.access import policy_path_for
+
+    if auth != "none":
+        return
+    policy = access if access is not None else policy_path_for(db_path())
+    if access is not None or policy.exists():
+        raise ConfigError(
+            f"{policy} limits who reads what, but without sign-in every HTTP client is the owner and sees "
+            "everything: add --auth users (or --auth oidc)"
+        )
 
 
 def default_audit_path(db: Path) -> Path:

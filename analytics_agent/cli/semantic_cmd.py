@@ -92,7 +92,7 @@ def _starting_file(ws: Any, zone: Zone) -> tuple[str, Zone, str]:
     # the tables `tables` lists: a view may select without end (range(1e13)), and profiling it hung init
     listed = set(table_names(cur)) - set(ws.linked_tables)
     catalog = {t: c for t, c in read_catalog(cur).items() if t in listed}
-    if _bundled_applies(ws, catalog):
+    if _bundled_applies(cur, catalog):
         text = _from_bundled(bundled_semantic_path().read_text(encoding="utf-8"), zone)
         return text, zone, "the sample database's shipped model, to edit"
     relationships = [r for r in read_relationships(cur) if r.table in catalog and r.target in catalog]
@@ -120,18 +120,24 @@ def _write_keeping_backup(path: Path, text: str) -> None:
         raise SemanticModelError(f"cannot write: {exc.strerror or exc}", path=str(path)) from None
 
 
-def _bundled_applies(ws: object, catalog: dict[str, dict[str, str]]) -> bool:
+def _bundled_applies(cur: Any, catalog: dict[str, dict[str, str]]) -> bool:
     """The shipped model is what the sample database uses when it has no file of its own: start from it
-    rather than hide it behind a file that lacks its metrics."""
+    rather than hide it behind a file that lacks its metrics. Only where it fits without a problem, as the
+    tools apply it (``semantic.load``): a database of your own with an ``orders`` and a ``customers``
+    table of other columns gets a starter drawn from its data, not a file of warnings."""
+    from analytics_agent.db.relationships import read_relationships
+    from analytics_agent.tools.semantic.check import check_semantic
     from analytics_agent.tools.semantic.load import bundled_semantic_path
     from analytics_agent.tools.semantic.model import read_semantic
 
     bundled = read_semantic(bundled_semantic_path())
-    return (
-        bool(bundled.tables)
+    if not (
+        bundled.tables
         and all(t.name in catalog for t in bundled.tables)
         and any(m.table in catalog for m in bundled.metrics)
-    )
+    ):
+        return False
+    return not check_semantic(bundled, catalog, read_relationships(cur), cur)[1]
 
 
 def _from_bundled(text: str, zone: tuple[str, str] | None) -> str:

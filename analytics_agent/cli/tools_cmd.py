@@ -83,8 +83,9 @@ def tools_call(
         raise ConfigError(
             "--chart draws on stdout, next to the result; with --sql, --csv or --json use --chart-file"
         )
-    with open_workspace(timezone) as ws:
-        outcome = ws.executor.execute(name, arguments)
+    from analytics_agent.cli.quick_call import call_tool
+
+    outcome = call_tool(name, arguments, timezone)  # the body a plain call runs without typer too
     if outcome.is_error:
         typer.echo(escape_control(outcome.text))  # the model reads it raw; a terminal must not obey it
         raise typer.Exit(1)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shlex
 import stat
 import tempfile
 import time
@@ -293,6 +292,8 @@ def _not_duckdb(path: Path) -> str | None:
     if not head or (len(head) == 12 and head[8:12] == _DUCKDB_MAGIC):
         return None  # a DuckDB file, or an empty one (DuckDB starts a database in it)
     if _DATA_FILE.search(path.name):
+        import shlex  # the error path only
+
         return (
             f"{path} is not a DuckDB database; to load it: analytics-agent --db new.duckdb load "
             f"{shlex.quote(str(path))}"

@@ -33,6 +33,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from analytics_agent.errors import AnalyticsAgentError, SignInError
+from analytics_agent.mcp_server.gate import client_name
 from analytics_agent.team.principal import LOCAL, Principal, acting_as
 from analytics_agent.team.tokens import MAX_TOKEN_CHARS
 
@@ -199,17 +200,8 @@ def principal_of(ctx: Any) -> Principal:
         return LOCAL
     principal = user.principal
     if not principal.client:
-        principal = dataclasses.replace(principal, client=_client_name(ctx))
+        principal = dataclasses.replace(principal, client=client_name(ctx))
     return principal
-
-
-def _client_name(ctx: Any) -> str:
-    meta = getattr(ctx, "meta", None)
-    info = meta.get("io.modelcontextprotocol/clientInfo") if isinstance(meta, Mapping) else None
-    if isinstance(info, Mapping):
-        return str(info.get("name", ""))
-    params = getattr(getattr(ctx, "session", None), "client_params", None)
-    return str(getattr(getattr(params, "client_info", None), "name", "") or "")
 
 
 class ActAsSignedIn(ServerMiddleware[Any]):

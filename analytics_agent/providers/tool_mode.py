@@ -5,7 +5,8 @@
 * ``auto`` (the default): native, until the server says the model cannot call tools (``refusals``); then
   the same request goes again in text mode, the session stays in text mode, and the choice is remembered
   for this endpoint and model in ``ToolModeMemory``, so the next question does not pay for the failed
-  request. A remembered choice is forgotten when ``--tool-mode native`` is used for that endpoint and model.
+  request. A remembered choice is forgotten when ``--tool-mode native`` is used for that endpoint and model,
+  and ``analytics-agent modes forget`` forgets any (``modes list`` shows them).
 """
 
 from __future__ import annotations
@@ -60,6 +61,18 @@ class ToolModeMemory:
         entries = self._load()
         if entries.pop(key, None) is not None:
             self._save(entries)
+
+    def entries(self) -> dict[str, dict[str, Any]]:
+        """Every remembered choice: key -> {mode, reason, since} (``analytics-agent modes list``)."""
+        return {k: v for k, v in self._load().items() if isinstance(v, dict)}
+
+    def forget_matching(self, text: str = "") -> dict[str, dict[str, Any]]:
+        """Forget every choice whose key contains ``text`` (all of them for ""); the choices forgotten."""
+        entries = self.entries()
+        gone = {k: v for k, v in entries.items() if text in k}
+        if gone:
+            self._save({k: v for k, v in entries.items() if k not in gone})
+        return gone
 
     def _load(self) -> dict[str, Any]:
         try:

@@ -6,7 +6,8 @@ that held its connection for hours would lock the user out of ``load`` in anothe
 closes it once no call has used it for ``idle_s`` seconds (``tick``). Whenever it reopens, it compares the
 file with what the registry was built from and rebuilds the registry if another process changed it (the
 city enums, the tables ``aggregate`` knows). The file cannot change while our connection is open, so
-checking at open time is enough.
+checking at open time is enough. A linked lake can (a writer elsewhere commits to it): each reopen reads
+its version too (``SourceSetUp.versions``), and a new one rebuilds the registry from the lake as it now is.
 
 Each signed-in reader an access policy limits sees the workspace through their own registry (``views``):
 ``registry``, ``tables`` and ``execute`` answer as the current principal (``team.principal.current``).
@@ -45,6 +46,9 @@ from analytics_agent.workspace.workspace import Workspace, prepare_database
 log = logging.getLogger(__name__)
 DEFAULT_IDLE_S = 2.0
 CALL_LOCK_WAIT_S = 5.0  # a call waits this long for another process's write (a load) to finish
+# A server busy with calls never goes idle; with linked sources it still lets go of its connection between
+# two calls once it is this old, so a lake another process commits to is read anew (its tables, profiles).
+SOURCES_RECHECK_S = 30.0
 
 Fingerprint = tuple[tuple[int, int, int] | None, ...]
 
@@ -69,6 +73,7 @@ class LiveWorkspace:
         allow_sql: bool = False,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         idle_s: float = DEFAULT_IDLE_S,
+        recheck_s: float = SOURCES_RECHECK_S,
         sources: Sequence[Source] = (),
         sample_data: bool = False,
         timezone: str = "UTC",
@@ -86,11 +91,14 @@ class LiveWorkspace:
         self._allow_sql = allow_sql
         self._timeout_s = timeout_s
         self.idle_s = idle_s
+        self.recheck_s = recheck_s
         self._lock = threading.Lock()
         self._open: Workspace | None = None
         self._users = 0
         self._last_used = 0.0
+        self._opened_at = 0.0
         self._fingerprint: Fingerprint | None = None
+        self._versions: dict[str, str] = {}
         self._registry: Registry | None = None
         self._tables: list[str] = []
         self._pending = Change()
@@ -182,12 +190,16 @@ class LiveWorkspace:
                 self._last_used = time.monotonic()
 
     def tick(self) -> Change:
-        """Close the connection if idle; if closed and the file changed, rebuild and say what changed."""
+        """Close the connection if idle (or, over linked sources, old); if closed and the file changed
+        (or linked sources are due a look: a lake may have a new snapshot), reopen, rebuild and say what
+        changed, so clients hear of a writer's new table without calling first."""
         with self._lock:
+            now = time.monotonic()
+            due = bool(self._sources) and now - self._opened_at >= self.recheck_s
             if self._open is not None:
-                if self._users == 0 and time.monotonic() - self._last_used >= self.idle_s:
+                if self._users == 0 and (now - self._last_used >= self.idle_s or due):
                     self._close()
-            elif _fingerprint(self.db_path) != self._fingerprint:
+            elif due or _fingerprint(self.db_path) != self._fingerprint:
                 try:
                     self._reopen()
                     self._last_used = time.monotonic()
@@ -215,16 +227,18 @@ class LiveWorkspace:
             if set_up.tables != self._source_tables:
                 self._source_tables = dict(set_up.tables)
                 self._views.clear()
+        versions = dict(set_up.versions) if set_up is not None else {}
         try:
-            if fingerprint != self._fingerprint or self._registry is None:
+            if fingerprint != self._fingerprint or versions != self._versions or self._registry is None:
                 self._rebuild(connection)
-                self._fingerprint = fingerprint
+                self._fingerprint, self._versions = fingerprint, versions
         except BaseException:
             connection.close()
             raise
         assert self._registry is not None
         executor = Executor(self._registry, connection, timeout_s=self._timeout_s)  # the owner's
         self._open = Workspace(self.db_path, connection, self._registry, executor)
+        self._opened_at = time.monotonic()
         return self._open
 
     def _rebuild(self, connection: duckdb.DuckDBPyConnection) -> None:

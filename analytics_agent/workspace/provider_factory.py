@@ -24,13 +24,20 @@ NO_MODEL_MESSAGE = (
 
 
 def make_provider(
-    settings: Settings, *, stream: bool = False, client: httpx.Client | None = None
+    settings: Settings,
+    *,
+    stream: bool = False,
+    client: httpx.Client | None = None,
+    stream_asked: bool = False,
 ) -> Provider:
     """The provider ``settings`` describe.
 
     Args:
         settings: resolved settings; ``settings.model`` must be set.
-        stream: ask the endpoint to stream (text is then passed to ``on_text`` as it arrives).
+        stream: ask the endpoint to stream (text is then passed to ``on_text`` as it arrives), unless it
+            is remembered as one that cannot.
+        stream_asked: the user asked for streaming by name (``--stream``): a remembered "no streaming" for
+            this endpoint and model is forgotten and the stream tried again.
         client: an httpx client for the OpenAI-compatible provider (tests and the demo pass a
             ``MockTransport`` client); ignored by Bedrock.
 
@@ -40,7 +47,9 @@ def make_provider(
     if not settings.model:
         raise ConfigError(NO_MODEL_MESSAGE)
     if settings.provider == "openai":
-        provider = _openai(settings, stream=stream, client=client, key=tool_mode_key(settings))
+        provider = _openai(
+            settings, stream=stream, client=client, key=tool_mode_key(settings), stream_asked=stream_asked
+        )
     elif settings.provider == "bedrock":
         provider = _bedrock(settings, stream=stream)
     else:
@@ -69,7 +78,9 @@ def tool_modes_path() -> Path:
     return data_dir() / "tool_modes.json"
 
 
-def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None, key: str) -> Provider:
+def _openai(
+    settings: Settings, *, stream: bool, client: httpx.Client | None, key: str, stream_asked: bool = False
+) -> Provider:
     try:
         from analytics_agent.providers.openai.provider import OpenAIProvider
     except ModuleNotFoundError as exc:
@@ -86,10 +97,12 @@ def _openai(settings: Settings, *, stream: bool, client: httpx.Client | None, ke
     # A server that closed a stream before any event (llama-cpp-python with tools) is asked unstreamed,
     # remembered per endpoint and model as the tool mode is.
     memory, stream_key = ToolModeMemory(tool_modes_path()), f"{key} (streaming)"
+    if stream_asked:  # --stream by name: the user wants to try again (as --tool-mode native does)
+        memory.forget(stream_key)
 
     def refused(reason: str) -> str:
         memory.remember(stream_key, "off", reason)
-        return f", remembered for {key}"
+        return f", remembered for {key} (--stream tries again)"
 
     return OpenAIProvider(
         base_url=settings.base_url,

@@ -34,6 +34,7 @@ def test_only_the_benchmarked_one_shot_commands_run_without_the_cyclic_collector
     at_exit: list[object] = []
     monkeypatch.setattr("analytics_agent.cli.app.main", lambda: seen.append(gc.isenabled()))
     monkeypatch.setattr("analytics_agent.cli.load_cmd.run_quick", lambda quick: seen.append(gc.isenabled()))
+    monkeypatch.setattr("analytics_agent.cli.quick_call.run_call", lambda quick: seen.append(gc.isenabled()))
     monkeypatch.setattr("analytics_agent.cli.entry.atexit.register", at_exit.append)
     monkeypatch.setattr(sys, "argv", ["analytics-agent", *argv])
     try:
@@ -109,3 +110,24 @@ def test_a_finished_plain_load_ends_without_the_interpreters_teardown(sample_db,
     )  # fmt: skip
     assert failed.returncode == 1 and failed.stderr.startswith("error: ")
     assert failed.stderr.rstrip().endswith("interpreter exit")
+
+
+def test_a_finished_plain_call_ends_without_the_interpreters_teardown(sample_db):
+    """A plain ``tools call`` (read without typer, ``cli.quick_call``) ends as a plain load does: its answer
+    complete and flushed, the interpreter's exit skipped. A refused call ends as before, exit 1."""
+    call = '{"table": "orders", "group_by": ["channel"]}'
+    args = ["--db", str(sample_db), "tools", "call", "aggregate"]
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, *args, call], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith('{"columns":["channel","count"]') and done.stdout.endswith("}\n")
+    assert "interpreter exit" not in done.stderr
+    refused = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, *args, '{"table": "orderz"}'],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert refused.returncode == 1 and refused.stdout.startswith("Error: table: ")
+    assert refused.stderr.rstrip().endswith("interpreter exit")

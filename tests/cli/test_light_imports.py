@@ -25,7 +25,8 @@ PLANNER = {
 ASKING = {"analytics_agent.agent.loop", "analytics_agent.providers", "analytics_agent.workspace.session"}
 DRAWING = {"analytics_agent.present.charts", "analytics_agent.present.results"}
 LOADING = {"analytics_agent.db.load.run"}
-COMMAND_MODULES = {"tools_cmd", "data_cmd", "ask_cmd", "eval_cmd", "mcp_cmd", "semantic_cmd", "sources_cmd"}
+COMMAND_MODULES = {"tools_cmd", "data_cmd", "ask_cmd", "eval_cmd", "mcp_cmd", "semantic_cmd", "sources_cmd", "users_cmd",
+                   "modes_cmd"}  # fmt: skip
 OTHER_COMMANDS = {"tools": COMMAND_MODULES - {"tools_cmd"}, "tables": COMMAND_MODULES - {"data_cmd"}}
 
 
@@ -65,6 +66,8 @@ def test_a_light_command_leaves_the_planner_the_network_and_charts_out(
     # plain arguments of a .sql tool are checked without a pydantic model (tools.quick_args); the first
     # model a process builds costs about as much CPU as importing DuckDB
     assert "pydantic" not in found
+    # a plain call is read without typer (cli.quick_call)
+    assert ("typer" in found) == (args[:2] != ["tools", "call"])
     # a run imports the module of its own command only
     assert found & {f"analytics_agent.cli.{m}" for m in OTHER_COMMANDS[args[0]]} == set()
     # nor what only some runs need: the semantic model (read when aggregate or describe_table is built),
@@ -130,3 +133,38 @@ def test_loading_a_plain_csv_imports_neither_gzip_nor_glob_nor_the_error_path(
     assert "analytics_agent.db.load.run" in found  # it did run
     # a .gz file, a glob pattern and a refusal's explanation are each a run's own
     assert found & {"gzip", "glob", "analytics_agent.db.load.reader_errors", "pydantic"} == set()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        [
+            "aggregate",
+            '{"table": "orders", "group_by": ["status"], "metrics": [{"fn": "sum", "column": "freight"}]}',
+        ],
+        ["describe_table", '{"table": "orders"}'],
+    ],
+    ids=["aggregate", "describe_table"],
+)
+def test_a_call_on_a_database_of_your_own_reads_no_model_no_yaml_no_config(
+    call: list[str], tmp_path: Path
+) -> None:
+    """Issue 37: on your own tables (no semantic file, no sample tables) the plain command line is read
+    without typer (``cli.quick_call``), plainly valid arguments without pydantic (``aggregate.quick``), no
+    semantic model is parsed or checked, and the business zone is found without the config module."""
+    from tests.normalized_db import build_normalized_db
+
+    own = tmp_path / "own.duckdb"
+    build_normalized_db(own)
+    found = _top(imported_by(["--db", str(own), "tools", "call", *call], cwd=tmp_path).modules)
+    assert "analytics_agent.tools.catalog.tools" in found  # it did run
+    heavy = {
+        "pydantic",
+        "pydantic_core",
+        "yaml",
+        "typer",
+        "analytics_agent.tools.args.models",
+        "analytics_agent.config",
+    }
+    semantic = {"analytics_agent.tools.semantic.check", "analytics_agent.tools.semantic.model"}
+    assert found & (heavy | semantic | NETWORK_AND_SERVERS | ASKING | DRAWING | LOADING) == set()

@@ -87,3 +87,16 @@ def test_a_broken_access_policy_stops_the_server_with_its_file_and_line(sample_d
     missing = _serve_stdio("--db", str(sample_db), "mcp", "--access", "nope.yaml", cwd=tmp_path)
     assert missing.returncode == 2
     assert missing.stderr.strip().splitlines()[-1].startswith("error: nope.yaml: no such file")
+
+
+def test_an_access_policy_over_http_without_sign_in_is_refused(sample_db, tmp_path):
+    """Without sign-in every HTTP client is the owner: a policy there would limit no one, silently."""
+    pytest.importorskip("mcp")
+    beside = sample_db.with_name("access.yaml")
+    beside.write_text("groups:\n  sales:\n    tables: [orders]\n", encoding="utf-8")
+    served = _serve_stdio("--db", str(sample_db), "mcp", "--http", "--port", "8765", cwd=tmp_path)
+    assert served.returncode == 2 and "Traceback" not in served.stderr
+    assert served.stderr.strip().splitlines()[-1] == (
+        f"error: {beside} limits who reads what, but without sign-in every HTTP client is the owner and sees "
+        "everything: add --auth users (or --auth oidc)"
+    )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import stat
 import subprocess
 import sys
@@ -19,16 +18,11 @@ pytest.importorskip("mcp")
 
 import httpx
 from mcp import Client
+from signed_in import free_port
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "sk-test-never-write-this-7d1e"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def _wait_ready(base: str, proc: subprocess.Popen) -> None:
@@ -46,7 +40,7 @@ def _wait_ready(base: str, proc: subprocess.Popen) -> None:
 
 
 async def test_the_http_server_audits_beside_the_database_logs_json_and_stops_cleanly(sample_db, tmp_path):
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     err = tmp_path / "stderr.txt"
     env = {**os.environ, "OPENAI_API_KEY": SECRET, "PYTHONPATH": str(ROOT)}

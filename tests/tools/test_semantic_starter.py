@@ -136,3 +136,19 @@ def test_the_closing_hint_repeats_the_db_and_runs_as_printed(tmp_path, monkeypat
     checked = CliRunner().invoke(app, shlex.split(hint)[1:])
     assert checked.exit_code == 0, checked.output
     assert checked.output.startswith(f"{semantic_path_for(db)}: ")
+
+
+def test_init_on_your_own_orders_and_customers_starts_from_the_data(tmp_path):
+    """Tables named like the sample's but with other columns: the shipped model does not fit (its columns
+    are not there), so the starter is drawn from the data, and `semantic check` finds nothing to warn."""
+    from tests.normalized_db import build_normalized_db
+
+    db = tmp_path / "own.duckdb"
+    build_normalized_db(db)
+    out = init(db)
+    assert "shipped" not in out and "Wrote" in out and "12 tables" in out
+    text = semantic_path_for(db).read_text(encoding="utf-8")
+    assert set(yaml.safe_load(text)["tables"]) >= {"orders", "customers", "order_lines"}
+    checked = CliRunner().invoke(app, ["--db", str(db), "semantic", "check"])
+    assert checked.exit_code == 0, checked.output
+    assert "warning" not in checked.output and "no column" not in checked.output

@@ -35,7 +35,7 @@ def load_extension(conn: duckdb.DuckDBPyConnection, name: str) -> str:
     local = wheel_file(name)
     try:
         if local is not None:
-            conn.execute(f"INSTALL '{_sql_text(str(local))}'")
+            _install_from_wheel(conn, name, local)
             origin = f"wheel duckdb-extension-{name}"
         else:
             conn.execute(f"INSTALL {name}")
@@ -48,6 +48,20 @@ def load_extension(conn: duckdb.DuckDBPyConnection, name: str) -> str:
             "download it"
         ) from None
     return origin
+
+
+def _install_from_wheel(conn: duckdb.DuckDBPyConnection, name: str, local: Path) -> None:
+    """Copy the wheel's extension into the connection's extension folder. The wheel is there, so a failure
+    is the folder's (a read-only data folder in a container): said as such, not as a missing extra."""
+    try:
+        conn.execute(f"INSTALL '{_sql_text(str(local))}'")
+    except duckdb.IOException as exc:
+        row = conn.execute("SELECT current_setting('extension_directory')").fetchone()
+        folder = row[0] if row else "the extension folder"
+        raise SourceError(
+            f"the DuckDB extension {name!r} cannot be installed into {folder}: {_first_line(exc)}; the data "
+            "folder must be writable (set XDG_DATA_HOME to a writable folder; a cache: it may start empty)"
+        ) from None
 
 
 def _loaded(conn: duckdb.DuckDBPyConnection, name: str) -> bool:

@@ -46,6 +46,9 @@ class Linked:
     own_names: dict[str, str] = field(default_factory=dict)
     """A keyed view's table name in its database (``pg_customers`` → ``customers``): what a column that
     refers to it is named after (``customer_id``)."""
+    versions: dict[str, str] = field(default_factory=dict)
+    """A source's version where it has one: a DuckLake's latest snapshot. Another process writing the lake
+    changes it, so what was read from the lake before (profiles, the tool list) is read again."""
 
 
 def link_sources(
@@ -266,6 +269,9 @@ def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Li
     conn.execute(
         f"ATTACH 'ducklake:{_sql_text(catalog)}' AS {quote_ident(source.alias)} ({', '.join(options)})"
     )
+    version = _ducklake_snapshot(conn, source.alias)
+    if version is not None:
+        linked.versions[source.name] = version
     data_path = source.get("data_path") or _ducklake_data_path(conn, source.alias)
     if data_path:
         linked.allowed_directories.append(str(data_path) if str(data_path).endswith("/") else f"{data_path}/")
@@ -276,6 +282,18 @@ def _ducklake_data_path(conn: duckdb.DuckDBPyConnection, alias: str) -> str | No
     metadata = quote_ident(f"__ducklake_metadata_{alias}")
     row = conn.execute(f"SELECT value FROM {metadata}.ducklake_metadata WHERE key = 'data_path'").fetchone()
     return row[0] if row else None
+
+
+def _ducklake_snapshot(conn: duckdb.DuckDBPyConnection, alias: str) -> str | None:
+    """The lake's latest snapshot: every commit to it (by any process) makes a new one. None where it
+    cannot be read (a catalog laid out otherwise): the lake is then read as before, profiles kept."""
+    metadata = quote_ident(f"__ducklake_metadata_{alias}")
+    try:
+        row = conn.execute(f"SELECT max(snapshot_id) FROM {metadata}.ducklake_snapshot").fetchone()
+    except duckdb.Error as exc:
+        log.info("source %s: snapshot not read: %s", alias, _first_line(exc))
+        return None
+    return f"snapshot {row[0]}" if row and row[0] is not None else None
 
 
 def _tables_in(conn: duckdb.DuckDBPyConnection, database: str, schema: str) -> list[str]:
@@ -316,6 +334,7 @@ class SourceSetUp:
         self.sources = sources
         self.tables: dict[str, str] = {}
         self.problems: list[str] = []
+        self.versions: dict[str, str] = {}
 
     def __call__(self, conn: duckdb.DuckDBPyConnection) -> None:
         from analytics_agent.db.catalog import table_names
@@ -323,7 +342,7 @@ class SourceSetUp:
         from analytics_agent.db.linked.relationships import declared_links, install_linked_relationships
 
         linked = link_sources(conn, self.sources, taken=table_names(conn), skip_failing=True)
-        skipped = install_profiles(conn, self.sources, linked.tables)
+        skipped = install_profiles(conn, self.sources, linked.tables, versions=linked.versions)
         linked.problems.extend(skipped.values())
         keyed = [
             t
@@ -334,4 +353,4 @@ class SourceSetUp:
             links = declared_links(conn, keyed, linked.primary_keys, linked.foreign_keys, linked.own_names)
             install_linked_relationships(conn, links)
         lock_down(conn, linked)
-        self.tables, self.problems = linked.tables, linked.problems
+        self.tables, self.problems, self.versions = linked.tables, linked.problems, linked.versions

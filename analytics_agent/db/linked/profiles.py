@@ -1,6 +1,9 @@
 """Profiles of linked tables, computed once and kept on disk: a remote scan costs time and money, so a
 source's profiles are read from ``<data dir>/sources/<name>.json`` while the source's settings are
-unchanged, and recomputed by ``analytics-agent sources refresh``.
+unchanged, and recomputed by ``analytics-agent sources refresh``. A source with a version of its own (a
+DuckLake's snapshot, which every commit by any process advances) is profiled again when it changes: the
+profile of a lake another process wrote to is not kept, and servers on several machines over one lake
+describe it alike.
 
 They reach the catalog through a session-only table (``linked._agent.profiles``), so every reader of
 profiles (describe_table, tool enums, did-you-mean) finds them as it finds a loaded table's.
@@ -30,8 +33,9 @@ def cache_dir() -> Path:
     return data_dir() / "sources"
 
 
-def fingerprint(source: Source) -> str:
-    text = json.dumps(source.as_mapping(), sort_keys=True, default=str)
+def fingerprint(source: Source, version: str | None = None) -> str:
+    settings = source.as_mapping()
+    text = json.dumps(settings if version is None else [settings, version], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -46,11 +50,14 @@ def install_profiles(
     tables: dict[str, str],
     *,
     folder: Path | None = None,
+    versions: dict[str, str] | None = None,
 ) -> dict[str, str]:
     """Fill the session's profile table for every linked table. A table whose profile fails (a remote view
     that errors: division by zero, a dropped function) or runs past ``PROFILE_LIMIT_S`` is left out:
-    returned with the one-line reason, its view dropped and its entry removed from ``tables``."""
+    returned with the one-line reason, its view dropped and its entry removed from ``tables``.
+    ``versions``: each source's version (``Linked.versions``); a cached profile of another one is stale."""
     folder = folder or cache_dir()
+    versions = versions or {}
     conn.execute(f"CREATE SCHEMA IF NOT EXISTS {LINKED}.{META_SCHEMA}")
     conn.execute(
         f"CREATE TABLE IF NOT EXISTS {LINKED}.{META_SCHEMA}.profiles (table_name VARCHAR, profile VARCHAR)"
@@ -58,7 +65,8 @@ def install_profiles(
     skipped: dict[str, str] = {}
     for source in sources:
         mine = [t for t, owner in tables.items() if owner == source.name]
-        cached = _read(folder, source)
+        key = fingerprint(source, versions.get(source.name))
+        cached = _read(folder, source, key)
         fresh: dict[str, Any] = {}
         for table in mine:
             profile = cached.get(table) or _profile(conn, table)
@@ -67,7 +75,7 @@ def install_profiles(
                 continue
             fresh[table] = profile
         if fresh != cached:
-            _write(folder, source, fresh)
+            _write(folder, source, key, fresh)
         for table, profile in fresh.items():
             conn.execute(
                 f"INSERT INTO {LINKED}.{META_SCHEMA}.profiles VALUES (?, ?)", [table, json.dumps(profile)]
@@ -102,24 +110,24 @@ def forget_profiles(name: str, *, folder: Path | None = None) -> bool:
     return False
 
 
-def _read(folder: Path, source: Source) -> dict[str, Any]:
+def _read(folder: Path, source: Source, key: str) -> dict[str, Any]:
     try:
         document = json.loads((folder / f"{source.name}.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(document, dict) or document.get("fingerprint") != fingerprint(source):
+    if not isinstance(document, dict) or document.get("fingerprint") != key:
         return {}
     profiles = document.get("profiles")
     return profiles if isinstance(profiles, dict) else {}
 
 
-def _write(folder: Path, source: Source, profiles: dict[str, Any]) -> None:
+def _write(folder: Path, source: Source, key: str, profiles: dict[str, Any]) -> None:
     """Best effort: a cache that cannot be written only costs a rescan next time."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".profiles-", dir=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"fingerprint": fingerprint(source), "profiles": profiles}, fh)
+            json.dump({"fingerprint": key, "profiles": profiles}, fh)
         os.replace(tmp, folder / f"{source.name}.json")
     except OSError:
         pass

@@ -20,6 +20,7 @@ from analytics_agent.tools.aggregate.schema import (
     MAX_METRICS,
     MAX_TABLE_ENUM,
     OPS,
+    TEXT_LIMITS,
 )
 from analytics_agent.tools.args.models import Baseline, Period, ToolArguments, one_of
 from analytics_agent.tools.results.shaping import MAX_ROWS
@@ -46,12 +47,12 @@ def arguments_for(catalog: Catalog, metric_names: tuple[str, ...] = ()) -> type[
         fn=(one_of(METRIC_FNS) | None, _lean_field(None)),
         column=(str | None, _lean_field(None)),
         **named,
-        expr=(str | None, _lean_field(None, max_length=300)),
-        where=(str | None, _lean_field(None, max_length=500)),
+        expr=(str | None, _lean_field(None, max_length=TEXT_LIMITS["expr"])),
+        where=(str | None, _lean_field(None, max_length=TEXT_LIMITS["where"])),
         share=(bool | None, _lean_field(None)),
         each_row=(bool | None, _lean_field(None)),
         per=(str | None, _lean_field(None)),
-        as_=(str | None, _lean_field(None, alias="as", max_length=40)),
+        as_=(str | None, _lean_field(None, alias="as", max_length=TEXT_LIMITS["as"])),
     )
     condition: Any = create_model(
         "Filter",

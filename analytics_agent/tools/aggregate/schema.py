@@ -23,6 +23,9 @@ MAX_TABLE_ENUM = 40
 MAX_IN_VALUES = 50
 MAX_METRICS, MAX_GROUP_BY, MAX_FILTERS, MAX_JOINS = 6, 8, 8, 4
 """Told in the description (``doc``), checked by the arguments model."""
+TEXT_LIMITS = {"expr": 300, "where": 500, "as": 40}
+"""The longest text a metric's ``expr``, ``where`` and ``as`` may be (a guard, not told; checked by the model
+and by ``aggregate.quick``)."""
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "not_in", "between", "like", "is_null", "not_null")
 _SCALARS = [{"type": "string"}, {"type": "number"}]
 FILTER_VALUE_SCHEMA = {"anyOf": [*_SCALARS, {"items": {"anyOf": _SCALARS}, "type": "array"}]}

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, Any
 
 from analytics_agent.errors import ToolError
 from analytics_agent.tools.aggregate.query_plan import FilterPlan
+
+if TYPE_CHECKING:  # zoneinfo: read only for a zoned column or a zone to check (~2 ms of a call's start)
+    from zoneinfo import ZoneInfo
 
 _ZONE = re.compile(r"^[A-Za-z0-9_+\-/]{1,64}$")
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -28,6 +30,8 @@ def is_zoned(kind: str) -> bool:
 def check_zone(name: str) -> ZoneInfo:
     """The zone, or ToolError; the name is later written into SQL as a literal, so it must be a plain
     IANA name (letters, digits, ``_+-/``) that the zone database knows."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     if not _ZONE.match(name):
         raise ToolError(f"time zone {name!r} is not an IANA name such as America/New_York")
     try:
@@ -48,7 +52,11 @@ def day_start(day: dt.date, kind: str, zone: str) -> Any:
     if kind.upper() == "DATE":
         return day
     midnight = dt.datetime.combine(day, dt.time())
-    return midnight.replace(tzinfo=ZoneInfo(zone)) if is_zoned(kind) else midnight
+    if not is_zoned(kind):
+        return midnight
+    from zoneinfo import ZoneInfo
+
+    return midnight.replace(tzinfo=ZoneInfo(zone))
 
 
 def day_range(first: dt.date, last: dt.date, kind: str, zone: str) -> tuple[Any, Any]:

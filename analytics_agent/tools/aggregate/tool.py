@@ -29,6 +29,7 @@ from analytics_agent.tools.aggregate.doc import DESCRIPTION
 from analytics_agent.tools.aggregate.every_group import few_groups
 from analytics_agent.tools.aggregate.previous import baseline_labels
 from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params, QueryPlan
+from analytics_agent.tools.aggregate.quick import QuickArguments, quick_arguments
 from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
 from analytics_agent.tools.base import Prepared, Tool, ToolValue
@@ -69,6 +70,10 @@ class Aggregate(Tool):
         stale count could only pick the slower of two queries that answer alike)."""
 
     @cached_property
+    def _tables(self) -> tuple[str, ...]:
+        return tuple(sorted(self.catalog))
+
+    @cached_property
     def planner(self) -> Planner:
         """Built on the first call: listing the tools or describing a table needs no planner (its modules
         are ~0.1 s of a command's start on a table of your own)."""
@@ -87,13 +92,18 @@ class Aggregate(Tool):
 
     def prepare(self, data: dict[str, Any]) -> Prepared:
         """Validated arguments; a named metric the model asked for that the semantic file meant to define
-        but could not (a problem in the file) is answered with that problem, file and line."""
+        but could not (a problem in the file) is answered with that problem, file and line. Plainly valid
+        arguments are read without the pydantic model (``quick``), which decides everything else."""
+        quick = quick_arguments(data, self._tables, tuple(self.semantics.metrics))
+        if quick is not None:
+            args, as_json = quick
+            return Prepared(lambda cursor: self.run(cursor, args), as_json)
         try:
             return super().prepare(data)
         except ArgumentError as exc:
             raise ArgumentError(_named_metric_errors(str(exc), self.semantics, data)) from None
 
-    def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments) -> ToolValue:
+    def run(self, cursor: duckdb.DuckDBPyConnection, args: ToolArguments | QuickArguments) -> ToolValue:
         plan = self.plan(args)
         self._check_keys(cursor, plan.joins)
         _check_named_values(cursor, plan)

@@ -94,12 +94,8 @@ def _value(param: ParamSpec, choices: tuple[str, ...], raw: Any) -> tuple[Any, A
         day = _iso_day(raw)
         return None if day is None else (day, raw)
     if kind == "period":
-        if type(raw) is not str or len(raw) != 22 or raw[10:12] != "..":
-            return None
-        first, last = _iso_day(raw[:10]), _iso_day(raw[12:])
-        if first is None or last is None or first > last:
-            return None
-        return (first, last), raw
+        period = iso_period(raw)
+        return None if period is None else (period, raw)
     if kind == "enum":
         return (raw, raw) if type(raw) is str and raw in choices else None
     if kind == "integer":
@@ -113,8 +109,18 @@ def _value(param: ParamSpec, choices: tuple[str, ...], raw: Any) -> tuple[Any, A
         return None
     if kind == "string":
         limit = param.max_length or DEFAULT_STRING_MAX
-        return (raw, raw) if type(raw) is str and len(raw) <= limit and _encodable(raw) else None
+        return (raw, raw) if type(raw) is str and len(raw) <= limit and encodable(raw) else None
     return None  # pattern: pydantic's regex engine decides
+
+
+def iso_period(raw: Any) -> tuple[dt.date, dt.date] | None:
+    """``YYYY-MM-DD..YYYY-MM-DD`` exactly as the model dumps it, first day not after the last; else None."""
+    if type(raw) is not str or len(raw) != 22 or raw[10:12] != "..":
+        return None
+    first, last = _iso_day(raw[:10]), _iso_day(raw[12:])
+    if first is None or last is None or first > last:
+        return None
+    return first, last
 
 
 def _iso_day(raw: Any) -> dt.date | None:
@@ -138,7 +144,7 @@ def _within(value: float, low: float | None, high: float | None) -> bool:
     return (low is None or value >= low) and (high is None or value <= high)
 
 
-def _encodable(text: str) -> bool:
+def encodable(text: str) -> bool:
     """No lone surrogate (JSON's ``\\ud800``): the model's serializer refuses those, so it decides."""
     try:
         text.encode("utf-8")
