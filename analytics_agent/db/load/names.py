@@ -61,7 +61,7 @@ def header_renames(
 ) -> tuple[list[str], dict[str, str]]:
     """What became of header cells that are not stored under their cleaned name (``cells``; ``names``:
     DuckDB's names for them): empty ones (``column0``: a row index pandas or R wrote), ones repeating an
-    earlier name in any case (``a, a``: ``a_2``), and ones whose cleaned name another column holds as its
+    earlier name in any case (``a, a``: ``a_1``), and ones whose cleaned name another column holds as its
     own (``Order Date`` beside ``order_date``: ``order_date_2``). At most three notes, and the file's name
     of each stored column DuckDB renamed ("" when the cell is empty). Pure."""
     seen: dict[str, str] = {}  # a cell's name in any case -> the first cell so named
@@ -155,8 +155,9 @@ def safe_column_names(
     for i, base in enumerate(bases):
         if result[i] is None:
             alone = base not in taken and bases.count(base) == 1  # a nameless column's column0
-            name, n = base, 1
-            while name in avoided and not (n == 1 and alone):
+            # numbered from _1, as DuckDB's reader and the earlier loads number a repeated name
+            name, n = base, 0
+            while name in avoided and not (n == 0 and alone):
                 n += 1
                 name = f"{base}_{n}"
             avoided.add(name)
