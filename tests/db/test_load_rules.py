@@ -350,9 +350,12 @@ def test_a_few_decimal_commas_among_numbers_are_named_with_the_decimal_option(tm
 
 
 def test_an_ambiguous_comma_alone_is_not_taken_for_a_decimal_comma(tmp_path: Path) -> None:
-    # 1,234 may be a thousand: a column of such values gets no decimal advice
+    # 1,234 may be a thousand or 1.234: the column stays text, and the note names both readings, not one
+    # (it was text with no note at all, like an Excel column of "1,234" thousands)
     summary = _load(tmp_path, 'v;w\n"1,234";a\n"5,678";b\n')
-    assert not any("decimal" in n for n in summary.notes)
+    assert [c.type for c in summary.columns] == ["VARCHAR", "VARCHAR"]
+    (note,) = [n for n in summary.notes if "decimal" in n]
+    assert note.startswith("v stayed text") and "--decimal '.' or --decimal ','" in note
 
 
 def test_a_stray_decimal_comma_among_decimal_points_is_not_answered_with_the_decimal_option(
