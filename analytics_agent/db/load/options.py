@@ -325,7 +325,8 @@ def csv_reader_sql(
         ("strict_mode", strict),
         ("null_padding", options.pad_short_rows),
         ("max_line_size", options.max_line_size),
-        ("union_by_name", None if single else True),
+        # with rejects DuckDB refuses union_by_name: the files' headers are the same (plan._same_columns)
+        ("union_by_name", None if single or rejects else True),
     ]
     if lenient:  # a second look at a file already loaded: never fail on what the load set aside
         named += [("ignore_errors", True)]

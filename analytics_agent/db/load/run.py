@@ -196,8 +196,8 @@ def _load(
 
 
 def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
-    cells = plan.dialect.header_cells if plan.dialect else ()
-    return header_renames(cells, plan.originals, plan.safe) if cells else ([], {})
+    cells = (plan.dialect.header_cells if plan.dialect else ()) or plan.originals
+    return header_renames(cells, plan.originals, plan.safe)
 
 
 def _excel_note(dialect: Dialect | None) -> list[str]:
@@ -328,6 +328,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         conn, plan, table = self.conn, self.plan, self.table
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
+        renamed = {s: o for s, o in renamed.items() if o and s != o}  # the file's a_1 stored as a_1; no name
         kept = {u: unit for u, unit in units.items() if unit}
         if self.options.mode == "append":
             before = get_profile(conn, table)
