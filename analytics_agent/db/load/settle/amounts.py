@@ -179,7 +179,7 @@ def count_sql(column: str, marks: str) -> list[str]:
     reading they do not fit is not tried on the rest (each regular expression costs a scan's worth)."""
     point, comma = _literal(POINT), _literal(COMMA)
     both = f"regexp_matches({column}, '[0-9][.,][0-9]') AND regexp_full_match({column}, {point}) AND regexp_full_match({column}, {comma})"
-    currency = f"nullif(regexp_extract({column}, {_literal(CURRENCY)}), '')"
+    currency = currency_sql(column)
     return [
         f"count({column})",
         f"count(*) FILTER (WHERE regexp_full_match({column}, {point}))" if "." in marks else "0",
@@ -188,6 +188,18 @@ def count_sql(column: str, marks: str) -> list[str]:
         f"[min({currency}), max({currency})]",
         f"count(*) FILTER (WHERE {both})" if marks == ".," else "0",
     ]
+
+
+_DOLLAR_STARTS = ("$", "($", "-$")
+
+
+def currency_sql(column: str) -> str:
+    """SQL: the first currency written in a quoted column's value (``CURRENCY``'s leftmost match), NULL
+    for none. A value starting ``$``, ``($`` or ``-$`` has its leftmost match there and it is ``$`` (no
+    other alternative starts with ``$`` and the letters of ``US$`` come before it): said without the
+    regular expression, which cost half of the amount check (22 of 43 ms a column of 200k dollars)."""
+    dollar = " OR ".join(f"starts_with({column}, '{s}')" for s in _DOLLAR_STARTS)
+    return f"CASE WHEN {dollar} THEN '$' ELSE nullif(regexp_extract({column}, {_literal(CURRENCY)}), '') END"
 
 
 def value_sql(column: str, mark: str) -> str:

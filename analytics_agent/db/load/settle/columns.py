@@ -176,24 +176,12 @@ def _token_notes(
     if not suspects:
         return []
     source, params = recount
-    parts = []
-    for name in suspects:
-        col = quote_ident(stored_to_original[name])
-        parts += [
-            f"count(*) FILTER (WHERE {col} IN ({', '.join('?' * len(real))}))",
-            f"list(DISTINCT {col}) FILTER (WHERE {col} IN ({', '.join('?' * len(real))}))",
-        ]
     try:  # on a cursor of its own: a failure here must not abort the load's transaction
-        counts = first_row(
-            conn.cursor().execute(
-                f"SELECT {', '.join(parts)} FROM {source}", [*(real * 2 * len(suspects)), *params]
-            )
-        )
+        found = _token_counts(conn, source, params, [stored_to_original[c] for c in suspects], real)
     except duckdb.Error:
         return [f"{', '.join(suspects)}: values such as NA may have become NULL; add --null '' to keep them"]
     notes = []
-    for i, name in enumerate(suspects):
-        count, seen = counts[2 * i], counts[2 * i + 1]
+    for name, (count, seen) in zip(suspects, found, strict=True):
         if count:
             shown = ", ".join(repr(v) for v in sorted(seen)[:3])
             values = "value" if count == 1 else "values"
@@ -201,6 +189,54 @@ def _token_notes(
                 f"{name}: {count:,} {values} {shown} read as missing (NULL); add --null '' to keep them as text"
             )
     return notes
+
+
+_MASK_TOKENS = 62
+"""Up to this many tokens, which of them a column holds is one BIGINT bitmask (bit i: token i)."""
+
+
+def _token_counts(
+    conn: duckdb.DuckDBPyConnection, source: str, params: list[Any], columns: Sequence[str], real: list[str]
+) -> list[tuple[int, list[str]]]:
+    """Per column of the text reader ``source``: how many values are one of the tokens ``real``, and
+    which tokens. One pass over the file; a token's position in the list (``list_position``, NULL for
+    any other value) is counted and OR-ed into a bitmask: 1.1 s of CPU against 1.8 for a count and a
+    ``list(DISTINCT …)`` filtered by ``IN`` on each of 60 columns of a 300k-row voter file."""
+    if len(real) > _MASK_TOKENS:
+        return _token_lists(conn, source, params, columns, real)
+    parts = []
+    for column in columns:
+        at = f"list_position(?::VARCHAR[], {quote_ident(column)})"
+        parts += [f"count({at})", f"bit_or(1::BIGINT << ({at} - 1))"]
+    row = first_row(
+        conn.cursor().execute(
+            f"SELECT {', '.join(parts)} FROM {source}", [*([real] * 2 * len(columns)), *params]
+        )
+    )
+    return [
+        (int(row[2 * i]), [t for bit, t in enumerate(real) if (row[2 * i + 1] or 0) >> bit & 1])
+        for i in range(len(columns))
+    ]
+
+
+def _token_lists(
+    conn: duckdb.DuckDBPyConnection, source: str, params: list[Any], columns: Sequence[str], real: list[str]
+) -> list[tuple[int, list[str]]]:
+    """``_token_counts`` for more tokens than a bitmask holds: a filtered count and list per column."""
+    marks = ", ".join("?" * len(real))
+    parts = []
+    for column in columns:
+        col = quote_ident(column)
+        parts += [
+            f"count(*) FILTER (WHERE {col} IN ({marks}))",
+            f"list(DISTINCT {col}) FILTER (WHERE {col} IN ({marks}))",
+        ]
+    row = first_row(
+        conn.cursor().execute(
+            f"SELECT {', '.join(parts)} FROM {source}", [*(real * 2 * len(columns)), *params]
+        )
+    )
+    return [(int(row[2 * i]), list(row[2 * i + 1] or [])) for i in range(len(columns))]
 
 
 def data_lines(conn: duckdb.DuckDBPyConnection, path: Path, options: Any) -> int:

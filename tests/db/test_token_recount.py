@@ -1,0 +1,62 @@
+"""The recount of missing-value tokens (``settle.columns._token_counts``): each text column's note counts
+the values that were one of the tokens (not the empty fields) and names the tokens it held, whatever
+their place in the token list and however many tokens were given. The expected counts are computed here
+from the rows as written, not taken from the loader."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from analytics_agent.db.load.options import DEFAULT_NULL_TOKENS, LoadOptions
+from analytics_agent.db.load.run import load_files
+
+
+def _load(tmp_path: Path, rows: list[list[str]], tokens: tuple[str, ...] | None = None) -> list[str]:
+    path = tmp_path / "f.tsv"
+    path.write_text("\n".join("\t".join(r) for r in rows) + "\n", encoding="utf-8")
+    options = LoadOptions(table="t", null_tokens=tokens)
+    return load_files(tmp_path / "t.duckdb", [str(path)], options).notes
+
+
+def _token_notes(notes: list[str]) -> dict[str, tuple[int, list[str]]]:
+    found = {}
+    for note in notes:
+        match = re.fullmatch(r"(\w+): ([\d,]+) values? (.+) read as missing \(NULL\); add --null '' .*", note)
+        if match:
+            found[match[1]] = (int(match[2].replace(",", "")), re.findall(r"'([^']*)'", match[3]))
+    return found
+
+
+def _expected(rows: list[list[str]], column: int, tokens: tuple[str, ...]) -> tuple[int, list[str]]:
+    values = [r[column] for r in rows[1:]]
+    held = sorted({v for v in values if v in tokens and v})
+    return sum(1 for v in values if v in tokens and v), held[:3]
+
+
+def test_each_column_counts_its_own_tokens_and_names_them_whatever_their_place(tmp_path: Path) -> None:
+    # tokens from the start and the end of the default list ('NA' first, 'NaN' and '-' last), empties beside
+    cycle_a = ["NA", "x", "", "-", "y", "NaN", "z", "NA"]
+    cycle_b = ["q", "", "null", "r", "", "s", "t", "u"]
+    rows = [["id", "a", "b", "c"]] + [
+        [str(i), cycle_a[i % 8], cycle_b[i % 8], "" if i % 3 else "w"] for i in range(200)
+    ]
+    found = _token_notes(_load(tmp_path, rows))
+    assert found["a"] == _expected(rows, 1, DEFAULT_NULL_TOKENS) == (100, ["-", "NA", "NaN"])
+    assert found["b"] == _expected(rows, 2, DEFAULT_NULL_TOKENS) == (25, ["null"])
+    assert "c" not in found  # empty fields alone are no token
+
+
+def test_more_tokens_than_a_bitmask_holds_are_counted_and_named(tmp_path: Path) -> None:
+    tokens = tuple(f"t{i}" for i in range(70))
+    cycle = ["t69", "v", "t3", "w", "t64", "t69"]
+    rows = [["id", "a"]] + [[str(i), cycle[i % 6]] for i in range(60)]
+    found = _token_notes(_load(tmp_path, rows, tokens))
+    assert found["a"] == _expected(rows, 1, tokens) == (40, ["t3", "t64", "t69"])
+
+
+def test_a_token_with_a_quote_is_matched_as_written(tmp_path: Path) -> None:
+    tokens = ("n'a", "NA")
+    rows = [["id", "a"]] + [[str(i), ["n'a", "v", "NA", "w"][i % 4]] for i in range(40)]
+    notes = _load(tmp_path, rows, tokens)
+    assert any(n.startswith("a: 20 values 'NA', \"n'a\" read as missing") for n in notes), notes
