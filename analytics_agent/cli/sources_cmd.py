@@ -65,25 +65,46 @@ _EndpointOpt = Annotated[
 ]
 _RegionOpt = Annotated[Optional[str], typer.Option(help="S3 region.", rich_help_panel=_WHERE)]
 _READ = "Reading CSV files (as `load` reads them)"
-_DelimiterOpt = Annotated[Optional[str], typer.Option(help="Field separator, e.g. ';'.", rich_help_panel=_READ)]
+_DelimiterOpt = Annotated[
+    Optional[str], typer.Option(help="Field separator, e.g. ';'.", rich_help_panel=_READ)
+]
 _HeaderOpt = Annotated[
     Optional[bool],
-    typer.Option("--header/--no-header", help="The first line is (not) the column names.", rich_help_panel=_READ, show_default=False),
+    typer.Option(
+        "--header/--no-header",
+        help="The first line is (not) the column names.",
+        rich_help_panel=_READ,
+        show_default=False,
+    ),
 ]
-_DateFormatOpt = Annotated[Optional[str], typer.Option(help="Date format, e.g. %d/%m/%Y.", rich_help_panel=_READ)]
+_DateFormatOpt = Annotated[
+    Optional[str], typer.Option(help="Date format, e.g. %d/%m/%Y.", rich_help_panel=_READ)
+]
 _ColumnTypeOpt = Annotated[
-    Optional[list[str]], typer.Option("--column-type", help="COLUMN=TYPE (repeatable).", rich_help_panel=_READ)
+    Optional[list[str]],
+    typer.Option("--column-type", help="COLUMN=TYPE (repeatable).", rich_help_panel=_READ),
 ]
-_ThousandsOpt = Annotated[Optional[str], typer.Option(help="Thousands separator, e.g. ','.", rich_help_panel=_READ)]
-_DecimalOpt = Annotated[Optional[str], typer.Option(help="Decimal separator, e.g. ','.", rich_help_panel=_READ)]
+_ThousandsOpt = Annotated[
+    Optional[str], typer.Option(help="Thousands separator, e.g. ','.", rich_help_panel=_READ)
+]
+_DecimalOpt = Annotated[
+    Optional[str], typer.Option(help="Decimal separator, e.g. ','.", rich_help_panel=_READ)
+]
 _EncodingOpt = Annotated[Optional[str], typer.Option(help="utf-8, utf-16 or latin-1.", rich_help_panel=_READ)]
 _NullOpt = Annotated[
-    Optional[list[str]], typer.Option("--null", help="A value meaning missing (repeatable).", rich_help_panel=_READ)
+    Optional[list[str]],
+    typer.Option("--null", help="A value meaning missing (repeatable).", rich_help_panel=_READ),
 ]
-_CommentOpt = Annotated[Optional[str], typer.Option(help="Skip lines starting with it, e.g. '#'.", rich_help_panel=_READ)]
+_CommentOpt = Annotated[
+    Optional[str], typer.Option(help="Skip lines starting with it, e.g. '#'.", rich_help_panel=_READ)
+]
 _SkipOpt = Annotated[Optional[int], typer.Option(help="Lines before the header.", rich_help_panel=_READ)]
-_QuoteOpt = Annotated[Optional[str], typer.Option(help="Quote character, '' for none.", rich_help_panel=_READ)]
-_EscapeOpt = Annotated[Optional[str], typer.Option(help="Escape inside quotes, e.g. '\\'.", rich_help_panel=_READ)]
+_QuoteOpt = Annotated[
+    Optional[str], typer.Option(help="Quote character, '' for none.", rich_help_panel=_READ)
+]
+_EscapeOpt = Annotated[
+    Optional[str], typer.Option(help="Escape inside quotes, e.g. '\\'.", rich_help_panel=_READ)
+]
 _PrefixOpt = Annotated[Optional[str], typer.Option(help="Prepended to its table names, e.g. pg_.")]
 _TablesOpt = Annotated[Optional[list[str]], typer.Option("--table", help="Only this table (repeatable).")]
 _ReplaceOpt = Annotated[bool, typer.Option("--replace", help="Replace a source of that name.")]

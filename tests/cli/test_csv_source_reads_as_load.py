@@ -72,7 +72,21 @@ def test_a_csv_source_reads_as_load_does(tmp_path, case):
     linked_db = tmp_path / "in_place.duckdb"
     duckdb.connect(str(linked_db)).close()
     ok(["--db", str(tmp_path / "loaded.duckdb"), "load", "data.csv", "--table", "sales", *options], tmp_path)
-    ok(["--db", str(linked_db), "sources", "add", "sales", "--type", "files", "--path", "data.csv", *options], tmp_path)
+    ok(
+        [
+            "--db",
+            str(linked_db),
+            "sources",
+            "add",
+            "sales",
+            "--type",
+            "files",
+            "--path",
+            "data.csv",
+            *options,
+        ],
+        tmp_path,
+    )
 
     described, summed = {}, {}
     for which in ("loaded", "in_place"):
@@ -82,7 +96,9 @@ def test_a_csv_source_reads_as_load_does(tmp_path, case):
         described[which] = json.loads(ok([*call, "describe_table", '{"table": "sales"}'], tmp_path).stdout)
         metric = {"table": "sales", "metrics": [{"fn": "sum", "column": measure}]}
         summed[which] = json.loads(ok([*call, "aggregate", json.dumps(metric)], tmp_path).stdout)["rows"]
-    columns = {w: [(c["name"], c["type"], c.get("original")) for c in d["columns"]] for w, d in described.items()}
+    columns = {
+        w: [(c["name"], c["type"], c.get("original")) for c in d["columns"]] for w, d in described.items()
+    }
     assert columns["in_place"] == columns["loaded"]
     assert [c[0] for c in columns["in_place"]] == names
     assert summed["in_place"] == summed["loaded"] == [[pytest.approx(total)]]
@@ -93,12 +109,18 @@ def test_a_csv_source_reads_as_load_does(tmp_path, case):
 
 
 def test_the_reading_is_saved_with_the_source_and_said_in_notes(tmp_path):
-    (tmp_path / "data.csv").write_text("Order Date;Amount\n28/09/2021;1,5\n13/10/2021;2,5\n", encoding="utf-8")
-    added = ok(["sources", "add", "sales", "--type", "files", "--path", "data.csv", "--decimal", ","], tmp_path)
+    (tmp_path / "data.csv").write_text(
+        "Order Date;Amount\n28/09/2021;1,5\n13/10/2021;2,5\n", encoding="utf-8"
+    )
+    added = ok(
+        ["sources", "add", "sales", "--type", "files", "--path", "data.csv", "--decimal", ","], tmp_path
+    )
     notes = [line for line in added.stdout.splitlines() if line.startswith("note: ")]
     assert any("'Order Date' -> order_date" in n for n in notes)
     assert any("%d/%m/%Y" in n and "--date-format" in n for n in notes)
-    saved = tomllib.loads((Path(os.environ["XDG_CONFIG_HOME"]) / "analytics-agent" / "sources.toml").read_text())
+    saved = tomllib.loads(
+        (Path(os.environ["XDG_CONFIG_HOME"]) / "analytics-agent" / "sources.toml").read_text()
+    )
     assert saved["sales"]["columns"] == {"Order Date": "order_date", "Amount": "amount"}
     assert saved["sales"]["read"]["delim"] == ";" and saved["sales"]["read"]["decimal_separator"] == ","
 
@@ -111,12 +133,51 @@ def test_text_that_a_load_would_read_as_amounts_gets_a_note(tmp_path):
 
 def test_a_reading_option_on_a_parquet_source_is_one_line_naming_it(tmp_path):
     duckdb.sql(f"COPY (SELECT 1 AS a) TO '{tmp_path}/a.parquet' (FORMAT parquet)")
-    result = run(["sources", "add", "a", "--type", "files", "--path", "a.parquet", "--decimal", ","], tmp_path)
+    result = run(
+        ["sources", "add", "a", "--type", "files", "--path", "a.parquet", "--decimal", ","], tmp_path
+    )
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "--decimal reads CSV files" in result.stderr
 
 
-def test_a_load_only_option_is_refused_for_a_source(tmp_path):
+def test_a_bad_reading_option_is_one_line_naming_it(tmp_path):
     (tmp_path / "data.csv").write_text("a,b\n1,2\n", encoding="utf-8")
     result = run(["sources", "add", "s", "--type", "files", "--path", "data.csv", "--skip", "-1"], tmp_path)
     assert result.returncode == 1 and result.stderr.count("\n") == 1 and "--skip" in result.stderr
+
+
+def test_a_glob_source_reads_every_file_as_a_load_of_them_does(tmp_path):
+    for n, rows in ((1, "01/02/2024;1,5\n"), (2, "28/02/2024;2,25\n")):
+        (tmp_path / f"part_{n}.csv").write_text(f"Sale Day;Net Amount\n{rows}", encoding="utf-8")
+    in_place = tmp_path / "in_place.duckdb"
+    duckdb.connect(str(in_place)).close()
+    glob = ["part_*.csv", "--decimal", ","]
+    ok(["--db", str(tmp_path / "loaded.duckdb"), "load", glob[0], "--table", "sales", *glob[1:]], tmp_path)
+    ok(["--db", str(in_place), "sources", "add", "sales", "--type", "files", "--path", *glob], tmp_path)
+    saved = tomllib.loads(
+        (Path(os.environ["XDG_CONFIG_HOME"]) / "analytics-agent" / "sources.toml").read_text()
+    )
+    read = saved["sales"]["read"]
+    assert "columns" not in read and read["union_by_name"] is True  # files may come and go: not pinned
+    (tmp_path / "part_3.csv").write_text("Sale Day;Net Amount\n03/03/2024;0,25\n", encoding="utf-8")
+    ok(
+        [
+            "--db",
+            str(tmp_path / "loaded.duckdb"),
+            "load",
+            glob[0],
+            "--table",
+            "sales",
+            "--replace",
+            *glob[1:],
+        ],
+        tmp_path,
+    )
+    metric = json.dumps(
+        {"table": "sales", "metrics": [{"fn": "sum", "column": "net_amount"}], "group_by": ["sale_day"]}
+    )
+    answers = [
+        json.loads(ok(["--db", str(db), "tools", "call", "aggregate", metric], tmp_path).stdout)["rows"]
+        for db in (tmp_path / "loaded.duckdb", in_place)
+    ]
+    assert answers[0] == answers[1] == [["2024-02-01", 1.5], ["2024-02-28", 2.25], ["2024-03-03", 0.25]]

@@ -189,7 +189,9 @@ def check_reading(name: str, key: str, value: Any) -> None:
     if key == "columns":
         for stored in value.values():
             if not isinstance(stored, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", stored):
-                raise SourceError(f"source {name}: columns maps a file's column to a lower-case name, not {stored!r}")
+                raise SourceError(
+                    f"source {name}: columns maps a file's column to a lower-case name, not {stored!r}"
+                )
         return
     for setting, item in value.items():
         if setting not in READ_SETTINGS:
@@ -197,7 +199,9 @@ def check_reading(name: str, key: str, value: Any) -> None:
                 f"source {name}: unknown read setting {setting!r}; allowed: {', '.join(sorted(READ_SETTINGS))}"
             )
         if not _plain(item):
-            raise SourceError(f"source {name}: read setting {setting} must be text, a number, true/false or a list")
+            raise SourceError(
+                f"source {name}: read setting {setting} must be text, a number, true/false or a list"
+            )
 
 
 def _plain(item: Any) -> bool:
