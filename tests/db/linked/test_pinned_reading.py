@@ -30,7 +30,9 @@ def test_the_pinned_reading_survives_the_toml_round_trip_and_the_view_uses_it(tm
     linked = link_sources(conn, [again])
     assert linked.tables == {"sales": "sales"}
     rows = conn.execute("SELECT sum(net_amount), min(day), max(day) FROM sales").fetchone()
-    assert rows is not None and rows[0] == 4.0 and str(rows[1]) == "2021-09-28" and str(rows[2]) == "2021-10-13"
+    assert (
+        rows is not None and rows[0] == 4.0 and str(rows[1]) == "2021-09-28" and str(rows[2]) == "2021-10-13"
+    )
 
 
 @pytest.mark.parametrize(
