@@ -128,7 +128,10 @@ def test_the_reading_is_saved_with_the_source_and_said_in_notes(tmp_path):
 def test_text_that_a_load_would_read_as_amounts_gets_a_note(tmp_path):
     (tmp_path / "data.csv").write_text('item,price\na,"$1,234.50"\nb,$5.00\n', encoding="utf-8")
     added = ok(["sources", "add", "sales", "--type", "files", "--path", "data.csv"], tmp_path)
-    assert "note: read as text though they hold digits: price;" in added.stdout
+    assert "note: amounts read as text: price (a load stores them as numbers" in added.stdout
+    (tmp_path / "codes.csv").write_text("code,name\nA1,x\nB22,y\n", encoding="utf-8")  # digits, no amounts
+    codes = ok(["sources", "add", "codes", "--type", "files", "--path", "codes.csv"], tmp_path)
+    assert "amounts read as text" not in codes.stdout
 
 
 def test_a_reading_option_on_a_parquet_source_is_one_line_naming_it(tmp_path):

@@ -58,7 +58,7 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
     with duckdb.connect() as conn:
         reserved = reserved_words(conn)
         plan = make_plan(conn, "csv", files, inputs, options, reserved, None)
-        numeric_text = _text_with_digits(conn, plan.query, plan.params, plan.text_columns)
+        amounts = _amount_columns(conn, plan.query, plan.params, plan.text_columns)
     read = _settings(plan.query, plan.params, many=many or len(files) > 1)
     renamed = {o: s for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
     notes = [r for o, s in renamed.items() if (r := rename_reason(o, s, reserved))]
@@ -76,12 +76,10 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
             f"dates read as {fmt} ({', '.join(plan.date_formats)}); if the file means another order, add "
             "the source again with --replace and --date-format"
         )
-    if numeric_text:
+    if amounts:
         notes.append(
-            f"read as text though they hold digits: {', '.join(numeric_text[:8])}"
-            f"{' …' if len(numeric_text) > 8 else ''}; a load would also check such columns for "
-            "amounts, percents and dates, a source reads them as the file writes them "
-            "(--decimal, --thousands or --column-type COLUMN=TYPE read them otherwise)"
+            f"amounts read as text: {', '.join(amounts)} (a load stores them as numbers, its unit kept); a "
+            "source reads the file as it is written: load the file to sum them"
         )
     return PinnedReading(read, renamed, notes)
 
@@ -89,22 +87,22 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
 _SAMPLE_ROWS = 2048
 
 
-def _text_with_digits(
+def _amount_columns(
     conn: duckdb.DuckDBPyConnection, query: str, params: list[Any], text: list[str]
 ) -> list[str]:
-    """The text columns whose every value in the first rows holds a digit (``$1,234.50``, ``0,5``,
-    ``12%``): those a load settles into numbers or dates, and a source leaves as text."""
+    """The text columns whose first values are amounts (``$1,234.50``, ``3,50 €``, ``12%``), by the load's
+    own rule (``amounts.candidates``): those a load stores as numbers and a source reads as text."""
     if not text:
         return []
     from analytics_agent.db.catalog import quote_ident
+    from analytics_agent.db.load.settle.amounts import candidates
 
-    counts = ", ".join(
-        f"count({quote_ident(c)}) > 0 AND count({quote_ident(c)}) = "
-        f"count(*) FILTER (regexp_matches({quote_ident(c)}, '[0-9]'))"
-        for c in text
-    )
-    row = conn.execute(f"SELECT {counts} FROM ({query} LIMIT {_SAMPLE_ROWS})", params).fetchone()
-    return [c for c, digits in zip(text, row or (), strict=False) if digits]
+    lists = ", ".join(f"list({quote_ident(c)})[1:50]" for c in text)
+    row = conn.execute(f"SELECT {lists} FROM ({query} LIMIT {_SAMPLE_ROWS})", params).fetchone()
+    probe = {
+        c: [v for v in values or [] if v is not None] for c, values in zip(text, row or (), strict=False)
+    }
+    return list(candidates(probe))
 
 
 def _settings(query: str, params: list[Any], *, many: bool) -> dict[str, Any]:
