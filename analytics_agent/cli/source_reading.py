@@ -24,6 +24,11 @@ def with_pinned_reading(source: Source, reading: dict[str, Any]) -> Source:
     ``reading`` (named as ``load``'s) apply only there, and are refused elsewhere with the reason."""
     given = {k: v for k, v in reading.items() if v is not None}
     pattern = _local_csv_pattern(source)
+    if pattern is None and _csv_elsewhere(source):
+        typer.echo(
+            f"note: {source.name} reads its CSV files as DuckDB's read_csv does (names as written, no notes); "
+            "the load's reading is pinned for local files and globs only"
+        )
     if pattern is None:
         if given:
             from analytics_agent.errors import SourceError
@@ -57,6 +62,14 @@ def _local_csv_pattern(source: Source) -> str | None:
     if Path(path).is_dir() or path.lower().endswith((".parquet", ".pq")):
         return None
     return path
+
+
+def _csv_elsewhere(source: Source) -> bool:
+    """A files source of CSV in a folder or object storage: read as DuckDB reads it, and said."""
+    if source.type != "files" or source.get("format") == "parquet":
+        return False
+    path = str(source.get("path")).lower()
+    return source.get("format") == "csv" or ".csv" in path or ".tsv" in path
 
 
 def _flag(name: str) -> str:

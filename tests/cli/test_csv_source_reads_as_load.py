@@ -184,3 +184,12 @@ def test_a_glob_source_reads_every_file_as_a_load_of_them_does(tmp_path):
         for db in (tmp_path / "loaded.duckdb", in_place)
     ]
     assert answers[0] == answers[1] == [["2024-02-01", 1.5], ["2024-02-28", 2.25], ["2024-03-03", 0.25]]
+
+
+def test_a_csv_folder_read_as_duckdb_reads_it_says_so(tmp_path):
+    (tmp_path / "exports").mkdir()
+    (tmp_path / "exports" / "a.csv").write_text("Order Date,Qty\n2024-01-01,1\n", encoding="utf-8")
+    added = ok(
+        ["sources", "add", "exp", "--type", "files", "--path", "exports/", "--format", "csv"], tmp_path
+    )
+    assert "note: exp reads its CSV files as DuckDB's read_csv does" in added.stdout
