@@ -193,3 +193,20 @@ def test_a_csv_folder_read_as_duckdb_reads_it_says_so(tmp_path):
         ["sources", "add", "exp", "--type", "files", "--path", "exports/", "--format", "csv"], tmp_path
     )
     assert "note: exp reads its CSV files as DuckDB's read_csv does" in added.stdout
+
+
+def test_excels_sep_line_is_skipped_and_said_as_a_load_says_it(tmp_path):
+    (tmp_path / "data.csv").write_text("sep=;\nItem;Qty\na;2\nb;3\n", encoding="utf-8")
+    in_place = tmp_path / "in_place.duckdb"
+    duckdb.connect(str(in_place)).close()
+    loaded = ok(["--db", str(tmp_path / "loaded.duckdb"), "load", "data.csv", "--table", "sales"], tmp_path)
+    added = ok(
+        ["--db", str(in_place), "sources", "add", "sales", "--type", "files", "--path", "data.csv"], tmp_path
+    )
+    said = "note: line 1 ('sep=;') is Excel's note of the delimiter, not data: skipped; the delimiter is ';'"
+    assert said in loaded.stdout and said in added.stdout
+    metric = json.dumps({"table": "sales", "metrics": [{"fn": "sum", "column": "qty"}]})
+    rows = json.loads(ok(["--db", str(in_place), "tools", "call", "aggregate", metric], tmp_path).stdout)[
+        "rows"
+    ]
+    assert rows == [[5]]

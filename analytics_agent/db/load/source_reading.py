@@ -17,7 +17,7 @@ import duckdb
 from analytics_agent.db.load.keywords import reserved_words
 from analytics_agent.db.load.names import rename_reason
 from analytics_agent.db.load.options import LoadOptions, check_options, file_kind, resolve_inputs
-from analytics_agent.db.load.plan import make_plan
+from analytics_agent.db.load.plan import excel_note, make_plan
 from analytics_agent.errors import LoadError
 
 _IN_PLACE_ONLY = {
@@ -61,7 +61,7 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
         amounts = _amount_columns(conn, plan.query, plan.params, plan.text_columns)
     read = _settings(plan.query, plan.params, many=many or len(files) > 1)
     renamed = {o: s for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
-    notes = [r for o, s in renamed.items() if (r := rename_reason(o, s, reserved))]
+    notes = excel_note(plan.dialect) + [r for o, s in renamed.items() if (r := rename_reason(o, s, reserved))]
     spelled = [(o, s) for o, s in renamed.items() if o.lower() != s]  # not only lower-cased
     if spelled:
         shown = ", ".join(f"{o!r} -> {s}" for o, s in spelled[:5])
