@@ -78,6 +78,10 @@ def open_sandbox(
     except duckdb.Error as exc:
         raise DatabaseError(_explain_open_failure(path, exc)) from None
     try:
+        # DuckDB draws its progress bar on stdout for a statement past 2 s (a local setting: cursors made
+        # later copy it): a linked view's first profile wrote it into `tables --json`
+        with contextlib.suppress(duckdb.Error):  # Jupyter without ipywidgets refuses any change
+            conn.execute("SET enable_progress_bar = false")
         _refuse_shadowing_macros(conn, path)
         if set_up is None:
             _close_file_system(conn, path)

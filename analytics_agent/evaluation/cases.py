@@ -21,6 +21,7 @@ A YAML file may instead be a mapping that also names its own data, so it runs an
     load:                                    # loaded into a fresh database before the run
       - ../tests/data/real/flights.csv       # relative to the question file; table name from the file
       - {path: exports/a.csv, table: airlines}
+      - {path: exports/b.csv, skip: 3, drop_totals: true}  # any option of `load`, named as in Python
     timezone: America/New_York               # the business zone aggregate buckets timestamps in
     cases:
       - id: ...
@@ -81,11 +82,35 @@ class Case(BaseModel):
 
 
 class DataFile(BaseModel):
-    """One file of a question file's ``load`` list; ``path`` is relative to the question file."""
+    """One file of a question file's ``load`` list; ``path`` is relative to the question file. The other
+    keys are the options of ``analytics-agent load``, named as ``Workspace.load`` names them
+    (``skip_bad_rows: true``, ``types: {amount: VARCHAR}``, ``date_format: [day=%d/%m/%Y]``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     path: str = Field(min_length=1)
     table: str | None = None
+    delimiter: str | None = None
+    header: bool | None = None
+    date_format: str | list[str] | None = None
+    types: dict[str, str] | None = None
+    thousands: str | None = None
+    decimal: str | None = None
+    encoding: str | None = None
+    null: list[str] | None = None
+    skip_bad_rows: bool = False
+    allow_empty: bool = False
+    pad_short_rows: bool = False
+    comment: str | None = None
+    skip: int | None = Field(default=None, ge=0)
+    quote: str | None = None
+    escape: str | None = None
+    newline: str | None = None
+    max_line_size: int | None = Field(default=None, gt=0)
+    drop_totals: bool = False
+
+    def load_options(self) -> dict[str, Any]:
+        """The options given, as ``db.load.options.load_options`` takes them (the table apart)."""
+        return {k: v for k, v in self.model_dump(exclude={"path", "table"}, exclude_defaults=True).items()}
 
 
 class DataSpec(BaseModel):
@@ -294,10 +319,15 @@ def _data_spec(path: Path, header: dict[str, Any]) -> DataSpec:
             hint = did_you_mean(where, ["cases", "load", "timezone"])
             raise EvalFileError(f"{path}: unknown top-level key {where!r}{hint}") from None
         if error["type"] == "extra_forbidden":
-            entry = ".".join(str(p) for p in error["loc"][:-1])
-            raise EvalFileError(
-                f"{path}: {entry}: unknown key {error['loc'][-1]!r} (an entry is a path, or path and table)"
-            ) from None
+            entry, key = ".".join(str(p) for p in error["loc"][:-1]), str(error["loc"][-1])
+            known = [k for k in DataFile.model_fields if k != "path"]
+            hint = did_you_mean(key.replace("-", "_"), known) or (
+                " (an entry is a path, or a path with table and the options of load, named as in Python: "
+                "skip_bad_rows, drop_totals, ...)"
+            )
+            if key.replace("-", "_") in known:
+                hint = f"; write it {key.replace('-', '_')!r}"
+            raise EvalFileError(f"{path}: {entry}: unknown key {key!r}{hint}") from None
         message = error["msg"].removeprefix("Value error, ")
         raise EvalFileError(f"{path}: {where}: {message}") from None
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-from analytics_agent.db.load.options import LoadOptions
+from analytics_agent.db.load.options import load_options
 from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import EvalFileError, LoadError
 from analytics_agent.evaluation.cases import QuestionFile
@@ -48,7 +48,8 @@ def build_database(question_file: QuestionFile, db_path: Path) -> list[str]:
         EvalFileError: a file is missing or the loader refuses it (with the loader's reason).
     """
     tables = []
-    for files, table in question_file.data_paths():
+    entries = question_file.data.load
+    for (files, table), entry in zip(question_file.data_paths(), entries, strict=True):
         for path in map(Path, files):
             if _is_duckdb_file(path):
                 raise EvalFileError(
@@ -56,7 +57,7 @@ def build_database(question_file: QuestionFile, db_path: Path) -> list[str]:
                     "file loads CSV or Parquet files (run it on a database with --db and no load: instead)"
                 )
         try:
-            summary = load_files(db_path, files, LoadOptions(table=table))
+            summary = load_files(db_path, files, load_options(table=table, **entry.load_options()))
         except LoadError as exc:
             raise EvalFileError(f"{question_file.path}: load: {exc}") from None
         tables.append(summary.table)

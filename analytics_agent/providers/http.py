@@ -60,6 +60,10 @@ class RetryPolicy:
     base_delay: float = 0.5
     max_delay: float = 8.0
     jitter: float = 0.25
+    wait_budget: float = 300.0
+    """The waits of one request's retries together: however many retries are allowed (a million, with a
+    deadline of eleven days), a server that drops every connection is given up on once the next wait
+    would pass this, after about 40 retries at the longest backoff."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,8 @@ class Decision:
 
 def backoff_delay(retry_number: int, policy: RetryPolicy, rand: float) -> float:
     """Exponential backoff for the ``retry_number``-th retry (0-based), reduced by up to ``jitter``."""
-    delay: float = min(policy.base_delay * 2**retry_number, policy.max_delay)
+    # 2**1024 is past a float (OverflowError on the 1,025th retry); the cap is reached long before 2**64
+    delay: float = min(policy.base_delay * 2 ** min(retry_number, 64), policy.max_delay)
     return delay * (1 - policy.jitter * rand)
 
 
@@ -128,6 +133,7 @@ def decide(
     retries_done: int,
     policy: RetryPolicy,
     rand: float,
+    waited: float = 0.0,
 ) -> Decision:
     """Whether to retry a failed response, and after how long.
 
@@ -138,6 +144,7 @@ def decide(
         retries_done: retries already made for this request.
         policy: limits.
         rand: a number in [0, 1) for the jitter (injected so tests are exact).
+        waited: seconds this request has already waited between attempts (``policy.wait_budget``).
     """
     should = (headers.get("x-should-retry") or "").lower()
     if should == "false" or status in NEVER_RETRY or _is_quota(payload):
@@ -149,11 +156,21 @@ def decide(
     if retries_done >= policy.max_retries:
         return Decision(False, why=f"gave up after {retries_done + 1} attempts")
     wanted = retry_after_seconds(headers)
-    if wanted is None:
-        return Decision(True, backoff_delay(retries_done, policy, rand))
-    if wanted > policy.max_wait:
+    if wanted is not None and wanted > policy.max_wait:
         return Decision(False, why=_later(wanted))
-    return Decision(True, wanted)
+    delay = backoff_delay(retries_done, policy, rand) if wanted is None else wanted
+    if over_budget(waited, delay, policy):
+        return Decision(False, why=spent(retries_done, waited))
+    return Decision(True, delay)
+
+
+def over_budget(waited: float, delay: float, policy: RetryPolicy) -> bool:
+    """Whether waiting ``delay`` more would take a request's waits past ``policy.wait_budget``."""
+    return waited + delay > policy.wait_budget
+
+
+def spent(retries_done: int, waited: float) -> str:
+    return f"retries stopped after {retries_done + 1} attempts and {waited:.0f} s of waiting between them"
 
 
 def _later(seconds: float) -> str:
@@ -308,11 +325,15 @@ class Sender:
         slow = isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout)
         return slow and not self.retry_read_timeouts
 
-    def no_response(self, exc: Exception, retries_done: int) -> ProviderError:
-        """The typed error for a request that got no response after ``retries_done`` retries."""
-        return transport_error(
+    def no_response(self, exc: Exception, retries_done: int, why: str = "") -> ProviderError:
+        """The typed error for a request that got no response after ``retries_done`` retries (``why``:
+        the retry budget's sentence, when that is what ended it)."""
+        error = transport_error(
             exc, where=self.where, attempts=retries_done + 1, timeout_hint=self.timeout_hint
         )
+        if not why:
+            return error
+        return type(error)(f"{error} ({why})", status=error.status, code=error.code)
 
     def send(self, build: Callable[[], httpx.Request], *, stream: bool = False) -> httpx.Response:
         """Send ``build()`` until it succeeds, a failure is final, or retries run out.
@@ -339,6 +360,7 @@ class Sender:
         ``reopen_dropped``: the connection in the pool is suspect (the server just failed a request on
         it), so one dropped connection is sent again at once on a new one, outside the retry budget.
         """
+        waited = 0.0
         while True:
             try:
                 response = self.client.send(build(), stream=stream)
@@ -350,17 +372,20 @@ class Sender:
                 if self.gives_up_on(exc, retries_done):
                     raise self.no_response(exc, retries_done) from None
                 delay = backoff_delay(retries_done, self.policy, self.rand())
+                if over_budget(waited, delay, self.policy):
+                    raise self.no_response(exc, retries_done, spent(retries_done, waited)) from None
                 log.info("%s: %s; retrying in %.2f s", self.where, type(exc).__name__, delay)
             except httpx.HTTPError as exc:
                 raise self.no_response(exc, 0) from None
             else:
                 if response.is_success:
                     return response, retries_done
-                delay = self._failed(response, retries_done)
+                delay = self._failed(response, retries_done, waited)
             self.sleep(delay)
+            waited += delay
             retries_done += 1
 
-    def _failed(self, response: httpx.Response, retries_done: int) -> float:
+    def _failed(self, response: httpx.Response, retries_done: int, waited: float) -> float:
         """Read a failed response; return the wait before the next attempt, or raise its error."""
         try:
             # Only the start of a failed body is read: its message is there, and its size is the server's.
@@ -377,6 +402,7 @@ class Sender:
             retries_done=retries_done,
             policy=self.policy,
             rand=self.rand(),
+            waited=waited,
         )
         if not decision.retry:
             raise status_error(response.status_code, payload, text, where=self.where, why=decision.why)

@@ -19,6 +19,7 @@ import duckdb
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
 from analytics_agent.logs import logger
+from analytics_agent.tools.address_space import DEFAULT_HEADROOM, PROCESS_CAP
 from analytics_agent.tools.args.quick import decode_arguments
 from analytics_agent.tools.base import Prepared, Tool, ToolValue
 from analytics_agent.tools.registry import Registry
@@ -64,10 +65,12 @@ class Executor:
         *,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         clock: Callable[[], float] = time.monotonic,
+        memory_headroom: int = DEFAULT_HEADROOM,
     ) -> None:
         self.registry = registry
         self.connection = connection
         self.timeout_s = timeout_s
+        self.memory_headroom = memory_headroom  # address space a call may add (address_space.py)
         self._watchdog = Watchdog(clock)  # the clock of the time limit alone; tests move it
         self._live: set[duckdb.DuckDBPyConnection] = set()  # cursors of calls running now
         self._stopped: set[duckdb.DuckDBPyConnection] = set()  # of those, the ones stop_running interrupted
@@ -181,7 +184,10 @@ class Executor:
         self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared
     ) -> ToolValue:
         try:
-            with self._watchdog.guard(self.timeout_s, cursor.interrupt):
+            with (
+                self._watchdog.guard(self.timeout_s, cursor.interrupt),
+                PROCESS_CAP.held(self.memory_headroom),
+            ):
                 return prepared.run(cursor)
         except duckdb.InterruptException:
             if cursor in self._stopped:
@@ -190,7 +196,7 @@ class Executor:
                 f"{tool.name} took longer than {self.timeout_s:g} s and was stopped; "
                 "narrow the question (a shorter date range or a filter)"
             ) from None
-        except duckdb.OutOfMemoryException:
+        except (duckdb.OutOfMemoryException, MemoryError):  # DuckDB's limit, or the address space's
             raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
         except duckdb.PermissionException:
             raise ToolError(

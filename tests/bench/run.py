@@ -1,8 +1,8 @@
 """Run the benchmarks: ``python -m tests.bench`` or ``python tests/bench/run.py``.
 
 Options: ``--quick`` (fewer runs, smaller sizes), ``--sizes 100k,1m,10m`` (scale), ``--only NAME[,NAME]``
-(overhead, scale, load, tokens, startup, imports, parallel, loop, mcp, grounding, forms; and sources, only when
-named), ``--big`` (load a >= 1 GB CSV), ``--source-rows 100m`` (sources), ``--json OUT``.
+(overhead, scale, load, tokens, startup, imports, parallel, loop, mcp, grounding, forms; and sources and
+team, only when named), ``--big`` (load a >= 1 GB CSV), ``--source-rows 100m`` (sources), ``--json OUT``.
 Each benchmark prints a table; all results go to one JSON file (tests/bench/results/ by default).
 The default run takes about five minutes on 2 cores once the cached databases exist (building them the
 first time adds about half a minute).
@@ -34,7 +34,7 @@ NAMES = (
     "grounding",
     "forms",
 )
-EXTRA = ("sources",)  # run only when named: builds several GB of Parquet the first time
+EXTRA = ("sources", "team")  # run only when named: several GB of Parquet the first time; 60 s of load
 
 
 def _bench(name: str, args: argparse.Namespace) -> Result:
@@ -90,6 +90,10 @@ def _bench(name: str, args: argparse.Namespace) -> Result:
         from tests.bench import bench_sources
 
         return bench_sources.run(rows=parse_count(args.source_rows), runs=2 if quick else 3)
+    if name == "team":
+        from tests.bench import bench_team
+
+        return bench_team.run(seconds=10 if quick else 60)
     raise SystemExit(f"unknown benchmark {name!r}; choose from {', '.join(NAMES + EXTRA)}")
 
 

@@ -55,6 +55,8 @@ class Outcome:
     silent: list[str] = field(default_factory=list)
     """Changes the loader made without a note: text that became NULL, rows that vanished."""
     leftover_db: bool = False
+    good_rejected: list[str] = field(default_factory=list)
+    """Set-aside records that read with the header's field count once ``"`` quotes them (good rows dropped)."""
 
 
 def options_from(raw: Mapping[str, Any]) -> LoadOptions:
@@ -81,6 +83,7 @@ def attempt(path: Path, raw_options: Mapping[str, Any], folder: Path, tag: str) 
         notes=list(summary.notes),
     )
     outcome.silent = _silent_changes(db, path, summary.notes, raw_options)
+    outcome.good_rejected = _good_rejected(db, path, len(outcome.names))
     db.unlink(missing_ok=True)
     return outcome
 
@@ -129,6 +132,30 @@ def _silent_changes(db: Path, path: Path, notes: list[str], raw: Mapping[str, An
         if mine[column] > their_nulls and column not in said:
             found.append(f"{column}: {mine[column] - their_nulls} values became NULL unsaid")
     return found
+
+
+def _good_rejected(db: Path, path: Path, width: int) -> list[str]:
+    """``Outcome.good_rejected``: set-aside records that, split with the delimiter that splits the header
+    into the table's columns and ``"`` as quote, have as many fields as the table has columns. A table of
+    one column is not judged (any record without that delimiter would count as good)."""
+    with duckdb.connect(str(db), read_only=True) as conn:
+        if width < 2 or "t_rejects" not in {
+            r[0] for r in conn.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+        }:
+            return []
+        texts = [r[0] for r in conn.execute("SELECT DISTINCT text FROM t_rejects ORDER BY text").fetchall()]
+    head = path.read_bytes()[:65_536].decode("utf-8", errors="replace").lstrip("\ufeff").splitlines()[:1]
+    delimiters = [d for d in ",;\t|" if head and _split(head[0], d) == width]
+    return [t for t in texts if delimiters and t and _split(t, delimiters[0]) == width]
+
+
+def _split(line: str, delimiter: str) -> int:
+    import csv
+
+    try:
+        return len(next(csv.reader([line], delimiter=delimiter, quotechar='"', strict=True), []))
+    except csv.Error:
+        return -1
 
 
 def _simple(name: str) -> str:

@@ -58,6 +58,7 @@ def test_suite_file(case: dict[str, Any], folder: Path) -> None:
     assert options == case["then"]
     assert retried.status == "loaded", retried.message
     assert retried.silent == []
+    assert retried.good_rejected == [], "the option named first dropped records that read right"
     assert retried.rows == case["then_rows"]
 
 

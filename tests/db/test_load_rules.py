@@ -350,9 +350,12 @@ def test_a_few_decimal_commas_among_numbers_are_named_with_the_decimal_option(tm
 
 
 def test_an_ambiguous_comma_alone_is_not_taken_for_a_decimal_comma(tmp_path: Path) -> None:
-    # 1,234 may be a thousand: a column of such values gets no decimal advice
+    # 1,234 may be a thousand or 1.234: the column stays text, and the note names both readings, not one
+    # (it was text with no note at all, like an Excel column of "1,234" thousands)
     summary = _load(tmp_path, 'v;w\n"1,234";a\n"5,678";b\n')
-    assert not any("decimal" in n for n in summary.notes)
+    assert [c.type for c in summary.columns] == ["VARCHAR", "VARCHAR"]
+    (note,) = [n for n in summary.notes if "decimal" in n]
+    assert note.startswith("v stayed text") and "--decimal '.' or --decimal ','" in note
 
 
 def test_a_stray_decimal_comma_among_decimal_points_is_not_answered_with_the_decimal_option(
@@ -387,12 +390,13 @@ def test_a_header_cell_duckdb_renamed_is_said_and_keeps_its_own_name(tmp_path: P
     summary = _load(tmp_path, ",a,A,b,a_1\n0,1,2,3,4\n")
     assert summary.notes == [
         "column 1 has no name in the header; stored as column0",
-        "column 3 repeats an earlier name ('A'); stored as a_1",
-        "column 5 has a name ('a_1') that a repeat's new name took; stored as a_1_1",
+        "column 3 repeats an earlier name ('a'); stored as a_2",
     ]
     with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
         [(stored,)] = conn.execute("SELECT profile FROM _agent.profiles").fetchall()
-    assert json.loads(stored)["original_names"] == {"a_1": "A", "a_1_1": "a_1"}
+    # the file's own a_1 keeps its name (issue 38: it was stored as a_1_1 and a_1 held column 3's numbers)
+    assert json.loads(stored)["original_names"] == {"a_2": "A"}
+    assert _rows(tmp_path, "SELECT a, a_2, a_1 FROM t") == [(1, 2, 4)]
 
 
 def test_header_renames_say_each_kind_once_and_cut_long_lists() -> None:
@@ -405,7 +409,7 @@ def test_header_renames_say_each_kind_once_and_cut_long_lists() -> None:
         "columns 10, 11 have no name in the header; stored as column9, column10",
         "columns 2, 3, 4, 5, 6 and 3 more repeat an earlier name ('x'); stored as x_1, x_2, x_3, x_4, x_5 and 3 more",
     ]
-    assert originals == {f"x_{i}": "x" for i in range(1, 9)}
+    assert originals == {f"x_{i}": "x" for i in range(1, 9)} | {"column9": "", "column10": ""}
     assert header_renames(["a", " b"], ["a", "b"], ["a", "b"]) == ([], {})  # spaces trimmed: no rename
 
 

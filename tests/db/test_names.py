@@ -35,9 +35,10 @@ def test_a_leading_digit_is_prefixed_and_a_reserved_word_gets_an_underscore():
 
 
 def test_duplicates_and_nameless_columns_get_distinct_names():
+    # the file's own "name" keeps it: a stored name is never another column's (issue 38)
     assert safe_column_names(["Name", "name", "NAME ", "", "!?"]) == [
-        "name",
         "name_2",
+        "name",
         "name_3",
         "column_4",
         "column_5",

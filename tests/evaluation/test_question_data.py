@@ -121,7 +121,7 @@ def test_a_file_naming_no_data_runs_on_the_users_workspace(tmp_path: Path) -> No
         ("load: 5\n", r"q.yaml: load: Input should be a valid list"),
         (
             "load: [{file: a.csv}]\n",
-            r"q.yaml: load.0: unknown key 'file' \(an entry is a path, or path and table\)",
+            r"q.yaml: load.0: unknown key 'file' \(an entry is a path, or a path with table and the options",
         ),
         ("load: [bad.csv]\n", r"q.yaml: load: bad.csv: line 3 has 1 field where the header has 2"),
     ],
@@ -172,3 +172,34 @@ def test_eval_through_the_cli_answers_from_the_files_own_data(own_data_file: Pat
     (row,) = json.loads(result.stdout)["results"]
     assert (row["passed"], row["grounded"], row["expected"], row["tool_calls"]) == (True, True, [150], 1)
     assert result.exit_code == 0 and not user_db.exists()
+
+
+def test_a_load_entry_takes_the_options_of_the_load_command(tmp_path: Path) -> None:
+    """An export with a title above its header, $ amounts, a Total row and a semicolon: loaded with the
+    options the question file gives, as `analytics-agent load --skip 2 --drop-totals --delimiter ';'`."""
+    export = "Visits report\nAll regions\nregion;visits;fee\nNorth;120;$1,200.00\nSouth;75;$750.00\nTotal;195;$1,950.00\n"
+    write(tmp_path / "q", "visits.csv", export)
+    header = (
+        "load:\n  - {path: visits.csv, table: site_visits, skip: 2, drop_totals: true, delimiter: ';',"
+        " types: {region: VARCHAR}}\n"
+    )
+    question_file = read_question_file(write(tmp_path / "q", "q.yaml", header + CASES))
+    db = tmp_path / "fresh.duckdb"
+    assert build_database(question_file, db) == ["site_visits"]
+    with duckdb.connect(str(db), read_only=True) as conn:
+        rows = conn.execute("SELECT region, visits, fee FROM site_visits ORDER BY region").fetchall()
+    assert rows == [("North", 120, 1200.0), ("South", 75, 750.0)]
+
+
+def test_a_load_entry_with_an_unknown_or_bad_option_is_refused_in_one_line(tmp_path: Path) -> None:
+    write(tmp_path / "q", "visits.csv", VISITS)
+    misspelt = "load:\n  - {path: visits.csv, skip-bad-rows: true}\n"
+    with pytest.raises(EvalFileError) as caught:
+        read_question_file(write(tmp_path / "q", "a.yaml", misspelt + CASES))
+    assert str(caught.value).endswith("load.0: unknown key 'skip-bad-rows'; write it 'skip_bad_rows'")
+    bad = "load:\n  - {path: visits.csv, newline: crlf}\n"
+    with pytest.raises(EvalFileError) as caught:
+        build_database(
+            read_question_file(write(tmp_path / "q", "b.yaml", bad + CASES)), tmp_path / "b.duckdb"
+        )
+    assert str(caught.value).endswith("load: --newline takes any (each of \\r\\n, \\n and \\r ends a line)")

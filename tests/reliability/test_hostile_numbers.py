@@ -47,7 +47,9 @@ REQUIRED = {"ask": ["How did Pune do?"]}
 def test_the_options_found_are_the_ones_this_file_runs() -> None:
     floats = sorted({(" ".join(p), f) for p, f, k in OPTIONS if k is float})
     assert ("ask", "--request-deadline") in floats and ("eval", "--fail-under") in floats
-    assert {p[0] for p, _, _ in OPTIONS} <= {"ask", "chat", "eval", "mcp"}, "add the new command to REQUIRED"
+    assert {p[0] for p, _, _ in OPTIONS} <= {"ask", "audit", "chat", "eval", "mcp"}, (
+        "add the new command to REQUIRED"
+    )
 
 
 CASES = [

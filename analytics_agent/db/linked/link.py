@@ -24,7 +24,7 @@ from analytics_agent.db.catalog import LINKED, SEARCH_PATH, quote_ident
 from analytics_agent.db.linked.extensions import load_extension
 from analytics_agent.db.linked.object_store import create_storage_secret
 from analytics_agent.db.linked.spec import Source
-from analytics_agent.db.linked.timeouts import with_connect_timeout
+from analytics_agent.db.linked.timeouts import with_timeouts
 from analytics_agent.errors import SourceError
 
 log = logging.getLogger(__name__)
@@ -257,7 +257,7 @@ def _attach_postgres(conn: duckdb.DuckDBPyConnection, source: Source) -> None:
     options = ["TYPE postgres", "READ_ONLY"]
     if _password_secret(conn, source, f"{source.alias}_secret"):
         options.append(f"SECRET {source.alias}_secret")
-    dsn = _sql_text(with_connect_timeout(str(source.get("dsn"))))
+    dsn = _sql_text(with_timeouts(str(source.get("dsn"))))
     conn.execute(f"ATTACH '{dsn}' AS {quote_ident(source.alias)} ({', '.join(options)})")
 
 
@@ -266,8 +266,8 @@ def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Li
     if source.get("data_path"):
         options.append(f"DATA_PATH '{_sql_text(str(source.get('data_path')))}'")
     catalog = str(source.get("catalog"))
-    if catalog.lower().startswith("postgres:"):  # a PostgreSQL catalog: the same bound on connecting
-        catalog = "postgres:" + with_connect_timeout(catalog[len("postgres:") :])
+    if catalog.lower().startswith("postgres:"):  # a PostgreSQL catalog: the same bounds
+        catalog = "postgres:" + with_timeouts(catalog[len("postgres:") :])
     # DuckLake opens its PostgreSQL catalog with the default postgres secret.
     _password_secret(conn, source, None)
     conn.execute(

@@ -5,11 +5,11 @@ with a character no sniffer tries. The error path only: imported when a load fai
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import duckdb
 
+from analytics_agent.db.load.line_numbers import physical_lines
 from analytics_agent.db.load.options import Dialect, Input, LoadOptions
 from analytics_agent.db.load.plan import Plan
 from analytics_agent.db.load.reader_errors import (
@@ -40,6 +40,9 @@ def explain_failure(
     quote = None
     if good == 0 and len(files) == 1 and dialect is not None and options.quote is None:
         quote = _header_quote(files[0], message, dialect)
+    above = None
+    if len(plan.originals) == 1 and len(files) == 1 and dialect is not None and not options.skip:
+        above = title_lines(files[0], message, dialect)
     return explain_load_error(
         message,
         files,
@@ -47,7 +50,42 @@ def explain_failure(
         label=inputs[0].label if len(inputs) == 1 else None,
         good_records=good,
         header_quote=quote,
+        lines_above=above,
     )
+
+
+_TITLE_LINES = 10
+"""At most this many lines above a header are taken for a title (a report's name, its date, a note)."""
+
+
+def title_lines(path: Path, message: str, dialect: Dialect) -> int | None:
+    """For a one-field header whose refused record (at line N) starts a block of records as wide as it:
+    the lines above N that are neither comments nor blank, when there are at most ``_TITLE_LINES`` and the
+    header reads as words (``oh no I forgot to make a comment``); else None."""
+    import csv
+    import re
+
+    line = re.search(r"CSV Error on Line: (\d+)", message)
+    fields = fields_in_record(message)
+    if line is None or fields is None or len(dialect.delimiter) != 1:
+        return None
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace").splitlines()[:-1]
+    except OSError:
+        return None
+    at = int(line[1]) - 1
+
+    def counted(text: str) -> bool:
+        return bool(text.strip()) and not (dialect.comment and text.lstrip().startswith(dialect.comment))
+
+    above = [text for text in head[:at] if counted(text)]
+    below = [text for text in head[at:] if counted(text)]
+    if not above or len(above) > _TITLE_LINES or len(below) < 2 or len(above[0].split()) < 3:
+        return None
+    quote = dialect.quote or "\x00"
+    widths = {len(next(csv.reader([t], delimiter=dialect.delimiter, quotechar=quote), [])) for t in below}
+    return len(above) if widths == {fields} else None
 
 
 def _header_quote(path: Path, message: str, dialect: Dialect) -> str | None:
@@ -75,23 +113,5 @@ def _good_records(conn: duckdb.DuckDBPyConnection, plan: Plan) -> int | None:
 
 
 def physical_line(path: Path, record_line: int, dialect: Dialect) -> int:
-    """The line of the file where DuckDB's ``record_line`` (header = 1) starts, counting the extra lines of
-    multi-line quoted values before it. Compressed files keep DuckDB's number."""
-    if (
-        path.suffix.lower() in (".gz", ".zst", ".zstd")
-        or not dialect.quote
-        or dialect.skip
-        or dialect.comment
-    ):
-        return record_line
-    try:
-        with path.open(newline="", encoding="utf-8", errors="replace") as handle:
-            reader = csv.reader(handle, delimiter=dialect.delimiter, quotechar=dialect.quote)
-            previous_end = 0
-            for number, _ in enumerate(reader, start=1):
-                if number == record_line:
-                    return previous_end + 1
-                previous_end = reader.line_num
-    except (OSError, csv.Error):
-        pass
-    return record_line
+    """The line of the file where DuckDB's ``record_line`` (header = 1) starts (``physical_lines``)."""
+    return physical_lines(path, [record_line], dialect)[record_line]

@@ -59,25 +59,31 @@ def rename_reason(original: str, stored: str, reserved: Iterable[str]) -> str | 
 def header_renames(
     cells: Sequence[str], names: Sequence[str], stored: Sequence[str]
 ) -> tuple[list[str], dict[str, str]]:
-    """What became of header cells DuckDB renamed (``names``): empty ones (``column0``: a row index pandas
-    or R wrote), ones repeating an earlier name in any case (``a_1``) and ones whose name such a repeat
-    took (``c, c, c_1``: ``c_1_1``). At most three notes, and the stored name of each non-empty one with
-    its cell. Pure."""
-    seen: set[str] = set()
+    """What became of header cells that are not stored under their cleaned name (``cells``; ``names``:
+    DuckDB's names for them): empty ones (``column0``: a row index pandas or R wrote), ones repeating an
+    earlier name in any case (``a, a``: ``a_2``), and ones whose cleaned name another column holds as its
+    own (``Order Date`` beside ``order_date``: ``order_date_2``). At most three notes, and the file's name
+    of each stored column DuckDB renamed ("" when the cell is empty). Pure."""
+    seen: dict[str, str] = {}  # a cell's name in any case -> the first cell so named
     empty: list[tuple[int, str]] = []
     repeats: dict[str, str] = {}
     positions: list[int] = []
     taken: list[tuple[int, str, str]] = []
-    for position, (cell, name, kept) in enumerate(zip(cells, names, stored, strict=True), start=1):
-        key = cell.strip().lower()
-        if cell != name and not key:
-            empty.append((position, kept))
-        elif cell != name and key in seen:
-            repeats[kept] = cell
+    own: dict[str, str] = {}
+    for position, (whole, name, kept) in enumerate(zip(cells, names, stored, strict=True), start=1):
+        cell = whole.strip()  # DuckDB trims a cell's spaces: " b" is b, no rename
+        key = cell.lower()
+        if cell != name:
+            own[kept] = cell  # "" for an empty cell: DuckDB's column0 may be another column's own name
+        if not key:
+            if whole != name:
+                empty.append((position, kept))
+        elif key in seen:
+            repeats[kept] = seen[key]
             positions.append(position)
-        elif cell.strip() != name:  # its name was taken by a repeat's new one (c, c, c_1 -> c_1_1)
+        elif kept not in _cleaned(cell, position):
             taken.append((position, kept, cell))
-        seen.add(key)
+        seen.setdefault(key, cell)
     notes = []
     if empty:
         notes.append(
@@ -91,10 +97,17 @@ def header_renames(
         )
     if taken:
         notes.append(
-            f"{_columns([p for p, _, _ in taken])} a name ({_listed([c for _, _, c in taken], quote=True)}) that a "
-            f"repeat's new name took; stored as {_listed([k for _, k, _ in taken])}"
+            f"{_columns([p for p, _, _ in taken])} a name ({_listed([c for _, _, c in taken], quote=True)}) that "
+            f"cleans to another column's own; stored as {_listed([k for _, k, _ in taken])}"
         )
-    return notes, repeats | {kept: cell for _, kept, cell in taken}
+    return notes, own
+
+
+def _cleaned(cell: str, position: int) -> tuple[str, str]:
+    """The names a cell is stored under when nothing else claims its name: cleaned, or cleaned with the
+    keyword's underscore (``select_``)."""
+    base = safe_identifier(cell, fallback=f"column_{position}")
+    return base, base + "_"
 
 
 def _columns(positions: list[int], *, has: str = "has", have: str = "have") -> str:
@@ -108,20 +121,47 @@ def _listed(items: Sequence[object], *, quote: bool = False, most: int = 5) -> s
     return ", ".join(shown) + (f" and {len(items) - most:,} more" if len(items) > most else "")
 
 
-def safe_column_names(originals: Sequence[str], *, reserved: Iterable[str] = ()) -> list[str]:
-    """Safe, distinct names for a file's columns, in order."""
+def safe_column_names(
+    originals: Sequence[str], *, reserved: Iterable[str] = (), cells: Sequence[str] = ()
+) -> list[str]:
+    """Safe, distinct names for a file's columns, in order.
+
+    ``cells``: the header's own cells, when DuckDB renamed some (``a, a, a_1`` it reads as ``a, a_1,
+    a_1_1``); else the file's names are ``originals``. A name the file gives a column keeps it: first every
+    name already safe (``a_1``), then every cleaned name no one took (``Order Date`` -> ``order_date``),
+    then the rest numbered past every name of both kinds. Numbering in file order instead gave the second
+    ``a`` the name ``a_1`` and the file's own ``a_1`` column another: one column's name over another's
+    numbers (issue 38)."""
     reserved = frozenset(r.lower() for r in reserved)
+    names = [
+        cell if cell.strip() else original
+        for cell, original in zip(
+            cells if len(cells) == len(originals) else originals, originals, strict=True
+        )
+    ]
+    given = [bool(cell.strip()) for cell in (cells if len(cells) == len(originals) else originals)]
+    bases = [
+        safe_identifier(name, reserved=reserved, prefix="c", fallback=f"column_{position}")
+        for position, name in enumerate(names, start=1)
+    ]
+    result: list[str | None] = [None] * len(names)
     taken: set[str] = set()
-    result = []
-    for position, original in enumerate(originals, start=1):
-        base = safe_identifier(original, reserved=reserved, prefix="c", fallback=f"column_{position}")
-        name, n = base, 1
-        while name in taken:
-            n += 1
-            name = f"{base}_{n}"
-        taken.add(name)
-        result.append(name)
-    return result
+    for exact_only in (True, False):
+        for i, (name, base) in enumerate(zip(names, bases, strict=True)):
+            if result[i] is None and base not in taken and given[i] and (name == base or not exact_only):
+                result[i] = base
+                taken.add(base)
+    avoided = taken | set(bases)  # numbered names never take a name some column cleans to
+    for i, base in enumerate(bases):
+        if result[i] is None:
+            alone = base not in taken and bases.count(base) == 1  # a nameless column's column0
+            name, n = base, 1
+            while name in avoided and not (n == 1 and alone):
+                n += 1
+                name = f"{base}_{n}"
+            avoided.add(name)
+            result[i] = name
+    return [name for name in result if name is not None]
 
 
 def table_name_from_path(path: str, *, reserved: Iterable[str] = ()) -> str:

@@ -277,6 +277,9 @@ class Dialect(NamedTuple):
     """The header line's own cells, when DuckDB renamed some (an empty one ``column0``, a repeat ``a_1``)."""
     hex_seen: bool = False
     """A field of the first block is a hexadecimal number (``0x1A``): DuckDB stores such as integers."""
+    new_line: str = ""
+    """``\\n`` when every line ends so and ``\\r\\n`` occurs only inside quoted values (DuckDB's sniffer
+    would take the file for one of mixed line ends); empty: as ``--newline`` says."""
 
 
 def duckdb_path(path: Path) -> str:
@@ -318,11 +321,12 @@ def csv_reader_sql(
         ("thousands", options.thousands),
         ("decimal_separator", options.decimal),
         ("encoding", options.encoding),
-        ("new_line", NEWLINES.get(options.newline or "any")),
+        ("new_line", dialect.new_line or NEWLINES.get(options.newline or "any")),
         ("strict_mode", strict),
         ("null_padding", options.pad_short_rows),
         ("max_line_size", options.max_line_size),
-        ("union_by_name", None if single else True),
+        # with rejects DuckDB refuses union_by_name: the files' headers are the same (plan._same_columns)
+        ("union_by_name", None if single or rejects else True),
     ]
     if lenient:  # a second look at a file already loaded: never fail on what the load set aside
         named += [("ignore_errors", True)]

@@ -83,7 +83,7 @@ def build_plan(
 ) -> Plan:
     """The CSV plan from the sniffed columns. Pure."""
     originals = list(sniffed)
-    safe = safe_column_names(originals, reserved=reserved)
+    safe = safe_column_names(originals, reserved=reserved, cells=dialect.header_cells)
     overrides = map_type_overrides(options.types, originals, safe)
     formats = map_type_overrides(
         options.column_date_formats, originals, safe, flag="--date-format", upper=False
@@ -189,11 +189,32 @@ def _csv_dialect(
             f"{inputs[0].label} and {odd} do not start alike (one has Excel's 'sep=' line above the "
             "header); load them one at a time"
         )
+    if options.skip_bad_rows:
+        _same_columns(dialects, inputs)
     if any(d.quote != first.quote or d.escape != first.escape for d in dialects):
         quoted = next(d for d in dialects if d.quote)
         first = first._replace(quote=quoted.quote, escape=quoted.escape)
-    source, params = csv_reader_sql(files, options, first)
+    # the rows --skip-bad-rows sets aside must not stop the look at the columns either
+    source, params = csv_reader_sql(files, options, first, lenient=options.skip_bad_rows)
     return first, describe(conn, source, params, files)
+
+
+def _same_columns(dialects: list[Dialect], inputs: list[Input]) -> None:
+    """--skip-bad-rows reads several files only when their headers name the same columns in the same
+    order: DuckDB sets rows aside only when it does not match columns by name (a raw Binder Error), and
+    read by position, files whose columns differ would put one column's numbers under another's name."""
+    names = [list(d.columns) for d in dialects]
+    for other, label in zip(names[1:], [i.label for i in inputs[1:]], strict=True):
+        if other != names[0]:
+            raise LoadError(
+                f"--skip-bad-rows needs files whose headers name the same columns in the same order; "
+                f"{label} has {_brief(other)}, {inputs[0].label} has {_brief(names[0])}: load them one at a "
+                "time (the others with --append), or leave out --skip-bad-rows"
+            )
+
+
+def _brief(names: list[str], most: int = 6) -> str:
+    return ", ".join(names[:most]) + (f" … ({len(names)} columns)" if len(names) > most else "")
 
 
 def describe(

@@ -195,8 +195,8 @@ def _load(
 
 
 def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
-    cells = plan.dialect.header_cells if plan.dialect else ()
-    return header_renames(cells, plan.originals, plan.safe) if cells else ([], {})
+    cells = (plan.dialect.header_cells if plan.dialect else ()) or plan.originals
+    return header_renames(cells, plan.originals, plan.safe)
 
 
 class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
@@ -219,7 +219,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         loaded, rejected, empty_tail, separator_notes = self._write()
         # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
         # no longer keeps it text; once more after, for a total of amounts read as numbers only then
-        early, early_note, retyped = self._drop_totals(loaded, plan.text_columns)
+        early, early_note, retyped, _ = self._drop_totals(loaded, plan.text_columns)
         loaded -= early
         appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
         header_notes, own_names = _header_renames(plan)
@@ -235,8 +235,15 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
         if self.options.drop_totals:
-            late, late_note, retyped = (0, "", []) if early else self._drop_totals(loaded, plan.text_columns)
+            late, late_note, retyped, label = (
+                (0, "", [], "") if early else self._drop_totals(loaded, plan.text_columns)
+            )
             loaded -= late
+            if late and label and not retyped:  # a label below text dates, dropped once the amounts read
+                relabelled, label_units = self._settle_label(label, loaded, units)
+                units |= label_units
+                notes += relabelled
+                retyped = [label] if relabelled else []
             # the label's column was text for the label alone: what the odd-value check said of it is moot
             notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
             notes.append(early_note or late_note or NO_TOTALS)
@@ -252,13 +259,20 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
         rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
+        reject_notes: list[str] = []
+        if rejected:
+            from analytics_agent.db.load.line_numbers import renumber_rejects  # with set-aside records only
+
+            rejected, reject_notes = renumber_rejects(
+                conn, table, self.files, [i.label for i in self.inputs], plan.dialect
+            )
         refuse_empty(conn, loaded, rejected, self.files, self.inputs, table, self.options)
         empty_tail = (
             drop_empty_tail(conn, table, plan.safe, loaded, self.files, plan.dialect.delimiter)
             if plan.dialect is not None
             else 0
         )
-        return loaded - empty_tail, rejected, empty_tail, self._thousands_notes()
+        return loaded - empty_tail, rejected, empty_tail, reject_notes + self._thousands_notes()
 
     def _thousands_notes(self) -> list[str]:
         """``separators.check_thousands`` when ``--thousands`` is given: refuses a misread, says an
@@ -304,6 +318,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         conn, plan, table = self.conn, self.plan, self.table
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
+        renamed = {s: o for s, o in renamed.items() if o and s != o}  # the file's a_1 stored as a_1; no name
         kept = {u: unit for u, unit in units.items() if unit}
         if self.options.mode == "append":
             before = get_profile(conn, table)
@@ -316,10 +331,33 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         links = store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
         return profile, links
 
-    def _drop_totals(self, loaded: int, text: Sequence[str]) -> tuple[int, str, list[str]]:
+    def _settle_label(
+        self, label: str, rows: int, units: dict[str, str | None]
+    ) -> tuple[list[str], dict[str, str | None]]:
+        """``settle_columns`` once more on the column of a totals label dropped only after the amounts
+        read as numbers (``$8,326.38`` beside ``Total``): its text dates, kept text by the label, settle
+        now. Nothing for a column the user typed or one already settled as other than text."""
+        if label in self.plan.fixed or own_table_types(self.conn, self.table).get(label) != "VARCHAR":
+            return [], {}
+        return settle_columns(
+            self.conn,
+            self.table,
+            text=[label],
+            flags=[],
+            fixed=self.plan.fixed,
+            recount=None,
+            stored_to_original=self._stored_to_original(),
+            tokens=self.options.nulls(),
+            date_formats=self.plan.date_formats,
+            decimal=self.options.decimal,
+            rows=rows,
+            units_known=units,
+        )
+
+    def _drop_totals(self, loaded: int, text: Sequence[str]) -> tuple[int, str, list[str], str]:
         """``--drop-totals`` (``totals_row.drop_totals``); nothing without it."""
         if not self.options.drop_totals:
-            return 0, "", []
+            return 0, "", [], ""
         return drop_totals(self.conn, self.table, loaded, text, self.plan.fixed)
 
     def _written(self) -> Written:

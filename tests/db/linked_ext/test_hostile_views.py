@@ -3,8 +3,8 @@ is skipped with a one-line note and the source's other tables work (issue 24).
 
 Before: the first profile of each linked table ran at start-up with no error handling, so one such view
 failed ``tables``, ``ask`` and every other command. (A view that selects without end is bounded by
-``PROFILE_LIMIT_S`` for sources DuckDB scans itself; DuckDB 1.5.5's postgres scanner does not stop on an
-interrupt, so that case is not tested here: see docs/safety.md.)
+``PROFILE_LIMIT_S`` for sources DuckDB scans itself, and by the server's statement timeout for PostgreSQL:
+test_endless_view.py.)
 """
 
 from __future__ import annotations

@@ -39,6 +39,20 @@ _NO_LAYOUT = (
 )
 
 
+def _quoted_line_breaks(endings: tuple[str, ...], text: str, options: LoadOptions) -> str:
+    """``\\n`` when the file's lines all end in ``\\n`` and its other line ends are inside quoted values
+    (``"first\\r\\nname"``): DuckDB's sniffer takes them for mixed line ends and gives up, and ``--newline
+    any`` would turn them into ``\\n``. Only ``\\n``: DuckDB reads no rows with ``\\r\\n`` pinned when the
+    header holds a quoted ``\\n``. Empty otherwise."""
+    if len(endings) < 2 or options.newline is not None or options.quote not in (None, '"'):
+        return ""
+    if text.count('"') % 2:  # a stray quote (5'11") would hide real line ends from the count below
+        return ""
+    from analytics_agent.db.load.read.peek import endings_outside_quotes  # files of mixed line ends only
+
+    return "\\n" if endings_outside_quotes(text) == ("\\n",) else ""
+
+
 class _SniffFailed(Exception):
     """DuckDB's sniffer found no consistent layout in its sample."""
 
@@ -63,8 +77,10 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     excel = excel_delimiter(peeked.text) if options.skip is None else None
     if excel is not None:  # Excel's "sep=;" line is never the header: read from the line after it
         options = options._replace(skip=1, delimiter=options.delimiter or excel)
+    new_line = _quoted_line_breaks(peeked.endings, peeked.text, options)
+    lf = {"new_line": new_line} if new_line else {}
     try:
-        sniffed = _sniff(conn, path, label, options)
+        sniffed = _sniff(conn, path, label, options, **lf)
         pinned = _pin(conn, path, label, options, sniffed, peeked.text)
     except _SniffFailed:  # a ragged record inside the sample; pin the first line's delimiter
         if len(peeked.endings) > 1 and options.newline is None:
@@ -78,7 +94,9 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         pinned = {"delim": delimiter, "header": options.header if options.header is not None else True}
     if pinned:
         # ignore_errors: the sniff must not trip over the very records the strict read will report
-        sniffed = _sniff(conn, path, label, options, skip=options.skip or 0, ignore_errors=True, **pinned)
+        sniffed = _sniff(
+            conn, path, label, options, skip=options.skip or 0, ignore_errors=True, **pinned, **lf
+        )
     elif not sniffed["HasHeader"] and options.header is None and len(sniffed["Columns"]) > 1:
         line = first_line(conn, path, options, label)
         raise LoadError(
@@ -110,6 +128,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         ),
         excel_delimiter=excel or "",
         hex_seen=written_in_hex(peeked.text),
+        new_line=new_line,
         header_cells=header_cells(
             peeked.text, list(columns), sniffed["Delimiter"], quote, skip=options.skip or 0
         )
@@ -236,7 +255,7 @@ def _sniff(
         names = [d[0] for d in cursor.description]
         row = first_row(cursor)
     except duckdb.Error as exc:
-        if "Error when sniffing file" in str(exc) and not pinned:
+        if "Error when sniffing file" in str(exc) and not pinned.keys() - {"new_line"}:
             raise _SniffFailed from None
         from analytics_agent.db.load.reader_errors import explain_load_error  # error path only
 

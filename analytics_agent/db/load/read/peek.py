@@ -129,6 +129,12 @@ def line_endings(text: str) -> tuple[str, ...]:
     return tuple(name for name, count in found if count)
 
 
+def endings_outside_quotes(text: str) -> tuple[str, ...]:
+    """``line_endings`` of ``text`` with its ``"``-quoted values left out (a ``\\r\\n`` in a quoted header
+    cell of a ``\\n`` file ends no line). Pure."""
+    return line_endings("".join(text.split('"')[::2]))
+
+
 def _widest(line: str) -> int:
     return max(line.count(d) for d in (",", ";", "\t", "|")) + 1
 

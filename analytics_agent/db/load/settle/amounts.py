@@ -61,7 +61,7 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
         if not shown or sum(1 for v in shown if any(c.isdigit() for c in v)) < _MOSTLY * len(shown):
             continue
         marks = [amount_marks(v) for v in shown]
-        if not any(m is not None and m[1] for m in marks):
+        if not any(m is not None and m[1] for m in marks) and not _grouped_column(shown):
             continue
         point = sum(1 for m in marks if m is not None and "." in m[0])
         comma = sum(1 for m in marks if m is not None and "," in m[0])
@@ -70,6 +70,29 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
                 "," if comma == len(shown) or comma > point else ""
             )
     return found
+
+
+_GROUPED = re.compile("[+-]?[0-9]{1,3}(?:[,'\u00a0\u202f ][0-9]{3})+(?:[.][0-9]+)?")
+"""A number with its thousands grouped as a spreadsheet writes them (``1,234.50``, ``1'234``): a column
+of such is one of numbers too, with no unit; a column of ``1,234`` alone reads both ways and is said so."""
+
+
+def _grouped(value: str) -> bool:
+    return _GROUPED.fullmatch(value.strip(" \u00a0\u202f")) is not None
+
+
+def _grouped_column(values: Sequence[str]) -> bool:
+    """Numbers written with their thousands grouped: some value only a grouping reads (``1,234.50``,
+    ``1,234,567``, ``1'234``), or at least half of them grouped with commas alone (``1,234``, then said
+    to read both ways). A lone ``1,250`` among plain numbers is the odd-value check's. Pure."""
+    grouped = [v.strip(" \u00a0\u202f") for v in values if _grouped(v)]
+    sure = any("." in v or v.count(",") > 1 or not set(v).isdisjoint("' \u00a0\u202f") for v in grouped)
+    return sure or 2 * len(grouped) >= len(values) > 0
+
+
+def _example(values: Sequence[str]) -> str:
+    """The first value not written as a plain number (what the note shows), else the first. Pure."""
+    return next((v for v in values if not re.fullmatch(r"\s*-?[0-9]*[.]?[0-9]+\s*", v)), values[0])
 
 
 def amount_marks(value: str) -> tuple[str, bool] | None:
@@ -212,7 +235,7 @@ def settle_amounts(
     for i, name in enumerate(columns):
         counts = Counts(*found[width * i : width * (i + 1)])
         counts = counts._replace(currencies=sorted({_SAME.get(c, c) for c in counts.currencies if c}))
-        example = probe[name][0]
+        example = _example(probe[name])
         decision = decide(name, counts, decimal, example)
         if decision.mark is None:
             if decision.why:

@@ -64,6 +64,7 @@ def settle_columns(
     date_formats: Mapping[str, str],
     decimal: str | None = None,
     rows: int | None = None,
+    units_known: Mapping[str, str | None] | None = None,
 ) -> tuple[list[str], dict[str, str | None]]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
     Returns the notes and the columns of amounts stored as numbers, with their unit (``amounts``).
@@ -72,7 +73,8 @@ def settle_columns(
     Text columns holding dates in a common written form become DATE (said). Missing-value tokens that
     became NULL in a text column are counted from the file (``recount``) and said with the option that
     keeps them. ``fixed``: columns the user typed with --type (left alone). ``rows``: the table's row
-    count, when the caller knows it (the checks of its first rows then read it whole when it is small)."""
+    count, when the caller knows it (the checks of its first rows then read it whole when it is small).
+    ``units_known``: units of amount columns settled before (a clue to the order of day and month)."""
     text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
@@ -88,7 +90,9 @@ def settle_columns(
     text = [c for c in text if c not in units]
     free = [c for c in free if c not in units and c not in noted_amounts]
     sniffed = sniffed_counts(conn, table, date_formats)
-    clues = Clues(list(stored_to_original.values()), units, sniffed.decided(date_formats))
+    clues = Clues(
+        list(stored_to_original.values()), {**(units_known or {}), **units}, sniffed.decided(date_formats)
+    )
     dated, date_notes, noted, decided = text_dates(conn, table, free, rows, probe, clues)
     notes += date_notes
     text = [c for c in text if c not in dated]
@@ -106,8 +110,8 @@ _AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿")
 
 
 def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
-    """Whether some first value has a digit and a currency, percent or accounting sign, or a three-letter
-    code before or after it (``EUR 12``): only then is ``db.amounts`` imported and asked. Pure."""
+    """Whether some first value has a digit and a currency, percent or accounting sign, a three-letter
+    code before or after it (``EUR 12``), or thousands grouped (``1,234``, ``1'234.50``): only then is ``db.amounts`` imported and asked. Pure."""
     for values in probe.values():
         for value in values[:50]:
             text = value.strip()
@@ -115,6 +119,10 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 continue
             if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text[-2:] in ("kr", "zł", "Fr"):
                 return True
+            if len(text) > 4 and text[-4] in ",'\u00a0\u202f " and text[-3:].isdigit():  # 1,234 1'234
+                return True
+            if "." in text and len(text.partition(".")[0]) > 4 and text.partition(".")[0][-4] in ",' ":
+                return True  # 1,234.50
             if any(part.isalpha() and part.isupper() for part in (text[:3], text[-3:])) or text[:2] in (
                 "kr",
                 "Fr",

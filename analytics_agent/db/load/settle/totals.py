@@ -150,13 +150,13 @@ def totals_row_note(
 
 def drop_totals(
     conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str], fixed: Sequence[str]
-) -> tuple[int, str, list[str]]:
+) -> tuple[int, str, list[str], str]:
     """``--drop-totals``: delete the footer totals row and its subtotal rows. Returns the rows deleted, the
-    note (empty: none found), and the label column when it became a number column (it was text only for
-    the label)."""
+    note (empty: none found), the label column when it became a number column (it was text only for
+    the label), and the label column ("" when none was found)."""
     found = find_totals(conn, table, rows, text_columns)
     if found is None:
-        return 0, "", []
+        return 0, "", [], ""
     t = quote_ident(table)
     gone = [found.row, *found.subtotals]
     conn.execute(f"DELETE FROM {t} WHERE rowid IN ({', '.join(map(str, gone))})")
@@ -166,7 +166,7 @@ def drop_totals(
         f"--drop-totals: dropped the last row ({found.label} = {found.text!r}), the sums of the rows above in "
         f"{', '.join(found.sums)}{_subtotals(found)} ({len(gone)} {rows_said}); leave out --drop-totals to keep them"
     )
-    return len(gone), note, retyped
+    return len(gone), note, retyped, found.label
 
 
 def _retype(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
