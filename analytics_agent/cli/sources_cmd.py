@@ -64,6 +64,47 @@ _EndpointOpt = Annotated[
     typer.Option(help="S3-compatible endpoint, e.g. http://127.0.0.1:9000.", rich_help_panel=_WHERE),
 ]
 _RegionOpt = Annotated[Optional[str], typer.Option(help="S3 region.", rich_help_panel=_WHERE)]
+_READ = "Reading CSV files (as `load` reads them)"
+_DelimiterOpt = Annotated[
+    Optional[str], typer.Option(help="Field separator, e.g. ';'.", rich_help_panel=_READ)
+]
+_HeaderOpt = Annotated[
+    Optional[bool],
+    typer.Option(
+        "--header/--no-header",
+        help="The first line is (not) the column names.",
+        rich_help_panel=_READ,
+        show_default=False,
+    ),
+]
+_DateFormatOpt = Annotated[
+    Optional[str], typer.Option(help="Date format, e.g. %d/%m/%Y.", rich_help_panel=_READ)
+]
+_ColumnTypeOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--column-type", help="COLUMN=TYPE (repeatable).", rich_help_panel=_READ),
+]
+_ThousandsOpt = Annotated[
+    Optional[str], typer.Option(help="Thousands separator, e.g. ','.", rich_help_panel=_READ)
+]
+_DecimalOpt = Annotated[
+    Optional[str], typer.Option(help="Decimal separator, e.g. ','.", rich_help_panel=_READ)
+]
+_EncodingOpt = Annotated[Optional[str], typer.Option(help="utf-8, utf-16 or latin-1.", rich_help_panel=_READ)]
+_NullOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--null", help="A value meaning missing (repeatable).", rich_help_panel=_READ),
+]
+_CommentOpt = Annotated[
+    Optional[str], typer.Option(help="Skip lines starting with it, e.g. '#'.", rich_help_panel=_READ)
+]
+_SkipOpt = Annotated[Optional[int], typer.Option(help="Lines before the header.", rich_help_panel=_READ)]
+_QuoteOpt = Annotated[
+    Optional[str], typer.Option(help="Quote character, '' for none.", rich_help_panel=_READ)
+]
+_EscapeOpt = Annotated[
+    Optional[str], typer.Option(help="Escape inside quotes, e.g. '\\'.", rich_help_panel=_READ)
+]
 _PrefixOpt = Annotated[Optional[str], typer.Option(help="Prepended to its table names, e.g. pg_.")]
 _TablesOpt = Annotated[Optional[list[str]], typer.Option("--table", help="Only this table (repeatable).")]
 _ReplaceOpt = Annotated[bool, typer.Option("--replace", help="Replace a source of that name.")]
@@ -77,16 +118,29 @@ def add(
     catalog: _CatalogOpt = None, data_path: _DataPathOpt = None, database: _DatabaseOpt = None,
     token_env: _TokenEnvOpt = None, endpoint: _EndpointOpt = None, region: _RegionOpt = None,
     prefix: _PrefixOpt = None, tables: _TablesOpt = None, replace: _ReplaceOpt = False, no_test: _NoTestOpt = False,
+    delimiter: _DelimiterOpt = None, header: _HeaderOpt = None, date_format: _DateFormatOpt = None,
+    column_type: _ColumnTypeOpt = None, thousands: _ThousandsOpt = None, decimal: _DecimalOpt = None,
+    encoding: _EncodingOpt = None, null: _NullOpt = None, comment: _CommentOpt = None, skip: _SkipOpt = None,
+    quote: _QuoteOpt = None, escape: _EscapeOpt = None,
 ) -> None:  # fmt: skip
     """Add a source; it is tried first (attached read-only in a scratch connection), then saved.
-    With --db it belongs to that database only; without, every database sees it."""
+    With --db it belongs to that database only; without, every database sees it. Local CSV files are
+    sniffed once as `load` reads them; the reading and the stored column names are saved with the source."""
+    reading = {
+        "delimiter": delimiter, "header": header, "date_format": date_format, "types": column_type,
+        "thousands": thousands, "decimal": decimal, "encoding": encoding, "null": null, "comment": comment,
+        "skip": skip, "quote": quote, "escape": escape,
+    }  # fmt: skip
     values = {
         "type": kind, "path": path, "format": fmt, "hive": hive, "dsn": dsn, "schema": schema,
         "password_env": password_env, "catalog": catalog, "data_path": data_path, "database": database,
         "token_env": token_env, "endpoint": endpoint, "region": region, "prefix": prefix,
         "tables": list(tables) if tables else None,
     }  # fmt: skip
-    _save(_new_source(name, values), replace=replace, test=not no_test)
+    source = _new_source(name, values)
+    from analytics_agent.cli.source_reading import with_pinned_reading
+
+    _save(with_pinned_reading(source, reading), replace=replace, test=not no_test)
 
 
 def _new_source(name: str, values: dict[str, Any]) -> Any:

@@ -132,7 +132,11 @@ def _link_files(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked)
     else:
         linked.allowed_paths.append(pattern)
     reader = "read_parquet" if fmt == "parquet" else "read_csv"
-    target = f"{reader}('{_sql_text(pattern)}', hive_partitioning = {'true' if hive else 'false'})"
+    pinned = "".join(f", {k} = {_literal(v)}" for k, v in (source.get("read") or {}).items())
+    target = f"{reader}('{_sql_text(pattern)}', hive_partitioning = {'true' if hive else 'false'}{pinned})"
+    if source.get("columns"):  # the names a load stores (``sources add`` wrote them)
+        renames = ", ".join(f"{quote_ident(o)} AS {quote_ident(s)}" for o, s in source.get("columns").items())
+        target = f"(SELECT * RENAME ({renames}) FROM {target})"
     conn.execute(f"SELECT * FROM {target} LIMIT 0")  # fails now, with the reader's message, if unreadable
     return [(source.prefix + source.name, target)]
 
@@ -315,6 +319,20 @@ def _prefix_of(pattern: str) -> str:
     cut = min((pattern.index(ch) for ch in "*?[" if ch in pattern), default=len(pattern))
     head = pattern[:cut]
     return head if head.endswith("/") else head.rsplit("/", 1)[0] + "/"
+
+
+def _literal(value: object) -> str:
+    """A pinned reader setting as SQL (a view takes no bound parameters); spec.check_reading let only
+    text, numbers, true/false, lists of text and mappings of text through."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+    return f"'{_sql_text(str(value))}'"
 
 
 def _sql_text(text: str) -> str:

@@ -73,6 +73,8 @@ def install_profiles(
             if isinstance(profile, str):
                 skipped[table] = f"source {source.name}: table {table!r} is skipped: {profile}"
                 continue
+            if source.get("columns"):  # the file's own names, as a load's profile keeps them
+                profile = {**profile, "original_names": {s: o for o, s in source.get("columns").items()}}
             fresh[table] = profile
         if fresh != cached:
             _write(folder, source, key, fresh)

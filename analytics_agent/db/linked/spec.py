@@ -38,7 +38,7 @@ from analytics_agent.errors import SourceError
 TYPES = ("files", "postgres", "ducklake", "motherduck")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 _KEYS: dict[str, tuple[str, ...]] = {
-    "files": ("path", "format", "hive", "endpoint", "region", "url_style"),
+    "files": ("path", "format", "hive", "endpoint", "region", "url_style", "read", "columns"),
     "postgres": ("dsn", "password_env", "schema"),
     "ducklake": ("catalog", "data_path", "password_env", "endpoint", "region", "url_style"),
     "motherduck": ("database", "token_env"),
@@ -149,6 +149,8 @@ def _check_values(name: str, kind: str, options: dict[str, Any]) -> None:
         if key == "hive":
             if not isinstance(value, bool):
                 raise SourceError(f"source {name}: hive must be true or false")
+        elif key in ("read", "columns"):
+            check_reading(name, key, value)
         elif not isinstance(value, str):
             raise SourceError(f"source {name}: {key} must be a string")
     if options.get("format") not in (None, "parquet", "csv"):
@@ -168,6 +170,46 @@ def _check_values(name: str, kind: str, options: dict[str, Any]) -> None:
             else "object storage credentials come from the environment or an AWS profile, never the file"
         )
         raise SourceError(f"source {name}: {key} holds {what}; remove it ({fix})")
+
+
+READ_SETTINGS = frozenset(
+    {
+        "auto_detect", "delim", "quote", "escape", "header", "skip", "comment", "columns", "types",
+        "nullstr", "dateformat", "timestampformat", "thousands", "decimal_separator", "encoding",
+        "new_line", "strict_mode", "null_padding", "max_line_size", "union_by_name",
+    }
+)  # fmt: skip
+"""The ``read_csv`` settings a CSV source may pin (``sources add`` writes them as a load decided them)."""
+
+
+def check_reading(name: str, key: str, value: Any) -> None:
+    """``read`` (read_csv settings) and ``columns`` (file name -> stored name): plain values only."""
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise SourceError(f"source {name}: {key} must be a table of settings")
+    if key == "columns":
+        for stored in value.values():
+            if not isinstance(stored, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", stored):
+                raise SourceError(
+                    f"source {name}: columns maps a file's column to a lower-case name, not {stored!r}"
+                )
+        return
+    for setting, item in value.items():
+        if setting not in READ_SETTINGS:
+            raise SourceError(
+                f"source {name}: unknown read setting {setting!r}; allowed: {', '.join(sorted(READ_SETTINGS))}"
+            )
+        if not _plain(item):
+            raise SourceError(
+                f"source {name}: read setting {setting} must be text, a number, true/false or a list"
+            )
+
+
+def _plain(item: Any) -> bool:
+    if isinstance(item, str | bool | int):
+        return True
+    if isinstance(item, list):
+        return all(isinstance(i, str) for i in item)
+    return isinstance(item, Mapping) and all(isinstance(v, str) for v in item.values())
 
 
 def parse_sources(document: Mapping[str, Any]) -> list[Source]:

@@ -82,7 +82,11 @@ def render_toml(sources: list[Source]) -> str:
 def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
     if isinstance(value, list):
         return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, dict):  # an inline table; keys quoted, as a file's column names hold anything
+        return "{ " + ", ".join(f"{_value(k)} = {_value(v)}" for k, v in value.items()) + " }"
     # JSON escapes every control character TOML forbids except DEL, which TOML also forbids raw.
     return json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f")

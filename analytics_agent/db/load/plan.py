@@ -164,6 +164,16 @@ def _parsed_type(date_format: str) -> str:
     return "TIMESTAMP" if any(f"%{c}" in date_format for c in "HIMSfpz") else "DATE"
 
 
+def excel_note(dialect: Dialect | None) -> list[str]:
+    """The note for Excel's ``sep=;`` first line, skipped: said by a load and by a CSV source alike."""
+    if dialect is None or not dialect.excel_delimiter:
+        return []
+    return [
+        f"line 1 ('sep={dialect.excel_delimiter}') is Excel's note of the delimiter, not data: skipped; "
+        f"the delimiter is {dialect.delimiter!r}"
+    ]
+
+
 def _csv_dialect(
     conn: duckdb.DuckDBPyConnection, files: list[Path], inputs: list[Input], options: LoadOptions
 ) -> tuple[Dialect, dict[str, str]]:

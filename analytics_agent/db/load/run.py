@@ -20,7 +20,6 @@ from analytics_agent.db.connect import ensure_database, open_writer
 from analytics_agent.db.load.keywords import reserved_words
 from analytics_agent.db.load.names import header_renames, rename_reason, safe_identifier, table_name_from_path
 from analytics_agent.db.load.options import (
-    Dialect,
     Input,
     Kind,
     LoadOptions,
@@ -29,7 +28,7 @@ from analytics_agent.db.load.options import (
     file_kind,
     resolve_inputs,
 )
-from analytics_agent.db.load.plan import Plan, make_plan
+from analytics_agent.db.load.plan import Plan, excel_note, make_plan
 from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
 from analytics_agent.db.load.read.transcode import utf8_copies
@@ -200,15 +199,6 @@ def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
     return header_renames(cells, plan.originals, plan.safe)
 
 
-def _excel_note(dialect: Dialect | None) -> list[str]:
-    if dialect is None or not dialect.excel_delimiter:
-        return []
-    return [
-        f"line 1 ('sep={dialect.excel_delimiter}') is Excel's note of the delimiter, not data: skipped; "
-        f"the delimiter is {dialect.delimiter!r}"
-    ]
-
-
 class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     """One planned load on the writer connection: the writing steps, and the explanation of a failure."""
 
@@ -237,7 +227,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes = (
             separator_notes
             + header_notes
-            + _excel_note(plan.dialect)
+            + excel_note(plan.dialect)
             + settled
             + trailing_note(self.conn, self.files, self.options, plan.dialect)
         )
