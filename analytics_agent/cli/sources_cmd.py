@@ -164,6 +164,7 @@ def _save(source: Any, *, replace: bool, test: bool) -> None:
     existing = read_sources()
     if any(s.name == source.name for s in existing) and not replace:
         raise SourceError(f"a source named {source.name} exists; pass --replace or choose another name")
+    _refuse_name_clash(source)
     if test:
         _echo_report(_check(source))
     path_written = write_sources([s for s in existing if s.name != source.name] + [source])
@@ -271,6 +272,17 @@ def _chosen(name: str | None) -> list[Any]:
             f"no source {name!r}{did_you_mean(name, names)}; sources: {', '.join(names) or 'none'}"
         )
     return [s for s in sources if s.name == name]
+
+
+def _refuse_name_clash(source: Any) -> None:
+    from pathlib import Path
+
+    from analytics_agent.db.linked.link import name_clash
+    from analytics_agent.errors import SourceError
+
+    problem = name_clash(Path(source.db).stem) if source.db else None
+    if problem is not None:
+        raise SourceError(problem)
 
 
 def _check(source: Any) -> Any:

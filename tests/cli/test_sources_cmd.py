@@ -157,3 +157,22 @@ def test_tables_marks_linked_tables_and_semantic_init_leaves_them_out(sample_db,
     with duckdb.connect(str(own), read_only=True) as conn:
         stored = {r[0] for r in conn.execute("SELECT table_name FROM information_schema.tables").fetchall()}
     assert "sales" not in stored
+
+
+def test_a_database_file_named_linked_gets_one_line_not_an_internal_error(tmp_path):
+    """DuckDB names a database after its file: ``linked.duckdb`` is the catalog the sources' own views need,
+    and every command with a source failed with an internal error (BinderException)."""
+    (tmp_path / "x.csv").write_text("a,b\n1,2\n")
+    (tmp_path / "y.csv").write_text("c,d\n3,4\n")
+    assert run(["--db", "linked.duckdb", "load", "x.csv"], tmp_path).returncode == 0
+    refused = run(
+        ["--db", "linked.duckdb", "sources", "add", "ys", "--type", "files", "--path", "y.csv"], tmp_path
+    )
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "cannot have linked sources" in refused.stderr and "linked_data.duckdb" in refused.stderr
+    assert "No sources yet" in run(["sources", "list"], tmp_path).stdout
+    # a source for every database reaches this one too: each command says why, in one line
+    assert run(["sources", "add", "ys", "--type", "files", "--path", "y.csv"], tmp_path).returncode == 0
+    tables = run(["--db", "linked.duckdb", "tables"], tmp_path)
+    assert tables.returncode == 1 and "internal error" not in tables.stderr, tables.stderr
+    assert tables.stderr.startswith("error: a database file named linked.duckdb cannot have linked sources")

@@ -51,6 +51,26 @@ class Linked:
     changes it, so what was read from the lake before (profiles, the tool list) is read again."""
 
 
+def name_clash(database: str) -> str | None:
+    """Why a database DuckDB names ``database`` cannot have linked sources, or None. DuckDB names a database
+    after its file, so ``linked.duckdb`` is the catalog ``linked``: the sources' own catalog would not be
+    attached beside it and every command failed with a binder error."""
+    if database.lower() != LINKED:
+        return None
+    return (
+        f"a database file named {database}.duckdb cannot have linked sources: DuckDB names the database "
+        f"'{database}', the name the sources' own catalog needs; rename the file (for example to "
+        f"{database}_data.duckdb) and pass that to --db"
+    )
+
+
+def _check_database_name(conn: duckdb.DuckDBPyConnection) -> None:
+    row = conn.execute("SELECT current_database()").fetchone()
+    problem = name_clash(str(row[0])) if row is not None else None
+    if problem is not None:
+        raise SourceError(problem)
+
+
 def link_sources(
     conn: duckdb.DuckDBPyConnection,
     sources: Sequence[Source],
@@ -63,6 +83,7 @@ def link_sources(
     command); a table whose name is already taken is skipped and reported in ``problems``."""
     linked = Linked()
     names_in_use = set(taken)
+    _check_database_name(conn)
     conn.execute(f"ATTACH IF NOT EXISTS ':memory:' AS {LINKED} (READ_WRITE)")
     conn.execute(f"SET search_path = '{SEARCH_PATH}'")
     for source in sources:
