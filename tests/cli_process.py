@@ -53,3 +53,36 @@ def run_in_terminal(
         chunks.append(data)
     os.close(master)
     return proc.wait(timeout=600), b"".join(chunks).decode("utf-8", "replace")
+
+
+_ENTRY_SCRIPT = """
+import json, sys
+out, entry = sys.argv[1], sys.argv[2]
+sys.argv = ["analytics-agent", *sys.argv[3:]]
+if entry == "entry":
+    from analytics_agent.cli.entry import main
+else:
+    from analytics_agent.cli.app import main
+try:
+    main()
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+with open(out, "w") as fh:
+    json.dump({"code": code, "typer": "typer" in sys.modules}, fh)
+"""
+
+
+def run_entry(entry: str, args: list[str], *, cwd: Path, env: dict[str, str]) -> tuple[dict, str, str]:
+    """Run ``args`` through the console script's ``main`` (``entry``) or typer's app (``app``) in a child:
+    ({"code": exit code, "typer": whether typer was imported}, stdout, stderr). The plain-line readers
+    (``load``, ``tools call``) are held to say what typer says, byte for byte."""
+    import json
+
+    out = cwd / f"{entry}.json"
+    done = subprocess.run(
+        [sys.executable, "-c", _ENTRY_SCRIPT, str(out), entry, *args],
+        cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    return json.loads(out.read_text()), done.stdout, done.stderr

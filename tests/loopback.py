@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 import socket
+import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -83,3 +85,17 @@ def read_request(conn: socket.socket) -> bytes:
     while len(body) < length:
         body += conn.recv(65536)
     return head + b"\r\n\r\n" + body
+
+
+def wait_listening(port: int, proc: subprocess.Popen, timeout: float = 600, host: str = "127.0.0.1") -> None:
+    """Until a server process accepts a connection on ``port`` (its readiness), or exits. The bound only
+    ends a broken run: on a loaded machine starting the HTTP stack took more than the 30 s once allowed."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
+        with socket.socket() as probe:
+            if probe.connect_ex((host, port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError("server did not start listening")

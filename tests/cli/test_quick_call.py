@@ -4,9 +4,6 @@ typer makes of it and say the same, byte for byte; anything else must still reac
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +14,7 @@ from hypothesis import strategies as st
 from analytics_agent.cli.app import app_for
 from analytics_agent.cli.context import State
 from analytics_agent.cli.quick_call import quick_call_args
+from tests.cli_process import run_entry
 from tests.import_probe import this_checkout
 
 PLAIN = [
@@ -124,33 +122,8 @@ def test_anything_but_a_plain_call_is_left_to_typer(args: list[str]) -> None:
     assert quick_call_args(args) is None
 
 
-_RUN = """
-import json, sys
-out, entry = sys.argv[1], sys.argv[2]
-sys.argv = ["analytics-agent", *sys.argv[3:]]
-if entry == "entry":
-    from analytics_agent.cli.entry import main
-else:
-    from analytics_agent.cli.app import main
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-else:
-    code = 0
-with open(out, "w") as fh:
-    json.dump({"code": code, "typer": "typer" in sys.modules}, fh)
-"""
-
-
 def _run(entry: str, args: list[str], tmp_path: Path) -> tuple[dict, str, str]:
-    out = tmp_path / f"{entry}.json"
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN, str(out), entry, *args],
-        cwd=tmp_path, env={**os.environ, "COLUMNS": "100", "PYTHONPATH": this_checkout()},
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    return json.loads(out.read_text()), done.stdout, done.stderr
+    return run_entry(entry, args, cwd=tmp_path, env={"COLUMNS": "100", "PYTHONPATH": this_checkout()})
 
 
 @pytest.mark.parametrize(

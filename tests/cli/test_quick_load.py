@@ -3,7 +3,6 @@ makes of it, and anything else must still reach typer."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 from analytics_agent.cli.app import app_for
 from analytics_agent.cli.context import State
 from analytics_agent.cli.load_args import OPTIONS, quick_load_args
+from tests.cli_process import run_entry
 
 PLAIN = [
     ["load", "a.csv"],
@@ -122,33 +122,13 @@ def test_anything_but_a_plain_load_is_left_to_typer(args):
     assert quick_load_args(args) is None
 
 
-_RUN = """
-import json, sys
-out, entry = sys.argv[1], sys.argv[2]
-sys.argv = ["analytics-agent", *sys.argv[3:]]
-if entry == "entry":
-    from analytics_agent.cli.entry import main
-else:
-    from analytics_agent.cli.app import main
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-else:
-    code = 0
-with open(out, "w") as fh:
-    json.dump({"code": code, "typer": "typer" in sys.modules}, fh)
-"""
-
-
 def _run(entry: str, args: list[str], tmp_path: Path) -> tuple[dict, str, str]:
-    out = tmp_path / f"{entry}.json"
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN, str(out), entry, *args],
-        cwd=tmp_path, env={**os.environ, "COLUMNS": "100"}, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    timed = re.sub(r" in \d+\.\d s\.", " in (seconds) s.", done.stdout)  # the one part that may differ
-    return json.loads(out.read_text()), timed, done.stderr
+    result, stdout, stderr = run_entry(entry, args, cwd=tmp_path, env={"COLUMNS": "100"})
+    return (
+        result,
+        re.sub(r" in \d+\.\d s\.", " in (seconds) s.", stdout),
+        stderr,
+    )  # the one part that may differ
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,8 @@ pytest.importorskip("mcp")
 import anyio
 import httpx
 from signed_in import free_port, token_client
+
+from tests.loopback import wait_listening
 
 pytestmark = pytest.mark.anyio
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,18 +37,6 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=600,
     )
-
-
-def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 600) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError("server exited")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise AssertionError("server did not start listening")
 
 
 async def test_two_users_sign_in_with_their_tokens_and_a_removed_one_is_refused_at_once(sample_db, tmp_path):
@@ -76,7 +64,7 @@ async def test_two_users_sign_in_with_their_tokens_and_a_removed_one_is_refused_
             env=_env(),
         )
         try:
-            await anyio.to_thread.run_sync(_wait_listening, port, proc)
+            await anyio.to_thread.run_sync(wait_listening, port, proc)
             url = f"http://127.0.0.1:{port}"
             answers = []
             for token in (alice, bob):

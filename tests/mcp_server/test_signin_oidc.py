@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ import anyio
 import httpx
 from signed_in import Seen, free_port, serving, token_client
 
+from tests.loopback import wait_listening
 from tests.required import oidc_provider
 
 pytestmark = pytest.mark.anyio
@@ -121,18 +120,6 @@ async def test_tokens_for_another_audience_or_from_another_provider_are_refused(
     assert seen.handlers == []
 
 
-def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 600) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError("server exited")
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise AssertionError("server did not start listening")
-
-
 async def test_the_command_line_server_takes_a_real_providers_token_and_refuses_none(
     sample_db, tmp_path, providers
 ):
@@ -151,7 +138,7 @@ async def test_the_command_line_server_takes_a_real_providers_token_and_refuses_
             env=env,
         )
         try:
-            await anyio.to_thread.run_sync(_wait_listening, port, proc)
+            await anyio.to_thread.run_sync(wait_listening, port, proc)
             async with token_client(f"http://127.0.0.1:{port}", token) as client:
                 answer = await client.call_tool("sales_summary", PUNE)
             async with httpx.AsyncClient(timeout=30) as http:

@@ -8,7 +8,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,8 @@ import anyio
 import mcp_types as types
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
+
+from tests.loopback import wait_listening
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 PUNE = {"city": "Pune", "day": "2026-10-24"}
@@ -113,20 +114,6 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _wait_listening(port: int, proc: subprocess.Popen, timeout: float = 600, host: str = "127.0.0.1") -> None:
-    """Until the server accepts a connection (its readiness), or exits. The bound only ends a broken run:
-    on a loaded machine starting the HTTP stack took more than the 30 s this once allowed."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
-        with socket.socket() as probe:
-            if probe.connect_ex((host, port)) == 0:
-                return
-        time.sleep(0.05)
-    raise AssertionError("server did not start listening")
-
-
 @pytest.fixture
 def http_server(sample_db: Path, tmp_path: Path, request: pytest.FixtureRequest):
     host = getattr(request, "param", None)
@@ -141,7 +128,7 @@ def http_server(sample_db: Path, tmp_path: Path, request: pytest.FixtureRequest)
             env=_env(),
         )
         try:
-            _wait_listening(port, proc, host=host or "127.0.0.1")
+            wait_listening(port, proc, host=host or "127.0.0.1")
             yield f"http://{host or '127.0.0.1'}:{port}/mcp", out, err
         finally:
             proc.terminate()
