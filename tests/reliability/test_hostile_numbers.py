@@ -27,27 +27,30 @@ def _commands(typer_app, path=()):
 def _numeric_options() -> list[tuple[list[str], str, type]]:
     found = []
     for path, callback in _commands(app):
-        for hint in typing.get_type_hints(callback, include_extras=True).values():
+        for name, hint in typing.get_type_hints(callback, include_extras=True).items():
             if typing.get_origin(hint) is not typing.Annotated:
                 continue
             base, *meta = typing.get_args(hint)
             option = next((m for m in meta if isinstance(m, OptionInfo)), None)
             kinds = [k for k in (typing.get_args(base) or (base,)) if k in (int, float)]
             if option is not None and kinds:
-                flag = option.default if isinstance(option.default, str) else option.param_decls[0]
+                declared = [option.default] if isinstance(option.default, str) else list(option.param_decls)
+                flag = next(
+                    iter(declared), "--" + name.replace("_", "-")
+                )  # typer names it after the parameter
                 found.append((path, flag, kinds[0]))
     return found
 
 
 OPTIONS = _numeric_options()
-REQUIRED = {"ask": ["How did Pune do?"]}
+REQUIRED = {"ask": ["How did Pune do?"], "sources": ["s", "--type", "files", "--path", "x.csv"]}
 """The arguments a command needs besides the option; a command missing here fails the check below."""
 
 
 def test_the_options_found_are_the_ones_this_file_runs() -> None:
     floats = sorted({(" ".join(p), f) for p, f, k in OPTIONS if k is float})
     assert ("ask", "--request-deadline") in floats and ("eval", "--fail-under") in floats
-    assert {p[0] for p, _, _ in OPTIONS} <= {"ask", "audit", "chat", "eval", "mcp"}, (
+    assert {p[0] for p, _, _ in OPTIONS} <= {"ask", "audit", "chat", "eval", "mcp", "sources"}, (
         "add the new command to REQUIRED"
     )
 

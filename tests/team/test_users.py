@@ -105,25 +105,28 @@ def test_bad_names_and_a_damaged_file_are_one_line_errors(tmp_path, cli):
     assert cli(db, "list").exit_code != 0
 
 
-def _add_many(path: str, prefix: str, count: int) -> None:
-    from pathlib import Path
-
-    for n in range(count):
-        add_user(Path(path), f"{prefix}{n}")
+_ADD_MANY = """
+import sys
+from pathlib import Path
+from analytics_agent.team.users import add_user
+for n in range(int(sys.argv[3])):
+    add_user(Path(sys.argv[1]), f"{sys.argv[2]}{n}")
+"""
 
 
 def test_users_added_at_once_by_several_processes_are_all_kept(tmp_path):
     """Each `users add` reads the list, adds one and writes it back: without a lock around the three, two
-    processes at once lost each other's users (the last write won)."""
-    import multiprocessing
+    processes at once lost each other's users (the last write won). Plain child processes of the installed
+    package (a spawned multiprocessing child must import this test module, which an installed run cannot)."""
+    import subprocess
 
     path = users_file(tmp_path / "team.duckdb")
-    context = multiprocessing.get_context("spawn")
-    workers = [context.Process(target=_add_many, args=(str(path), f"p{w}u", 6)) for w in range(6)]
+    workers = [
+        subprocess.Popen([sys.executable, "-c", _ADD_MANY, str(path), f"p{w}u", "6"], stderr=subprocess.PIPE)
+        for w in range(6)
+    ]
     for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join(120)
-        assert worker.exitcode == 0
+        _, err = worker.communicate(timeout=120)
+        assert worker.returncode == 0, err
     names = {u.name for u in users.read_users(path)}
     assert names == {f"p{w}u{n}" for w in range(6) for n in range(6)}
