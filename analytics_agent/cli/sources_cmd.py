@@ -99,7 +99,7 @@ _CommentOpt = Annotated[
     Optional[str], typer.Option(help="Skip lines starting with it, e.g. '#'.", rich_help_panel=_READ)
 ]
 _SkipOpt = Annotated[
-    Optional[int], typer.Option("--skip", min=0, help="Lines before the header.", rich_help_panel=_READ)
+    Optional[int], typer.Option("--skip", help="Lines before the header.", rich_help_panel=_READ)
 ]
 _QuoteOpt = Annotated[
     Optional[str], typer.Option(help="Quote character, '' for none.", rich_help_panel=_READ)
