@@ -43,7 +43,8 @@ def _numeric_options() -> list[tuple[list[str], str, type]]:
 
 
 OPTIONS = _numeric_options()
-REQUIRED = {"ask": ["How did Pune do?"], "sources": ["s", "--type", "files", "--path", "x.csv"]}
+_CSV = str(Path(__file__).resolve().parents[1] / "data" / "real" / "airlines.csv")  # a file that exists
+REQUIRED = {"ask": ["How did Pune do?"], "sources": ["s", "--type", "files", "--path", _CSV]}
 """The arguments a command needs besides the option; a command missing here fails the check below."""
 
 
