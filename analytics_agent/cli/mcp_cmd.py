@@ -31,60 +31,72 @@ if TYPE_CHECKING:  # the workspace is imported when the server starts, not to pa
 INSTALL_HINT = "the mcp command needs the MCP SDK: pip install 'analytics-agent[mcp]'"
 
 
+_HttpOpt = Annotated[bool, typer.Option("--http", help="Serve Streamable HTTP instead of stdio.")]
+_PortOpt = Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")]
+_HostOpt = Annotated[
+    str, typer.Option("--host", help="HTTP address to bind; anything but loopback is reachable by others.")
+]
+_AuthOpt = Annotated[
+    str,
+    typer.Option(
+        "--auth",
+        help="HTTP sign-in: none, users (personal tokens, see `users add`) or oidc (JWTs from --issuer).",
+    ),
+]
+_IssuerOpt = Annotated[
+    Optional[str], typer.Option("--issuer", help="oidc: the provider's issuer URL.", show_default=False)
+]
+_AudienceOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--audience",
+        help="This server's public URL (its resource URI): tokens must name it. Default: the local URL.",
+        show_default=False,
+    ),
+]
+_GroupsClaimOpt = Annotated[
+    str, typer.Option("--groups-claim", help="oidc: the token claim that lists the user's groups.")
+]
+_ScopeOpt = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--scope", help="oidc: a scope every token must carry; repeat for more.", show_default=False
+    ),
+]
+_AuditOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--audit",
+        metavar="FILE",
+        help="Append one JSON line per tool call to FILE (docs/audit.md). Default with --http: "
+        "beside the database (NAME.audit.jsonl); over stdio: none.",
+        show_default=False,
+    ),
+]
+_LogFormatOpt = Annotated[
+    str, typer.Option("--log-format", metavar="text|json", help="Log lines on stderr: text or json.")
+]
+_AccessOpt = Annotated[
+    Optional[Path],
+    typer.Option(
+        "--access",
+        help="Access policy: who may read which tables (default: access.yaml beside the database).",
+    ),
+]
+
+
 def mcp(
-    http: Annotated[bool, typer.Option("--http", help="Serve Streamable HTTP instead of stdio.")] = False,
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP port.")] = 8000,
-    host: Annotated[
-        str,
-        typer.Option("--host", help="HTTP address to bind; anything but loopback is reachable by others."),
-    ] = "127.0.0.1",
-    auth: Annotated[
-        str,
-        typer.Option(
-            "--auth",
-            help="HTTP sign-in: none, users (personal tokens, see `users add`) or oidc (JWTs from --issuer).",
-        ),
-    ] = "none",
-    issuer: Annotated[
-        Optional[str], typer.Option("--issuer", help="oidc: the provider's issuer URL.", show_default=False)
-    ] = None,
-    audience: Annotated[
-        Optional[str],
-        typer.Option(
-            "--audience",
-            help="This server's public URL (its resource URI): tokens must name it. Default: the local URL.",
-            show_default=False,
-        ),
-    ] = None,
-    groups_claim: Annotated[
-        str, typer.Option("--groups-claim", help="oidc: the token claim that lists the user's groups.")
-    ] = "groups",
-    scope: Annotated[
-        Optional[list[str]],
-        typer.Option(
-            "--scope", help="oidc: a scope every token must carry; repeat for more.", show_default=False
-        ),
-    ] = None,
-    audit: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--audit",
-            metavar="FILE",
-            help="Append one JSON line per tool call to FILE (docs/audit.md). Default with --http: "
-            "beside the database (NAME.audit.jsonl); over stdio: none.",
-            show_default=False,
-        ),
-    ] = None,
-    log_format: Annotated[
-        str, typer.Option("--log-format", metavar="text|json", help="Log lines on stderr: text or json.")
-    ] = "text",
-    access: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--access",
-            help="Access policy: who may read which tables (default: access.yaml beside the database).",
-        ),
-    ] = None,
+    http: _HttpOpt = False,
+    port: _PortOpt = 8000,
+    host: _HostOpt = "127.0.0.1",
+    auth: _AuthOpt = "none",
+    issuer: _IssuerOpt = None,
+    audience: _AudienceOpt = None,
+    groups_claim: _GroupsClaimOpt = "groups",
+    scope: _ScopeOpt = None,
+    audit: _AuditOpt = None,
+    log_format: _LogFormatOpt = "text",
+    access: _AccessOpt = None,
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
     _require_sdk()
@@ -99,11 +111,9 @@ def mcp(
         scopes=scope,
     )
     from analytics_agent.cli.log_format import FORMATS, configure
-    from analytics_agent.config import load_config_file
 
     if log_format not in FORMATS:
         raise ConfigError(f"--log-format must be text or json, not {log_format!r}")
-
     if http:
         _policy_needs_sign_in(auth, access)
         _check_port_free(host, port)
@@ -113,37 +123,42 @@ def mcp(
         return
     live = _live_workspace(access)
     try:
-        if live.created:
-            say_created(live.db_path, sample_data=gets_sample_data(db_path()))
-        warn_problems(live.problems)
-        timezone = load_config_file().get("timezone")
-        door = _import_mcp_server() if http else None
-        where = f"http://{host}:{port}{door.MCP_PATH}" if door else "stdio"
-        typer.echo(
-            f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path}"
-            f"{_signing_in(auth, issuer)})",
-            err=True,
-        )
-        # what start-up built lives as long as the server: out of the collector's walks (every full
-        # collection, the interpreter's last one at exit too, walked it all again). Kept for
-        # docs/performance.md row 5, the first tools/list within 1.5x of `tools list`: 1.31x with it,
-        # 1.51x without (December 2026, paired, CPU of the server)
-        gc.freeze()
-        trail = _audit_trail(audit or (default_audit_path(live.db_path) if http else None))
-        try:
-            if door:
-                _serve_http(door, live, timezone, trail, host=host, port=port, sign_in=sign_in)
-            else:
-                # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
-                # the first message it leaves (docs/performance.md)
-                from analytics_agent.mcp_server.front import serve
-
-                serve(live, timezone=timezone, trail=trail)
-        finally:
-            if trail is not None:
-                trail.close()
+        _serve(live, http, host=host, port=port, sign_in=sign_in, audit=audit, said=_signing_in(auth, issuer))
     finally:
         live.close()
+
+
+def _serve(live, http: bool, *, host: str, port: int, sign_in, audit: Optional[Path], said: str) -> None:
+    """Say what is served, then serve it until stopped, with its audit trail."""
+    from analytics_agent.config import load_config_file
+
+    if live.created:
+        say_created(live.db_path, sample_data=gets_sample_data(db_path()))
+    warn_problems(live.problems)
+    timezone = load_config_file().get("timezone")
+    door = _import_mcp_server() if http else None
+    where = f"http://{host}:{port}{door.MCP_PATH}" if door else "stdio"
+    typer.echo(
+        f"analytics-agent MCP server on {where} ({len(live.registry)} tools, {live.db_path}{said})", err=True
+    )
+    # what start-up built lives as long as the server: out of the collector's walks (every full
+    # collection, the interpreter's last one at exit too, walked it all again). Kept for
+    # docs/performance.md row 5, the first tools/list within 1.5x of `tools list`: 1.31x with it,
+    # 1.51x without (December 2026, paired, CPU of the server)
+    gc.freeze()
+    trail = _audit_trail(audit or (default_audit_path(live.db_path) if http else None))
+    try:
+        if door:
+            _serve_http(door, live, timezone, trail, host=host, port=port, sign_in=sign_in)
+        else:
+            # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
+            # the first message it leaves (docs/performance.md)
+            from analytics_agent.mcp_server.front import serve
+
+            serve(live, timezone=timezone, trail=trail)
+    finally:
+        if trail is not None:
+            trail.close()
 
 
 def _policy_needs_sign_in(auth: str, access: Optional[Path]) -> None:
