@@ -17,7 +17,7 @@ from typing import Any
 
 from analytics_agent.api.pythonic import speaks_python
 from analytics_agent.api.results import Answer, Result
-from analytics_agent.api.workspace import NO_MODEL, _ask_once, _progress_line
+from analytics_agent.api.workspace import _ask_once, _progress_line, model_settings
 from analytics_agent.errors import ConfigError, ToolError
 from analytics_agent.workspace.remote import TOKEN_ENV, RemoteWorkspace, open_remote, read_token
 
@@ -84,9 +84,7 @@ class TeamServer:
     ) -> Answer:
         """Ask one question: the model here (settings as ``Workspace.ask``), the tools and their guidance
         from the server."""
-        from analytics_agent.config import resolve_settings
-
-        flags = {
+        settings = model_settings({
             "model": model,
             "base_url": base_url,
             "api_key": api_key,
@@ -94,10 +92,7 @@ class TeamServer:
             "max_steps": max_steps,
             "max_tokens_budget": max_tokens_budget,
             "tool_mode": tool_mode,
-        }
-        settings = resolve_settings(flags)
-        if not settings.model:
-            raise ConfigError(NO_MODEL)
+        })  # fmt: skip
         return _ask_once(self._remote, question, settings, transcript, _progress_line(progress))
 
     def close(self) -> None:

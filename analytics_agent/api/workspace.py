@@ -234,9 +234,7 @@ class Workspace:
             ProviderError: the endpoint failed (its subclasses say how).
             DatabaseError: the database has no table to answer from.
         """
-        from analytics_agent.config import resolve_settings
-
-        flags = {
+        settings = model_settings({
             "model": model,
             "base_url": base_url,
             "api_key": api_key,
@@ -252,10 +250,7 @@ class Workspace:
             "request_deadline": request_deadline,
             "max_retries": max_retries,
             "tool_mode": tool_mode,
-        }
-        settings = resolve_settings(flags)
-        if not settings.model:
-            raise ConfigError(NO_MODEL)
+        })  # fmt: skip
         with self._using() as ws:
             if not self._live.tables:
                 raise DatabaseError(f"{self.path} has no tables yet; load one first: ws.load('FILE.csv')")
@@ -308,6 +303,17 @@ def _progress_line(progress: Callable[[str], None] | bool | None) -> Callable[[s
         raise ConfigError(f"progress must be a function that takes one line, or True; got {progress!r}")
     report = progress
     return lambda line: report(python_words(line))
+
+
+def model_settings(flags: dict[str, Any]) -> Any:
+    """The settings an ask runs with (arguments over the environment over the config file); no model is
+    a ConfigError. Shared by a local workspace's ``ask`` and a team server's."""
+    from analytics_agent.config import resolve_settings
+
+    settings = resolve_settings(flags)
+    if not settings.model:
+        raise ConfigError(NO_MODEL)
+    return settings
 
 
 def _ask_once(
