@@ -18,12 +18,11 @@ import duckdb
 from analytics_agent.db.catalog import Written, get_profile, own_table_types, store_profile, written_tables
 from analytics_agent.db.connect import ensure_database, open_writer
 from analytics_agent.db.load.keywords import reserved_words
-from analytics_agent.db.load.names import header_renames, rename_reason, safe_identifier, table_name_from_path
+from analytics_agent.db.load.names import header_renames, rename_reason
 from analytics_agent.db.load.options import (
     Input,
     Kind,
     LoadOptions,
-    Mode,
     check_options,
     file_kind,
     resolve_inputs,
@@ -36,6 +35,7 @@ from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
 from analytics_agent.db.load.settle.trailing import trailing_note
+from analytics_agent.db.load.target import target_table, write_mode
 from analytics_agent.db.load.write import (
     ProgressCallback,
     drop_empty_tail,
@@ -163,10 +163,10 @@ def _load(
         open_writer(db_path, threads=_threads(files)) as conn,
     ):
         reserved = reserved_words(conn)
-        table = _target_table(options, patterns, reserved)
+        table = target_table(options, patterns, reserved)
         before = written_tables(conn)  # the writer holds the file: nobody else adds or drops a table
         existing = list(before[0])
-        options = options._replace(mode=_effective_mode(options.mode, table, existing))
+        options = options._replace(mode=write_mode(options.mode, table, existing))
         plan = make_plan(conn, kind, files, inputs, options, reserved, rejects)
         load = _Load(conn, table, plan, options, files, inputs, rejects, before)
         try:
@@ -379,33 +379,6 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
 def _named_member(item: Input) -> Input:
     """An archive input with its member named, so every message can say which file inside it."""
     return Input(item.path, member_name(item)) if is_archive(item.path) else item
-
-
-def _effective_mode(mode: Mode, table: str, existing: list[str]) -> Mode:
-    """``create`` when ``--replace``/``--append`` names a table that is not there (the summary then says
-    what happened); a name close to an existing table is taken for a typo and refused, since replacing
-    or appending was meant to change that table, not to make a new one beside it."""
-    if mode == "create" or table.lower() in {name.lower() for name in existing}:
-        return mode
-    from analytics_agent.suggest import did_you_mean
-
-    hint = did_you_mean(table, existing)
-    if hint:
-        raise LoadError(
-            f"no table {table!r} to {'replace' if mode == 'replace' else 'append to'}{hint} "
-            f"(to create {table!r} as a new table, leave out --{mode})"
-        )
-    return "create"
-
-
-def _target_table(options: LoadOptions, patterns: Sequence[str], reserved: frozenset[str]) -> str:
-    if options.table is not None:
-        name = safe_identifier(options.table, reserved=reserved, prefix="t")
-    else:  # archive.zip:member.csv is named after its member
-        name = table_name_from_path(patterns[0].rsplit(".zip:", 1)[-1], reserved=reserved)
-    if name.startswith("_"):
-        raise LoadError(f"table names starting with '_' are reserved; choose another --table than {name!r}")
-    return name
 
 
 def _threads(files: Sequence[Path]) -> int | None:
