@@ -23,6 +23,7 @@ from analytics_agent.cli.answer_view import (
     print_json_error,
     show_answer,
 )
+from analytics_agent.cli.ask_tools import empty_database, has_tables, open_tools
 from analytics_agent.cli.context import open_workspace
 from analytics_agent.cli.output import ChartFileOpt
 
@@ -222,9 +223,9 @@ def chat(
     view = View(quiet=quiet, show_sql=show_sql, chart=chart)
     settings = _settings(locals())
     streaming = sys.stdout.isatty() if stream is None else stream
-    with _open_tools(settings.timezone, server=server, token_file=token_file) as ws:
-        if not _has_tables(ws):
-            typer.echo(f"note: {_empty_database(ws)}", err=True)
+    with open_tools(settings.timezone, server=server, token_file=token_file) as ws:
+        if not has_tables(ws):
+            typer.echo(f"note: {empty_database(ws)}", err=True)
         model_provider = make_provider(settings, stream=streaming, stream_asked=stream is True)
         wiring = _wire(ws, model_provider, settings, view, transcript=transcript, stream=streaming)
         try:
@@ -318,7 +319,7 @@ def _answer_one(
     try:
         wiring, result = _run_question(
             question, settings, view, transcript=transcript, stream=stream, client=client, demo=demo,
-            tools=lambda: _open_tools(settings.timezone, demo=demo, server=server, token_file=token_file),
+            tools=lambda: open_tools(settings.timezone, demo=demo, server=server, token_file=token_file),
         )  # fmt: skip
     except AnalyticsAgentError as exc:
         if view.as_json:
@@ -341,8 +342,8 @@ def _run_question(question: str, settings: Any, view: View, *, transcript, strea
 
     streaming = (sys.stdout.isatty() and not view.as_json) if stream is None else stream
     with tools() as ws:
-        if not _has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
-            raise DatabaseError(_empty_database(ws))
+        if not has_tables(ws):  # nothing to answer from: say how to load a file, spend no model call
+            raise DatabaseError(empty_database(ws))
         model_provider = make_provider(settings, stream=streaming, client=client, stream_asked=stream is True)
         wiring = _wire(
             ws, model_provider, settings, view, transcript=transcript, stream=streaming and not view.as_json
@@ -384,37 +385,6 @@ def _wire(ws: Any, model_provider: Any, settings: Any, view: View, *, transcript
         show_sql=view.show_sql,
         spinner=None if view.quiet or view.as_json else stderr_spinner(),
     )
-
-
-def _open_tools(timezone: str | None, *, demo: bool = False, server: str | None = None, token_file=None):
-    """The local workspace, or a team server's tools (``--server``) as the token's user."""
-    if server is None:
-        if token_file is not None:
-            from analytics_agent.errors import ConfigError
-
-            raise ConfigError("--token-file goes with --server URL (the team server to sign in to)")
-        return open_workspace(timezone, demo=demo)
-    import os
-
-    from analytics_agent.workspace.remote import open_remote, read_token
-
-    return open_remote(server, read_token(str(token_file) if token_file else None, dict(os.environ)))
-
-
-def _has_tables(ws: Any) -> bool:
-    from analytics_agent.db.catalog import table_names
-    from analytics_agent.workspace.remote import RemoteWorkspace
-
-    if isinstance(ws, RemoteWorkspace):  # the server's tables; its guidance tells the model about them
-        return True
-
-    return bool(table_names(ws.cursor()))
-
-
-def _empty_database(ws: Any) -> str:
-    from analytics_agent.cli.context import load_hint
-
-    return f"{ws.db_path} has no tables yet; load a file first: {load_hint(ws.db_path)}"
 
 
 def _close(model_provider: Any) -> None:
