@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,16 +83,8 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     try:
         sniffed = _sniff(conn, path, label, options, **lf)
         pinned = _pin(conn, path, label, options, sniffed, peeked.text)
-    except _SniffFailed:  # a ragged record inside the sample; pin the first line's delimiter
-        if len(peeked.endings) > 1 and options.newline is None:
-            raise LoadError(
-                f"{label} mixes line endings ({' and '.join(peeked.endings)}), which DuckDB cannot read as "
-                "they are; add --newline any to end a line at each of them"
-            ) from None
-        delimiter = options.delimiter or likely_delimiter(first_line(conn, path, options, label))
-        if delimiter is None:
-            raise LoadError(_NO_LAYOUT.format(label=label)) from None
-        pinned = {"delim": delimiter, "header": options.header if options.header is not None else True}
+    except _SniffFailed:  # a ragged record inside the sample
+        pinned = _first_line_layout(conn, path, label, options, peeked.endings)
     if pinned:
         # ignore_errors: the sniff must not trip over the very records the strict read will report
         sniffed = _sniff(
@@ -135,6 +128,22 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         if header
         else (),
     )
+
+
+def _first_line_layout(
+    conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions, endings: Sequence[str]
+) -> dict[str, Any]:
+    """When DuckDB's sniff fails on a ragged record: the first line's delimiter, pinned. Mixed line endings
+    are the likelier cause, and their option is named instead."""
+    if len(endings) > 1 and options.newline is None:
+        raise LoadError(
+            f"{label} mixes line endings ({' and '.join(endings)}), which DuckDB cannot read as "
+            "they are; add --newline any to end a line at each of them"
+        ) from None  # raised while the failed sniff is handled: its context says nothing to a user
+    delimiter = options.delimiter or likely_delimiter(first_line(conn, path, options, label))
+    if delimiter is None:
+        raise LoadError(_NO_LAYOUT.format(label=label)) from None
+    return {"delim": delimiter, "header": options.header if options.header is not None else True}
 
 
 def _token_names(
