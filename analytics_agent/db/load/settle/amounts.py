@@ -27,17 +27,32 @@ _SYMBOLS = "€£¥₹₩₽₺₪₫฿"
 _CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|RUB|KRW|HKD|SGD|TRY"
 CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{_SYMBOLS}]|{_CODES}|kr|zł|Fr)"
 """A currency written before or after an amount: ``$``, ``US$``, ``R$``, a symbol, an ISO code."""
-_POINT_NUMBER = "(?:[0-9]{1,3}(?:[,' \u00a0\u202f][0-9]{3})+(?:[.][0-9]+)?|[0-9]+(?:[.][0-9]+)?|[.][0-9]+)"
+_INDIAN = "[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}"
+"""Thousands grouped the Indian way (lakh and crore: ``1,23,45,678``), always with a decimal point."""
+_POINT_NUMBER = (
+    "(?:(?:[0-9]{1,3}(?:[,'\u2019 \u00a0\u202f][0-9]{3})+|" + _INDIAN + ")(?:[.][0-9]+)?"
+    "|[0-9]+(?:[.][0-9]+)?|[.][0-9]+)"
+)
 _COMMA_NUMBER = "(?:[0-9]{1,3}(?:[.' \u00a0\u202f][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]+)?|,[0-9]+)"
 _POINT_CURRENCIES = {"$", "US$", "£", "¥", "₹", "USD", "GBP", "JPY", "INR", "CNY", "RMB", "CAD", "AUD"}
 """Currencies written with a decimal point: they decide ``$1,500`` (1500) when both readings fit."""
 
 
+_MINUS = "[-\u2212]"
+"""A minus sign: the hyphen, or the Unicode minus sign (U+2212) Nordic and Swiss exports write."""
+
+
 def _full(number: str) -> str:
     """A whole value: an amount with an optional currency before or after it and a percent sign,
-    negative by a leading minus, a trailing minus or parentheses (one of them)."""
+    negative by a leading minus, a trailing minus or parentheses (one of them), or marked positive by a
+    leading plus (``+5.1 %``). Excel's accounting format writes a currency with parentheses after it
+    (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``)."""
     amount = f"(?:{CURRENCY}{_SP})?{number}{_SP}%?(?:{_SP}{CURRENCY})?"
-    signed = f"\\({_SP}{amount}{_SP}\\)|-{_SP}{amount}|{amount}{_SP}-|{CURRENCY}{_SP}-{_SP}{number}{_SP}%?|{amount}"
+    signed = (
+        f"\\({_SP}{amount}{_SP}\\)|{_MINUS}{_SP}{amount}|[+]{_SP}{amount}|{amount}{_SP}-"
+        f"|{CURRENCY}{_SP}{_MINUS}{_SP}{number}{_SP}%?|{CURRENCY}{_SP}\\({_SP}{number}{_SP}\\)"
+        f"|{CURRENCY}{_SP}-|{amount}"
+    )
     return f"^{_SP}(?:{signed}){_SP}$"
 
 
@@ -72,9 +87,14 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
     return found
 
 
-_GROUPED = re.compile("[+-]?[0-9]{1,3}(?:[,'\u00a0\u202f ][0-9]{3})+(?:[.][0-9]+)?")
+_GROUPED = re.compile(
+    "[+-]?(?:[0-9]{1,3}(?:[,'\u2019\u00a0\u202f ][0-9]{3})+|" + _INDIAN + ")(?:[.][0-9]+)?"
+    "|[+-]?[0-9]{1,3}(?:[.][0-9]{3}){2,}"
+)
 """A number with its thousands grouped as a spreadsheet writes them (``1,234.50``, ``1'234``): a column
-of such is one of numbers too, with no unit; a column of ``1,234`` alone reads both ways and is said so."""
+of such is one of numbers too, with no unit; a column of ``1,234`` alone reads both ways and is said so.
+Whole numbers grouped with points count when no decimal point reads them (``1.234.567``, not ``1.234``);
+``1.234,50`` is the odd-value check's, named with ``--decimal ','``."""
 
 
 def _grouped(value: str) -> bool:
@@ -86,7 +106,7 @@ def _grouped_column(values: Sequence[str]) -> bool:
     ``1,234,567``, ``1'234``), or at least half of them grouped with commas alone (``1,234``, then said
     to read both ways). A lone ``1,250`` among plain numbers is the odd-value check's. Pure."""
     grouped = [v.strip(" \u00a0\u202f") for v in values if _grouped(v)]
-    sure = any("." in v or v.count(",") > 1 or not set(v).isdisjoint("' \u00a0\u202f") for v in grouped)
+    sure = any("." in v or v.count(",") > 1 or not set(v).isdisjoint("'\u2019 \u00a0\u202f") for v in grouped)
     return sure or 2 * len(grouped) >= len(values) > 0
 
 
@@ -102,17 +122,22 @@ def amount_marks(value: str) -> tuple[str, bool] | None:
     those patterns (DuckDB's RE2 does not). Pure."""
     text = value.strip(" \u00a0\u202f")
     marked = False
+    if re.fullmatch(f"{CURRENCY}{_SP}-", text):  # Excel's accounting zero: `` $ -   ``
+        return ".,", True
     if text.startswith("(") and text.endswith(")"):
         text, marked = text[1:-1].strip(" \u00a0\u202f"), True
-    elif text.endswith("-"):
+    elif text.endswith("-") and len(text) > 1:
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
-    elif text.startswith("-"):
+    elif text[:1] in ("-", "\u2212", "+"):
         text = text[1:].lstrip(" \u00a0\u202f")
     currency = re.match(f"^{CURRENCY}", text) or re.search(f"{CURRENCY}$", text)
     if currency:
         text = (text[: currency.start()] + text[currency.end() :]).strip(" \u00a0\u202f")
         marked = True
-        text = text[1:].lstrip(" \u00a0\u202f") if text.startswith("-") else text  # $-5.00
+        if text[:1] in ("-", "\u2212"):  # $-5.00
+            text = text[1:].lstrip(" \u00a0\u202f")
+        elif text.startswith("(") and text.endswith(")") and currency.start() == 0:  # $ (5.00)
+            text = text[1:-1].strip(" \u00a0\u202f")
     if text.endswith("%"):
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
     marks = ("." if re.fullmatch(_POINT_NUMBER, text) else "") + (
@@ -208,24 +233,29 @@ def value_sql(column: str, mark: str) -> str:
     currency holds one)."""
     digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
-    negative = f"contains({column}, '-') OR contains({column}, '(')"
-    # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too
-    return f"(CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE)"
+    negative = f"regexp_matches({column}, '[-(\u2212]')"
+    # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too. No digit at
+    # all: Excel's accounting zero (`` $ - ``), the only amount written without one
+    return (
+        f"CASE WHEN NOT regexp_matches({column}, '[0-9]') THEN 0 "
+        f"ELSE (CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE) END"
+    )
 
 
 def read_amount(text: str, mark: str) -> float:
     """``value_sql`` in Python, for the note's example. Pure."""
     digits = re.sub(f"[^0-9{mark}]", "", text).replace(",", ".")
-    return (-1 if re.search("[(-]", text) else 1) * float(digits)
+    return (-1 if re.search("[(\u2212-]", text) else 1) * float(digits) if digits else 0.0
 
 
 def _literal(pattern: str) -> str:
     return "'" + pattern.replace("'", "''") + "'"
 
 
-Settled = tuple[dict[str, str | None], list[str], list[str]]
+Settled = tuple[dict[str, str | None], list[str], list[str], list[str]]
 """Converted columns -> their unit (``%``, a currency, or None for accounting negatives alone); the notes;
-the columns kept as text with a note of their own (the odd-value check need not name them again)."""
+the columns kept as text with a note of their own (the odd-value check need not name them again); the
+converted columns read with a decimal comma (``1.234.567``: ``--decimal ','`` reads them alike)."""
 
 
 def settle_amounts(
@@ -237,13 +267,13 @@ def settle_amounts(
     """Convert the text columns of amounts to DOUBLE; say which, and why others stayed text."""
     columns = candidates(probe)
     if not columns:
-        return {}, [], []
+        return {}, [], [], []
     parts = [p for name, marks in columns.items() for p in count_sql(quote_ident(name), marks)]
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
     width = len(Counts._fields)
     units: dict[str, str | None] = {}
     examples: dict[str, tuple[str, Any]] = {}
-    notes, noted = [], []
+    notes, noted, commas = [], [], []
     for i, name in enumerate(columns):
         counts = Counts(*found[width * i : width * (i + 1)])
         counts = counts._replace(currencies=sorted({_SAME.get(c, c) for c in counts.currencies if c}))
@@ -262,9 +292,10 @@ def settle_amounts(
         )
         units[name] = decision.unit
         examples[name] = (example, read_amount(example, decision.mark))
+        commas += [name] if decision.mark == "," else []
     if units:
         notes.insert(0, _converted_note(units, examples))
-    return units, notes, noted
+    return units, notes, noted, commas
 
 
 def _converted_note(units: Mapping[str, str | None], examples: Mapping[str, tuple[str, Any]]) -> str:
