@@ -150,3 +150,25 @@ def test_decimal_commas_beside_point_grouped_whole_numbers_are_named_with_their_
     _load(tmp_path, text, decimal=",", thousands=".")
     assert _column(tmp_path, "einwohner") == [5024279, 733391, 39538223]
     assert _column(tmp_path, "gebuehr") == pytest.approx([6280.35, 916.74, 49422.78])
+
+
+def test_windows_1252_bytes_past_the_first_block_are_named_with_an_encoding_that_reads_them(
+    tmp_path: Path,
+) -> None:
+    """The load reads a file's first block to tell its encoding; a Windows-1252 ``€`` further down was
+    named with --encoding latin-1, which DuckDB then refused too (its latin-1 lacks 0x80): no option read it."""
+    rows = "".join(f"{i},Item {i},{i * 1.5:.2f}\n" for i in range(1, 4000))
+    path = tmp_path / "export.csv"
+    path.write_bytes(("id,name,amount\n" + rows).encode() + "4000,Café € – spécial,12.50\n".encode("cp1252"))
+    with pytest.raises(LoadError, match=r"line 4001: .*Windows-1252.*add --encoding windows-1252"):
+        load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t"))
+    load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t", encoding="windows-1252"))
+    assert _column(tmp_path, "name")[-1] == "Café € – spécial"
+    assert len(_column(tmp_path, "id")) == 4000
+
+
+def test_windows_1252_asked_of_a_file_with_a_byte_it_lacks_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "export.csv"
+    path.write_bytes(b"a,b\n1,x\x81y\n")
+    with pytest.raises(LoadError, match=r"export\.csv is not Windows-1252 either"):
+        load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t", encoding="cp1252"))

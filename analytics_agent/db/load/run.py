@@ -30,7 +30,7 @@ from analytics_agent.db.load.options import (
 from analytics_agent.db.load.plan import Plan, excel_note, make_plan
 from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
-from analytics_agent.db.load.read.transcode import utf8_copies
+from analytics_agent.db.load.read.transcode import asks_windows_1252, utf8_copies
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
@@ -162,6 +162,8 @@ def _load(
         one_kind_of_newline(plain_files, options.newline) as files,
         open_writer(db_path, threads=_threads(files)) as conn,
     ):
+        if asks_windows_1252(options.encoding):  # the files DuckDB reads are UTF-8 copies
+            options = options._replace(encoding=None)
         reserved = reserved_words(conn)
         table = target_table(options, patterns, reserved)
         before = written_tables(conn)  # the writer holds the file: nobody else adds or drops a table
