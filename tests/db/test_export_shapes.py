@@ -172,3 +172,13 @@ def test_windows_1252_asked_of_a_file_with_a_byte_it_lacks_is_refused_in_one_lin
     path.write_bytes(b"a,b\n1,x\x81y\n")
     with pytest.raises(LoadError, match=r"export\.csv is not Windows-1252 either"):
         load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t", encoding="cp1252"))
+
+
+def test_a_note_below_a_blank_line_is_called_a_line_of_text_not_a_blank_line(tmp_path: Path) -> None:
+    """DuckDB quotes a record that follows a blank line with that line's end first; the refusal read the
+    empty part and called the note ("Notes:") a blank line."""
+    text = "region,sales\nNorth,100\nSouth,200\n\nNotes:\nFigures in USD thousands\n"
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, text)
+    assert "line 5 has 1 field where the header has 2; " in str(refused.value)
+    assert "blank line" not in str(refused.value) and "add --skip-bad-rows" in str(refused.value)

@@ -28,7 +28,9 @@ _STRPTIME = re.compile(
 _COLUMNS = re.compile(r"Expected Number of Columns: (\d+) Found: (\d+)")
 _UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
 _LINE_SIZE = re.compile(r"Maximum line size of (\d+) bytes exceeded\. Actual Size:\s*(\d+) bytes")
-_ORIGINAL = re.compile(r"^Original Line: (.*)$", re.MULTILINE)
+_ORIGINAL = re.compile(r"^Original Line: (?:\r?\n(?!Expected Number of Columns))?(.*)$", re.MULTILINE)
+"""The record DuckDB quotes. After a blank line it quotes that line's end first (``Original Line: ⏎Notes:``):
+the record is the line after it, unless that is DuckDB's next sentence (the record itself was blank)."""
 _SETTING = re.compile(
     r"^\s*(delimiter|quote|escape) = (.*?) \((?:Auto-Detected|Set By User)\)\s*$", re.MULTILINE
 )
