@@ -182,3 +182,26 @@ def test_a_note_below_a_blank_line_is_called_a_line_of_text_not_a_blank_line(tmp
         _load(tmp_path, text)
     assert "line 5 has 1 field where the header has 2; " in str(refused.value)
     assert "blank line" not in str(refused.value) and "add --skip-bad-rows" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("cells", "want"),
+    [
+        (
+            ["15/03/24 14:05", "16/03/24 11:59", "01/12/24 12:00"],
+            ["2024-03-15 14:05", "2024-03-16 11:59", "2024-12-01 12:00"],
+        ),
+        (
+            ["3/15/24 2:05 PM", "3/16/24 11:59 AM", "12/1/24 12:00 PM"],
+            ["2024-03-15 14:05", "2024-03-16 11:59", "2024-12-01 12:00"],
+        ),
+    ],
+)
+def test_timestamps_with_two_digit_years_are_read_year_last(
+    tmp_path: Path, cells: list[str], want: list[str]
+) -> None:
+    """DuckDB's own cast read ``15/03/24 14:05`` as 0015-03-24 14:05, silently; ``3/15/24 2:05 PM`` stayed
+    text without a word."""
+    summary = _load(tmp_path, "start,n\n" + "".join(f"{c},{i}\n" for i, c in enumerate(cells)))
+    assert _column(tmp_path, "start") == [datetime.datetime.fromisoformat(w) for w in want]
+    assert any("two-digit years" in n and "--type start=VARCHAR" in n for n in summary.notes), summary.notes

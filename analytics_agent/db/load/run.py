@@ -311,7 +311,19 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             date_formats=plan.date_formats,
             decimal=self.options.decimal,
             rows=rows,
+            stamps=self._stamps(),
         )
+
+    def _stamps(self) -> list[str]:
+        """The TIMESTAMP columns DuckDB read with its own cast (no timestamp format sniffed)."""
+        dialect = self.plan.dialect
+        if dialect is None or dialect.timestamp_format:
+            return []
+        return [
+            s
+            for o, s in zip(self.plan.originals, self.plan.safe, strict=True)
+            if dialect.columns.get(o) == "TIMESTAMP"
+        ]
 
     def _store(
         self, own_names: dict[str, str], units: dict[str, str | None], rows: int | None

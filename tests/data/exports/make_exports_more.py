@@ -344,6 +344,31 @@ def dates() -> list[Export]:
             ),
         )
     )
+    rows = [[t.strftime("%d/%m/%y %H:%M"), s[1]] for t, s in zip(times, STATES, strict=True)]
+    out.append(
+        (
+            "more_dayfirst_short_year_stamps.csv",
+            csv_text([["published", "state"], *rows]).encode(),
+            meaning(
+                ["published", "state"],
+                [[t.isoformat(sep=" "), s[1]] for t, s in zip(times, STATES, strict=True)],
+            ),
+        )
+    )
+    rows = [
+        [s[1], ampm(t).replace(f"/{t.year} ", f"/{t.year % 100:02d} ")]
+        for t, s in zip(times, STATES, strict=True)
+    ]
+    out.append(
+        (
+            "more_us_ampm_short_year.csv",
+            csv_text([["State", "Published"], *rows]).encode(),
+            meaning(
+                ["state", "published"],
+                [[s[1], t.isoformat(sep=" ")] for t, s in zip(times, STATES, strict=True)],
+            ),
+        )
+    )
     rows = [[n, f"{d.day:02d}-{MONTHS[d.month - 1]}-{d.year % 100:02d}"] for n, d in PEOPLE]
     out.append(
         (

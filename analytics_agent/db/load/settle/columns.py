@@ -65,6 +65,7 @@ def settle_columns(
     decimal: str | None = None,
     rows: int | None = None,
     units_known: Mapping[str, str | None] | None = None,
+    stamps: Sequence[str] = (),
 ) -> tuple[list[str], dict[str, str | None]]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
     Returns the notes and the columns of amounts stored as numbers, with their unit (``amounts``).
@@ -74,8 +75,10 @@ def settle_columns(
     became NULL in a text column are counted from the file (``recount``) and said with the option that
     keeps them. ``fixed``: columns the user typed with --type (left alone). ``rows``: the table's row
     count, when the caller knows it (the checks of its first rows then read it whole when it is small).
-    ``units_known``: units of amount columns settled before (a clue to the order of day and month)."""
+    ``units_known``: units of amount columns settled before (a clue to the order of day and month).
+    ``stamps``: TIMESTAMP columns DuckDB read without a format (``year_last.unread_short_years``)."""
     text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
+    text += _short_year_stamps(conn, table, [c for c in stamps if c not in fixed])
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
     units: dict[str, str | None] = {}
@@ -115,6 +118,15 @@ def settle_columns(
     clues = clues.adding(decided)
     notes += settle_sniffed(conn, table, date_formats, sniffed, clues)
     return notes, units
+
+
+def _short_year_stamps(conn: duckdb.DuckDBPyConnection, table: str, stamps: Sequence[str]) -> list[str]:
+    """``year_last.unread_short_years`` when DuckDB read some timestamp without a format."""
+    if not stamps:
+        return []
+    from analytics_agent.db.load.settle.year_last import unread_short_years  # rare: kept off other loads
+
+    return unread_short_years(conn, table, stamps)
 
 
 def _excel_errors(

@@ -4,13 +4,17 @@
 two-digit year last; one first is rare. So a column DuckDB read year-first whose every value also reads
 with the year last is read that way (said, with the option that keeps DuckDB's reading); the order of
 day and month is then the day/month check's (``text_dates.settle_sniffed``), as is the century.
+The same goes for timestamps, which DuckDB's own cast reads without a format: ``15/03/24 14:05`` is
+0015-03-24 to it. A timestamp column whose every year is below 100 is such a misreading (no export means
+year 15): it goes back to text, its three date fields in their order, for the text-date check to read
+(``text_dates``, with two-digit-year formats and the spreadsheet century).
 Runs inside the load's transaction, in DuckDB's SQL.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import duckdb
 
@@ -55,3 +59,23 @@ def read_year_last(
             f"guessed ({fmt}); add --date-format {name}={fmt} if the year comes first"
         )
     return result, notes
+
+
+def unread_short_years(conn: duckdb.DuckDBPyConnection, table: str, stamps: Sequence[str]) -> list[str]:
+    """The TIMESTAMP columns of ``stamps`` (read by DuckDB's cast, without a format) whose every year is
+    1-99, turned back to text (``15/03/24 14:05:00``, the fields in the file's order); the others stay."""
+    if not stamps:
+        return []
+    parts = [
+        f"count({c}), count(*) FILTER (WHERE year({c}) BETWEEN 1 AND 99)" for c in map(quote_ident, stamps)
+    ]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    misread = [name for i, name in enumerate(stamps) if found[2 * i] and found[2 * i] == found[2 * i + 1]]
+    for name in misread:
+        col = quote_ident(name)
+        text = (
+            f"lpad(year({col})::VARCHAR, 2, '0') || '/' || strftime({col}, '%m/%d %H:%M') || "
+            f"CASE WHEN second({col}) <> 0 THEN strftime({col}, ':%S') ELSE '' END"
+        )
+        conn.execute(f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE VARCHAR USING {text}")
+    return misread
