@@ -205,3 +205,16 @@ def test_timestamps_with_two_digit_years_are_read_year_last(
     summary = _load(tmp_path, "start,n\n" + "".join(f"{c},{i}\n" for i, c in enumerate(cells)))
     assert _column(tmp_path, "start") == [datetime.datetime.fromisoformat(w) for w in want]
     assert any("two-digit years" in n and "--type start=VARCHAR" in n for n in summary.notes), summary.notes
+
+
+def test_point_grouped_thousands_read_as_decimals_in_a_semicolon_file_are_said(tmp_path: Path) -> None:
+    """``1.234;2.500;10.000`` in a semicolon file: DuckDB stores 1.234, 2.5 and 10 without a word; the
+    named options store 1234, 2500 and 10000. Decimals in a comma file, or ``0.125``, get no such line."""
+    text = "k;v\nA;1.234\nB;2.500\nC;10.000\n"
+    summary = _load(tmp_path, text)
+    (note,) = [n for n in summary.notes if "three digits after one point" in n]
+    assert note.startswith("v: ") and note.endswith("add --decimal ',' --thousands '.'")
+    _load(tmp_path, text, decimal=",", thousands=".")
+    assert _column(tmp_path, "v") == [1234, 2500, 10000]
+    for other in ("k,v\nA,1.234\nB,2.500\n", "k;v\nA;0.125\nB;2.500\n", "k;v\nA;1.5\nB;2.500\n"):
+        assert not any("three digits" in n for n in _load(tmp_path, other).notes)

@@ -236,6 +236,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes += empty_tail_note(empty_tail)
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
+        notes += self._point_thousands()
         if self.options.drop_totals:
             late, late_note, retyped, label = (
                 (0, "", [], "") if early else self._drop_totals(loaded, plan.text_columns)
@@ -313,6 +314,17 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             rows=rows,
             stamps=self._stamps(),
         )
+
+    def _point_thousands(self) -> list[str]:
+        """``point_thousands.point_thousands_notes`` for a semicolon file read without --decimal/--thousands."""
+        plan, options = self.plan, self.options
+        if plan.dialect is None or plan.dialect.delimiter != ";" or plan.text_reader is None:
+            return []
+        if options.decimal or options.thousands:
+            return []
+        from analytics_agent.db.load.settle.point_thousands import point_thousands_notes  # ';' files only
+
+        return point_thousands_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
 
     def _stamps(self) -> list[str]:
         """The TIMESTAMP columns DuckDB read with its own cast (no timestamp format sniffed)."""
