@@ -63,11 +63,11 @@ def spellings(currency: str | None) -> list[str]:
     return sorted({currency, *(k for k, v in SAME.items() if v == currency)})
 
 
-def checked_value_sql(column: str, mark: str, percent: bool, currencies: Iterable[str], what: str) -> str:
+def checked_value_sql(column: str, mark: str, percent: bool, currencies: Iterable[str], said: str) -> str:
     """SQL: ``value_sql`` for a value written as the column's amounts were when their reading was decided
     (decimal ``mark``, with a percent sign or without, in ``currencies`` or none), and for any other value
-    an error naming it and ``what`` (the column, and how to read it otherwise). A value a load would not
-    have read so is never a NULL or another number."""
+    an error: ``said`` with the value, quoted, in place of its ``{}``. A value a load would not have read
+    so is never a NULL or another number."""
     fits = [f"regexp_full_match({column}, {literal(POINT if mark == '.' else COMMA)})"]
     fits.append(f"{'' if percent else 'NOT '}contains({column}, '%')")
     written = ", ".join(literal(c) for c in currencies)
@@ -76,7 +76,8 @@ def checked_value_sql(column: str, mark: str, percent: bool, currencies: Iterabl
     fits.append(
         f"(({currency}) IS NULL OR ({currency}) IN ({written}))" if written else f"({currency}) IS NULL"
     )
-    shown = f"{literal(what + ': ')} || {column}"
+    before, after = said.split("{}", 1)
+    shown = f"{literal(before)} || chr(39) || {column} || chr(39) || {literal(after)}"
     return (
         f"CASE WHEN {column} IS NULL THEN NULL WHEN {' AND '.join(fits)} THEN {value_sql(column, mark)} "
         f"ELSE error({shown}) END"
