@@ -64,7 +64,10 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
         plan = make_plan(conn, "csv", files, inputs, options, reserved, None)
         free = [c for c in plan.text_columns if c not in plan.fixed]  # --column-type TEXT: left alone
         amounts, amount_notes = _amounts(conn, plan.query, plan.params, free, options.decimal)
-    read = _settings(plan.query, plan.params, many=many or len(files) > 1)
+        many = many or len(files) > 1
+        read = _settings(plan.query, plan.params, many=many)
+        if many:  # every column's type by name, as sniffed now: a later file cannot change it silently
+            read["types"] = _file_types(conn, plan.query, plan.params) | read.get("types", {})
     renamed = {o: s for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
     notes = excel_note(plan.dialect) + [r for o, s in renamed.items() if (r := rename_reason(o, s, reserved))]
     spelled = [(o, s) for o, s in renamed.items() if o.lower() != s]  # not only lower-cased
@@ -126,6 +129,12 @@ def _amounts(
         for name, r in readings.items()
     }
     return setting, notes
+
+
+def _file_types(conn: duckdb.DuckDBPyConnection, query: str, params: list[Any]) -> dict[str, str]:
+    """The file's column name -> the type the plan's reader reads it as."""
+    reader = query[query.rindex(" FROM read_csv(") + len(" FROM ") :]
+    return {r[0]: r[1] for r in conn.execute(f"DESCRIBE SELECT * FROM {reader}", params).fetchall()}
 
 
 def _settings(query: str, params: list[Any], *, many: bool) -> dict[str, Any]:
