@@ -18,7 +18,7 @@ import duckdb
 from analytics_agent.db.load.keywords import reserved_words
 from analytics_agent.db.load.names import rename_reason
 from analytics_agent.db.load.options import LoadOptions, check_options, file_kind, resolve_inputs
-from analytics_agent.db.load.plan import excel_note, make_plan
+from analytics_agent.db.load.plan import Plan, excel_note, make_plan
 from analytics_agent.errors import LoadError
 
 _IN_PLACE_ONLY = {
@@ -46,7 +46,7 @@ class PinnedReading(NamedTuple):
 def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> PinnedReading:
     """Sniff the files ``pattern`` names as a load would and return the reader's settings, the renames and
     the notes. ``many``: the pattern is a glob or folder (files may come and go): the column types are
-    pinned by name only, and each file's columns are unioned by name, as a load of several files does."""
+    pinned by name, and each file's columns are unioned by name, as a load of several files does."""
     for flag, field in _IN_PLACE_ONLY.items():
         if getattr(options, field):
             raise LoadError(f"{flag} needs a load (a copy of the file); a source reads the files in place")
@@ -69,6 +69,13 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
         if many:  # every column's type by name, as sniffed now: a later file cannot change it silently
             read["types"] = _file_types(conn, plan.query, plan.params) | read.get("types", {})
     renamed = {o: s for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
+    notes = _notes(plan, renamed, reserved) + amount_notes
+    return PinnedReading(read, renamed, notes, amounts)
+
+
+def _notes(plan: Plan, renamed: dict[str, str], reserved: frozenset[str]) -> list[str]:
+    """What the reading decided that a reader of the source should know: Excel's sep= line, the renames,
+    the order of day and month. Pure."""
     notes = excel_note(plan.dialect) + [r for o, s in renamed.items() if (r := rename_reason(o, s, reserved))]
     spelled = [(o, s) for o, s in renamed.items() if o.lower() != s]  # not only lower-cased
     if spelled:
@@ -84,8 +91,7 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
             f"dates read as {fmt} ({', '.join(plan.date_formats)}); if the file means another order, add "
             "the source again with --replace and --date-format"
         )
-    notes += amount_notes
-    return PinnedReading(read, renamed, notes, amounts)
+    return notes
 
 
 def _files_of(pattern: str) -> list[str]:
