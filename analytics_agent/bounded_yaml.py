@@ -104,8 +104,10 @@ def _line(event: object) -> int | None:
 def read_bounded(path: object, max_bytes: int = MAX_BYTES) -> str:
     """A text file's content, read no further than ``max_bytes`` (a file over it raises YamlTooLarge
     without being read whole). OSError and UnicodeDecodeError pass through for the caller to word."""
-    with open(path, "rb") as handle:  # type: ignore[call-overload]
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise YamlTooLarge(f"the file is larger than {max_bytes // (1024 * 1024)} MB")
+    from analytics_agent.small_files import FileTooLarge, read_small
+
+    try:  # a regular file only, opened without blocking: a FIFO hung eval and the team server
+        data = read_small(path, max_bytes)  # type: ignore[arg-type]
+    except FileTooLarge:
+        raise YamlTooLarge(f"the file is larger than {max_bytes // (1024 * 1024)} MB") from None
     return data.decode("utf-8")
