@@ -80,6 +80,16 @@ def is_regular(path: Path) -> bool:
         return False
 
 
+def special_kind(path: Path) -> str | None:
+    """``a FIFO``, ``a device`` ... for a path (links followed) that exists and is not a regular file or
+    a folder; None otherwise."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, ValueError):
+        return None
+    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else _kind(mode)
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a FIFO"

@@ -122,3 +122,17 @@ def test_a_question_files_load_of_a_special_file_is_one_line(tmp_path: Path, sha
     assert result.stderr.strip().splitlines() == [
         "error: q.yaml: load: 'd.csv' is not a regular file (a FIFO, device or socket); name a data file"
     ], result.stderr[-1500:]
+
+
+@pytest.mark.parametrize(
+    ("shape", "kind"), [("fifo", "a FIFO"), ("socket", "a socket"), ("link to /dev/zero", "a device")]
+)
+def test_load_of_a_special_file_says_what_it_is(tmp_path: Path, shape: str, kind: str) -> None:
+    """``load x.csv`` with ``x.csv`` a FIFO said "no such file: x.csv" of a file that is there."""
+    if shape == "link to /dev/zero":
+        (tmp_path / "d.csv").symlink_to("/dev/zero")
+    else:
+        _special_data_file(tmp_path, shape)
+    result = _cli(tmp_path, ["load", "d.csv", "--table", "dd"])
+    assert result.returncode == 1, result.stderr[-1500:]
+    assert result.stderr.strip().splitlines()[-1] == f"error: d.csv is {kind}, not a regular file"

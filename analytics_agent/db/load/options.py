@@ -197,7 +197,10 @@ def _expand(pattern: str) -> list[Path]:
     if expanded.is_dir():
         raise LoadError(f"{pattern} is a folder; name files or a glob such as {pattern}/*.csv")
     if not expanded.is_file():
-        raise LoadError(f"no such file: {pattern}")
+        from analytics_agent.small_files import special_kind
+
+        kind = special_kind(expanded)  # a FIFO is there, but is no file to load ("no such file" misled)
+        raise LoadError(f"{pattern} is {kind}, not a regular file" if kind else f"no such file: {pattern}")
     return [expanded]
 
 
