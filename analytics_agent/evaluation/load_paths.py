@@ -53,6 +53,15 @@ def _inside(question_file: Path, root: Path, pattern: str, relative: str) -> Pat
     target = (question_file.parent / relative).resolve()
     if not target.is_relative_to(root):
         raise _outside(question_file, root, pattern, relative)
+    parts = (*Path(relative).parts, *target.relative_to(root).parts)
+    if any(part.startswith(".") and part not in (".", "..") for part in parts):
+        # A question file saved in a home or project folder reached .aws/credentials, .ssh/id_rsa or
+        # .env beside it (directly or through a link): hidden files are never data a question set ships.
+        what = repr(pattern) if relative == pattern else f"{pattern!r} matches {relative!r}, which"
+        raise EvalFileError(
+            f"{question_file}: load: {what} is a hidden file or inside a hidden folder; a question file "
+            "loads visible data files beside it"
+        )
     return target
 
 
