@@ -95,3 +95,21 @@ def test_a_file_that_uses_the_decimal_mark_gets_no_note(tmp_path: Path) -> None:
             1500.25,
             2.5,
         ]
+
+
+@pytest.mark.parametrize("label", ["{r} Subtotal", "Subtotal: {r}", "{r} (total)"])
+def test_subtotal_rows_labelled_any_way_are_found_with_the_total(tmp_path: Path, label: str) -> None:
+    """Subtotal rows were recognised only by a label starting or ending in a separate word (``North
+    Total``): with ``North Subtotal`` rows the grand total (350) no longer matched the rows above (700),
+    so neither it nor the subtotals were named, and a sum over the table said 1050. The true sum, 350,
+    is the four data rows of the file below, added by hand."""
+    rows = [("North", "A", 100), ("North", "B", 50), (label.format(r="North"), "", 150)]
+    rows += [("South", "C", 200), (label.format(r="South"), "", 200), ("Grand Total", "", 350)]
+    (tmp_path / "sales.csv").write_text(
+        "region,city,amount\n" + "".join(f"{a},{b},{c}\n" for a, b, c in rows)
+    )
+    kept = load_files(tmp_path / "x.duckdb", [str(tmp_path / "sales.csv")], LoadOptions(table="kept"))
+    assert any("2 subtotal rows" in note and "--drop-totals" in note for note in kept.notes), kept.notes
+    load_files(tmp_path / "x.duckdb", [str(tmp_path / "sales.csv")], LoadOptions(table="s", drop_totals=True))
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
+        assert conn.execute("SELECT sum(amount), count(*) FROM s").fetchone() == (350, 3)
