@@ -283,11 +283,18 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     def _thousands_notes(self) -> list[str]:
         """``separators.check_thousands`` when ``--thousands`` is given: refuses a misread, says an
         ambiguous reading."""
-        if not self.options.thousands or self.plan.text_reader is None:
+        if self.plan.text_reader is None or not (self.options.thousands or self.options.decimal):
             return []
-        from analytics_agent.db.load.settle.separators import check_thousands  # only with --thousands
+        from analytics_agent.db.load.settle.separators import check_decimal, check_thousands  # only then
 
-        return check_thousands(
+        notes = []
+        if self.options.decimal and self.options.decimal != "." and not self.options.thousands:
+            notes = check_decimal(
+                self.conn, self.table, self.plan.text_reader, self._stored_to_original(), self.options.decimal
+            )
+        if not self.options.thousands:
+            return notes
+        return notes + check_thousands(
             self.conn,
             self.table,
             self.plan.text_reader,
