@@ -70,6 +70,14 @@ def _view(
 ) -> dict[str, Any]:
     shown: dict[str, Any] = {"table": profile["table"], "rows": profile["rows"]}
     shown["columns"] = [_column(c, omitted) for c in columns]
+    totals = profile.get("totals_rows")
+    if totals:  # a spreadsheet's footer totals loaded as rows: a model must leave them out to sum
+        shown["totals_rows"] = {
+            "column": totals["column"],
+            "labels": totals["labels"],
+            "note": "footer totals of the rows above, loaded as rows: filter them out (not_in) before "
+            "summing, counting or ranking",
+        }
     if pages > 1:
         shown.update(page=page, pages=pages, column_count=len(profile["columns"]))
         if page < pages:
