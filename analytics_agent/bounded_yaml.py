@@ -10,6 +10,8 @@ counts the whole subtree it names, in values and in characters). Over any bound 
 
 from __future__ import annotations
 
+from typing import Any
+
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 1_000_000
@@ -53,6 +55,8 @@ def check_yaml_bounds(
                 anchor, size = tally.open.pop()
                 tally.add(anchor, size[0], size[1], event)
             elif isinstance(event, yaml.ScalarEvent):
+                if len(event.value) > MAX_NUMBER_CHARS and event.implicit[0]:
+                    _refuse_long_number(event)
                 tally.add(event.anchor, 1, len(event.value), event)
             elif isinstance(event, yaml.AliasEvent):
                 tally.add(None, *tally.named.get(event.anchor or "", (1, 0)), event)
@@ -94,6 +98,22 @@ class _Tally:
                 "(anchors and aliases counted as copies); write the values out",
                 _line(event),
             )
+
+
+MAX_NUMBER_CHARS = 1000
+"""A plain number longer than this is refused: Python turns at most 4,300 digits into an int, so an
+``expect: [111…]`` of 5,000 digits ended ``eval``, and one in a semantic file every command, in
+``internal error (ValueError)``."""
+
+
+def _refuse_long_number(event: Any) -> None:
+    import yaml
+
+    tag = yaml.resolver.Resolver().resolve(yaml.ScalarNode, event.value, event.implicit)
+    if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"):
+        raise YamlTooLarge(
+            f"a number is longer than {MAX_NUMBER_CHARS:,} characters; quote it if it is text", _line(event)
+        )
 
 
 def _line(event: object) -> int | None:

@@ -249,6 +249,22 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
             "expect: [" + ", ".join(["*t"] * 100_000) + "]}\n",
             "more than 16 MB of text",
         ),
+        # a plain number past Python's 4,300 digits: internal error (ValueError) before
+        (
+            "long-int.yaml",
+            "cases:\n  - {id: a, question: q, expect: [" + "1" * 5000 + "]}\n",
+            "a number is longer",
+        ),
+        (
+            "long-hex.yaml",
+            "cases:\n  - {id: a, question: q, expect: [0x" + "f" * 5000 + "]}\n",
+            "a number is longer",
+        ),
+        (
+            "long-base60.yaml",
+            "cases:\n  - {id: a, question: q, expect: [" + ":".join(["1"] * 3000) + "]}\n",
+            "a number is",
+        ),
         (
             "deep.jsonl",
             '{"id": "a", "question": "q", "expect": ' + "[" * 50_000 + "]" * 50_000 + "}\n",
