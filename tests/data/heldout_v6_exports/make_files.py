@@ -67,7 +67,17 @@ def umsatz(rng: random.Random) -> None:
 
 
 def budget(rng: random.Random) -> None:
-    departments = ["Marketing", "Sales", "Engineering", "Support", "Finance", "HR", "Legal", "Operations", "IT"]
+    departments = [
+        "Marketing",
+        "Sales",
+        "Engineering",
+        "Support",
+        "Finance",
+        "HR",
+        "Legal",
+        "Operations",
+        "IT",
+    ]
     lines = [
         "Acme Corp - FY2024 Budget vs Actual",
         "Prepared by Finance, exported 2025-01-15",
