@@ -283,28 +283,15 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         return loaded - empty_tail, rejected, empty_tail, reject_notes + self._thousands_notes()
 
     def _thousands_notes(self) -> list[str]:
-        """``separators.check_thousands`` when ``--thousands`` is given: refuses a misread, says an
-        ambiguous reading."""
+        """``separators.separator_notes`` when ``--thousands`` or ``--decimal`` is given: refuses a
+        misread, says an ambiguous reading."""
         if self.plan.text_reader is None or not (self.options.thousands or self.options.decimal):
             return []
-        from analytics_agent.db.load.settle.separators import check_decimal, check_thousands  # only then
+        from analytics_agent.db.load.settle.separators import separator_notes  # only then
 
-        notes = []
-        if self.options.decimal and self.options.decimal != "." and not self.options.thousands:
-            notes = check_decimal(
-                self.conn, self.table, self.plan.text_reader, self._stored_to_original(), self.options.decimal
-            )
-        if not self.options.thousands:
-            return notes
-        return notes + check_thousands(
-            self.conn,
-            self.table,
-            self.plan.text_reader,
-            self._stored_to_original(),
-            self.options.thousands,
-            self.options.decimal,
-            label=", ".join(i.label for i in self.inputs),
-        )
+        label = ", ".join(i.label for i in self.inputs)
+        reader, names = self.plan.text_reader, self._stored_to_original()
+        return separator_notes(self.conn, self.table, reader, names, self.options, label=label)
 
     def _stored_to_original(self) -> dict[str, str]:
         return dict(zip(self.plan.safe, self.plan.originals, strict=True))

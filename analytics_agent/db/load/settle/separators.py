@@ -22,6 +22,29 @@ def grouping(thousands: str, decimal: str | None) -> str:
     return rf"[+-]?\d{{1,3}}({sep}\d{{3}})*({point}\d*)?([eE][+-]?\d+)?"
 
 
+def separator_notes(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text_reader: tuple[str, list[Any]],
+    stored_to_original: dict[str, str],
+    options: Any,
+    *,
+    label: str,
+) -> list[str]:
+    """What ``--decimal`` and ``--thousands`` (``options.decimal``, ``options.thousands``) did to the
+    number columns: ``check_decimal`` for a decimal mark given alone, ``check_thousands`` for a
+    thousands separator."""
+    decimal, thousands = options.decimal, options.thousands
+    notes = []
+    if decimal and decimal != "." and not thousands:
+        notes = check_decimal(conn, table, text_reader, stored_to_original, decimal)
+    if thousands:
+        notes += check_thousands(
+            conn, table, text_reader, stored_to_original, thousands, decimal, label=label
+        )
+    return notes
+
+
 def check_thousands(
     conn: duckdb.DuckDBPyConnection,
     table: str,
