@@ -10,6 +10,8 @@ counts the whole subtree it names, in values and in characters). Over any bound 
 
 from __future__ import annotations
 
+from typing import Any
+
 MAX_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_NODES = 1_000_000
@@ -53,6 +55,8 @@ def check_yaml_bounds(
                 anchor, size = tally.open.pop()
                 tally.add(anchor, size[0], size[1], event)
             elif isinstance(event, yaml.ScalarEvent):
+                if len(event.value) > MAX_NUMBER_CHARS and event.implicit[0]:
+                    _refuse_long_number(event)
                 tally.add(event.anchor, 1, len(event.value), event)
             elif isinstance(event, yaml.AliasEvent):
                 tally.add(None, *tally.named.get(event.anchor or "", (1, 0)), event)
@@ -96,6 +100,22 @@ class _Tally:
             )
 
 
+MAX_NUMBER_CHARS = 1000
+"""A plain number longer than this is refused: Python turns at most 4,300 digits into an int, so an
+``expect: [111…]`` of 5,000 digits ended ``eval``, and one in a semantic file every command, in
+``internal error (ValueError)``."""
+
+
+def _refuse_long_number(event: Any) -> None:
+    import yaml
+
+    tag = yaml.resolver.Resolver().resolve(yaml.ScalarNode, event.value, event.implicit)
+    if tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float"):
+        raise YamlTooLarge(
+            f"a number is longer than {MAX_NUMBER_CHARS:,} characters; quote it if it is text", _line(event)
+        )
+
+
 def _line(event: object) -> int | None:
     mark = getattr(event, "start_mark", None)
     return mark.line + 1 if mark is not None else None
@@ -104,8 +124,10 @@ def _line(event: object) -> int | None:
 def read_bounded(path: object, max_bytes: int = MAX_BYTES) -> str:
     """A text file's content, read no further than ``max_bytes`` (a file over it raises YamlTooLarge
     without being read whole). OSError and UnicodeDecodeError pass through for the caller to word."""
-    with open(path, "rb") as handle:  # type: ignore[call-overload]
-        data = handle.read(max_bytes + 1)
-    if len(data) > max_bytes:
-        raise YamlTooLarge(f"the file is larger than {max_bytes // (1024 * 1024)} MB")
+    from analytics_agent.small_files import FileTooLarge, read_small
+
+    try:  # a regular file only, opened without blocking: a FIFO hung eval and the team server
+        data = read_small(path, max_bytes)  # type: ignore[arg-type]
+    except FileTooLarge:
+        raise YamlTooLarge(f"the file is larger than {max_bytes // (1024 * 1024)} MB") from None
     return data.decode("utf-8")

@@ -152,15 +152,18 @@ def load_config_file(path: Path | None = None) -> dict[str, Any]:
         return {}
     import tomllib
 
+    from analytics_agent.small_files import read_small_text
+
     try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
+        data = tomllib.loads(read_small_text(path))
     except FileNotFoundError:
         return {}
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise ConfigError(f"{path}: not valid TOML: values nest too deeply") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
     for key, value in data.items():
         if key not in _KEY_TYPES:
             raise ConfigError(

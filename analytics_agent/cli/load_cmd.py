@@ -115,13 +115,9 @@ def render_summary(summary) -> str:
             row.insert(1, clipped(c.original, limit=80) if c.original != c.name else "")
     lines = [escape_control(head) + ".", table(headers, rows, right=(len(headers) - 1,), plain=())]
     if summary.rejected_lines:
-        shown = ", ".join(map(str, summary.rejected_lines[:5])) + (
-            " …" if len(summary.rejected_lines) > 5 else ""
-        )
         lines.append(
             f"Skipped {plural(len(summary.rejected_lines), 'bad record')} "  # records, not errors
-            f"(line{'s' if len(summary.rejected_lines) > 1 else ''} {shown}), kept in the table "
-            f"{summary.table}_rejects."
+            f"({_rejected_where(summary)}), kept in the table {summary.table}_rejects."
         )
     lines += [escape_control(link) for link in summary.links]
     lines += [escape_control(f"note: {note}") for note in summary.notes]
@@ -144,3 +140,18 @@ class _Progress:
         if self.drawn:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
+
+
+def _rejected_where(summary: LoadSummary) -> str:
+    """``lines 3, 5`` for one file; ``a.csv line 3; b.csv lines 3, 5`` when several were loaded (a line
+    number alone does not say which file to fix). The first five records are shown."""
+    records = list(summary.rejected_at) or [("", line) for line in summary.rejected_lines]
+    shown, more = records[:5], len(records) > 5
+    by_file: dict[str, list[int]] = {}
+    for name, line in shown:
+        by_file.setdefault(name if len(summary.files) > 1 else "", []).append(line)
+    parts = [
+        f"{escape_control(name) + ' ' if name else ''}line{'s' if len(nums) > 1 else ''} {', '.join(map(str, nums))}"
+        for name, nums in by_file.items()
+    ]
+    return "; ".join(parts) + (" …" if more else "")

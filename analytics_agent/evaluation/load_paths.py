@@ -16,6 +16,7 @@ from pathlib import Path
 from analytics_agent.db.load.names import table_name_from_path
 from analytics_agent.db.load.options import ARCHIVE_MEMBER, GLOB
 from analytics_agent.errors import EvalFileError
+from analytics_agent.small_files import is_regular
 
 
 def files_inside(question_file: Path, root: Path, pattern: str) -> list[str]:
@@ -28,10 +29,10 @@ def files_inside(question_file: Path, root: Path, pattern: str) -> list[str]:
     base = question_file.parent
     member = re.match(ARCHIVE_MEMBER, pattern) if ":" in pattern else None
     if member and not (base / pattern).exists():
-        archive = _inside(question_file, root, pattern, member["archive"])
+        archive = _regular(question_file, pattern, _inside(question_file, root, pattern, member["archive"]))
         return [f"{archive}:{member['member']}"]
     if not GLOB.search(pattern) or (base / pattern).is_file():  # a file named "[a] b.csv" is itself
-        return [str(_inside(question_file, root, pattern, pattern))]
+        return [str(_regular(question_file, pattern, _inside(question_file, root, pattern, pattern)))]
     if Path(pattern).is_absolute():
         raise _outside(question_file, root, pattern, pattern)
     matches = sorted(glob.glob(pattern, root_dir=base))  # hidden files are skipped, as a shell does
@@ -52,6 +53,26 @@ def _inside(question_file: Path, root: Path, pattern: str, relative: str) -> Pat
     target = (question_file.parent / relative).resolve()
     if not target.is_relative_to(root):
         raise _outside(question_file, root, pattern, relative)
+    parts = (*Path(relative).parts, *target.relative_to(root).parts)
+    if any(part.startswith(".") and part not in (".", "..") for part in parts):
+        # A question file saved in a home or project folder reached .aws/credentials, .ssh/id_rsa or
+        # .env beside it (directly or through a link): hidden files are never data a question set ships.
+        what = repr(pattern) if relative == pattern else f"{pattern!r} matches {relative!r}, which"
+        raise EvalFileError(
+            f"{question_file}: load: {what} is a hidden file or inside a hidden folder; a question file "
+            "loads visible data files beside it"
+        )
+    return target
+
+
+def _regular(question_file: Path, pattern: str, target: Path) -> Path:
+    """A FIFO or a device named in ``load:`` hung ``eval`` (opening it waits for a writer, or reads for
+    ever); a name that does not exist is left for the loader to report."""
+    if target.exists() and not is_regular(target) and not target.is_dir():
+        raise EvalFileError(
+            f"{question_file}: load: {pattern!r} is not a regular file (a FIFO, device or socket); "
+            "name a data file"
+        )
     return target
 
 

@@ -11,8 +11,11 @@ from typing import Any
 from analytics_agent import bounded_json
 from analytics_agent.errors import EvalFileError
 from analytics_agent.paths import data_dir
+from analytics_agent.small_files import read_small
 
 LAST = "last"
+MAX_RUN_BYTES = 128 * 1024 * 1024
+"""A stored run holds each answer once: thousands of questions are a few MB."""
 
 
 def runs_dir() -> Path:
@@ -53,7 +56,7 @@ def load_run(reference: str) -> tuple[Path, dict[str, Any]]:
     """
     path = _newest() if reference == LAST else Path(reference).expanduser()
     try:
-        data = bounded_json.loads(path.read_text(encoding="utf-8"))
+        data = bounded_json.loads(read_small(path, MAX_RUN_BYTES))  # a FIFO or /dev/zero: one line
     except FileNotFoundError:
         raise EvalFileError(f"--compare: no such run file {path}") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:

@@ -29,8 +29,10 @@ T = TypeVar("T")
 OVERALL = max(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 2)
 PER_CLIENT = 4
 QUEUED_PER_CLIENT = 64
-QUICK_WORKERS = 2
-"""Workers of their own for the catalog reads (``quick``): listing tables never waits behind slow queries."""
+QUICK_WORKERS = 3
+"""Workers of their own for the catalog reads (``quick``): listing tables never waits behind slow queries.
+A client holds at most all but one of them, so a slow read of its own leaves it one, and another
+client's read always finds one free or next."""
 WAIT_S = 60.0
 """How long a call may wait for its turn and a free worker before it is refused; once running, its query
 has a time limit of its own (the executor's, 15 s), so no request lasts longer than the two together."""
@@ -141,6 +143,10 @@ class TokenBucket:
 class _Client:
     def __init__(self, per_client: int) -> None:
         self.turns = anyio.Semaphore(per_client)
+        self.quick = anyio.Semaphore(QUICK_WORKERS - 1)
+        """Catalog reads running for this client: 64 slow ``describe_table`` calls (an endless view stops
+        only at the 15 s limit) from one client held both catalog workers and queued ahead of every other
+        client's ``list_tables``, for minutes. A client's further reads wait in its own queue."""
         self.pending = 0
 
 
@@ -213,7 +219,8 @@ class CallGate:
             self._idle = anyio.Event()
         try:
             if quick:
-                return await anyio.to_thread.run_sync(work, limiter=self._quick)
+                async with state.quick:
+                    return await anyio.to_thread.run_sync(work, limiter=self._quick)
             async with self._turn(key, state):
                 return await anyio.to_thread.run_sync(work, limiter=self._threads)
         finally:

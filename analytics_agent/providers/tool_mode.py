@@ -19,11 +19,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from analytics_agent import bounded_json
 from analytics_agent.conversation import Conversation, ModelResponse
 from analytics_agent.errors import ConfigError, ProviderError
 from analytics_agent.providers.base import Provider, TextSink, ToolPayloads
 from analytics_agent.providers.refusals import refuses_tools
 from analytics_agent.providers.text.mode import TextToolsProvider
+from analytics_agent.small_files import read_small
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +78,7 @@ class ToolModeMemory:
 
     def _load(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = bounded_json.loads(read_small(self.path))  # no FIFO wait, no RecursionError
         except FileNotFoundError:
             return {}
         except (OSError, ValueError) as exc:

@@ -59,14 +59,17 @@ def digest(token: str) -> str:
 
 def read_users(path: Path) -> list[User]:
     """The users in ``path`` (none when it does not exist); a damaged file is a one-line error."""
-    try:
-        text = path.read_text(encoding="utf-8")
+    from analytics_agent import bounded_json
+    from analytics_agent.small_files import read_small
+
+    try:  # a regular file only, read bounded: a FIFO here hung `users` and the team server
+        text = read_small(path)
     except FileNotFoundError:
         return []
     except OSError as exc:
         raise ConfigError(f"cannot read the users file {path}: {exc.strerror or exc}") from None
     try:
-        data = json.loads(text)
+        data = bounded_json.loads(text)
         return [User(u["name"], tuple(u["groups"]), u["token_sha256"], u["created"]) for u in data["users"]]
     except (ValueError, KeyError, TypeError):
         raise ConfigError(

@@ -142,8 +142,9 @@ MAX_VALUE_ITEMS = 5_000_000
 such a value whole, outside its memory limit and between interrupt checks (``SELECT range(0, 50000000)``
 took 31 s and 2 GB against the 15 s and 1 GB limits), so its size is checked before it runs."""
 _SIZED = {"range": None, "generate_series": None, "repeat": 1, "list_resize": 1, "array_resize": 1,
-          "lpad": 1, "rpad": 1, "bar": 3}  # fmt: skip
-"""name -> the argument holding the count (None: a range)."""
+          "lpad": 1, "rpad": 1, "bar": 3, "bitstring": 1, "bitstring_agg": None}  # fmt: skip
+"""name -> the argument holding the count (None: a range; bitstring_agg's is its min and max, else the
+data's own range: ``bitstring_agg(x)`` over values 0 and 4e10 builds a 5 GB value)."""
 
 
 def _refuse_huge_values(cursor: duckdb.DuckDBPyConnection, tree: object) -> None:
@@ -169,6 +170,8 @@ def _refuse_huge_values(cursor: duckdb.DuckDBPyConnection, tree: object) -> None
             continue
         if any(_has(arg, "SUBQUERY") for arg in args):
             raise ToolError(f"run_sql: {name}() takes plain values here, not a subquery")
+        if name == "bitstring_agg":
+            args = args[1:] if len(args) == 3 else [None, None]  # no min and max: the data's range
         values = [_constant(cursor, arg) for arg in args]
         items = _items(name, values)
         if items is None:
@@ -186,6 +189,8 @@ def _refuse_huge_values(cursor: duckdb.DuckDBPyConnection, tree: object) -> None
 
 _FORMATTERS = frozenset({"printf", "format", "fmt"})
 _WIDTH = re.compile(r"(\d+)")
+_NESTED_FIELD = re.compile(r"\{[^}]*\{")
+"""format('{:>{}}', x, 900000000): a width or precision taken from an argument, as printf's '*'."""
 _GROWERS = {"hex": 2.0, "to_hex": 2.0, "bin": 8.0, "to_binary": 8.0, "base64": 1.34, "to_base64": 1.34,
             "url_encode": 3.0}  # fmt: skip  # name -> how many times longer its result can be
 MAX_GROWTH = 64.0
@@ -199,8 +204,8 @@ def _refuse_wide_format(name: str, args: list[Any]) -> None:
     if not isinstance(literal, dict) or literal.get("kind") != "STRING":
         raise ToolError(f"run_sql: {name}() needs its format as a plain text constant here")
     text = str(literal.get("text", ""))
-    if "*" in text:
-        raise ToolError(f"run_sql: {name}() may not take a width from its arguments ('*')")
+    if "*" in text or _NESTED_FIELD.search(text.replace("{{", "").replace("}}", "")):
+        raise ToolError(f"run_sql: {name}() may not take a width from its arguments ('*' or '{{:>{{}}}}')")
     widest = max((int(w) for w in _WIDTH.findall(text)), default=0)
     if widest > MAX_VALUE_ITEMS:
         raise ToolError(

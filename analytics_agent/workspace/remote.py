@@ -11,13 +11,13 @@ loop in a thread of its own); calls from the agent's worker threads go through i
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import ExitStack, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from analytics_agent import bounded_json
 from analytics_agent.errors import ConfigError
 from analytics_agent.tools.base import Tool
 from analytics_agent.tools.executor import ToolOutcome, error_outcome
@@ -75,10 +75,12 @@ class RemoteExecutor:
 
     def execute(self, name: str, arguments: str | dict[str, Any] | None) -> ToolOutcome:
         started = time.perf_counter()
-        try:
-            decoded = json.loads(arguments) if isinstance(arguments, str) else (arguments or {})
-        except ValueError:
-            return error_outcome(name, f"the arguments of {name} are not JSON")
+        try:  # bounded: 100,000-deep arguments raised RecursionError out of a call that never raises
+            decoded = bounded_json.loads(arguments) if isinstance(arguments, str) else (arguments or {})
+        except ValueError as exc:
+            return error_outcome(
+                name, f"the arguments of {name} are not JSON ({exc}); send one flat JSON object"
+            )
         try:
             result = self._portal.call(self._client.call_tool, name, decoded)
         except Exception as exc:  # the server went away mid-question: the model reads why, the loop goes on
@@ -87,6 +89,8 @@ class RemoteExecutor:
         if unread:  # our servers answer in text; anything else must not vanish from the model's view
             return error_outcome(name, f"the team server answered {name} with {unread[0]} content, not text")
         text = "\n".join(block.text for block in result.content)
+        if len(text) > MAX_TEXT_CHARS:
+            text = f"{text[:MAX_TEXT_CHARS]}…[truncated: {len(text):,} chars]"
         structured = result.structured_content if isinstance(result.structured_content, dict) else {}
         rows = structured.get("rows")
         return ToolOutcome(
@@ -178,12 +182,28 @@ async def _client(url: str, token: str) -> AsyncIterator[Any]:
 
     headers = {"Authorization": f"Bearer {token}"}
     async with (
-        httpx2.AsyncClient(headers=headers, timeout=300) as http,
-        Client(streamable_http_client(url, http_client=http)) as client,
+        httpx2.AsyncClient(headers=headers, timeout=REQUEST_DEADLINE_S) as http,
+        # the whole wait for each answer: httpx's timeout is per read, so a server that sends a
+        # keep-alive line every few seconds, or headers and then nothing, held `ask --server` for ever
+        Client(
+            streamable_http_client(url, http_client=http), read_timeout_seconds=REQUEST_DEADLINE_S
+        ) as client,
     ):
         yield client
 
 
+REQUEST_DEADLINE_S = 300.0
+"""The longest one request to the team server may take, answer included: its calls stop at its own
+tool time limit (15 s); the rest is room for its queue of other clients' calls."""
+MAX_TEXT_CHARS = 200_000
+"""A tool result's text as the model reads it: our own results are cut far below this (100,000
+characters of rows); a server sending more is cut, not forwarded whole to the model on every turn."""
+
+
 def _one_line(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # the SDK's task groups wrap the cause
+        exc = exc.exceptions[0]
+    if isinstance(exc, TimeoutError) or "timed out" in str(exc).lower():
+        return f"no answer within {REQUEST_DEADLINE_S:g} s"
     text = " ".join(str(exc).split())[:200]
     return text or type(exc).__name__

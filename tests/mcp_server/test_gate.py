@@ -8,7 +8,7 @@ import threading
 import anyio
 import pytest
 
-from analytics_agent.mcp_server.gate import Busy, CallGate
+from analytics_agent.mcp_server.gate import QUICK_WORKERS, Busy, CallGate
 
 pytestmark = pytest.mark.anyio
 
@@ -193,3 +193,31 @@ async def test_a_call_that_waits_too_long_for_a_worker_is_refused_unrun_and_the_
     assert ran == [] and gate.running == 0
     with anyio.fail_after(30):  # a safety net: a leaked worker or turn would hang here
         assert await gate.run("other", lambda: "next") == "next"
+
+
+async def test_one_clients_slow_catalog_reads_never_hold_another_clients_list_tables():
+    """Issue 38 round three, a second pass at class 7: catalog reads take no turn and had two workers of
+    their own, first come first served, so 64 slow ``describe_table`` calls from one client (an endless
+    view stops only at the 15 s limit) held both workers and queued ahead of every other client's
+    ``list_tables``: 64 x 15 s / 2, eight minutes. A client now holds all catalog workers but one."""
+    gate = CallGate(overall=8, per_client=4, queued_per_client=64)
+    hog, other = object(), object()
+    release = threading.Event()
+    started = 0
+
+    def slow_describe() -> str:
+        nonlocal started
+        started += 1
+        release.wait(60)  # the safety net only; the test releases it
+        return "profile"
+
+    async with anyio.create_task_group() as tasks:
+        for _ in range(60):
+            tasks.start_soon(lambda: gate.run(hog, slow_describe, quick=True))
+        await anyio.wait_all_tasks_blocked()
+        with anyio.fail_after(30):  # a safety net for a regression, not a measurement
+            listed = await gate.run(other, lambda: "tables", quick=True)
+        hog_running = started
+        release.set()
+    assert listed == "tables"
+    assert hog_running == QUICK_WORKERS - 1  # the hog never held every catalog worker

@@ -159,6 +159,35 @@ def test_load_paths_stay_inside_the_question_files_folder(tmp_path: Path, how: s
     assert not (tmp_path / "fresh.duckdb").exists()
 
 
+HIDDEN = {
+    "a hidden folder": "'.aws/credentials'",
+    "through ./ and ..": "'./d/../.aws/credentials'",
+    "a link to a hidden file": "d/x.csv",
+    "a glob over a hidden folder": "'.aws/*'",
+    "a glob matching a link to one": "'d/*.csv'",
+    "a hidden file": "'.env'",
+}
+
+
+@pytest.mark.parametrize("how", list(HIDDEN))
+def test_load_paths_never_reach_hidden_files_in_the_folder(tmp_path: Path, how: str) -> None:
+    """A question file saved in a home or project folder loaded ``.aws/credentials`` (or ``.env``,
+    ``.ssh/id_rsa``) beside it: inside the folder, so allowed, and sent to the model as table values.
+    Hidden files and folders are refused however they are reached."""
+    folder = tmp_path / "home"
+    (folder / ".aws").mkdir(parents=True)
+    (folder / ".aws" / "credentials").write_text("key,value\naws_secret,hunter2\n")
+    (folder / ".env").write_text("key,value\ntoken,hunter2\n")
+    (folder / "d").mkdir()
+    (folder / "d" / "a.csv").write_text("n\n1\n")
+    os.symlink(folder / ".aws" / "credentials", folder / "d" / "x.csv")
+    question_file = read_question_file(_question_file(folder, HIDDEN[how]))
+    with pytest.raises(EvalFileError, match="hidden file or inside a hidden folder") as info:
+        build_database(question_file, tmp_path / "fresh.duckdb")
+    assert "\n" not in str(info.value) and "hunter2" not in str(info.value)
+    assert not (tmp_path / "fresh.duckdb").exists()
+
+
 def test_a_glob_inside_the_folder_loads_every_match_under_the_patterns_table(tmp_path: Path) -> None:
     folder = tmp_path / "q"
     (folder / "d").mkdir(parents=True)
@@ -219,6 +248,22 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
             "x: &s " + "x" * 1_000_000 + "\ny: &t [*s, *s, *s]\ncases:\n  - {id: a, question: q, "
             "expect: [" + ", ".join(["*t"] * 100_000) + "]}\n",
             "more than 16 MB of text",
+        ),
+        # a plain number past Python's 4,300 digits: internal error (ValueError) before
+        (
+            "long-int.yaml",
+            "cases:\n  - {id: a, question: q, expect: [" + "1" * 5000 + "]}\n",
+            "a number is longer",
+        ),
+        (
+            "long-hex.yaml",
+            "cases:\n  - {id: a, question: q, expect: [0x" + "f" * 5000 + "]}\n",
+            "a number is longer",
+        ),
+        (
+            "long-base60.yaml",
+            "cases:\n  - {id: a, question: q, expect: [" + ":".join(["1"] * 3000) + "]}\n",
+            "a number is",
         ),
         (
             "deep.jsonl",

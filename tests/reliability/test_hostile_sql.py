@@ -145,6 +145,21 @@ def test_small_ranges_and_rows_from_range_still_run(tmp_path: Path) -> None:
         ("SELECT format('{:>900000000}', 'x')", "format() would pad a value to 900,000,000"),
         ("SELECT printf('%*s', 900000000, 'x')", "may not take a width from its arguments"),
         ("SELECT printf(status, 'x') FROM orders", "needs its format as a plain text constant"),
+        # a width from an argument, fmt's way (round three, second pass: 900 MB built, 1.8 GB RSS)
+        ("SELECT format('{:>{}}', 'x', 900000000)", "may not take a width from its arguments"),
+        ("SELECT format('{:0>{}}', amount, amount * 200000000) FROM orders", "may not take a width"),
+        ("SELECT format('{{}} {:^{}}', 'x', 900000000)", "may not take a width from its arguments"),
+        # bitstrings: a count of bits, or the data's own range (bitstring_agg without min and max)
+        ("SELECT bitstring('1', 8000000000)", "bitstring() would build one value"),
+        (
+            "SELECT bitstring('1', amount * 1600000000) FROM orders",
+            "bitstring() takes its size from the data",
+        ),
+        (
+            "SELECT bit_count(bitstring_agg(amount * 8000000000)) FROM orders",
+            "bitstring_agg() takes its size from the data",
+        ),
+        ("SELECT bitstring_agg(amount, 0, 8000000000) FROM orders", "bitstring_agg() would build one value"),
         # nested growers
         (
             "SELECT hex(hex(hex(hex(hex(hex(hex(hex(repeat('x', 4000000)))))))))",
@@ -178,5 +193,8 @@ def test_small_formats_growers_and_constant_sizes_still_run(tmp_path: Path) -> N
         ("SELECT hex(hex('a'))", ("3631",)),
         ("SELECT bar(5, 0, 10, 10)", ("█████     ",)),
         ("SELECT len(repeat('ab', 3))", (6,)),
+        ("SELECT format('{{}}{:>3}', 'a')", ("{}  a",)),
+        ("SELECT bitstring('1', 4)::VARCHAR", ("0001",)),
+        ("SELECT bit_count(bitstring_agg(x, 1, 10)) FROM (VALUES (2), (5)) t(x)", (2,)),
     ]:
         assert cur.execute(check_select(cur, query)).fetchone() == want

@@ -76,6 +76,12 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     [
         (BOMB + "tables:\n  orders:\n    description: *j\n", "expands to more than"),
         ("tables:\n  orders:\n    description: " + "[" * 50_000 + "]" * 50_000 + "\n", "nest deeper"),
+        # 5,000 digits: Python's int refuses past 4,300, and every command ended in internal error
+        ("tables:\n  orders:\n    description: " + "1" * 5000 + "\n", "a number is longer than"),
+        (
+            "tables:\n  orders:\n    metrics: {m: {sql: 'sum(x)', format: 1_" + "0" * 5000 + "}}\n",
+            "a number is",
+        ),
     ],
 )
 def test_hostile_semantic_files_are_one_line_within_bounded_memory(

@@ -100,3 +100,61 @@ def test_a_few_retries_within_the_budget_are_unchanged() -> None:
 def test_the_backoff_of_a_late_retry_is_the_longest_wait_not_an_overflow() -> None:
     """With retries past 1,024 the doubled wait passed a float: OverflowError, an internal error."""
     assert backoff_delay(5_000, RetryPolicy(), 0.0) == RetryPolicy().max_delay
+
+
+# --- Bedrock: botocore's own retries -------------------------------------------------------------------
+BEDROCK_ENV = {
+    "AWS_ACCESS_KEY_ID": "AKIAFAKEFAKEFAKE1234",
+    "AWS_SECRET_ACCESS_KEY": "fake/secret+KEY/do-not-print-0123456789",
+    "AWS_REGION": "us-east-1",
+}
+
+
+class BotocoreSleep(CountedSleep):
+    """Stands in for the ``time`` module botocore's endpoint sleeps with between attempts."""
+
+    def __getattr__(self, name: str):
+        import time
+
+        return getattr(time, name)
+
+    def sleep(self, seconds: float) -> None:
+        self(seconds)
+
+
+@pytest.mark.parametrize("mode", ["standard", "legacy"])
+def test_bedrocks_botocore_retries_stop_at_the_same_wait_budget(monkeypatch, serve, mode: str) -> None:
+    """A real botocore ``bedrock-runtime`` client against a loopback server that answers 503 to every
+    attempt, with a million attempts allowed and a deadline of eleven days: botocore retried until the
+    deadline (in standard mode, one 20 s wait after another; in legacy mode each wait doubles without a
+    cap). Its sleep is counted, not slept. Now it stops once the waits, each counted at its longest,
+    would pass the 300 s budget of the OpenAI-compatible path, and the last error is the one line."""
+    from botocore import endpoint
+
+    from analytics_agent.errors import ProviderError
+    from analytics_agent.providers.bedrock.provider import BedrockProvider
+
+    for name, value in BEDROCK_ENV.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("AWS_PROFILE", raising=False)
+    server = serve(
+        lambda path, headers, body: (503, {"content-type": "application/json"}, b'{"message":"busy"}')
+    )
+    monkeypatch.setenv("AWS_ENDPOINT_URL_BEDROCK_RUNTIME", server.url)
+    sleep = BotocoreSleep()
+    monkeypatch.setattr(endpoint, "time", sleep)
+    provider = BedrockProvider(
+        model="us.amazon.nova-micro-v1:0", max_attempts=1_000_000, retry_mode=mode,
+        limits=ReplyLimits(deadline_s=1_000_000),
+    )  # fmt: skip
+    try:
+        with pytest.raises(ProviderError) as caught:
+            provider.complete(Conversation(system="s", messages=[UserTurn("q")]), Registry([]))
+    finally:
+        provider.close()
+    # botocore's waits are random() * 2 ** (attempt - 1), capped at 20 s except in legacy mode
+    longest = [min(2.0 ** min(n, 1000), 1e300 if mode == "legacy" else 20.0) for n in range(len(sleep.waits))]
+    assert all(w <= cap for w, cap in zip(sleep.waits, longest, strict=True)), sleep.waits
+    assert sum(longest) <= RetryPolicy().wait_budget
+    assert len(server.headers) == len(sleep.waits) + 1 >= 3  # it still retried
+    assert "\n" not in str(caught.value)

@@ -95,3 +95,70 @@ def test_a_file_that_uses_the_decimal_mark_gets_no_note(tmp_path: Path) -> None:
             1500.25,
             2.5,
         ]
+
+
+@pytest.mark.parametrize("label", ["{r} Subtotal", "Subtotal: {r}", "{r} (total)"])
+def test_subtotal_rows_labelled_any_way_are_found_with_the_total(tmp_path: Path, label: str) -> None:
+    """Subtotal rows were recognised only by a label starting or ending in a separate word (``North
+    Total``): with ``North Subtotal`` rows the grand total (350) no longer matched the rows above (700),
+    so neither it nor the subtotals were named, and a sum over the table said 1050. The true sum, 350,
+    is the four data rows of the file below, added by hand."""
+    rows = [("North", "A", 100), ("North", "B", 50), (label.format(r="North"), "", 150)]
+    rows += [("South", "C", 200), (label.format(r="South"), "", 200), ("Grand Total", "", 350)]
+    (tmp_path / "sales.csv").write_text(
+        "region,city,amount\n" + "".join(f"{a},{b},{c}\n" for a, b, c in rows)
+    )
+    kept = load_files(tmp_path / "x.duckdb", [str(tmp_path / "sales.csv")], LoadOptions(table="kept"))
+    assert any("2 subtotal rows" in note and "--drop-totals" in note for note in kept.notes), kept.notes
+    load_files(tmp_path / "x.duckdb", [str(tmp_path / "sales.csv")], LoadOptions(table="s", drop_totals=True))
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
+        assert conn.execute("SELECT sum(amount), count(*) FROM s").fetchone() == (350, 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("region;amount\nNorth;1,500\nSouth;2,250\n", [1.5, 2.25]),
+        ('region,amount\nNorth,"1,500"\nSouth,"12,000"\n', [1.5, 12.0]),
+        ("region;amount\nNorth;-3,125\nSouth;7\n", [-3.125, 7.0]),
+    ],
+    ids=["semicolon", "quoted-comma-file", "negative-and-whole"],
+)
+def test_decimal_comma_on_values_that_look_grouped_in_thousands_is_said(
+    tmp_path: Path, text: str, stored: list[float]
+) -> None:
+    """``--decimal ','`` on a file writing 1,500 for fifteen hundred stored 1.5 without a word: the
+    mirror of ``--decimal ',' --thousands '.'`` on a decimal-point file. Loaded as told (a file of
+    three-decimal numbers is read right so), with a note saying how to read it the other way."""
+    (tmp_path / "f.csv").write_text(text)
+    summary = load_files(
+        tmp_path / "x.duckdb", [str(tmp_path / "f.csv")], LoadOptions(table="t", decimal=",")
+    )
+    notes = [n for n in summary.notes if "three digits after it" in n]
+    assert len(notes) == 1 and "--thousands ','" in notes[0], summary.notes
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
+        assert [r[0] for r in conn.execute("SELECT amount FROM t ORDER BY rowid").fetchall()] == stored
+
+
+def test_decimal_comma_with_other_decimals_gets_no_note(tmp_path: Path) -> None:
+    (tmp_path / "f.csv").write_text("region;amount\nNorth;1,5\nSouth;2,250\n")
+    summary = load_files(
+        tmp_path / "x.duckdb", [str(tmp_path / "f.csv")], LoadOptions(table="t", decimal=",")
+    )
+    assert not [n for n in summary.notes if "three digits" in n], summary.notes
+
+
+@pytest.mark.parametrize(("thousands", "decimal"), [(".", None), (",", ","), (".", ".")])
+def test_one_mark_as_both_separators_is_one_line_saying_what_to_fix(
+    tmp_path: Path, thousands: str, decimal: str | None
+) -> None:
+    """``--thousands '.'`` (the default decimal mark) ended in DuckDB's own "Binder Error: THOUSANDS must
+    not appear in the DECIMAL_SEPARATOR specification"."""
+    (tmp_path / "f.csv").write_text("region;amount\nNorth;1.5\n")
+    from analytics_agent.db.load.options import load_options
+
+    with pytest.raises(LoadError, match=rf"--thousands '\{thousands}' is also the decimal mark") as info:
+        options = load_options(table="t", thousands=thousands, decimal=decimal)
+        load_files(tmp_path / "x.duckdb", [str(tmp_path / "f.csv")], options)
+    assert "Binder" not in str(info.value) and "\n" not in str(info.value)
+    assert _tables(tmp_path / "x.duckdb") == []

@@ -28,12 +28,14 @@ def sources_path() -> Path:
 def read_sources(path: Path | None = None) -> list[Source]:
     """The configured sources (none when the file does not exist)."""
     path = path or sources_path()
-    try:
-        text = path.read_text(encoding="utf-8")
+    from analytics_agent.small_files import read_small_text
+
+    try:  # a regular file only, read bounded: a FIFO here hung every command, /dev/zero filled memory
+        text = read_small_text(path)
     except FileNotFoundError:
         return []
-    except OSError as exc:
-        raise SourceError(f"cannot read {path}: {exc.strerror}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SourceError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     import tomllib  # only when there is a file: most runs have none
 
     from analytics_agent.db.linked.spec import parse_sources
@@ -42,6 +44,8 @@ def read_sources(path: Path | None = None) -> list[Source]:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SourceError(f"{path}: {exc}") from None
+    except RecursionError:  # tomllib parses nested arrays and tables by recursion
+        raise SourceError(f"{path}: values nest too deeply") from None
     try:
         return parse_sources(document)
     except SourceError as exc:

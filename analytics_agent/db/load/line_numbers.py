@@ -55,9 +55,9 @@ def renumber_rejects(
     files: Sequence[Path],
     labels: Sequence[str],
     dialect: Dialect | None,
-) -> tuple[list[int], list[str]]:
-    """Give ``<table>_rejects`` the file's own line numbers (as a refusal names them); returns the
-    distinct lines and a note when some set-aside records read right with ``--quote '"'``."""
+) -> tuple[list[tuple[str, int]], list[str]]:
+    """Give ``<table>_rejects`` the file's own line numbers (as a refusal names them); returns each
+    set-aside record as (file as named, line), in the order the files were given, and a note when some set-aside records read right with ``--quote '"'``."""
     rejects = quote_ident(f"{table}_rejects")
     if dialect is not None:
         for path, label in zip(files, labels, strict=True):
@@ -71,8 +71,13 @@ def renumber_rejects(
                     "WHERE file = ? AND line IN (SELECT unnest(?::BIGINT[]))",
                     [list(moved), list(moved.values()), label, list(moved)],
                 )
-    lines = [int(r[0]) for r in conn.execute(f"SELECT DISTINCT line FROM {rejects} ORDER BY line").fetchall()]
-    return lines, _quoted_note(conn, rejects, dialect)
+    # one record per (file, line): two files' line 3 are two records (counting distinct lines said
+    # "Skipped 2 bad records (lines 3, 5)" for three)
+    records = conn.execute(
+        f"SELECT DISTINCT file, line, list_position(?::VARCHAR[], file) AS file_order FROM {rejects} ORDER BY file_order, line",
+        [list(labels)],
+    ).fetchall()
+    return [(str(r[0]), int(r[1])) for r in records], _quoted_note(conn, rejects, dialect)
 
 
 def _quoted_note(conn: duckdb.DuckDBPyConnection, rejects: str, dialect: Dialect | None) -> list[str]:

@@ -119,6 +119,7 @@ def load_options(
     and/or ``COLUMN=FORMAT`` items (repeatable)."""
     if replace and append:
         raise LoadError("--replace and --append contradict each other; choose one")
+    _check_separators(rest.get("thousands"), rest.get("decimal"))
     formats = [date_format] if isinstance(date_format, str) else list(date_format or ())
     shared = [f for f in formats if "=" not in f]
     if len(shared) > 1:
@@ -138,6 +139,16 @@ def load_options(
         ),
         **rest,
     )
+
+
+def _check_separators(thousands: str | None, decimal: str | None) -> None:
+    """One mark cannot be both: DuckDB's own words were "Binder Error: THOUSANDS must not appear in the
+    DECIMAL_SEPARATOR specification", with '.' the decimal mark unless --decimal names another. Pure."""
+    if thousands and thousands == (decimal or "."):
+        raise LoadError(
+            f"--thousands {thousands!r} is also the decimal mark"
+            + ("" if decimal else " (the default); for a decimal-comma file add --decimal ','")
+        )
 
 
 def _pairs(items: Sequence[str], flag: str, what: str, example: str) -> dict[str, str]:
@@ -197,7 +208,10 @@ def _expand(pattern: str) -> list[Path]:
     if expanded.is_dir():
         raise LoadError(f"{pattern} is a folder; name files or a glob such as {pattern}/*.csv")
     if not expanded.is_file():
-        raise LoadError(f"no such file: {pattern}")
+        from analytics_agent.small_files import special_kind
+
+        kind = special_kind(expanded)  # a FIFO is there, but is no file to load ("no such file" misled)
+        raise LoadError(f"{pattern} is {kind}, not a regular file" if kind else f"no such file: {pattern}")
     return [expanded]
 
 

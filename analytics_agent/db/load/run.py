@@ -84,10 +84,14 @@ class LoadSummary(NamedTuple):  # not a dataclass: a tenth of the import cost
     seconds: float
     created_database: bool
     rejected_lines: list[int]
+    """The line of each record set aside by ``--skip-bad-rows`` (one per record: two files can each
+    have a line 3); ``rejected_at`` names the file of each."""
     notes: list[str]
     """Things the user should know: odd values that kept a column as text, names that changed and why."""
     links: tuple[str, ...] = ()
     """One line per link from or to the table, and how sure it is (``describe_link``)."""
+    rejected_at: tuple[tuple[str, int], ...] = ()
+    """(file as named, line) of each record in ``rejected_lines``, in the same order."""
 
 
 def load_files(
@@ -190,7 +194,8 @@ def _load(
         columns=_column_summaries(profile),
         seconds=time.perf_counter() - started,
         created_database=created,
-        rejected_lines=rejected,
+        rejected_lines=[line for _, line in rejected],
+        rejected_at=tuple(rejected),
         notes=encoding_notes + [r for r in reasons if r] + notes,
         links=tuple(describe_link(r) for r in links if table in (r.table, r.target)),
     )
@@ -214,9 +219,9 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     before: Written
     """The database's tables before the load (``written_tables``)."""
 
-    def run(self) -> tuple[int, list[int], list[str], dict[str, Any], list[Relationship]]:
+    def run(self) -> tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relationship]]:
         """Write, settle the columns, store the profile and relationships (inside the transaction).
-        Returns the rows written, the rejected lines, the notes, the stored profile and the links."""
+        Returns the rows written, the rejected records (file, line), the notes, the stored profile and the links."""
         plan = self.plan
         loaded, rejected, empty_tail, separator_notes = self._write()
         # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
@@ -257,15 +262,16 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         profile, links = self._store(own_names, units, None if appending else loaded, totals)
         return loaded, rejected, notes, profile, links
 
-    def _write(self) -> tuple[int, list[int], int, list[str]]:
+    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str]]:
         """The rows written (less a trailing run of empty ones), the rejected lines, the empty rows
         dropped, and what ``--thousands`` says; refuses an empty load, and a misread ``--thousands``."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
-        rejected = self.rejects.keep(conn, table, labels) if self.rejects else []
+        kept = self.rejects.keep(conn, table, labels) if self.rejects else []
+        rejected: list[tuple[str, int]] = []  # (file as named, line) of each record set aside
         reject_notes: list[str] = []
-        if rejected:
+        if kept:
             from analytics_agent.db.load.line_numbers import renumber_rejects  # with set-aside records only
 
             rejected, reject_notes = renumber_rejects(
@@ -280,21 +286,15 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         return loaded - empty_tail, rejected, empty_tail, reject_notes + self._thousands_notes()
 
     def _thousands_notes(self) -> list[str]:
-        """``separators.check_thousands`` when ``--thousands`` is given: refuses a misread, says an
-        ambiguous reading."""
-        if not self.options.thousands or self.plan.text_reader is None:
+        """``separators.separator_notes`` when ``--thousands`` or ``--decimal`` is given: refuses a
+        misread, says an ambiguous reading."""
+        if self.plan.text_reader is None or not (self.options.thousands or self.options.decimal):
             return []
-        from analytics_agent.db.load.settle.separators import check_thousands  # only with --thousands
+        from analytics_agent.db.load.settle.separators import separator_notes  # only then
 
-        return check_thousands(
-            self.conn,
-            self.table,
-            self.plan.text_reader,
-            self._stored_to_original(),
-            self.options.thousands,
-            self.options.decimal,
-            label=", ".join(i.label for i in self.inputs),
-        )
+        label = ", ".join(i.label for i in self.inputs)
+        reader, names = self.plan.text_reader, self._stored_to_original()
+        return separator_notes(self.conn, self.table, reader, names, self.options, label=label)
 
     def _stored_to_original(self) -> dict[str, str]:
         return dict(zip(self.plan.safe, self.plan.originals, strict=True))

@@ -63,7 +63,7 @@ def _check_same_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: li
 def refuse_empty(
     conn: duckdb.DuckDBPyConnection,
     loaded: int,
-    rejected: list[int],
+    rejected: list[tuple[str, int]],
     files: list[Path],
     inputs: list[Input],
     table: str,
@@ -89,7 +89,8 @@ def refuse_empty(
         return
     if rejected:
         raise LoadError(
-            f"every record of {names} was rejected ({len(rejected):,}, first at line {rejected[0]}); "
+            f"every record of {names} was rejected ({len(rejected):,}, first at "
+            f"{'' if len(inputs) == 1 else rejected[0][0] + ' '}line {rejected[0][1]}); "
             "check --delimiter and --header, nothing was loaded"
         )
     raise LoadError(

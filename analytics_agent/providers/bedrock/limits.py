@@ -14,6 +14,12 @@ bounded chunks:
 
 A new attempt after the deadline is refused with the deadline's ``ProviderTimeoutError``. A client
 without the expected session (another botocore version) is left unguarded rather than broken.
+
+botocore's own retries are held to the wait budget the OpenAI-compatible path has (``RetryPolicy.
+wait_budget``, 300 s): with ``--max-retries 1000000`` and a deadline of days, a Bedrock endpoint that
+failed every attempt was retried until the deadline (11 days), one 20 s wait after another. The guard
+answers botocore's ``needs-retry`` event first: once the waits allowed so far plus the longest the next
+one can be would pass the budget, it says "no retry", and botocore raises the last error as it is.
 """
 
 from __future__ import annotations
@@ -24,10 +30,53 @@ from collections.abc import Iterator
 from typing import Any
 
 from analytics_agent.providers.limits import Deadline, ReplyLimits, bounded_chunks, read_bounded
+from analytics_agent.providers.retry import RetryPolicy
 
 log = logging.getLogger(__name__)
 
 _CHUNK = 64 * 1024
+
+
+WAIT_BUDGET = RetryPolicy().wait_budget
+STANDARD_MAX_BACKOFF = 20.0
+"""botocore's longest wait between attempts in its standard and adaptive modes (``ExponentialBackoff``:
+``random() * min(2 ** (attempt - 1), 20)``); its legacy mode has no cap (``rand * 2 ** (attempt - 1)``)."""
+
+
+class RetryBudget:
+    """Allows botocore another attempt only while the waits it may have slept, each counted at its
+    longest, stay within ``budget`` seconds for the request."""
+
+    def __init__(self, budget: float, mode: str) -> None:
+        self.budget = budget
+        self.mode = mode
+        self.waits = 0.0
+        """The longest the waits allowed so far can have been, together."""
+
+    def start(self) -> None:
+        self.waits = 0.0
+
+    def longest_wait(self, attempts: int) -> float:
+        """The longest wait botocore can sleep after its ``attempts``-th attempt failed."""
+        longest: float = 2.0 ** min(max(attempts - 1, 0), 64)
+        return longest if self.mode == "legacy" else min(longest, STANDARD_MAX_BACKOFF)
+
+    def needs_retry(self, attempts: int = 1, **_: Any) -> bool | None:
+        """botocore's ``needs-retry`` event: False (no retry: botocore raises the last error) once the
+        next wait could pass the budget; None leaves the decision to botocore's own handler."""
+        longest = self.longest_wait(attempts)
+        if self.waits + longest > self.budget:
+            log.info(
+                "Bedrock: no more retries after %d attempts: the waits would pass %g s", attempts, self.budget
+            )
+            return False
+        self.waits += longest  # counted whether or not botocore retries: never less than it slept
+        return None
+
+
+def _retry_mode(client: Any) -> str:
+    retries = getattr(getattr(getattr(client, "meta", None), "config", None), "retries", None) or {}
+    return str(retries.get("mode") or "legacy") if isinstance(retries, dict) else "legacy"
 
 
 class ReplyGuard:
@@ -39,10 +88,16 @@ class ReplyGuard:
         read_timeout: the client's configured read timeout (each attempt gets at most this).
     """
 
-    def __init__(self, client: Any, limits: ReplyLimits, *, read_timeout: float) -> None:
+    def __init__(
+        self, client: Any, limits: ReplyLimits, *, read_timeout: float, wait_budget: float = WAIT_BUDGET
+    ) -> None:
         self.limits = limits
         self._read_timeout = read_timeout
         self._deadline: Deadline | None = None
+        self._budget = RetryBudget(wait_budget, _retry_mode(client))
+        events: Any = getattr(getattr(client, "meta", None), "events", None)
+        if events is not None:  # before botocore's own retry handler: the first answer decides
+            events.register_first("needs-retry.bedrock-runtime", self._budget.needs_retry)
         endpoint: Any = getattr(client, "_endpoint", None)
         self._session: Any = getattr(endpoint, "http_session", None)
         if self._session is None or not hasattr(self._session, "send"):
@@ -54,6 +109,7 @@ class ReplyGuard:
     def request(self, where: str = "Bedrock") -> Iterator[Deadline]:
         """The span of one model request: its deadline starts now and ends with the block."""
         self._deadline = Deadline(self.limits.deadline_s, where=where)
+        self._budget.start()
         try:
             yield self._deadline
         finally:

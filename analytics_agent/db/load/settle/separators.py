@@ -22,6 +22,29 @@ def grouping(thousands: str, decimal: str | None) -> str:
     return rf"[+-]?\d{{1,3}}({sep}\d{{3}})*({point}\d*)?([eE][+-]?\d+)?"
 
 
+def separator_notes(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text_reader: tuple[str, list[Any]],
+    stored_to_original: dict[str, str],
+    options: Any,
+    *,
+    label: str,
+) -> list[str]:
+    """What ``--decimal`` and ``--thousands`` (``options.decimal``, ``options.thousands``) did to the
+    number columns: ``check_decimal`` for a decimal mark given alone, ``check_thousands`` for a
+    thousands separator."""
+    decimal, thousands = options.decimal, options.thousands
+    notes = []
+    if decimal and decimal != "." and not thousands:
+        notes = check_decimal(conn, table, text_reader, stored_to_original, decimal)
+    if thousands:
+        notes += check_thousands(
+            conn, table, text_reader, stored_to_original, thousands, decimal, label=label
+        )
+    return notes
+
+
 def check_thousands(
     conn: duckdb.DuckDBPyConnection,
     table: str,
@@ -70,3 +93,55 @@ def check_thousands(
                 f"{thousands!r} is this file's decimal point, load again without --decimal and --thousands"
             )
     return notes
+
+
+def check_decimal(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text_reader: tuple[str, list[Any]],
+    stored_to_original: dict[str, str],
+    decimal: str,
+) -> list[str]:
+    """Notes for a number column where ``--decimal`` is given and every value holding that mark has
+    exactly three digits after it: ``--decimal ','`` on a file writing ``1,500`` for fifteen hundred read
+    1.5 without a word (the mirror of ``--thousands`` on a decimal-point file). Loaded as told: in a file
+    whose numbers all have three decimals it is right, so this is said, not refused. Not asked with
+    ``--thousands`` too: ``1.234,500`` then says which mark groups."""
+    numbers = [
+        stored_to_original[name]
+        for name, kind in column_types(conn, table).items()
+        if _NUMBER_TYPES.match(kind) and name in stored_to_original
+    ]
+    if not numbers:
+        return []
+    point = decimal.replace("'", "''")
+    three = rf"[+-]?\d*{re.escape(decimal)}\d{{3}}".replace("'", "''")
+    picks = [
+        f"count(*) FILTER (WHERE contains({c}, '{point}')), "
+        f"count(*) FILTER (WHERE regexp_full_match(trim({c}), '{three}')), "
+        f"min(trim({c})) FILTER (WHERE regexp_full_match(trim({c}), '{three}'))"
+        for c in map(quote_ident, numbers)
+    ]
+    source, params = text_reader
+    found = first_row(conn.execute(f"SELECT {', '.join(picks)} FROM {source}", params))
+    notes = []
+    for n, column in enumerate(numbers):
+        with_point, with_three, example = found[3 * n : 3 * n + 3]
+        if with_point and with_three == with_point:
+            notes.append(
+                f"column {column}: every value with the decimal mark {decimal!r} has three digits after it "
+                f"({example} read as {_plain(example.replace(decimal, '.'))}); if "
+                f"{decimal!r} groups thousands in this file, load again with --thousands {decimal!r} and "
+                "without --decimal"
+            )
+    return notes
+
+
+def _plain(number: str) -> str:
+    """``1.500`` as ``1.5``, ``1500.000`` as ``1500``: the value as stored. Pure."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        return format(Decimal(number).normalize(), "f")
+    except InvalidOperation:
+        return number

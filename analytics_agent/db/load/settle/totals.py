@@ -24,11 +24,11 @@ TOTAL_LABEL = (
     r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe)?|total g[ée]n[ée]ral|totaal|totale|suma|итого"
 )
 """What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside)."""
-_SUB = r"sub[ _-]?totals?|zwischensumme|sous[ -]total"
-_SUBTOTAL = (
-    rf"(?i)^\s*({_SUB}|.+\s(total|totals|summe|gesamt|{_SUB})|(total|summe|gesamt|{_SUB})\s.+)\s*:?\s*$"
-)
-"""A subtotal row's label: ``Subtotal``, ``North Total``, ``Total North``, ``Zwischensumme Nord``."""
+_SUBTOTAL = r"(?i)^.*\b(sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt)\b.*$"
+"""A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
+Subtotal``, ``Subtotal: North``, ``North (total)``). Loose on purpose: the rows so labelled count as
+subtotals only when their sums and the other rows' sums each equal the totals row. (Only a label ending
+or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
 _NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT", "REAL")
 
 
