@@ -200,7 +200,9 @@ CANDIDATE_DELIMITERS = (",", ";", "\t", "|")
 def _whole_lines(text: str, most: int) -> list[str]:
     """The first ``most`` lines of ``text``, the file's first block: its last line is left out when the
     block was cut (it may end mid-line)."""
-    lines = _LINE_END.split(text)
+    lines = _LINE_END.split(text, maxsplit=most)
+    if len(lines) > most:  # the rest of the block: the first ``most`` lines each ended
+        return lines[:most]
     if lines[-1] == "" or len(text.encode("utf-8", "replace")) >= PEEK_BYTES - 4:
         lines.pop()
     return lines[:most]
