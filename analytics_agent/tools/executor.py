@@ -16,6 +16,7 @@ from typing import Any
 
 import duckdb
 
+from analytics_agent.db.linked.stalls import cut_stalled
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
 from analytics_agent.logs import logger
@@ -131,18 +132,27 @@ class Executor:
         """Run ``tool`` (which need not be registered) under the same checks and time limit as a model's
         call, and return its unshaped value. Raises ToolError (the one-line reason) when it fails."""
         prepared = tool.prepare(decode_arguments(arguments))
-        with self._cursor() as cursor:
-            return self._run_with_timeout(tool, cursor, prepared)
+        with self._cursor() as cursor, self._time_limit(tool.name, cursor.interrupt) as stalled:
+            return self._run(tool, cursor, prepared, stalled)
 
     def _execute(self, name: str, arguments: str | dict[str, Any] | None, started: float) -> ToolOutcome:
-        tool = self.registry.get(name)
-        if tool is None:
-            raise UnknownToolError(
-                f"unknown tool {name!r}; available tools: {', '.join(self.registry.names)}"
-            )
-        prepared = tool.prepare(decode_arguments(arguments))
-        with self._cursor() as cursor:
-            value = self._run_with_timeout(tool, cursor, prepared)
+        running: list[duckdb.DuckDBPyConnection] = []
+
+        def interrupt() -> None:
+            for cursor in running:
+                cursor.interrupt()
+
+        # one limit for the whole call: a tool's first use reads the catalog, linked sources' too
+        with self._time_limit(name, interrupt) as stalled:
+            tool = self.registry.get(name)
+            if tool is None:
+                raise UnknownToolError(
+                    f"unknown tool {name!r}; available tools: {', '.join(self.registry.names)}"
+                )
+            prepared = tool.prepare(decode_arguments(arguments))
+            with self._cursor() as cursor:
+                running.append(cursor)
+                value = self._run(tool, cursor, prepared, stalled)
         shaped = _shape(value)
         return ToolOutcome(
             name=name,
@@ -180,32 +190,66 @@ class Executor:
             if not kept:
                 cursor.close()
 
-    def _run_with_timeout(
-        self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared
+    @contextlib.contextmanager
+    def _time_limit(self, name: str, on_expiry: Callable[[], object]) -> Iterator[list[str]]:
+        """The call's time limit: at its deadline ``on_expiry`` (again until the block ends), and the
+        linked PostgreSQL connections that have waited that long for an answer are cut (a read blocked
+        in libpq sees no interrupt; ``db/linked/stalls``). Yields the names of the sources cut: the
+        error that cut causes is said as one line naming them."""
+        stalled: list[str] = []
+
+        def expire() -> None:
+            on_expiry()
+            stalled.extend(s for s in cut_stalled(self.timeout_s) if s not in stalled)
+
+        try:
+            with self._watchdog.guard(self.timeout_s, expire):
+                yield stalled
+        except duckdb.Error:  # the catalog read by a tool's first use
+            if not stalled:
+                raise
+            raise ToolError(stalled_message(name, stalled, self.timeout_s)) from None
+
+    def _run(
+        self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared, stalled: list[str]
     ) -> ToolValue:
         try:
-            with (
-                self._watchdog.guard(self.timeout_s, cursor.interrupt),
-                PROCESS_CAP.held(self.memory_headroom),
-            ):
+            with PROCESS_CAP.held(self.memory_headroom):
                 return prepared.run(cursor)
-        except duckdb.InterruptException:
+        except duckdb.Error as exc:
+            if stalled:
+                raise ToolError(stalled_message(tool.name, stalled, self.timeout_s)) from None
+            raise self._failure(tool, cursor, exc) from None
+        except MemoryError:  # the address space's limit
+            raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
+
+    def _failure(self, tool: Tool, cursor: duckdb.DuckDBPyConnection, exc: duckdb.Error) -> ToolError:
+        if isinstance(exc, duckdb.InterruptException):
             if cursor in self._stopped:
-                raise ToolError(f"{tool.name} was stopped: the question was interrupted") from None
-            raise ToolError(
+                return ToolError(f"{tool.name} was stopped: the question was interrupted")
+            return ToolError(
                 f"{tool.name} took longer than {self.timeout_s:g} s and was stopped; "
                 "narrow the question (a shorter date range or a filter)"
-            ) from None
-        except (duckdb.OutOfMemoryException, MemoryError):  # DuckDB's limit, or the address space's
-            raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
-        except duckdb.PermissionException:
-            raise ToolError(
+            )
+        if isinstance(exc, duckdb.OutOfMemoryException):
+            return ToolError(f"{tool.name} needed more memory than allowed; narrow the question")
+        if isinstance(exc, duckdb.PermissionException):
+            return ToolError(
                 f"{tool.name} could not run: the sandbox reads no files and no network, only the tables "
                 "of this database; query them by name"
-            ) from None
-        except duckdb.Error as exc:
-            logger(__name__).info("tool %s: query failed: %s", tool.name, exc)
-            raise ToolError(f"{tool.name} could not run: {_first_line(exc)}") from None
+            )
+        logger(__name__).info("tool %s: query failed: %s", tool.name, exc)
+        return ToolError(f"{tool.name} could not run: {_first_line(exc)}")
+
+
+def stalled_message(tool: str, sources: list[str], seconds: float) -> str:
+    """Why a call on a linked source that stopped answering was ended, and what to do."""
+    names = ", ".join(sources)
+    return (
+        f"{tool} was stopped: the PostgreSQL source {names} did not answer for {seconds:g} s (its server "
+        "accepts the connection but has stopped replying); check that server, or leave sources out with "
+        "--no-sources"
+    )
 
 
 def _shape(value: ToolValue) -> Shaped:
