@@ -1,0 +1,119 @@
+"""A linked PostgreSQL server that answers the start and then stops answering mid-session, the connection
+alive (issue 38, item 6): its backend stopped with SIGSTOP, so the server's statement timeout cannot fire
+and libpq's blocked read sees no interrupt. A tool call on its table waited for ever, and so did the
+process. Now the call ends at its time limit with one line naming the source, the other tables and the
+source's next call (on a new connection) answer, and the process exits.
+
+The workspace runs in a child process (a regression hangs the child, not the suite); the test stops the
+backend the child's first call left in its pool, between that call and the next."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import duckdb
+import pytest
+
+pytest.importorskip(
+    "duckdb_extension_postgres", reason="needs the lake extra (DuckDB 1.5.5 extension wheels)"
+)
+
+from tests.db.linked_ext.test_endless_view import psql
+
+SAFETY_S = 90  # a regression fails here instead of holding the suite; nothing asserts on time
+SUM = {"fn": "sum", "column": "amount"}
+
+
+@pytest.fixture
+def stalled(postgres, monkeypatch, tmp_path):
+    postgres.create_database("stalled")
+    psql(
+        postgres,
+        "stalled",
+        "CREATE TABLE orders AS SELECT i AS id, i * 2 AS amount FROM generate_series(1, 50) i",
+    )
+    monkeypatch.setenv("SHOP_PASSWORD", postgres.password)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    stopped: list[int] = []
+    yield postgres.dsn("stalled"), stopped
+    for pid in stopped:
+        os.kill(pid, signal.SIGCONT)
+    psql(
+        postgres,
+        "postgres",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'stalled'",
+    )
+
+
+def start_child(sample_db: Path, dsn: str) -> subprocess.Popen:
+    """A child that opens the workspace (tool time limit 2 s), makes one call on the source, says
+    ``ready``, and after a line on its stdin calls the source, a local table and the source again."""
+    code = f"""
+        import json, sys
+        from pathlib import Path
+        from analytics_agent.db.linked.spec import parse_source
+        from analytics_agent.workspace.workspace import Workspace
+        source = parse_source("shop", {{"type": "postgres", "dsn": {dsn!r}, "password_env": "SHOP_PASSWORD",
+                                        "prefix": "pg_"}})
+        pg = {{"table": "pg_orders", "metrics": [{SUM!r}]}}
+        with Workspace.open(Path({str(sample_db)!r}), sources=[source]) as ws:
+            ws.executor.timeout_s = 2
+            first = ws.executor.execute("aggregate", pg)
+            print("ready", first.text, flush=True)
+            sys.stdin.readline()
+            calls = [("aggregate", pg), ("aggregate", {{"table": "orders", "metrics": [{{"fn": "count"}}]}}),
+                     ("aggregate", pg)]
+            print(json.dumps([ws.executor.execute(name, args).text for name, args in calls]), flush=True)
+        """
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])},
+    )
+
+
+def read_line(child: subprocess.Popen) -> str:
+    assert child.stdout is not None
+    ready, _, _ = select.select([child.stdout], [], [], SAFETY_S)
+    assert ready, "the child said nothing"
+    return child.stdout.readline()
+
+
+def test_a_call_on_a_server_that_stopped_answering_ends_in_one_line(sample_db, stalled, postgres) -> None:
+    dsn, stopped = stalled
+    child = start_child(sample_db, dsn)
+    try:
+        line = read_line(child)
+        assert line.startswith("ready") and "2550" in line, line + child.stderr.read()
+        backends = psql(
+            postgres,
+            "postgres",
+            "SELECT pid FROM pg_stat_activity WHERE datname = 'stalled' AND pid <> pg_backend_pid()",
+        ).split()
+        assert backends, "the child keeps no connection to the server"
+        for pid in map(int, backends):
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+        out, err = child.communicate("go\n", timeout=SAFETY_S)
+    finally:
+        child.kill()
+    assert child.returncode == 0, err[-2000:]
+    stalled_call, local_call, next_call = json.loads(out.strip().splitlines()[-1])
+    assert stalled_call.startswith(
+        "Error: aggregate was stopped: the PostgreSQL source shop did not answer for 2 s"
+    ), stalled_call
+    assert "--no-sources" in stalled_call and "\n" not in stalled_call
+    with duckdb.connect(str(sample_db), read_only=True) as conn:
+        [(orders,)] = conn.execute("SELECT count(*) FROM orders").fetchall()
+    assert json.loads(local_call)["rows"] == [[orders]]
+    assert json.loads(next_call)["rows"] == [[2550]]  # 2 * (1 + ... + 50), on a new connection
