@@ -13,6 +13,7 @@ import json
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -25,6 +26,9 @@ pytest.importorskip(
     "duckdb_extension_postgres", reason="needs the lake extra (DuckDB 1.5.5 extension wheels)"
 )
 
+from analytics_agent.db.linked import stalls
+from analytics_agent.db.linked.spec import parse_source
+from analytics_agent.workspace.workspace import Workspace
 from tests.db.linked_ext.test_endless_view import psql
 
 SAFETY_S = 90  # a regression fails here instead of holding the suite; nothing asserts on time
@@ -117,3 +121,25 @@ def test_a_call_on_a_server_that_stopped_answering_ends_in_one_line(sample_db, s
         [(orders,)] = conn.execute("SELECT count(*) FROM orders").fetchall()
     assert json.loads(local_call)["rows"] == [[orders]]
     assert json.loads(next_call)["rows"] == [[2550]]  # 2 * (1 + ... + 50), on a new connection
+
+
+def test_libpq_sets_keepalives_and_a_user_timeout_on_the_real_socket(sample_db, stalled) -> None:
+    """A host that vanishes (packets dropped) is the kernel's to find: the options reach the socket."""
+    dsn, _ = stalled
+    source = parse_source(
+        "shop", {"type": "postgres", "dsn": dsn, "password_env": "SHOP_PASSWORD", "prefix": "pg_"}
+    )
+    before = set(stalls._tcp_sockets())
+    with Workspace.open(sample_db, sources=[source]) as ws:
+        assert ws.linked_tables == {"pg_orders": "shop"}
+        opened = [fd for inode, (_, fd) in stalls._tcp_sockets().items() if inode not in before]
+        assert opened, "no connection to the server is open"
+        for fd in opened:
+            with socket.socket(fileno=os.dup(fd)) as sock:
+                assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+                assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 15
+                assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT) == 3
+                assert sock.getsockopt(socket.IPPROTO_TCP, TCP_USER_TIMEOUT) == 30000
+
+
+TCP_USER_TIMEOUT = 18  # linux/tcp.h; Python's socket module names it from 3.12 on
