@@ -105,12 +105,16 @@ class Executor:
         with self._live_changed:
             self._stopping = True
             try:
-                for _ in range(CLOSE_ATTEMPTS):
+                for attempt in range(CLOSE_ATTEMPTS):
                     if not self._live and until():
                         break
                     for cursor in self._live:
                         self._stopped.add(cursor)
                         cursor.interrupt()  # again each time: one that lands before its query starts is lost
+                    if attempt and self._live:
+                        # a linked PostgreSQL read blocked in libpq sees no interrupt, and the connection
+                        # cannot be closed while it waits: what waits for an answer now is cut
+                        cut_stalled(0)
                     self._live_changed.wait(REINTERRUPT_S)
             finally:
                 self._stopping = False
@@ -224,9 +228,9 @@ class Executor:
             raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
 
     def _failure(self, tool: Tool, cursor: duckdb.DuckDBPyConnection, exc: duckdb.Error) -> ToolError:
+        if cursor in self._stopped:  # whatever error the stop caused (a cut connection's too)
+            return ToolError(f"{tool.name} was stopped: the question was interrupted")
         if isinstance(exc, duckdb.InterruptException):
-            if cursor in self._stopped:
-                return ToolError(f"{tool.name} was stopped: the question was interrupted")
             return ToolError(
                 f"{tool.name} took longer than {self.timeout_s:g} s and was stopped; "
                 "narrow the question (a shorter date range or a filter)"

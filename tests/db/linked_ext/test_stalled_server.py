@@ -56,28 +56,45 @@ def stalled(postgres, monkeypatch, tmp_path):
     )
 
 
-def start_child(sample_db: Path, dsn: str) -> subprocess.Popen:
-    """A child that opens the workspace (tool time limit 2 s), makes one call on the source, says
-    ``ready``, and after a line on its stdin calls the source, a local table and the source again."""
+CALLS = """
+    calls = [("aggregate", pg), ("aggregate", {"table": "orders", "metrics": [{"fn": "count"}]}),
+             ("aggregate", pg)]
+    print(json.dumps([ws.executor.execute(name, args).text for name, args in calls]), flush=True)
+"""
+CLOSE = """
+    import threading, time
+    answers = []
+    call = threading.Thread(target=lambda: answers.append(ws.executor.execute("aggregate", pg).text))
+    call.start()
+    while not ws.executor._live:  # until the call holds its cursor: then a close must stop it
+        time.sleep(0.01)
+    ws.close()
+    call.join()
+    print(json.dumps(answers), flush=True)
+"""
+
+
+def start_child(sample_db: Path, dsn: str, then: str = CALLS, limit_s: float = 2) -> subprocess.Popen:
+    """A child that opens the workspace (tool time limit ``limit_s``), makes one call on the source, says
+    ``ready``, and after a line on its stdin does ``then``: by default it calls the source, a local table
+    and the source again."""
     code = f"""
-        import json, sys
-        from pathlib import Path
-        from analytics_agent.db.linked.spec import parse_source
-        from analytics_agent.workspace.workspace import Workspace
-        source = parse_source("shop", {{"type": "postgres", "dsn": {dsn!r}, "password_env": "SHOP_PASSWORD",
-                                        "prefix": "pg_"}})
-        pg = {{"table": "pg_orders", "metrics": [{SUM!r}]}}
-        with Workspace.open(Path({str(sample_db)!r}), sources=[source]) as ws:
-            ws.executor.timeout_s = 2
-            first = ws.executor.execute("aggregate", pg)
-            print("ready", first.text, flush=True)
-            sys.stdin.readline()
-            calls = [("aggregate", pg), ("aggregate", {{"table": "orders", "metrics": [{{"fn": "count"}}]}}),
-                     ("aggregate", pg)]
-            print(json.dumps([ws.executor.execute(name, args).text for name, args in calls]), flush=True)
-        """
+import json, sys
+from pathlib import Path
+from analytics_agent.db.linked.spec import parse_source
+from analytics_agent.workspace.workspace import Workspace
+source = parse_source("shop", {{"type": "postgres", "dsn": {dsn!r}, "password_env": "SHOP_PASSWORD",
+                                "prefix": "pg_"}})
+pg = {{"table": "pg_orders", "metrics": [{SUM!r}]}}
+with Workspace.open(Path({str(sample_db)!r}), sources=[source]) as ws:
+    ws.executor.timeout_s = {limit_s!r}
+    first = ws.executor.execute("aggregate", pg)
+    print("ready", first.text, flush=True)
+    sys.stdin.readline()
+{textwrap.indent(textwrap.dedent(then), "    ")}
+"""
     return subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code)],
+        [sys.executable, "-c", code],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -93,9 +110,8 @@ def read_line(child: subprocess.Popen) -> str:
     return child.stdout.readline()
 
 
-def test_a_call_on_a_server_that_stopped_answering_ends_in_one_line(sample_db, stalled, postgres) -> None:
-    dsn, stopped = stalled
-    child = start_child(sample_db, dsn)
+def run_stalled(child: subprocess.Popen, postgres, stopped: list[int]) -> list[str]:
+    """Stop the server's backends once the child is ready, let it go on, and read its answers."""
     try:
         line = read_line(child)
         assert line.startswith("ready") and "2550" in line, line + child.stderr.read()
@@ -112,7 +128,12 @@ def test_a_call_on_a_server_that_stopped_answering_ends_in_one_line(sample_db, s
     finally:
         child.kill()
     assert child.returncode == 0, err[-2000:]
-    stalled_call, local_call, next_call = json.loads(out.strip().splitlines()[-1])
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_a_call_on_a_server_that_stopped_answering_ends_in_one_line(sample_db, stalled, postgres) -> None:
+    dsn, stopped = stalled
+    stalled_call, local_call, next_call = run_stalled(start_child(sample_db, dsn), postgres, stopped)
     assert stalled_call.startswith(
         "Error: aggregate was stopped: the PostgreSQL source shop did not answer for 2 s"
     ), stalled_call
@@ -121,6 +142,16 @@ def test_a_call_on_a_server_that_stopped_answering_ends_in_one_line(sample_db, s
         [(orders,)] = conn.execute("SELECT count(*) FROM orders").fetchall()
     assert json.loads(local_call)["rows"] == [[orders]]
     assert json.loads(next_call)["rows"] == [[2550]]  # 2 * (1 + ... + 50), on a new connection
+
+
+def test_closing_the_session_stops_a_call_waiting_on_a_stalled_server(sample_db, stalled, postgres) -> None:
+    """Ctrl-C in ``ask``, ``chat`` or the MCP server closes the session: its calls are stopped, and the
+    connection closed after them. The stalled call ignored the interrupts and the close waited for it."""
+    dsn, stopped = stalled
+    child = start_child(sample_db, dsn, then=CLOSE, limit_s=SAFETY_S * 10)
+    assert run_stalled(child, postgres, stopped) == [
+        "Error: aggregate was stopped: the question was interrupted"
+    ]
 
 
 def test_libpq_sets_keepalives_and_a_user_timeout_on_the_real_socket(sample_db, stalled) -> None:
