@@ -16,7 +16,7 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.linked.stalls import cut_stalled
+from analytics_agent.db.linked.stalls import cut_stalled, watching
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
 from analytics_agent.logs import logger
@@ -73,6 +73,7 @@ class Executor:
         self.timeout_s = timeout_s
         self.memory_headroom = memory_headroom  # address space a call may add (address_space.py)
         self._watchdog = Watchdog(clock)  # the clock of the time limit alone; tests move it
+        self._catalog_watchdog = Watchdog()  # a tool's first use, before its query's own limit starts
         self._live: set[duckdb.DuckDBPyConnection] = set()  # cursors of calls running now
         self._stopped: set[duckdb.DuckDBPyConnection] = set()  # of those, the ones stop_running interrupted
         self._idle: list[duckdb.DuckDBPyConnection] = []  # cursors of calls that ended, for the next ones
@@ -89,6 +90,7 @@ class Executor:
             self._closed = True
         self.stop_running()
         self._watchdog.stop()
+        self._catalog_watchdog.stop()
         with self._live_changed:
             idle, self._idle = self._idle, []
         for cursor in idle:
@@ -140,23 +142,15 @@ class Executor:
             return self._run(tool, cursor, prepared, stalled)
 
     def _execute(self, name: str, arguments: str | dict[str, Any] | None, started: float) -> ToolOutcome:
-        running: list[duckdb.DuckDBPyConnection] = []
-
-        def interrupt() -> None:
-            for cursor in running:
-                cursor.interrupt()
-
-        # one limit for the whole call: a tool's first use reads the catalog, linked sources' too
-        with self._time_limit(name, interrupt) as stalled:
+        with self._time_limit(name, watchdog=self._catalog_watchdog):  # a first use reads the catalog
             tool = self.registry.get(name)
             if tool is None:
                 raise UnknownToolError(
                     f"unknown tool {name!r}; available tools: {', '.join(self.registry.names)}"
                 )
             prepared = tool.prepare(decode_arguments(arguments))
-            with self._cursor() as cursor:
-                running.append(cursor)
-                value = self._run(tool, cursor, prepared, stalled)
+        with self._cursor() as cursor, self._time_limit(name, cursor.interrupt) as stalled:
+            value = self._run(tool, cursor, prepared, stalled)
         shaped = _shape(value)
         return ToolOutcome(
             name=name,
@@ -195,19 +189,26 @@ class Executor:
                 cursor.close()
 
     @contextlib.contextmanager
-    def _time_limit(self, name: str, on_expiry: Callable[[], object]) -> Iterator[list[str]]:
-        """The call's time limit: at its deadline ``on_expiry`` (again until the block ends), and the
-        linked PostgreSQL connections that have waited that long for an answer are cut (a read blocked
-        in libpq sees no interrupt; ``db/linked/stalls``). Yields the names of the sources cut: the
-        error that cut causes is said as one line naming them."""
+    def _time_limit(
+        self, name: str, on_expiry: Callable[[], object] | None = None, watchdog: Watchdog | None = None
+    ) -> Iterator[list[str]]:
+        """The time limit: at its deadline ``on_expiry`` (again until the block ends), and the linked
+        PostgreSQL connections that have waited that long for an answer are cut (a read blocked in
+        libpq sees no interrupt; ``db/linked/stalls``). Yields the names of the sources cut: the error
+        that cut causes is said as one line naming them. Without ``on_expiry``, only the cut, and only
+        when a PostgreSQL source is linked."""
         stalled: list[str] = []
+        if on_expiry is None and not watching():
+            yield stalled
+            return
 
         def expire() -> None:
-            on_expiry()
+            if on_expiry is not None:
+                on_expiry()
             stalled.extend(s for s in cut_stalled(self.timeout_s) if s not in stalled)
 
         try:
-            with self._watchdog.guard(self.timeout_s, expire):
+            with (watchdog or self._watchdog).guard(self.timeout_s, expire):
                 yield stalled
         except duckdb.Error:  # the catalog read by a tool's first use
             if not stalled:

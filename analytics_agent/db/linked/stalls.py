@@ -46,6 +46,12 @@ def remember(source: str) -> Iterator[None]:
                 _SOURCES[endpoint] = source
 
 
+def watching() -> bool:
+    """Whether a PostgreSQL source is linked in this process: only then is there anything to cut."""
+    with _LOCK:
+        return bool(_SOURCES)
+
+
 def cut_stalled(waited_s: float) -> list[str]:
     """Shut down every socket to a linked PostgreSQL server that has waited ``waited_s`` or longer for an
     answer; the names of the sources whose sockets were cut."""

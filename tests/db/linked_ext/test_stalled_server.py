@@ -74,10 +74,12 @@ CLOSE = """
 """
 
 
-def start_child(sample_db: Path, dsn: str, then: str = CALLS, limit_s: float = 2) -> subprocess.Popen:
-    """A child that opens the workspace (tool time limit ``limit_s``), makes one call on the source, says
-    ``ready``, and after a line on its stdin does ``then``: by default it calls the source, a local table
-    and the source again."""
+def start_child(
+    sample_db: Path, dsn: str, then: str = CALLS, limit_s: float = 2, warm: bool = True
+) -> subprocess.Popen:
+    """A child that opens the workspace (tool time limit ``limit_s``), makes one call on the source
+    (unless not ``warm``), says ``ready``, and after a line on its stdin does ``then``: by default it
+    calls the source, a local table and the source again."""
     code = f"""
 import json, sys
 from pathlib import Path
@@ -88,8 +90,8 @@ source = parse_source("shop", {{"type": "postgres", "dsn": {dsn!r}, "password_en
 pg = {{"table": "pg_orders", "metrics": [{SUM!r}]}}
 with Workspace.open(Path({str(sample_db)!r}), sources=[source]) as ws:
     ws.executor.timeout_s = {limit_s!r}
-    first = ws.executor.execute("aggregate", pg)
-    print("ready", first.text, flush=True)
+    first = ws.executor.execute("aggregate", pg) if {warm!r} else None
+    print("ready", first and first.text, flush=True)
     sys.stdin.readline()
 {textwrap.indent(textwrap.dedent(then), "    ")}
 """
@@ -110,17 +112,22 @@ def read_line(child: subprocess.Popen) -> str:
     return child.stdout.readline()
 
 
-def run_stalled(child: subprocess.Popen, postgres, stopped: list[int]) -> list[str]:
-    """Stop the server's backends once the child is ready, let it go on, and read its answers."""
+def run_stalled(
+    child: subprocess.Popen, postgres, stopped: list[int], whole_server: bool = False
+) -> list[str]:
+    """Stop the server's backends (and with ``whole_server`` the server itself) once the child is ready,
+    let it go on, and read its answers."""
     try:
         line = read_line(child)
-        assert line.startswith("ready") and "2550" in line, line + child.stderr.read()
+        assert line.startswith("ready") and ("2550" in line or "None" in line), line + child.stderr.read()
         backends = psql(
             postgres,
             "postgres",
             "SELECT pid FROM pg_stat_activity WHERE datname = 'stalled' AND pid <> pg_backend_pid()",
         ).split()
         assert backends, "the child keeps no connection to the server"
+        if whole_server:  # the backends' parent: no new connection is answered either
+            backends.append(Path(f"/proc/{backends[0]}/stat").read_text().rsplit(")", 1)[1].split()[1])
         for pid in map(int, backends):
             os.kill(pid, signal.SIGSTOP)
             stopped.append(pid)
@@ -142,6 +149,13 @@ def test_a_call_on_a_server_that_stopped_answering_ends_in_one_line(sample_db, s
         [(orders,)] = conn.execute("SELECT count(*) FROM orders").fetchall()
     assert json.loads(local_call)["rows"] == [[orders]]
     assert json.loads(next_call)["rows"] == [[2550]]  # 2 * (1 + ... + 50), on a new connection
+
+
+def test_a_first_call_whose_catalog_read_stalls_ends_in_one_line(sample_db, stalled, postgres) -> None:
+    """The server freezes right after the open: the first call's tool reads the catalog before its query."""
+    dsn, stopped = stalled
+    first, _, _ = run_stalled(start_child(sample_db, dsn, warm=False), postgres, stopped, whole_server=True)
+    assert first.startswith("Error: aggregate was stopped: the PostgreSQL source shop did not answer"), first
 
 
 def test_closing_the_session_stops_a_call_waiting_on_a_stalled_server(sample_db, stalled, postgres) -> None:
