@@ -73,6 +73,22 @@ _AuditOpt = Annotated[
         show_default=False,
     ),
 ]
+_RateOpt = Annotated[
+    Optional[float],
+    typer.Option(
+        "--rate",
+        help="With sign-in: tool calls a second each user may make on average (default 5).",
+        show_default=False,
+    ),
+]
+_BurstOpt = Annotated[
+    Optional[int],
+    typer.Option(
+        "--burst",
+        help="With sign-in: tool calls each user may make at once after a quiet spell (default 60).",
+        show_default=False,
+    ),
+]
 _LogFormatOpt = Annotated[
     str, typer.Option("--log-format", metavar="text|json", help="Log lines on stderr: text or json.")
 ]
@@ -97,9 +113,14 @@ def mcp(
     audit: _AuditOpt = None,
     log_format: _LogFormatOpt = "text",
     access: _AccessOpt = None,
+    rate: _RateOpt = None,
+    burst: _BurstOpt = None,
 ) -> None:
     """Serve the tools to MCP clients (Claude Desktop, Claude Code, Cursor, VS Code): stdio by default."""
     _require_sdk()
+    from analytics_agent.mcp_server.gate import call_limits
+
+    limits = call_limits(rate, burst, signed_in=http and auth in ("users", "oidc"))
     sign_in = _sign_in(
         http,
         auth,
@@ -123,12 +144,23 @@ def mcp(
         return
     live = _live_workspace(access)
     try:
-        _serve(live, http, host=host, port=port, sign_in=sign_in, audit=audit, said=_signing_in(auth, issuer))
+        _serve(
+            live,
+            http,
+            host=host,
+            port=port,
+            sign_in=sign_in,
+            audit=audit,
+            said=_signing_in(auth, issuer),
+            limits=limits,
+        )
     finally:
         live.close()
 
 
-def _serve(live, http: bool, *, host: str, port: int, sign_in, audit: Optional[Path], said: str) -> None:
+def _serve(
+    live, http: bool, *, host: str, port: int, sign_in, audit: Optional[Path], said: str, limits: dict
+) -> None:
     """Say what is served, then serve it until stopped, with its audit trail."""
     from analytics_agent.config import load_config_file
 
@@ -149,7 +181,7 @@ def _serve(live, http: bool, *, host: str, port: int, sign_in, audit: Optional[P
     trail = _audit_trail(audit or (default_audit_path(live.db_path) if http else None))
     try:
         if door:
-            _serve_http(door, live, timezone, trail, host=host, port=port, sign_in=sign_in)
+            _serve_http(door, live, timezone, trail, host=host, port=port, sign_in=sign_in, limits=limits)
         else:
             # our own front answers the handshake and tools/list; the SDK (~1.7 s of imports) loads on
             # the first message it leaves (docs/performance.md)
@@ -194,12 +226,12 @@ def _audit_trail(path: Optional[Path]):
     return trail
 
 
-def _serve_http(door, live, timezone, trail, *, host: str, port: int, sign_in) -> None:
+def _serve_http(door, live, timezone, trail, *, host: str, port: int, sign_in, limits: dict) -> None:
     """One gate for the server's calls and its shutdown; ``/readyz`` asks the database."""
     from analytics_agent.mcp_server.gate import CallGate
     from analytics_agent.mcp_server.lifecycle import database_problem
 
-    gate = CallGate()
+    gate = CallGate(**limits)
     server = door.build_server(live, timezone=timezone, gate=gate, trail=trail)
     door.serve_http(
         server, host=host, port=port, sign_in=sign_in, gate=gate, ready=lambda: database_problem(live)

@@ -27,7 +27,7 @@ def with_pinned_reading(source: Source, reading: dict[str, Any]) -> Source:
     if pattern is None and _csv_elsewhere(source):
         typer.echo(
             f"note: {source.name} reads its CSV files as DuckDB's read_csv does (names as written, no notes); "
-            "the load's reading is pinned for local files and globs only"
+            "the load's reading is pinned for local files, globs and folders (not hive-partitioned) only"
         )
     if pattern is None:
         if given:
@@ -41,25 +41,35 @@ def with_pinned_reading(source: Source, reading: dict[str, Any]) -> Source:
     from analytics_agent.db.load.options import GLOB, load_options
     from analytics_agent.db.load.source_reading import pin_csv_reading
 
-    pinned = pin_csv_reading(pattern, load_options(**given), many=bool(GLOB.search(pattern)))
+    many = bool(GLOB.search(pattern)) or Path(pattern).is_dir()
+    pinned = pin_csv_reading(pattern, load_options(**given), many=many)
     for note in pinned.notes:
         typer.echo(escape_control(f"note: {note}"))
     options = dict(source.options)
     options.pop("read", None)
     options.pop("columns", None)
+    options.pop("amounts", None)
     if pinned.read:
         options["read"] = pinned.read
     if pinned.columns:
         options["columns"] = pinned.columns
+    if pinned.amounts:
+        options["amounts"] = pinned.amounts
     return dataclasses.replace(source, options=options)
 
 
 def _local_csv_pattern(source: Source) -> str | None:
-    """The file or glob a files source reads, when it is local and CSV (a folder is left as it was)."""
+    """The file, glob or folder a files source reads, when it is local and CSV (a folder of hive
+    partitions is left as DuckDB reads it: its partition columns are no file's)."""
     if source.type != "files" or source.remote_path() is not None or source.get("format") == "parquet":
         return None
     path = str(source.get("path"))
-    if Path(path).is_dir() or path.lower().endswith((".parquet", ".pq")):
+    folder = Path(path)
+    if folder.is_dir():
+        parquet = source.get("format") != "csv" and next(folder.rglob("*.parquet"), None) is not None
+        hive = source.get("hive", any("=" in p.name for p in folder.iterdir() if p.is_dir()))
+        return None if parquet or hive else path
+    if path.lower().endswith((".parquet", ".pq")):
         return None
     return path
 

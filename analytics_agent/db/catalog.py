@@ -283,12 +283,14 @@ def store_profile(
     *,
     original_names: dict[str, str] | None = None,
     units: dict[str, str] | None = None,
+    totals: dict[str, Any] | None = None,
     written: Written | None = None,
     rows: int | None = None,
 ) -> dict[str, Any]:
     """Compute and store a table's profile (on a writable connection, inside the caller's transaction).
     ``units``: column -> the unit its file wrote beside each number (``%``, ``$``, ``EUR``), which the
-    load dropped to store numbers; ``written``: ``written_tables`` as the caller has just read it;
+    load dropped to store numbers; ``totals``: the footer totals rows a load kept (``totals_marker``);
+    ``written``: ``written_tables`` as the caller has just read it;
     ``rows``: the table's row count, when the caller knows it."""
     profile = compute_profile(conn, table, types=written[0][table] if written else None, rows=rows)
     if original_names:
@@ -298,6 +300,8 @@ def store_profile(
         for column in profile["columns"]:
             if column["name"] in units:
                 column["unit"] = units[column["name"]]
+    if totals:
+        profile["totals_rows"] = totals
     if written is None or "profiles" not in written[1]:
         conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
         conn.execute(
@@ -322,6 +326,22 @@ def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
     written by other tools."""
     stored = stored_profile(cur, table)
     return stored if stored is not None else cast("dict[str, Any]", to_jsonable(compute_profile(cur, table)))
+
+
+def stored_totals(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | None:
+    """The footer totals rows a load of ``table`` kept (``store_profile``'s ``totals``), or None; read
+    from the stored profile in SQL, so a query tool's first call on a table parses no whole profile."""
+    if not _has_profiles_table(cur):
+        return None
+    row = cur.execute(
+        f"SELECT json_extract(profile, '$.totals_rows')::VARCHAR FROM {META_SCHEMA}.profiles "
+        "WHERE table_name = ? AND strlen(profile) <= ?",
+        [table, MAX_STORED_PROFILE],
+    ).fetchone()
+    if not row or row[0] is None:
+        return None
+    found = json.loads(row[0])
+    return found if isinstance(found, dict) else None
 
 
 def stored_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import anyio
 
+from analytics_agent.errors import ConfigError
 from analytics_agent.team.principal import Principal
 
 T = TypeVar("T")
@@ -37,6 +38,25 @@ RATE = 5.0
 """Calls a second one client may make on average …"""
 BURST = 60
 """… and at once after a quiet spell (an agent's first look at a database is a burst of calls)."""
+MAX_RATE = 1_000.0
+MAX_BURST = 100_000
+
+
+def call_limits(rate: float | None, burst: int | None, *, signed_in: bool) -> dict[str, Any]:
+    """``--rate`` and ``--burst`` checked (``CallGate``'s keywords; the defaults where not given). They
+    limit signed-in users only, so given without sign-in they would limit no one: refused, as is a
+    value that is not a finite positive number (``nan`` fails every comparison). Pure."""
+    if rate is not None and not (isinstance(rate, int | float) and 0 < rate <= MAX_RATE):
+        raise ConfigError(f"--rate must be calls a second > 0 and at most {MAX_RATE:,.0f}, not {rate!r}")
+    if burst is not None and not (isinstance(burst, int) and 1 <= burst <= MAX_BURST):
+        raise ConfigError(f"--burst must be a whole number of calls from 1 to {MAX_BURST:,}, not {burst!r}")
+    given = [flag for flag, value in (("--rate", rate), ("--burst", burst)) if value is not None]
+    if given and not signed_in:
+        raise ConfigError(
+            f"{' and '.join(given)} limit each signed-in user, and this server signs no one in: "
+            "add --http --auth users (or --auth oidc), or drop the option"
+        )
+    return {"rate": RATE if rate is None else float(rate), "burst": BURST if burst is None else burst}
 
 
 _CLIENT_INFO = "io.modelcontextprotocol/clientInfo"

@@ -128,10 +128,13 @@ def test_the_reading_is_saved_with_the_source_and_said_in_notes(tmp_path):
 def test_text_that_a_load_would_read_as_amounts_gets_a_note(tmp_path):
     (tmp_path / "data.csv").write_text('item,price\na,"$1,234.50"\nb,$5.00\n', encoding="utf-8")
     added = ok(["sources", "add", "sales", "--type", "files", "--path", "data.csv"], tmp_path)
-    assert "note: amounts read as text: price (a load stores them as numbers" in added.stdout
+    assert (
+        "note: amounts stored as numbers (DOUBLE), each column's unit kept in its profile: price"
+        in added.stdout
+    )
     (tmp_path / "codes.csv").write_text("code,name\nA1,x\nB22,y\n", encoding="utf-8")  # digits, no amounts
     codes = ok(["sources", "add", "codes", "--type", "files", "--path", "codes.csv"], tmp_path)
-    assert "amounts read as text" not in codes.stdout
+    assert "amounts" not in codes.stdout
 
 
 def test_a_reading_option_on_a_parquet_source_is_one_line_naming_it(tmp_path):
@@ -186,9 +189,11 @@ def test_a_glob_source_reads_every_file_as_a_load_of_them_does(tmp_path):
     assert answers[0] == answers[1] == [["2024-02-01", 1.5], ["2024-02-28", 2.25], ["2024-03-03", 0.25]]
 
 
-def test_a_csv_folder_read_as_duckdb_reads_it_says_so(tmp_path):
-    (tmp_path / "exports").mkdir()
-    (tmp_path / "exports" / "a.csv").write_text("Order Date,Qty\n2024-01-01,1\n", encoding="utf-8")
+def test_a_hive_partitioned_csv_folder_read_as_duckdb_reads_it_says_so(tmp_path):
+    (tmp_path / "exports" / "year=2024").mkdir(parents=True)  # its partition columns are no file's
+    (tmp_path / "exports" / "year=2024" / "a.csv").write_text(
+        "Order Date,Qty\n2024-01-01,1\n", encoding="utf-8"
+    )
     added = ok(
         ["sources", "add", "exp", "--type", "files", "--path", "exports/", "--format", "csv"], tmp_path
     )

@@ -462,9 +462,16 @@ def test_a_wide_tables_last_row_is_a_total_only_when_labelled_as_one() -> None:
     with duckdb.connect() as conn:
         wide = ", ".join(f"range AS n{i}" for i in range(30))
         conn.execute(f"CREATE TABLE t AS SELECT 'day ' || range AS label, {wide} FROM range(10)")
-        assert totals_row_note(conn, "t", 10, ["label"]) == []
+        assert totals_row_note(conn, "t", 10, ["label"]) == ([], None)
         conn.execute("INSERT INTO t SELECT 'Total', " + ", ".join(["45"] * 30))
-        assert totals_row_note(conn, "t", 11, ["label"])[0].startswith("the last row (label = 'Total')")
+        notes, marker = totals_row_note(conn, "t", 11, ["label"])
+        assert notes[0].startswith("the last row (label = 'Total')")
+        assert marker == {
+            "column": "label",
+            "labels": ["Total"],
+            "rows": 1,
+            "sums": [f"n{i}" for i in range(30)],
+        }
 
 
 def test_appended_rows_are_not_checked_against_the_rows_loaded_before(tmp_path: Path) -> None:

@@ -92,6 +92,40 @@ async def test_two_users_sign_in_with_their_tokens_and_a_removed_one_is_refused_
     assert f"sign-in: personal tokens from {users})" in logged
 
 
+async def test_the_rate_and_burst_given_on_the_command_line_hold_each_user(sample_db, tmp_path):
+    """``--rate`` and ``--burst`` reach the running server's gate: with a burst of 2 and a rate too slow
+    to refill, alice's third call is turned away with the limits as given, and bob still has his two."""
+    db = ["--db", str(sample_db)]
+    added = [_cli(*db, "users", "add", "alice"), _cli(*db, "users", "add", "bob")]
+    assert [a.returncode for a in added] == [0, 0], [a.stderr for a in added]
+    alice, bob = (a.stdout.strip() for a in added)
+    port = free_port()
+    flags = ["mcp", "--http", "--port", str(port), "--auth", "users", "--rate", "0.001", "--burst", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "analytics_agent", *db, *flags],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=_env(),
+    )
+    try:
+        await anyio.to_thread.run_sync(wait_listening, port, proc)
+        url = f"http://127.0.0.1:{port}"
+        calls: dict[str, list] = {}
+        for name, token, count in (("alice", alice, 3), ("bob", bob, 2)):
+            async with token_client(url, token) as client:
+                calls[name] = [await client.call_tool("sales_summary", PUNE) for _ in range(count)]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert [c.is_error for c in calls["alice"]] == [False, False, True]
+    assert (
+        calls["alice"][2]
+        .content[0]
+        .text.startswith("rate limit: user alice may make 0.001 calls a second (2 at once); call again in ")
+    )
+    assert [c.is_error for c in calls["bob"]] == [False, False]
+
+
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
@@ -103,6 +137,11 @@ async def test_two_users_sign_in_with_their_tokens_and_a_removed_one_is_refused_
         ),
         (["--http", "--auth", "sso"], "--auth 'sso' is not one of: none, users, oidc"),
         (["--http", "--issuer", "https://id.example.com"], "need --auth oidc"),
+        (["--http", "--rate", "10"], "--rate limit each signed-in user, and this server signs no one in"),
+        (["--burst", "5"], "--burst limit each signed-in user"),
+        (["--http", "--auth", "users", "--rate", "0"], "--rate must be calls a second > 0"),
+        (["--http", "--auth", "users", "--rate", "5000"], "at most 1,000, not 5000.0"),
+        (["--http", "--auth", "users", "--burst", "0"], "--burst must be a whole number of calls from 1"),
     ],
 )
 def test_start_up_mistakes_are_one_line_errors(sample_db, flags, message, capsys, monkeypatch):

@@ -21,6 +21,7 @@ from pathlib import Path
 import duckdb
 
 from analytics_agent.db.catalog import LINKED, SEARCH_PATH, quote_ident
+from analytics_agent.db.linked.csv_reading import pinned_view, reader_sql
 from analytics_agent.db.linked.extensions import load_extension
 from analytics_agent.db.linked.object_store import create_storage_secret
 from analytics_agent.db.linked.spec import Source
@@ -153,12 +154,8 @@ def _link_files(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked)
         linked.allowed_directories.append(_prefix_of(pattern))
     else:
         linked.allowed_paths.append(pattern)
-    reader = "read_parquet" if fmt == "parquet" else "read_csv"
-    pinned = "".join(f", {k} = {_literal(v)}" for k, v in (source.get("read") or {}).items())
-    target = f"{reader}('{_sql_text(pattern)}', hive_partitioning = {'true' if hive else 'false'}{pinned})"
-    if source.get("columns"):  # the names a load stores (``sources add`` wrote them)
-        renames = ", ".join(f"{quote_ident(o)} AS {quote_ident(s)}" for o, s in source.get("columns").items())
-        target = f"(SELECT * RENAME ({renames}) FROM {target})"
+    reader = reader_sql(source, "read_parquet" if fmt == "parquet" else "read_csv", pattern, hive)
+    target = pinned_view(conn, source, reader, pattern)
     conn.execute(f"SELECT * FROM {target} LIMIT 0")  # fails now, with the reader's message, if unreadable
     return [(source.prefix + source.name, target)]
 
@@ -342,20 +339,6 @@ def _prefix_of(pattern: str) -> str:
     cut = min((pattern.index(ch) for ch in "*?[" if ch in pattern), default=len(pattern))
     head = pattern[:cut]
     return head if head.endswith("/") else head.rsplit("/", 1)[0] + "/"
-
-
-def _literal(value: object) -> str:
-    """A pinned reader setting as SQL (a view takes no bound parameters); spec.check_reading let only
-    text, numbers, true/false, lists of text and mappings of text through."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_literal(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
-    return f"'{_sql_text(str(value))}'"
 
 
 def _sql_text(text: str) -> str:

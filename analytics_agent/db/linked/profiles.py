@@ -73,8 +73,7 @@ def install_profiles(
             if isinstance(profile, str):
                 skipped[table] = f"source {source.name}: table {table!r} is skipped: {profile}"
                 continue
-            if source.get("columns"):  # the file's own names, as a load's profile keeps them
-                profile = {**profile, "original_names": {s: o for o, s in source.get("columns").items()}}
+            profile = _as_loaded(source, profile)
             fresh[table] = profile
         if fresh != cached:
             _write(folder, source, key, fresh)
@@ -86,6 +85,18 @@ def install_profiles(
         conn.execute(f"DROP VIEW IF EXISTS {LINKED}.main.{quote_ident(table)}")
         tables.pop(table, None)
     return skipped
+
+
+def _as_loaded(source: Source, profile: dict[str, Any]) -> dict[str, Any]:
+    """What a load's profile keeps beside the columns' stats (``catalog.store_profile``): the file's own
+    names, and the unit written beside each amount read as a number (``%``, ``$``), for the answers."""
+    if source.get("columns"):
+        profile = {**profile, "original_names": {s: o for o, s in source.get("columns").items()}}
+    units = {c: a["unit"] for c, a in (source.get("amounts") or {}).items() if a.get("unit")}
+    if units:
+        columns = [{**c, "unit": units[c["name"]]} if c["name"] in units else c for c in profile["columns"]]
+        profile = {**profile, "units": units, "columns": columns}
+    return profile
 
 
 def _profile(conn: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | str:

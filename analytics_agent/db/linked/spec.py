@@ -38,7 +38,7 @@ from analytics_agent.errors import SourceError
 TYPES = ("files", "postgres", "ducklake", "motherduck")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 _KEYS: dict[str, tuple[str, ...]] = {
-    "files": ("path", "format", "hive", "endpoint", "region", "url_style", "read", "columns"),
+    "files": ("path", "format", "hive", "endpoint", "region", "url_style", "read", "columns", "amounts"),
     "postgres": ("dsn", "password_env", "schema"),
     "ducklake": ("catalog", "data_path", "password_env", "endpoint", "region", "url_style"),
     "motherduck": ("database", "token_env"),
@@ -149,7 +149,7 @@ def _check_values(name: str, kind: str, options: dict[str, Any]) -> None:
         if key == "hive":
             if not isinstance(value, bool):
                 raise SourceError(f"source {name}: hive must be true or false")
-        elif key in ("read", "columns"):
+        elif key in ("read", "columns", "amounts"):
             check_reading(name, key, value)
         elif not isinstance(value, str):
             raise SourceError(f"source {name}: {key} must be a string")
@@ -186,6 +186,10 @@ def check_reading(name: str, key: str, value: Any) -> None:
     """``read`` (read_csv settings) and ``columns`` (file name -> stored name): plain values only."""
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
         raise SourceError(f"source {name}: {key} must be a table of settings")
+    if key == "amounts":
+        for column, reading in value.items():
+            _check_amount(name, column, reading)
+        return
     if key == "columns":
         for stored in value.values():
             if not isinstance(stored, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", stored):
@@ -202,6 +206,19 @@ def check_reading(name: str, key: str, value: Any) -> None:
             raise SourceError(
                 f"source {name}: read setting {setting} must be text, a number, true/false or a list"
             )
+
+
+def _check_amount(name: str, column: str, reading: Any) -> None:
+    """One column of ``amounts``: ``{ decimal = "." }``, with ``unit`` and ``currency`` when written."""
+    if (
+        not isinstance(reading, Mapping)
+        or reading.get("decimal") not in (".", ",")
+        or set(reading) - {"decimal", "unit", "currency"}
+        or not all(isinstance(v, str) and 0 < len(v) <= 8 for v in reading.values())
+    ):
+        raise SourceError(
+            f'source {name}: amounts.{column} must be like {{ decimal = ".", unit = "$", currency = "$" }}'
+        )
 
 
 def _plain(item: Any) -> bool:

@@ -234,6 +234,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes += empty_tail_note(empty_tail)
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
+        totals = None  # the totals rows kept, as the profile says them
         if self.options.drop_totals:
             late, late_note, retyped, label = (
                 (0, "", [], "") if early else self._drop_totals(loaded, plan.text_columns)
@@ -248,8 +249,9 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
             notes.append(early_note or late_note or NO_TOTALS)
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
-            notes += totals_row_note(self.conn, self.table, loaded, plan.text_columns)
-        profile, links = self._store(own_names, units, None if appending else loaded)
+            totals_notes, totals = totals_row_note(self.conn, self.table, loaded, plan.text_columns)
+            notes += totals_notes
+        profile, links = self._store(own_names, units, None if appending else loaded, totals)
         return loaded, rejected, notes, profile, links
 
     def _write(self) -> tuple[int, list[int], int, list[str]]:
@@ -312,9 +314,14 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         )
 
     def _store(
-        self, own_names: dict[str, str], units: dict[str, str | None], rows: int | None
+        self,
+        own_names: dict[str, str],
+        units: dict[str, str | None],
+        rows: int | None,
+        totals: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], list[Relationship]]:
-        """Store the profile (the file's own names, the units dropped from amounts) and relationships."""
+        """Store the profile (the file's own names, the units dropped from amounts, the totals rows kept)
+        and relationships."""
         conn, plan, table = self.conn, self.plan, self.table
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
@@ -326,7 +333,13 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             kept = {**before.get("units", {}), **kept}
         catalog, meta = written = self._written()
         profile = store_profile(
-            conn, table, original_names=renamed or None, units=kept or None, written=written, rows=rows
+            conn,
+            table,
+            original_names=renamed or None,
+            units=kept or None,
+            totals=totals,
+            written=written,
+            rows=rows,
         )
         links = store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
         return profile, links

@@ -10,6 +10,7 @@ imports the loader.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import duckdb
@@ -17,7 +18,7 @@ import duckdb
 from analytics_agent.db.load.keywords import reserved_words
 from analytics_agent.db.load.names import rename_reason
 from analytics_agent.db.load.options import LoadOptions, check_options, file_kind, resolve_inputs
-from analytics_agent.db.load.plan import excel_note, make_plan
+from analytics_agent.db.load.plan import Plan, excel_note, make_plan
 from analytics_agent.errors import LoadError
 
 _IN_PLACE_ONLY = {
@@ -37,12 +38,15 @@ class PinnedReading(NamedTuple):
     """The file's column name -> the stored (safe) name, for the columns whose name changes."""
     notes: list[str]
     """One line each, as a load says them: what was decided and how to undo it."""
+    amounts: dict[str, dict[str, str]]
+    """Stored name -> how its amounts read as numbers (``decimal``, and ``unit`` and ``currency`` when
+    written): what the source's view reads with, checking each value (``db.amount_forms``)."""
 
 
 def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> PinnedReading:
     """Sniff the files ``pattern`` names as a load would and return the reader's settings, the renames and
     the notes. ``many``: the pattern is a glob or folder (files may come and go): the column types are
-    pinned by name only, and each file's columns are unioned by name, as a load of several files does."""
+    pinned by name, and each file's columns are unioned by name, as a load of several files does."""
     for flag, field in _IN_PLACE_ONLY.items():
         if getattr(options, field):
             raise LoadError(f"{flag} needs a load (a copy of the file); a source reads the files in place")
@@ -50,17 +54,28 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
         raise LoadError(
             "--date-format COLUMN=FORMAT needs a load; a source takes one --date-format for every date column"
         )
-    inputs = resolve_inputs([pattern])
+    inputs = resolve_inputs(_files_of(pattern))
     if file_kind([i.path.name for i in inputs]) != "csv":
-        return PinnedReading({}, {}, [])
+        return PinnedReading({}, {}, [], {})
     options = check_options(options, "csv")
     files = [i.path for i in inputs]
     with duckdb.connect() as conn:
         reserved = reserved_words(conn)
         plan = make_plan(conn, "csv", files, inputs, options, reserved, None)
-        amounts = _amount_columns(conn, plan.query, plan.params, plan.text_columns)
-    read = _settings(plan.query, plan.params, many=many or len(files) > 1)
+        free = [c for c in plan.text_columns if c not in plan.fixed]  # --column-type TEXT: left alone
+        amounts, amount_notes = _amounts(conn, plan.query, plan.params, free, options.decimal)
+        many = many or len(files) > 1
+        read = _settings(plan.query, plan.params, many=many)
+        if many:  # every column's type by name, as sniffed now: a later file cannot change it silently
+            read["types"] = _file_types(conn, plan.query, plan.params) | read.get("types", {})
     renamed = {o: s for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
+    notes = _notes(plan, renamed, reserved) + amount_notes
+    return PinnedReading(read, renamed, notes, amounts)
+
+
+def _notes(plan: Plan, renamed: dict[str, str], reserved: frozenset[str]) -> list[str]:
+    """What the reading decided that a reader of the source should know: Excel's sep= line, the renames,
+    the order of day and month. Pure."""
     notes = excel_note(plan.dialect) + [r for o, s in renamed.items() if (r := rename_reason(o, s, reserved))]
     spelled = [(o, s) for o, s in renamed.items() if o.lower() != s]  # not only lower-cased
     if spelled:
@@ -76,33 +91,56 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
             f"dates read as {fmt} ({', '.join(plan.date_formats)}); if the file means another order, add "
             "the source again with --replace and --date-format"
         )
-    if amounts:
-        notes.append(
-            f"amounts read as text: {', '.join(amounts)} (a load stores them as numbers, its unit kept); a "
-            "source reads the file as it is written: load the file to sum them"
-        )
-    return PinnedReading(read, renamed, notes)
+    return notes
 
 
-_SAMPLE_ROWS = 2048
+def _files_of(pattern: str) -> list[str]:
+    """A folder's CSV files, at any depth, as the source's view reads them (``folder/**/*.csv``); else the
+    file or glob itself."""
+    folder = Path(pattern).expanduser()
+    if not folder.is_dir():
+        return [pattern]
+    files = sorted(str(p) for p in folder.rglob("*.csv") if p.is_file())
+    if not files:
+        raise LoadError(f"no .csv files in {pattern}")
+    return files
 
 
-def _amount_columns(
-    conn: duckdb.DuckDBPyConnection, query: str, params: list[Any], text: list[str]
-) -> list[str]:
-    """The text columns whose first values are amounts (``$1,234.50``, ``3,50 €``, ``12%``), by the load's
-    own rule (``amounts.candidates``): those a load stores as numbers and a source reads as text."""
+def _amounts(
+    conn: duckdb.DuckDBPyConnection, query: str, params: list[Any], text: list[str], decimal: str | None
+) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """The text columns a load would store as numbers, decided by the load's own rules over every value
+    (``amounts.read_amounts``), as the source's ``amounts`` setting; and the load's notes, in its words."""
     if not text:
-        return []
+        return {}, []
     from analytics_agent.db.catalog import quote_ident
-    from analytics_agent.db.load.settle.amounts import candidates
+    from analytics_agent.db.load.settle.amounts import candidates, converted_note, read_amounts
 
-    lists = ", ".join(f"list({quote_ident(c)})[1:50]" for c in text)
-    row = conn.execute(f"SELECT {lists} FROM ({query} LIMIT {_SAMPLE_ROWS})", params).fetchone()
-    probe = {
-        c: [v for v in values or [] if v is not None] for c, values in zip(text, row or (), strict=False)
+    wanted = ", ".join(quote_ident(c) for c in text)
+    rows = conn.execute(f"SELECT {wanted} FROM ({query}) LIMIT 50", params).fetchall()  # as a load probes
+    probe = {c: [r[i] for r in rows if r[i] is not None] for i, c in enumerate(text)}
+    columns = list(candidates(probe))
+    if not columns:
+        return {}, []
+    # the columns to read whole, once, instead of the file once per count
+    kept = ", ".join(quote_ident(c) for c in columns)
+    conn.execute(f"CREATE TEMP TABLE amount_text AS SELECT {kept} FROM ({query})", params)
+    readings, notes, _ = read_amounts(conn, "amount_text", {c: probe[c] for c in columns}, decimal)
+    if readings:
+        notes.insert(0, converted_note(readings, "--column-type"))
+    setting = {
+        name: {"decimal": r.mark}
+        | ({"unit": r.unit} if r.unit else {})
+        | ({"currency": r.currency} if r.currency else {})
+        for name, r in readings.items()
     }
-    return list(candidates(probe))
+    return setting, notes
+
+
+def _file_types(conn: duckdb.DuckDBPyConnection, query: str, params: list[Any]) -> dict[str, str]:
+    """The file's column name -> the type the plan's reader reads it as."""
+    reader = query[query.rindex(" FROM read_csv(") + len(" FROM ") :]
+    return {r[0]: r[1] for r in conn.execute(f"DESCRIBE SELECT * FROM {reader}", params).fetchall()}
 
 
 def _settings(query: str, params: list[Any], *, many: bool) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident, stored_profile
+from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident, stored_profile, stored_totals
 from analytics_agent.db.catalog import (
     read_catalog as read_catalog,  # its old home; callers may import it here
 )
@@ -32,6 +32,7 @@ from analytics_agent.tools.aggregate.query_plan import FilterPlan, Join, Params,
 from analytics_agent.tools.aggregate.quick import QuickArguments, quick_arguments
 from analytics_agent.tools.aggregate.schema import told_schema
 from analytics_agent.tools.aggregate.sql import build_query, from_clause, leaves, unknown_names, where_clause
+from analytics_agent.tools.aggregate.totals_rows import refuse_totals_rows
 from analytics_agent.tools.base import Prepared, Tool, ToolValue
 from analytics_agent.tools.results.fetch import QueryPlans, fetch_rows
 from analytics_agent.tools.results.shaping import Rows
@@ -68,6 +69,8 @@ class Aggregate(Tool):
         self._listed: dict[str, dict[str, int]] = {}
         """Per table, its text columns whose stored profile lists their values, and how many (read once: a
         stale count could only pick the slower of two queries that answer alike)."""
+        self._totals: dict[str, dict[str, Any] | None] = {}
+        """Per table, the footer totals rows its load kept (``totals_rows``), read once."""
 
     @cached_property
     def _tables(self) -> tuple[str, ...]:
@@ -107,6 +110,7 @@ class Aggregate(Tool):
         plan = self.plan(args)
         self._check_keys(cursor, plan.joins)
         _check_named_values(cursor, plan)
+        refuse_totals_rows(cursor, plan, self._totals_rows(cursor, plan.table))
         one_pass = bool(plan.compare and plan.keys) and not self._few_groups(cursor, plan)
         sql, params = build_query(plan, one_pass=one_pass)
         hint = "narrow it: add a filter, a coarser time_grain or a limit with order_by"
@@ -130,6 +134,11 @@ class Aggregate(Tool):
                     f"joining {j.table} would repeat rows and double-count; refused"
                 )
             self._unique.add((j.table, j.key))
+
+    def _totals_rows(self, cursor: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | None:
+        if table not in self._totals:
+            self._totals[table] = stored_totals(cursor, table)
+        return self._totals[table]
 
     def _few_groups(self, cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> bool:
         """Whether a grouped comparison's groups are known to be few, by the table's stored profile (never

@@ -69,7 +69,17 @@ def _view(
     profile: dict[str, Any], columns: list[dict[str, Any]], omitted: tuple[str, ...], page: int, pages: int
 ) -> dict[str, Any]:
     shown: dict[str, Any] = {"table": profile["table"], "rows": profile["rows"]}
-    shown["columns"] = [_column(c, omitted) for c in columns]
+    totals = profile.get("totals_rows")
+    # a summed column's max is the totals row's own number: shown, it reads as the largest value
+    summed = set(totals.get("sums", [])) if totals else set()
+    shown["columns"] = [_column(c, omitted, no_range=c["name"] in summed) for c in columns]
+    if totals:  # a spreadsheet's footer totals loaded as rows: a model must leave them out to sum
+        shown["totals_rows"] = {
+            "column": totals["column"],
+            "labels": totals["labels"],
+            "note": "footer totals of the rows above, loaded as rows: filter them out (not_in) before "
+            "summing, counting or ranking; the columns they sum show no min/max (theirs would be the total)",
+        }
     if pages > 1:
         shown.update(page=page, pages=pages, column_count=len(profile["columns"]))
         if page < pages:
@@ -79,7 +89,7 @@ def _view(
     return shown
 
 
-def _column(column: dict[str, Any], omitted: tuple[str, ...]) -> dict[str, Any]:
+def _column(column: dict[str, Any], omitted: tuple[str, ...], *, no_range: bool = False) -> dict[str, Any]:
     kept = {"name": column["name"], "type": column["type"]}
     if "unit" in column:  # the file wrote it beside each value ("%", "$"): an answer can say it again
         kept["unit"] = column["unit"]
@@ -87,7 +97,7 @@ def _column(column: dict[str, Any], omitted: tuple[str, ...]) -> dict[str, Any]:
         kept["original"] = column["original"]
     if "nulls" not in omitted and "nulls" in column:
         kept["nulls"] = column["nulls"]
-    if "min/max" not in omitted and "min" in column:
+    if "min/max" not in omitted and "min" in column and not no_range:
         kept["min"], kept["max"] = column["min"], column["max"]
     values = column.get("values")
     if values is not None and "values" not in omitted:

@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from tests.bench.relay.drive import add_set_arguments, resolve_set, set_files
+from tests.bench.relay.drive import add_set_arguments, resolve_set
 
 _NUMBER = re.compile(
     r"(?<![\w.])[-−]?\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(%|percent|k\b|K\b|thousand|m\b|M\b|million|bn\b|billion)?",
@@ -40,12 +40,9 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billi
 
 def truth_values(sql: str, data: Path) -> list[tuple[str, Any]]:
     """(column name, value) for each value of the ground truth's result."""
-    import duckdb
+    from tests.data.heldout_truth import connect
 
-    con = duckdb.connect()
-    for table, name in set_files(data).items():
-        con.execute(f"CREATE TABLE {table} AS FROM read_csv('{data / name}')")
-    result = con.execute(sql)
+    result = connect(data).execute(sql)
     names = [d[0] for d in result.description or []]
     return [(name, value) for row in result.fetchall() for name, value in zip(names, row, strict=True)]
 

@@ -79,3 +79,15 @@ def test_write_then_read_keeps_order_and_a_broken_file_names_itself(tmp_path):
     path.write_text("[trips\ntype = 1\n")
     with pytest.raises(SourceError, match=r"sources\.toml: .*line 1"):
         read_sources(path)
+
+
+def test_a_csv_sources_amounts_setting_is_checked_and_named():
+    good = {
+        "type": "files",
+        "path": "/d/a.csv",
+        "amounts": {"price": {"decimal": ".", "unit": "$", "currency": "$"}},
+    }
+    assert parse_source("s", good).get("amounts") == good["amounts"]
+    for bad in ({"price": {"decimal": ";"}}, {"price": {"decimal": ".", "sql": "x"}}, {"price": "."}):
+        with pytest.raises(SourceError, match=r"source s: amounts\.price must be like \{ decimal = "):
+            parse_source("s", {**good, "amounts": bad})

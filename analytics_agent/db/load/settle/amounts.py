@@ -13,41 +13,30 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import duckdb
 
+from analytics_agent.db.amount_forms import (  # the reading a CSV source's view uses too
+    COMMA,
+    COMMA_NUMBER,
+    CURRENCY,
+    POINT,
+    POINT_NUMBER,
+    SAME,
+    currency_sql,
+    literal,
+    value_sql,
+)
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.rows import first_row
 
-# Patterns work alike in Python's re (the sample check) and DuckDB's RE2 (the whole column): [0-9], not \d
-# (Unicode digits in Python), and the spaces listed (RE2's \s has no no-break space).
-_SP = "[ \u00a0\u202f]*"
-_SYMBOLS = "€£¥₹₩₽₺₪₫฿"
-_CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|RUB|KRW|HKD|SGD|TRY"
-CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{_SYMBOLS}]|{_CODES}|kr|zł|Fr)"
-"""A currency written before or after an amount: ``$``, ``US$``, ``R$``, a symbol, an ISO code."""
-_POINT_NUMBER = "(?:[0-9]{1,3}(?:[,' \u00a0\u202f][0-9]{3})+(?:[.][0-9]+)?|[0-9]+(?:[.][0-9]+)?|[.][0-9]+)"
-_COMMA_NUMBER = "(?:[0-9]{1,3}(?:[.' \u00a0\u202f][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]+)?|,[0-9]+)"
+__all__ = ["COMMA", "CURRENCY", "POINT", "currency_sql", "value_sql"]
 _POINT_CURRENCIES = {"$", "US$", "£", "¥", "₹", "USD", "GBP", "JPY", "INR", "CNY", "RMB", "CAD", "AUD"}
 """Currencies written with a decimal point: they decide ``$1,500`` (1500) when both readings fit."""
-
-
-def _full(number: str) -> str:
-    """A whole value: an amount with an optional currency before or after it and a percent sign,
-    negative by a leading minus, a trailing minus or parentheses (one of them)."""
-    amount = f"(?:{CURRENCY}{_SP})?{number}{_SP}%?(?:{_SP}{CURRENCY})?"
-    signed = f"\\({_SP}{amount}{_SP}\\)|-{_SP}{amount}|{amount}{_SP}-|{CURRENCY}{_SP}-{_SP}{number}{_SP}%?|{amount}"
-    return f"^{_SP}(?:{signed}){_SP}$"
-
-
-POINT = _full(_POINT_NUMBER)
-COMMA = _full(_COMMA_NUMBER)
 _SAMPLE = 50
 _MOSTLY = 0.75
 """A column converts only if every value reads, but one whose values mostly do is named with the others."""
-_SAME = {"US$": "$", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
-"""Two ways of writing one currency (``EUR 12`` beside ``3 €``): one unit, the symbol."""
 
 
 def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
@@ -115,8 +104,8 @@ def amount_marks(value: str) -> tuple[str, bool] | None:
         text = text[1:].lstrip(" \u00a0\u202f") if text.startswith("-") else text  # $-5.00
     if text.endswith("%"):
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
-    marks = ("." if re.fullmatch(_POINT_NUMBER, text) else "") + (
-        "," if re.fullmatch(_COMMA_NUMBER, text) else ""
+    marks = ("." if re.fullmatch(POINT_NUMBER, text) else "") + (
+        "," if re.fullmatch(COMMA_NUMBER, text) else ""
     )
     return (marks, marked) if marks else None
 
@@ -177,7 +166,7 @@ def decide(name: str, counts: Counts, decimal: str | None, example: str) -> Deci
 def count_sql(column: str, marks: str) -> list[str]:
     """The aggregates of ``Counts`` for one quoted column whose first values read with ``marks``: a
     reading they do not fit is not tried on the rest (each regular expression costs a scan's worth)."""
-    point, comma = _literal(POINT), _literal(COMMA)
+    point, comma = literal(POINT), literal(COMMA)
     both = f"regexp_matches({column}, '[0-9][.,][0-9]') AND regexp_full_match({column}, {point}) AND regexp_full_match({column}, {comma})"
     currency = currency_sql(column)
     return [
@@ -190,37 +179,10 @@ def count_sql(column: str, marks: str) -> list[str]:
     ]
 
 
-_DOLLAR_STARTS = ("$", "($", "-$")
-
-
-def currency_sql(column: str) -> str:
-    """SQL: the first currency written in a quoted column's value (``CURRENCY``'s leftmost match), NULL
-    for none. A value starting ``$``, ``($`` or ``-$`` has its leftmost match there and it is ``$`` (no
-    other alternative starts with ``$`` and the letters of ``US$`` come before it): said without the
-    regular expression, which cost half of the amount check (22 of 43 ms a column of 200k dollars)."""
-    dollar = " OR ".join(f"starts_with({column}, '{s}')" for s in _DOLLAR_STARTS)
-    return f"CASE WHEN {dollar} THEN '$' ELSE nullif(regexp_extract({column}, {_literal(CURRENCY)}), '') END"
-
-
-def value_sql(column: str, mark: str) -> str:
-    """SQL: the number of a quoted column's amount read with decimal ``mark``. The value fits the shape,
-    so a minus or a parenthesis can only be its sign, and its only digits and marks are the number's (no
-    currency holds one)."""
-    digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
-    number = digits if mark == "." else f"replace({digits}, ',', '.')"
-    negative = f"contains({column}, '-') OR contains({column}, '(')"
-    # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too
-    return f"(CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE)"
-
-
 def read_amount(text: str, mark: str) -> float:
     """``value_sql`` in Python, for the note's example. Pure."""
     digits = re.sub(f"[^0-9{mark}]", "", text).replace(",", ".")
     return (-1 if re.search("[(-]", text) else 1) * float(digits)
-
-
-def _literal(pattern: str) -> str:
-    return "'" + pattern.replace("'", "''") + "'"
 
 
 Settled = tuple[dict[str, str | None], list[str], list[str]]
@@ -235,59 +197,81 @@ def settle_amounts(
     decimal: str | None,
 ) -> Settled:
     """Convert the text columns of amounts to DOUBLE; say which, and why others stayed text."""
+    target = quote_ident(table)
+    readings, notes, noted = read_amounts(conn, target, probe, decimal)
+    for name, reading in readings.items():
+        col = quote_ident(name)
+        conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE DOUBLE USING {value_sql(col, reading.mark)}")
+    units = {name: reading.unit for name, reading in readings.items()}
+    if units:
+        notes.insert(0, converted_note(readings))
+    return units, notes, noted
+
+
+class Reading(NamedTuple):
+    """How one column of amounts reads as numbers."""
+
+    mark: str
+    unit: str | None
+    """``%``, its currency, or None (accounting negatives or grouped thousands alone)."""
+    currency: str | None
+    """The one currency its values are written in (``SAME``'s symbol), if any."""
+    example: tuple[str, float]
+    """Its first value not written as a plain number, and the number read from it."""
+
+
+def read_amounts(
+    conn: duckdb.DuckDBPyConnection, relation: str, probe: Mapping[str, Sequence[str]], decimal: str | None
+) -> tuple[dict[str, Reading], list[str], list[str]]:
+    """How the text columns of amounts in ``relation`` (a quoted table or view) read as numbers, every
+    value counted and nothing changed; the notes of those that stay text, and their names."""
     columns = candidates(probe)
     if not columns:
         return {}, [], []
     parts = [p for name, marks in columns.items() for p in count_sql(quote_ident(name), marks)]
-    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {relation}"))
     width = len(Counts._fields)
-    units: dict[str, str | None] = {}
-    examples: dict[str, tuple[str, Any]] = {}
+    readings: dict[str, Reading] = {}
     notes, noted = [], []
     for i, name in enumerate(columns):
         counts = Counts(*found[width * i : width * (i + 1)])
-        counts = counts._replace(currencies=sorted({_SAME.get(c, c) for c in counts.currencies if c}))
+        counts = counts._replace(currencies=sorted({SAME.get(c, c) for c in counts.currencies if c}))
         example = _example(probe[name])
         decision = decide(name, counts, decimal, example)
-        if decision.mark is None:
-            if decision.why:
-                notes.append(
-                    _odd_note(conn, table, name, counts, decision) if decision.why == "odd" else decision.why
-                )
-                noted.append(name)
-            continue
-        col = quote_ident(name)
-        conn.execute(
-            f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE DOUBLE USING {value_sql(col, decision.mark)}"
-        )
-        units[name] = decision.unit
-        examples[name] = (example, read_amount(example, decision.mark))
-    if units:
-        notes.insert(0, _converted_note(units, examples))
-    return units, notes, noted
+        if decision.mark is not None:
+            currency = counts.currencies[0] if counts.currencies else None
+            shown = (example, read_amount(example, decision.mark))
+            readings[name] = Reading(decision.mark, decision.unit, currency, shown)
+        elif decision.why:
+            odd = decision.why == "odd"
+            notes.append(_odd_note(conn, relation, name, counts, decision) if odd else decision.why)
+            noted.append(name)
+    return readings, notes, noted
 
 
-def _converted_note(units: Mapping[str, str | None], examples: Mapping[str, tuple[str, Any]]) -> str:
-    """The one line that says every amount column converted, with an example each and the undo. Pure."""
+def converted_note(readings: Mapping[str, Reading], type_flag: str = "--type") -> str:
+    """The one line that says every amount column converted, with an example each and the undo
+    (``type_flag``: the option that types a column, ``load``'s or ``sources add``'s). Pure."""
     parts = []
-    for name, unit in units.items():
-        written, value = examples[name]
+    for name, reading in readings.items():
+        written, value = reading.example
         shown = f"{value:g}"
+        unit = reading.unit
         kind = f" (%, not {value / 100:g})" if unit == "%" else f" ({unit})" if unit else ""
         parts.append(f"{name} {written!r} -> {shown}{kind}")
-    first = next(iter(units))
+    first = next(iter(readings))
     return (
         f"amounts stored as numbers (DOUBLE), each column's unit kept in its profile: {'; '.join(parts)}; "
-        f"add --type {first}=VARCHAR (for each such column) to keep them as text"
+        f"add {type_flag} {first}=VARCHAR (for each such column) to keep them as text"
     )
 
 
 def _odd_note(
-    conn: duckdb.DuckDBPyConnection, table: str, name: str, counts: Counts, decision: Decision
+    conn: duckdb.DuckDBPyConnection, relation: str, name: str, counts: Counts, decision: Decision
 ) -> str:
     """Why a column of amounts stayed text: how many values did not read as one, and the commonest."""
     col = quote_ident(name)
-    fits = f"regexp_full_match({col}, {_literal(POINT)}) OR regexp_full_match({col}, {_literal(COMMA)})"
+    fits = f"regexp_full_match({col}, {literal(POINT)}) OR regexp_full_match({col}, {literal(COMMA)})"
     if decision.unit == "%":
         fits = f"({fits}) AND contains({col}, '%')"
     elif counts.percent:
@@ -295,7 +279,7 @@ def _odd_note(
     count, odd = first_row(
         conn.execute(
             f"SELECT sum(n), list(v ORDER BY n DESC, v)[1:3] FROM (SELECT {col} AS v, count(*) AS n "
-            f"FROM {quote_ident(table)} WHERE {col} IS NOT NULL AND NOT ({fits}) GROUP BY 1)"
+            f"FROM {relation} WHERE {col} IS NOT NULL AND NOT ({fits}) GROUP BY 1)"
         )
     )
     count = int(count or 0)

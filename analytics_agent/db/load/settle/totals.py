@@ -136,16 +136,40 @@ def _label_at(conn: duckdb.DuckDBPyConnection, table: str, column: str, row: int
 
 def totals_row_note(
     conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str]
-) -> list[str]:
-    """One line when the table ends with a totals row (``find_totals``); else none."""
+) -> tuple[list[str], dict[str, Any] | None]:
+    """One line when the table ends with a totals row (``find_totals``), and what the profile keeps of
+    it (``totals_marker``); else neither."""
     found = find_totals(conn, table, rows, text_columns)
     if found is None:
-        return []
-    return [
+        return [], None
+    note = (
         f"the last row ({found.label} = {found.text!r}) holds the sums of the rows above in "
         f"{', '.join(found.sums)}{_subtotals(found)}; loaded as rows, a sum over the table counts them "
         "twice: add --drop-totals to load without them"
-    ]
+    )
+    return [note], totals_marker(conn, table, found)
+
+
+def totals_marker(conn: duckdb.DuckDBPyConnection, table: str, found: Totals) -> dict[str, Any]:
+    """The kept totals rows as the stored profile says them: the label's column, the labels of the totals
+    row and its subtotal rows, and the columns they sum. A query tool reads it to refuse an answer that
+    would count them twice (``tools/aggregate/totals_rows``)."""
+    labels = {found.text}
+    if found.subtotals:
+        ids = ", ".join(map(str, found.subtotals))
+        col = quote_ident(found.label)
+        labels |= {
+            str(r[0])
+            for r in conn.execute(
+                f"SELECT DISTINCT {col} FROM {quote_ident(table)} WHERE rowid IN ({ids}) AND {col} IS NOT NULL"
+            ).fetchall()
+        }
+    return {
+        "column": found.label,
+        "labels": sorted(labels),
+        "rows": 1 + len(found.subtotals),
+        "sums": list(found.sums),
+    }
 
 
 def drop_totals(

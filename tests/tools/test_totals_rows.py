@@ -1,0 +1,119 @@
+"""A spreadsheet's footer totals row kept by a load (the default: ``--drop-totals`` leaves it out) must not
+double a later answer without a word: ``aggregate`` refuses a call whose rows include it, naming the
+filter that leaves it out, and ``describe_table`` shows it. Real CSV files through the real loader into a
+DuckDB file in a temp dir; the right numbers are summed in Python from the rows written here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analytics_agent.db.load.options import load_options
+from analytics_agent.db.load.run import load_files
+from analytics_agent.workspace.workspace import Workspace
+
+REGIONS = ["East", "West", "East", "South", "West", "East", "South", "West"]
+AMOUNTS = [1200.5, 310.25, 98.0, 4500.75, 220.0, 1310.0, 75.5, 640.25]
+
+
+def _money(value: float) -> str:
+    return f'"${value:,.2f}"'
+
+
+def _file(tmp_path: Path, *, subtotals: bool = False, label: str = "Total") -> Path:
+    lines = ["Region,Customer,Amount"]
+    rows = list(zip(REGIONS, (f"c{i}" for i in range(len(REGIONS))), AMOUNTS, strict=True))
+    if subtotals:  # grouped by region, each group followed by its subtotal, as Excel's Subtotal command does
+        for region in sorted(set(REGIONS)):
+            mine = [r for r in rows if r[0] == region]
+            lines += [f"{r[0]},{r[1]},{_money(r[2])}" for r in mine]
+            lines.append(f"{region} Total,,{_money(sum(r[2] for r in mine))}")
+    else:
+        lines += [f"{r[0]},{r[1]},{_money(r[2])}" for r in rows]
+    lines.append(f"{label},,{_money(sum(AMOUNTS))}")
+    path = tmp_path / "sales.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _load(tmp_path: Path, path: Path, **options: Any) -> Path:
+    db = tmp_path / "t.duckdb"
+    load_files(db, [str(path)], load_options(table="sales", replace=True, **options))  # type: ignore[arg-type]
+    return db
+
+
+def _call(ws: Workspace, tool: str, args: dict[str, Any]) -> tuple[bool, str]:
+    out = ws.executor.execute(tool, json.dumps(args))
+    return out.is_error, out.text
+
+
+SUM = {"table": "sales", "metrics": [{"fn": "sum", "column": "amount"}]}
+
+
+def test_a_sum_over_a_kept_totals_row_is_refused_with_the_filter_that_gives_the_right_number(tmp_path):
+    db = _load(tmp_path, _file(tmp_path))
+    with Workspace.open(db) as ws:
+        error, said = _call(ws, "aggregate", SUM)
+        fix = json.loads(said[said.index("{") : said.index("}") + 1])
+        fixed_error, fixed = _call(ws, "aggregate", {**SUM, "filters": [fix]})
+    assert error and "count them twice" in said and "--drop-totals" in said
+    assert fix == {"column": "region", "op": "not_in", "value": ["Total"]}
+    assert not fixed_error and json.loads(fixed)["rows"] == [[pytest.approx(sum(AMOUNTS))]]
+
+
+def test_subtotal_rows_are_named_too_and_the_filter_leaves_every_one_out(tmp_path):
+    db = _load(tmp_path, _file(tmp_path, subtotals=True))
+    with Workspace.open(db) as ws:
+        error, said = _call(ws, "aggregate", {**SUM, "group_by": ["region"]})
+        fix = json.loads(said[said.index("{") : said.index("}") + 1])
+        _, fixed = _call(
+            ws, "aggregate", {**SUM, "group_by": ["region"], "filters": [fix], "order_by": "region"}
+        )
+    assert error and "3 subtotal row(s)" in said
+    assert sorted(fix["value"]) == ["East Total", "South Total", "Total", "West Total"]
+    by_region = {r: sum(a for g, a in zip(REGIONS, AMOUNTS, strict=True) if g == r) for r in set(REGIONS)}
+    assert json.loads(fixed)["rows"] == [[r, pytest.approx(by_region[r])] for r in sorted(by_region)]
+
+
+def test_a_call_whose_own_filters_leave_the_totals_out_runs_as_asked(tmp_path):
+    db = _load(tmp_path, _file(tmp_path))
+    with Workspace.open(db) as ws:
+        error, said = _call(
+            ws, "aggregate", {**SUM, "filters": [{"column": "region", "op": "=", "value": "East"}]}
+        )
+    east = sum(a for g, a in zip(REGIONS, AMOUNTS, strict=True) if g == "East")
+    assert not error and json.loads(said)["rows"] == [[pytest.approx(east)]]
+
+
+def test_describe_table_names_the_totals_rows(tmp_path):
+    db = _load(tmp_path, _file(tmp_path))
+    with Workspace.open(db) as ws:
+        _, said = _call(ws, "describe_table", {"table": "sales"})
+    described = json.loads(said)
+    shown = described["totals_rows"]
+    assert (shown["column"], shown["labels"]) == ("region", ["Total"]) and "not_in" in shown["note"]
+    # the summed column's max would be the total itself, read as the largest sale (a relay model's catch)
+    amount = next(c for c in described["columns"] if c["name"] == "amount")
+    assert "max" not in amount and amount["type"] == "DOUBLE"
+
+
+@pytest.mark.parametrize("case", ["dropped", "not a total"])
+def test_no_refusal_when_no_totals_row_was_kept(tmp_path, case):
+    """Dropped by ``--drop-totals``, or a last row labelled 'Total' whose numbers are not the sums (a
+    brand called Total): the sum runs over every row there is."""
+    if case == "dropped":
+        db, expected = _load(tmp_path, _file(tmp_path), drop_totals=True), sum(AMOUNTS)
+    else:
+        path = _file(tmp_path)
+        lines = path.read_text().splitlines()
+        lines[-1] = 'Total,brand,"$12.00"'
+        path.write_text("\n".join(lines) + "\n")
+        db, expected = _load(tmp_path, path), sum(AMOUNTS) + 12.0
+    with Workspace.open(db) as ws:
+        error, said = _call(ws, "aggregate", SUM)
+        _, described = _call(ws, "describe_table", {"table": "sales"})
+    assert not error and json.loads(said)["rows"] == [[pytest.approx(expected)]]
+    assert "totals_rows" not in json.loads(described)
