@@ -50,7 +50,7 @@ OPTIONS = (
     Option("types", "--type", "many", "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."),
     Option("thousands", "--thousands", "text", "Thousands separator in numbers, e.g. ','."),
     Option("decimal", "--decimal", "text", "Decimal separator, e.g. ','."),
-    Option("encoding", "--encoding", "text", "File encoding: utf-8, utf-16 or latin-1."),
+    Option("encoding", "--encoding", "text", "File encoding: utf-8, utf-16, latin-1 or windows-1252."),
     Option("null", "--null", "many", _NULL_HELP, "TOKEN"),
     Option("skip_bad_rows", "--skip-bad-rows", "flag",
            "Load the good records and keep the malformed ones in the table <TABLE>_rejects."),

@@ -17,17 +17,32 @@ _SYMBOLS = "€£¥₹₩₽₺₪₫฿"
 _CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|RUB|KRW|HKD|SGD|TRY"
 CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{_SYMBOLS}]|{_CODES}|kr|zł|Fr)"
 """A currency written before or after an amount: ``$``, ``US$``, ``R$``, a symbol, an ISO code."""
-POINT_NUMBER = "(?:[0-9]{1,3}(?:[,' \u00a0\u202f][0-9]{3})+(?:[.][0-9]+)?|[0-9]+(?:[.][0-9]+)?|[.][0-9]+)"
+INDIAN = "[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}"
+"""Thousands grouped the Indian way (lakh and crore: ``1,23,45,678``), always with a decimal point."""
+POINT_NUMBER = (
+    "(?:(?:[0-9]{1,3}(?:[,'\u2019 \u00a0\u202f][0-9]{3})+|" + INDIAN + ")(?:[.][0-9]+)?"
+    "|[0-9]+(?:[.][0-9]+)?|[.][0-9]+)"
+)
 COMMA_NUMBER = "(?:[0-9]{1,3}(?:[.' \u00a0\u202f][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]+)?|,[0-9]+)"
 SAME = {"US$": "$", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
 """Two ways of writing one currency (``EUR 12`` beside ``3 €``): one unit, the symbol."""
 
 
+MINUS = "[-\u2212]"
+"""A minus sign: the hyphen, or the Unicode minus sign (U+2212) Nordic and Swiss exports write."""
+
+
 def _full(number: str) -> str:
     """A whole value: an amount with an optional currency before or after it and a percent sign,
-    negative by a leading minus, a trailing minus or parentheses (one of them)."""
+    negative by a leading minus, a trailing minus or parentheses (one of them), or marked positive by a
+    leading plus (``+5.1 %``). Excel's accounting format writes a currency with parentheses after it
+    (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``)."""
     amount = f"(?:{CURRENCY}{SP})?{number}{SP}%?(?:{SP}{CURRENCY})?"
-    signed = f"\\({SP}{amount}{SP}\\)|-{SP}{amount}|{amount}{SP}-|{CURRENCY}{SP}-{SP}{number}{SP}%?|{amount}"
+    signed = (
+        f"\\({SP}{amount}{SP}\\)|{MINUS}{SP}{amount}|[+]{SP}{amount}|{amount}{SP}-"
+        f"|{CURRENCY}{SP}{MINUS}{SP}{number}{SP}%?|{CURRENCY}{SP}\\({SP}{number}{SP}\\)"
+        f"|{CURRENCY}{SP}-|{amount}"
+    )
     return f"^{SP}(?:{signed}){SP}$"
 
 
@@ -51,9 +66,13 @@ def value_sql(column: str, mark: str) -> str:
     currency holds one)."""
     digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
-    negative = f"contains({column}, '-') OR contains({column}, '(')"
-    # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too
-    return f"(CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE)"
+    negative = f"regexp_matches({column}, '[-(\u2212]')"
+    # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too. No digit at
+    # all: Excel's accounting zero (`` $ - ``), the only amount written without one
+    return (
+        f"CASE WHEN NOT regexp_matches({column}, '[0-9]') THEN 0 "
+        f"ELSE (CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE) END"
+    )
 
 
 def spellings(currency: str | None) -> list[str]:

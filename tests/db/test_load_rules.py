@@ -227,10 +227,16 @@ def test_the_agreeing_delimiter_is_the_one_only_delimiter_every_first_line_agree
 
 
 def test_bytes_that_duckdbs_latin_1_refuses_are_explained_in_one_line(tmp_path: Path) -> None:
-    """0x80-0x9f are Windows-1252 punctuation, which DuckDB's latin-1 refuses: the refusal says so and how
-    to convert, where it passed on "Invalid Input Error: File is not latin-1 encoded"."""
+    """0x80-0x9f are Windows-1252 punctuation, which DuckDB's latin-1 refuses: the refusal says so and
+    names the encoding that reads them, where it passed on "Invalid Input Error: File is not latin-1
+    encoded"; a byte Windows-1252 lacks too (0x81) is told to be converted."""
     with pytest.raises(LoadError) as refused:
         _load(tmp_path, b"a,b\n1,\x82x\n", encoding="latin-1")
+    message = str(refused.value)
+    assert "not UTF-8 but Windows-1252" in message and "add --encoding windows-1252" in message
+    assert "Error:" not in message and "\n" not in message
+    with pytest.raises(LoadError) as refused:
+        _load(tmp_path, b"a,b\n1,\x82x\x81\n", encoding="latin-1")
     message = str(refused.value)
     assert "is not latin-1 either" in message and "iconv -f cp1252" in message
     assert "Error:" not in message and "\n" not in message

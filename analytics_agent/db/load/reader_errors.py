@@ -28,7 +28,9 @@ _STRPTIME = re.compile(
 _COLUMNS = re.compile(r"Expected Number of Columns: (\d+) Found: (\d+)")
 _UNKNOWN_TYPE = re.compile(r"Type with name (\S+) does not exist")
 _LINE_SIZE = re.compile(r"Maximum line size of (\d+) bytes exceeded\. Actual Size:\s*(\d+) bytes")
-_ORIGINAL = re.compile(r"^Original Line: (.*)$", re.MULTILINE)
+_ORIGINAL = re.compile(r"^Original Line: (?:\r?\n(?!Expected Number of Columns))?(.*)$", re.MULTILINE)
+"""The record DuckDB quotes. After a blank line it quotes that line's end first (``Original Line: ⏎Notes:``):
+the record is the line after it, unless that is DuckDB's next sentence (the record itself was blank)."""
 _SETTING = re.compile(
     r"^\s*(delimiter|quote|escape) = (.*?) \((?:Auto-Detected|Set By User)\)\s*$", re.MULTILINE
 )
@@ -169,6 +171,12 @@ def explain_load_error(
         )
     if match := _COLUMNS.search(message):
         return _field_count(where, int(match[2]), int(match[1]), record, good_records)
+    encoding = any(s in message for s in ("Invalid unicode", "not utf-8 encoded", "not latin-1 encoded"))
+    if encoding and any(_windows_1252_file(f) for f in files):  # past the first block the load checks
+        return (
+            f"{where or 'the file'}: the file is not UTF-8 but Windows-1252 (what Excel on Windows saves: "
+            "bytes for €, “ or – that latin-1 lacks); add --encoding windows-1252 to read it as such"
+        )
     return _reader_failure(message, where)
 
 
@@ -309,3 +317,22 @@ def _first_line(message: str) -> str:
 
 def _short(value: str, limit: int = 40) -> str:
     return value if len(value) <= limit else value[: limit - 3] + "..."
+
+
+def _windows_1252_file(path: Path) -> bool:
+    """Whether the whole file is Windows-1252 text with a byte of its own (0x80-0x9f: ``€``, ``“``, ``–``),
+    which neither UTF-8 nor DuckDB's latin-1 reads. Reads the file: for an error's advice only."""
+    if path.name.lower().endswith((".gz", ".zst", ".zstd", ".bz2", ".zip")):
+        return False
+    import codecs  # on this error only
+
+    decoder = codecs.getincrementaldecoder("cp1252")(errors="strict")
+    own = False
+    try:
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                decoder.decode(chunk)
+                own = own or any(0x80 <= b <= 0x9F for b in chunk)
+    except (UnicodeDecodeError, OSError):
+        return False
+    return own

@@ -30,7 +30,7 @@ from analytics_agent.db.load.options import (
 from analytics_agent.db.load.plan import Plan, excel_note, make_plan
 from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
-from analytics_agent.db.load.read.transcode import utf8_copies
+from analytics_agent.db.load.read.transcode import asks_windows_1252, utf8_copies
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
@@ -162,6 +162,8 @@ def _load(
         one_kind_of_newline(plain_files, options.newline) as files,
         open_writer(db_path, threads=_threads(files)) as conn,
     ):
+        if asks_windows_1252(options.encoding):  # the files DuckDB reads are UTF-8 copies
+            options = options._replace(encoding=None)
         reserved = reserved_words(conn)
         table = target_table(options, patterns, reserved)
         before = written_tables(conn)  # the writer holds the file: nobody else adds or drops a table
@@ -234,6 +236,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes += empty_tail_note(empty_tail)
         if plan.dialect and plan.dialect.hex_seen and plan.text_reader is not None:
             notes += hex_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
+        notes += self._point_thousands()
         totals = None  # the totals rows kept, as the profile says them
         if self.options.drop_totals:
             late, late_note, retyped, label = (
@@ -311,7 +314,30 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             date_formats=plan.date_formats,
             decimal=self.options.decimal,
             rows=rows,
+            stamps=self._stamps(),
         )
+
+    def _point_thousands(self) -> list[str]:
+        """``point_thousands.point_thousands_notes`` for a semicolon file read without --decimal/--thousands."""
+        plan, options = self.plan, self.options
+        if plan.dialect is None or plan.dialect.delimiter != ";" or plan.text_reader is None:
+            return []
+        if options.decimal or options.thousands:
+            return []
+        from analytics_agent.db.load.settle.point_thousands import point_thousands_notes  # ';' files only
+
+        return point_thousands_notes(self.conn, self.table, plan.text_reader, self._stored_to_original())
+
+    def _stamps(self) -> list[str]:
+        """The TIMESTAMP columns DuckDB read with its own cast (no timestamp format sniffed)."""
+        dialect = self.plan.dialect
+        if dialect is None or dialect.timestamp_format:
+            return []
+        return [
+            s
+            for o, s in zip(self.plan.originals, self.plan.safe, strict=True)
+            if dialect.columns.get(o) == "TIMESTAMP"
+        ]
 
     def _store(
         self,

@@ -26,6 +26,7 @@ from analytics_agent.db.load.read.peek import (
     header_row,
     peek_file,
     title_above_header,
+    title_block,
     trailing_empty_fields,
 )
 from analytics_agent.db.load.settle.hex_values import written_in_hex
@@ -186,7 +187,7 @@ def _pin(
     """What to pin when the sniff fell back (skipped lines, or one column where the first line has
     delimiters); empty when the sniff can be trusted. ``head``: the file's first block, as text."""
     header = options.header if options.header is not None else True
-    if sniffed["SkipRows"]:
+    if int(sniffed["SkipRows"]) > (options.skip or 0):  # DuckDB's SkipRows counts --skip's lines too
         # DuckDB skipped lines to read the rest alike. A tab file whose values hold commas agrees with
         # itself from the first line on under tabs: that is its delimiter. Lines that are a title above
         # the header are named with the option that skips them; else the strict read names the ragged line
@@ -208,6 +209,10 @@ def _pin(
             f"({_short(line)}); {hint or 'leave --delimiter out to detect it'}"
         )
     delimiter = options.delimiter or seen
+    if delimiter is None and options.skip is None and header:  # a title block above a delimited table
+        title = title_block(head, _or(sniffed["Quote"], '"'))
+        if title is not None:
+            raise LoadError(f"{label}: {title}")
     if delimiter is None or delimiter not in line:
         return {}  # really one column
     return {"delim": delimiter, "header": header}

@@ -261,6 +261,18 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     )
 
 
+def title_block(text: str, quote: str) -> str | None:
+    """``title_above_header``'s refusal for a file DuckDB read as one column because its first lines (a
+    report's title, a blank line) hold no delimiter: the first count of lines, and the delimiter, under
+    which the lines below are a header and records of one width. Pure."""
+    for skipped in range(1, _MOST_TITLE_LINES + 1):
+        for delimiter in CANDIDATE_DELIMITERS:
+            title = title_above_header(text, delimiter, quote, skipped)
+            if title is not None:
+                return title
+    return None
+
+
 def trailing_empty_fields(text: str, delimiter: str, quote: str, width: int, *, skip: int = 0) -> bool:
     """Whether a record in ``text`` (the first block) has only empty fields past ``width``: DuckDB drops
     them, and the load says so. Pure."""

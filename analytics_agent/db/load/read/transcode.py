@@ -16,9 +16,18 @@ from pathlib import Path
 from analytics_agent.db.load.options import Input
 from analytics_agent.db.load.read.archives import unpack_limit
 from analytics_agent.db.load.read.peek import PEEK_BYTES, guess_encoding
+from analytics_agent.errors import LoadError
 
 _CHUNK = 1 << 20
 _PACKED = (".gz", ".zst", ".zstd", ".parquet", ".pq")
+
+
+WINDOWS_1252 = frozenset({"windows-1252", "windows1252", "cp1252", "cp-1252"})
+"""``--encoding`` values that read a file through a UTF-8 copy (DuckDB has no such encoding)."""
+
+
+def asks_windows_1252(encoding: str | None) -> bool:
+    return (encoding or "").lower().replace("_", "-") in WINDOWS_1252
 
 
 @contextlib.contextmanager
@@ -26,8 +35,13 @@ def utf8_copies(
     files: Sequence[Path], inputs: Sequence[Input], encoding: str | None
 ) -> Iterator[tuple[list[Path], list[str]]]:
     """The files DuckDB reads, a Windows-1252 one replaced by its UTF-8 copy, and a note for each copy.
-    ``encoding``: the load's ``--encoding`` (given, nothing is copied)."""
-    wanted = [] if encoding else [i for i, f in enumerate(files) if _windows_1252(f)]
+    ``encoding``: the load's ``--encoding`` (given, nothing is copied, unless it is Windows-1252: then
+    every file is, and one that is not Windows-1252 is refused)."""
+    given = asks_windows_1252(encoding)
+    if encoding and not given:
+        wanted = []
+    else:
+        wanted = [i for i, f in enumerate(files) if (given and not _packed(f)) or _windows_1252(f)]
     if not wanted:
         yield list(files), []
         return
@@ -36,20 +50,33 @@ def utf8_copies(
         paths, notes = list(files), []
         for i in wanted:
             copy = _transcoded(files[i], folder / str(i))
+            if copy is None and given:
+                raise LoadError(
+                    f"{inputs[i].label} is not Windows-1252 either (it holds a byte that encoding lacks, or is "
+                    "too big to copy); check the encoding it was saved in"
+                )
             if copy is not None:
                 paths[i] = copy
-                notes.append(
-                    f"{inputs[i].label} is not UTF-8 but Windows-1252 (what Excel on Windows saves), every byte "
-                    "of it: read as such (give --encoding to read it otherwise)"
+                notes += (
+                    []
+                    if given
+                    else [
+                        f"{inputs[i].label} is not UTF-8 but Windows-1252 (what Excel on Windows saves), every byte "
+                        "of it: read as such (give --encoding to read it otherwise)"
+                    ]
                 )
         yield paths, notes
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _packed(path: Path) -> bool:
+    return path.name.lower().endswith(_PACKED)
+
+
 def _windows_1252(path: Path) -> bool:
     """Whether the file's first block says Windows-1252 (not UTF-8, and a byte in 0x80-0x9f)."""
-    if path.name.lower().endswith(_PACKED):
+    if _packed(path):
         return False
     try:
         with path.open("rb") as handle:

@@ -21,6 +21,7 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
     COMMA,
     COMMA_NUMBER,
     CURRENCY,
+    INDIAN,
     POINT,
     POINT_NUMBER,
     SAME,
@@ -61,9 +62,14 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
     return found
 
 
-_GROUPED = re.compile("[+-]?[0-9]{1,3}(?:[,'\u00a0\u202f ][0-9]{3})+(?:[.][0-9]+)?")
+_GROUPED = re.compile(
+    "[+-]?(?:[0-9]{1,3}(?:[,'\u2019\u00a0\u202f ][0-9]{3})+|" + INDIAN + ")(?:[.][0-9]+)?"
+    "|[+-]?[0-9]{1,3}(?:[.][0-9]{3}){2,}"
+)
 """A number with its thousands grouped as a spreadsheet writes them (``1,234.50``, ``1'234``): a column
-of such is one of numbers too, with no unit; a column of ``1,234`` alone reads both ways and is said so."""
+of such is one of numbers too, with no unit; a column of ``1,234`` alone reads both ways and is said so.
+Whole numbers grouped with points count when no decimal point reads them (``1.234.567``, not ``1.234``);
+``1.234,50`` is the odd-value check's, named with ``--decimal ','``."""
 
 
 def _grouped(value: str) -> bool:
@@ -75,7 +81,7 @@ def _grouped_column(values: Sequence[str]) -> bool:
     ``1,234,567``, ``1'234``), or at least half of them grouped with commas alone (``1,234``, then said
     to read both ways). A lone ``1,250`` among plain numbers is the odd-value check's. Pure."""
     grouped = [v.strip(" \u00a0\u202f") for v in values if _grouped(v)]
-    sure = any("." in v or v.count(",") > 1 or not set(v).isdisjoint("' \u00a0\u202f") for v in grouped)
+    sure = any("." in v or v.count(",") > 1 or not set(v).isdisjoint("'\u2019 \u00a0\u202f") for v in grouped)
     return sure or 2 * len(grouped) >= len(values) > 0
 
 
@@ -91,17 +97,22 @@ def amount_marks(value: str) -> tuple[str, bool] | None:
     those patterns (DuckDB's RE2 does not). Pure."""
     text = value.strip(" \u00a0\u202f")
     marked = False
+    if re.fullmatch(f"{CURRENCY}[ \u00a0\u202f]*-", text):  # Excel's accounting zero: `` $ -   ``
+        return ".,", True
     if text.startswith("(") and text.endswith(")"):
         text, marked = text[1:-1].strip(" \u00a0\u202f"), True
-    elif text.endswith("-"):
+    elif text.endswith("-") and len(text) > 1:
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
-    elif text.startswith("-"):
+    elif text[:1] in ("-", "\u2212", "+"):
         text = text[1:].lstrip(" \u00a0\u202f")
     currency = re.match(f"^{CURRENCY}", text) or re.search(f"{CURRENCY}$", text)
     if currency:
         text = (text[: currency.start()] + text[currency.end() :]).strip(" \u00a0\u202f")
         marked = True
-        text = text[1:].lstrip(" \u00a0\u202f") if text.startswith("-") else text  # $-5.00
+        if text[:1] in ("-", "\u2212"):  # $-5.00
+            text = text[1:].lstrip(" \u00a0\u202f")
+        elif text.startswith("(") and text.endswith(")") and currency.start() == 0:  # $ (5.00)
+            text = text[1:-1].strip(" \u00a0\u202f")
     if text.endswith("%"):
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
     marks = ("." if re.fullmatch(POINT_NUMBER, text) else "") + (
@@ -182,12 +193,13 @@ def count_sql(column: str, marks: str) -> list[str]:
 def read_amount(text: str, mark: str) -> float:
     """``value_sql`` in Python, for the note's example. Pure."""
     digits = re.sub(f"[^0-9{mark}]", "", text).replace(",", ".")
-    return (-1 if re.search("[(-]", text) else 1) * float(digits)
+    return (-1 if re.search("[(\u2212-]", text) else 1) * float(digits) if digits else 0.0
 
 
-Settled = tuple[dict[str, str | None], list[str], list[str]]
+Settled = tuple[dict[str, str | None], list[str], list[str], list[str]]
 """Converted columns -> their unit (``%``, a currency, or None for accounting negatives alone); the notes;
-the columns kept as text with a note of their own (the odd-value check need not name them again)."""
+the columns kept as text with a note of their own (the odd-value check need not name them again); the
+converted columns read with a decimal comma (``1.234.567``: ``--decimal ','`` reads them alike)."""
 
 
 def settle_amounts(
@@ -205,7 +217,7 @@ def settle_amounts(
     units = {name: reading.unit for name, reading in readings.items()}
     if units:
         notes.insert(0, converted_note(readings))
-    return units, notes, noted
+    return units, notes, noted, [name for name, reading in readings.items() if reading.mark == ","]
 
 
 class Reading(NamedTuple):

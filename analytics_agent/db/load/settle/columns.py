@@ -65,6 +65,7 @@ def settle_columns(
     decimal: str | None = None,
     rows: int | None = None,
     units_known: Mapping[str, str | None] | None = None,
+    stamps: Sequence[str] = (),
 ) -> tuple[list[str], dict[str, str | None]]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
     Returns the notes and the columns of amounts stored as numbers, with their unit (``amounts``).
@@ -74,21 +75,29 @@ def settle_columns(
     became NULL in a text column are counted from the file (``recount``) and said with the option that
     keeps them. ``fixed``: columns the user typed with --type (left alone). ``rows``: the table's row
     count, when the caller knows it (the checks of its first rows then read it whole when it is small).
-    ``units_known``: units of amount columns settled before (a clue to the order of day and month)."""
+    ``units_known``: units of amount columns settled before (a clue to the order of day and month).
+    ``stamps``: TIMESTAMP columns DuckDB read without a format (``year_last.unread_short_years``)."""
     text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
+    text += _short_year_stamps(conn, table, [c for c in stamps if c not in fixed])
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
     units: dict[str, str | None] = {}
     notes: list[str] = []
     noted_amounts: list[str] = []
+    comma_read: list[str] = []
+    numbers, notes = _excel_errors(conn, table, probe)
+    text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
+    probe = {c: v for c, v in probe.items() if c not in numbers}
     if _may_hold_amounts(probe):
         from analytics_agent.db.load.settle.amounts import (
             settle_amounts,  # most files have none: kept off their load
         )
 
-        units, notes, noted_amounts = settle_amounts(conn, table, probe, decimal)
+        units, amount_notes, noted_amounts, comma_read = settle_amounts(conn, table, probe, decimal)
+        notes += amount_notes
     text = [c for c in text if c not in units]
     free = [c for c in free if c not in units and c not in noted_amounts]
+    date_formats = _year_last(conn, table, date_formats, notes)
     sniffed = sniffed_counts(conn, table, date_formats)
     clues = Clues(
         list(stored_to_original.values()), {**(units_known or {}), **units}, sniffed.decided(date_formats)
@@ -99,11 +108,49 @@ def settle_columns(
     notes += _token_notes(conn, table, text, recount, stored_to_original, tokens)
     noted += noted_amounts
     notes += odd_value_notes(
-        conn, table, [c for c in text if c not in fixed and c not in noted], decimal=decimal, rows=rows
+        conn,
+        table,
+        [c for c in text if c not in fixed and c not in noted],
+        decimal=decimal,
+        rows=rows,
+        comma_read=comma_read,
     )
     clues = clues.adding(decided)
     notes += settle_sniffed(conn, table, date_formats, sniffed, clues)
     return notes, units
+
+
+def _short_year_stamps(conn: duckdb.DuckDBPyConnection, table: str, stamps: Sequence[str]) -> list[str]:
+    """``year_last.unread_short_years`` when DuckDB read some timestamp without a format."""
+    if not stamps:
+        return []
+    from analytics_agent.db.load.settle.year_last import unread_short_years  # rare: kept off other loads
+
+    return unread_short_years(conn, table, stamps)
+
+
+def _excel_errors(
+    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
+) -> tuple[list[str], list[str]]:
+    """``excel_errors.settle_excel_errors`` when a first value starts with ``#``; else nothing."""
+    if not any(v[:1] == "#" for values in probe.values() for v in values):  # rare: kept off other loads
+        return [], []
+    from analytics_agent.db.load.settle.excel_errors import error_columns, settle_excel_errors
+
+    return settle_excel_errors(conn, table, error_columns(probe))
+
+
+def _year_last(
+    conn: duckdb.DuckDBPyConnection, table: str, formats: Mapping[str, str], notes: list[str]
+) -> Mapping[str, str]:
+    """``year_last.read_year_last`` when DuckDB read a two-digit year first (its note added to ``notes``)."""
+    if not any(f.startswith("%y") for f in formats.values()):  # rare: kept off other loads' imports
+        return formats
+    from analytics_agent.db.load.settle.year_last import read_year_last
+
+    formats, said = read_year_last(conn, table, formats)
+    notes += said
+    return formats
 
 
 _AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿")
@@ -121,8 +168,10 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 return True
             if len(text) > 4 and text[-4] in ",'\u00a0\u202f " and text[-3:].isdigit():  # 1,234 1'234
                 return True
-            if "." in text and len(text.partition(".")[0]) > 4 and text.partition(".")[0][-4] in ",' ":
+            if "." in text and len(text.partition(".")[0]) > 4 and text.partition(".")[0][-4] in ",'’ ":
                 return True  # 1,234.50
+            if text.count(".") > 1 or ("." in text.partition(",")[0] and "," in text):
+                return True  # 1.234.567, 1.234,50
             if any(part.isalpha() and part.isupper() for part in (text[:3], text[-3:])) or text[:2] in (
                 "kr",
                 "Fr",

@@ -37,6 +37,7 @@ def odd_value_notes(
     *,
     decimal: str | None = None,
     rows: int | None = None,
+    comma_read: Sequence[str] = (),
 ) -> list[str]:
     """One line per text column whose values are numbers or dates except for a few: which values, and
     the option that reads them. Counted over the first ``SAMPLE_ROWS`` rows; the first ``PROBE_ROWS``
@@ -47,7 +48,8 @@ def odd_value_notes(
 
     A column of numbers written with a decimal comma (``1.234,50``) is named with ``--decimal ','``
     unless ``decimal`` (the load's ``--decimal``) was given; the probe decides. ``rows``: the table's
-    row count, when the caller knows it (see ``first_rows``)."""
+    row count, when the caller knows it (see ``first_rows``). ``comma_read``: number columns the amount
+    check read with a decimal comma (``--decimal ','`` reads them alike: they do not stand in its way)."""
     if not text_columns:
         return []
     whole = rows is not None and rows <= 2 * PROBE_ROWS
@@ -76,7 +78,7 @@ def odd_value_notes(
             odd[name] = "DOUBLE" if numbers >= dates else "DATE"
     numbers_only = [name for name, (present, numbers, *_) in counts.items() if present and numbers == present]
     return (
-        _comma_notes(conn, table, comma, rows)
+        _comma_notes(conn, table, comma, rows, comma_read)
         + _odd_notes(conn, table, odd, rows)
         + _number_notes(conn, table, numbers_only)
     )
@@ -173,7 +175,11 @@ def first_rows(table: str, columns: Sequence[str], limit: int, rows: int | None)
 
 
 def _comma_notes(
-    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], rows: int | None
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: Sequence[str],
+    rows: int | None,
+    comma_read: Sequence[str] = (),
 ) -> list[str]:
     """One note for the columns of numbers written with a decimal comma: a value of theirs, and the
     options that read them. ``--decimal`` and ``--thousands`` apply to every column, so none is offered
@@ -182,7 +188,7 @@ def _comma_notes(
     would read 5.25 as 525)."""
     if not columns:
         return []
-    if _points(conn, table, rows=rows):
+    if _points(conn, table, rows=rows, ignore=comma_read):
         return []
     from analytics_agent.db.load.settle.separators import grouping  # only for a column of decimal commas
 
@@ -235,7 +241,12 @@ def _odd_notes(
 
 
 def _points(
-    conn: duckdb.DuckDBPyConnection, table: str, column: str | None = None, *, rows: int | None = None
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    column: str | None = None,
+    *,
+    rows: int | None = None,
+    ignore: Sequence[str] = (),
 ) -> bool:
     """Whether the table has a column of numbers with a decimal point, or ``column`` a value with a point
     among its first ``SAMPLE_ROWS``: ``--decimal ','`` would turn them to text (it applies to every column)."""
@@ -246,9 +257,9 @@ def _points(
     found = first_row(
         conn.execute(
             "SELECT EXISTS (SELECT 1 FROM duckdb_columns() WHERE database_name = current_database() AND "
-            "schema_name = 'main' AND table_name = ? AND (data_type IN ('DOUBLE', 'FLOAT') OR "
-            f"data_type LIKE 'DECIMAL%')){own}",
-            [table],
+            "schema_name = 'main' AND table_name = ? AND NOT list_contains(?::VARCHAR[], column_name) AND "
+            f"(data_type IN ('DOUBLE', 'FLOAT') OR data_type LIKE 'DECIMAL%')){own}",
+            [table, list(ignore)],
         )
     )[0]
     return bool(found)

@@ -24,7 +24,7 @@ from analytics_agent.errors import LoadError
 _DATE_SHAPE = r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{1,2}|[A-Za-z]{3,9})\4\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4})$"
 _ISO_DATE = r"^\d{4}-\d{1,2}-\d{1,2}$"
 _WRITTEN_DATE = r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$"
-_WRITTEN_STAMP = r"^\d{1,2}([-/.])\d{1,2}\1\d{4} \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+_WRITTEN_STAMP = r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
 
 # Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.
 TEXT_DATE_FORMATS = (
@@ -46,10 +46,20 @@ TEXT_DATE_FORMATS = (
 )
 TEXT_STAMP_FORMATS = tuple(
     f"{day} {time}"
-    for day in ("%d/%m/%Y", "%m/%d/%Y", "%d.%m.%Y", "%d-%m-%Y", "%m-%d-%Y")
+    for day in (
+        "%d/%m/%Y",
+        "%m/%d/%Y",
+        "%d.%m.%Y",
+        "%d-%m-%Y",
+        "%m-%d-%Y",
+        "%d/%m/%y",
+        "%m/%d/%y",
+        "%d.%m.%y",
+    )
     for time in ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p")
 )
-"""Day/month timestamps DuckDB's sniffer leaves as text (it reads ``28.09.2021 03:21:00`` itself)."""
+"""Day/month timestamps DuckDB's sniffer leaves as text (it reads ``28.09.2021 03:21:00`` itself), with
+four- or two-digit years (``3/15/24 2:05 PM``)."""
 PIVOT = 30
 """Two-digit years below this are 20xx, the rest 19xx: Excel's, LibreOffice's and Google Sheets' rule
 (1930-2029). DuckDB's own ``%y`` reads 00-68 as 20xx, so a birth date ``12-Mar-45`` would be in 2045."""

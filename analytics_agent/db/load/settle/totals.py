@@ -24,8 +24,11 @@ TOTAL_LABEL = (
     r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe)?|total g[ée]n[ée]ral|totaal|totale|suma|итого"
 )
 """What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside)."""
-_SUBTOTAL = r"(?i)^\s*(sub[ _-]?totals?|zwischensumme|.+\s(total|totals|summe|gesamt)|(total|summe|gesamt)\s.+)\s*:?\s*$"
-"""A subtotal row's label: ``Subtotal``, ``North Total``, ``Total North``."""
+_SUB = r"sub[ _-]?totals?|zwischensumme|sous[ -]total"
+_SUBTOTAL = (
+    rf"(?i)^\s*({_SUB}|.+\s(total|totals|summe|gesamt|{_SUB})|(total|summe|gesamt|{_SUB})\s.+)\s*:?\s*$"
+)
+"""A subtotal row's label: ``Subtotal``, ``North Total``, ``Total North``, ``Zwischensumme Nord``."""
 _NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT", "REAL")
 
 
