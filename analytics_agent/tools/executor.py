@@ -16,6 +16,7 @@ from typing import Any
 
 import duckdb
 
+from analytics_agent.db.linked.stalls import cut_stalled, watching
 from analytics_agent.db.values import to_jsonable
 from analytics_agent.errors import ToolError, UnknownToolError
 from analytics_agent.logs import logger
@@ -72,6 +73,7 @@ class Executor:
         self.timeout_s = timeout_s
         self.memory_headroom = memory_headroom  # address space a call may add (address_space.py)
         self._watchdog = Watchdog(clock)  # the clock of the time limit alone; tests move it
+        self._catalog_watchdog = Watchdog()  # a tool's first use, before its query's own limit starts
         self._live: set[duckdb.DuckDBPyConnection] = set()  # cursors of calls running now
         self._stopped: set[duckdb.DuckDBPyConnection] = set()  # of those, the ones stop_running interrupted
         self._idle: list[duckdb.DuckDBPyConnection] = []  # cursors of calls that ended, for the next ones
@@ -88,6 +90,7 @@ class Executor:
             self._closed = True
         self.stop_running()
         self._watchdog.stop()
+        self._catalog_watchdog.stop()
         with self._live_changed:
             idle, self._idle = self._idle, []
         for cursor in idle:
@@ -104,12 +107,16 @@ class Executor:
         with self._live_changed:
             self._stopping = True
             try:
-                for _ in range(CLOSE_ATTEMPTS):
+                for attempt in range(CLOSE_ATTEMPTS):
                     if not self._live and until():
                         break
                     for cursor in self._live:
                         self._stopped.add(cursor)
                         cursor.interrupt()  # again each time: one that lands before its query starts is lost
+                    if attempt and self._live:
+                        # a linked PostgreSQL read blocked in libpq sees no interrupt, and the connection
+                        # cannot be closed while it waits: what waits for an answer now is cut
+                        cut_stalled(0)
                     self._live_changed.wait(REINTERRUPT_S)
             finally:
                 self._stopping = False
@@ -131,18 +138,19 @@ class Executor:
         """Run ``tool`` (which need not be registered) under the same checks and time limit as a model's
         call, and return its unshaped value. Raises ToolError (the one-line reason) when it fails."""
         prepared = tool.prepare(decode_arguments(arguments))
-        with self._cursor() as cursor:
-            return self._run_with_timeout(tool, cursor, prepared)
+        with self._cursor() as cursor, self._time_limit(tool.name, cursor.interrupt) as stalled:
+            return self._run(tool, cursor, prepared, stalled)
 
     def _execute(self, name: str, arguments: str | dict[str, Any] | None, started: float) -> ToolOutcome:
-        tool = self.registry.get(name)
-        if tool is None:
-            raise UnknownToolError(
-                f"unknown tool {name!r}; available tools: {', '.join(self.registry.names)}"
-            )
-        prepared = tool.prepare(decode_arguments(arguments))
-        with self._cursor() as cursor:
-            value = self._run_with_timeout(tool, cursor, prepared)
+        with self._time_limit(name, watchdog=self._catalog_watchdog):  # a first use reads the catalog
+            tool = self.registry.get(name)
+            if tool is None:
+                raise UnknownToolError(
+                    f"unknown tool {name!r}; available tools: {', '.join(self.registry.names)}"
+                )
+            prepared = tool.prepare(decode_arguments(arguments))
+        with self._cursor() as cursor, self._time_limit(name, cursor.interrupt) as stalled:
+            value = self._run(tool, cursor, prepared, stalled)
         shaped = _shape(value)
         return ToolOutcome(
             name=name,
@@ -180,32 +188,73 @@ class Executor:
             if not kept:
                 cursor.close()
 
-    def _run_with_timeout(
-        self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared
+    @contextlib.contextmanager
+    def _time_limit(
+        self, name: str, on_expiry: Callable[[], object] | None = None, watchdog: Watchdog | None = None
+    ) -> Iterator[list[str]]:
+        """The time limit: at its deadline ``on_expiry`` (again until the block ends), and the linked
+        PostgreSQL connections that have waited that long for an answer are cut (a read blocked in
+        libpq sees no interrupt; ``db/linked/stalls``). Yields the names of the sources cut: the error
+        that cut causes is said as one line naming them. Without ``on_expiry``, only the cut, and only
+        when a PostgreSQL source is linked."""
+        stalled: list[str] = []
+        if on_expiry is None and not watching():
+            yield stalled
+            return
+
+        def expire() -> None:
+            if on_expiry is not None:
+                on_expiry()
+            stalled.extend(s for s in cut_stalled(self.timeout_s) if s not in stalled)
+
+        try:
+            with (watchdog or self._watchdog).guard(self.timeout_s, expire):
+                yield stalled
+        except duckdb.Error:  # the catalog read by a tool's first use
+            if not stalled:
+                raise
+            raise ToolError(stalled_message(name, stalled, self.timeout_s)) from None
+
+    def _run(
+        self, tool: Tool, cursor: duckdb.DuckDBPyConnection, prepared: Prepared, stalled: list[str]
     ) -> ToolValue:
         try:
-            with (
-                self._watchdog.guard(self.timeout_s, cursor.interrupt),
-                PROCESS_CAP.held(self.memory_headroom),
-            ):
+            with PROCESS_CAP.held(self.memory_headroom):
                 return prepared.run(cursor)
-        except duckdb.InterruptException:
-            if cursor in self._stopped:
-                raise ToolError(f"{tool.name} was stopped: the question was interrupted") from None
-            raise ToolError(
+        except duckdb.Error as exc:
+            if stalled:
+                raise ToolError(stalled_message(tool.name, stalled, self.timeout_s)) from None
+            raise self._failure(tool, cursor, exc) from None
+        except MemoryError:  # the address space's limit
+            raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
+
+    def _failure(self, tool: Tool, cursor: duckdb.DuckDBPyConnection, exc: duckdb.Error) -> ToolError:
+        if cursor in self._stopped:  # whatever error the stop caused (a cut connection's too)
+            return ToolError(f"{tool.name} was stopped: the question was interrupted")
+        if isinstance(exc, duckdb.InterruptException):
+            return ToolError(
                 f"{tool.name} took longer than {self.timeout_s:g} s and was stopped; "
                 "narrow the question (a shorter date range or a filter)"
-            ) from None
-        except (duckdb.OutOfMemoryException, MemoryError):  # DuckDB's limit, or the address space's
-            raise ToolError(f"{tool.name} needed more memory than allowed; narrow the question") from None
-        except duckdb.PermissionException:
-            raise ToolError(
+            )
+        if isinstance(exc, duckdb.OutOfMemoryException):
+            return ToolError(f"{tool.name} needed more memory than allowed; narrow the question")
+        if isinstance(exc, duckdb.PermissionException):
+            return ToolError(
                 f"{tool.name} could not run: the sandbox reads no files and no network, only the tables "
                 "of this database; query them by name"
-            ) from None
-        except duckdb.Error as exc:
-            logger(__name__).info("tool %s: query failed: %s", tool.name, exc)
-            raise ToolError(f"{tool.name} could not run: {_first_line(exc)}") from None
+            )
+        logger(__name__).info("tool %s: query failed: %s", tool.name, exc)
+        return ToolError(f"{tool.name} could not run: {_first_line(exc)}")
+
+
+def stalled_message(tool: str, sources: list[str], seconds: float) -> str:
+    """Why a call on a linked source that stopped answering was ended, and what to do."""
+    names = ", ".join(sources)
+    return (
+        f"{tool} was stopped: the PostgreSQL source {names} did not answer for {seconds:g} s (its server "
+        "accepts the connection but has stopped replying); check that server, or leave sources out with "
+        "--no-sources"
+    )
 
 
 def _shape(value: ToolValue) -> Shaped:

@@ -25,6 +25,7 @@ from analytics_agent.db.linked.csv_reading import pinned_view, reader_sql
 from analytics_agent.db.linked.extensions import load_extension
 from analytics_agent.db.linked.object_store import create_storage_secret
 from analytics_agent.db.linked.spec import Source
+from analytics_agent.db.linked.stalls import remember
 from analytics_agent.db.linked.timeouts import with_timeouts
 from analytics_agent.errors import SourceError
 
@@ -276,7 +277,8 @@ def _attach_postgres(conn: duckdb.DuckDBPyConnection, source: Source) -> None:
     if _password_secret(conn, source, f"{source.alias}_secret"):
         options.append(f"SECRET {source.alias}_secret")
     dsn = _sql_text(with_timeouts(str(source.get("dsn"))))
-    conn.execute(f"ATTACH '{dsn}' AS {quote_ident(source.alias)} ({', '.join(options)})")
+    with remember(source.name):  # its server's address, to end a wait on it that never ends (stalls)
+        conn.execute(f"ATTACH '{dsn}' AS {quote_ident(source.alias)} ({', '.join(options)})")
 
 
 def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Linked) -> None:

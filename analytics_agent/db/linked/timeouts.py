@@ -10,8 +10,12 @@ Once connected, DuckDB 1.5.5's postgres scanner does not stop on an interrupt, a
 (Ctrl-C, a kill) leaves its statement running on the server until it next writes to the socket: a linked
 view that never ends (``pg_sleep``, an endless recursive query) held the first start for ever and kept
 running on the server afterwards. The server's own ``statement_timeout``, sent as a startup option, ends
-every statement of the connection on the server, whether the client still waits or has gone. Not covered:
-a host that stays connected and silent after the start (libpq has no read timeout).
+every statement of the connection on the server, whether the client still waits or has gone.
+
+A host that vanishes mid-session (its packets dropped) is seen by the kernel: TCP keepalives find a
+silent peer, and ``tcp_user_timeout`` drops a connection whose data goes unacknowledged; libpq sets both
+on its socket from the connection string. A server that stays connected and acknowledges but stops
+answering (its backend stopped) is found by a tool call's own time limit (``stalls``).
 """
 
 from __future__ import annotations
@@ -23,23 +27,44 @@ CONNECT_TIMEOUT_S = 10
 STATEMENT_TIMEOUT_S = 60
 """As long as a linked table's first profile may take (``profiles.PROFILE_LIMIT_S``); a tool call's own
 time limit (15 s) is shorter, so this only ends what the client can no longer stop."""
-_SET = re.compile(r"(^|[\s?&])connect_timeout\s*=", re.IGNORECASE)
+KEEPALIVES = {
+    "keepalives": "1",
+    "keepalives_idle": "15",
+    "keepalives_interval": "5",
+    "keepalives_count": "3",
+    "tcp_user_timeout": "30000",
+}
+"""A peer silent for 15 s is probed every 5 s and dropped after 3 probes unanswered, and data unacknowledged
+for 30 s (milliseconds) drops the connection: a live server's kernel answers both at once, whatever its
+queries take, so only a host that is gone is dropped."""
 _URI = re.compile(r"^postgres(ql)?://", re.IGNORECASE)
 _KV_OPTIONS = re.compile(r"(^|\s)options\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']*)", re.IGNORECASE)
 
 
 def with_timeouts(dsn: str) -> str:
-    """``dsn`` with both bounds: ``with_connect_timeout`` and ``with_statement_timeout``."""
-    return with_statement_timeout(with_connect_timeout(dsn))
+    """``dsn`` with every bound: ``with_connect_timeout``, ``with_keepalives``, ``with_statement_timeout``."""
+    return with_statement_timeout(with_keepalives(with_connect_timeout(dsn)))
 
 
 def with_connect_timeout(dsn: str, seconds: int | None = None) -> str:
     """``dsn`` (libpq key/value words or a ``postgresql://`` URI) with ``connect_timeout=seconds`` added
     (default ``CONNECT_TIMEOUT_S``) when it has none."""
     seconds = seconds or CONNECT_TIMEOUT_S
-    if _SET.search(dsn):
+    if _sets(dsn, "connect_timeout"):
         return dsn
     return _add_parameter(dsn, f"connect_timeout={seconds}")
+
+
+def with_keepalives(dsn: str) -> str:
+    """``dsn`` with each of ``KEEPALIVES`` it does not set itself."""
+    for key, value in KEEPALIVES.items():
+        if not _sets(dsn, key):
+            dsn = _add_parameter(dsn, f"{key}={value}")
+    return dsn
+
+
+def _sets(dsn: str, key: str) -> bool:
+    return re.search(rf"(^|[\s?&]){key}\s*=", dsn, re.IGNORECASE) is not None
 
 
 def with_statement_timeout(dsn: str, seconds: int | None = None) -> str:

@@ -54,5 +54,8 @@ def test_a_uri_that_sets_it_and_a_fragment_are_kept() -> None:
     assert with_statement_timeout("postgresql://db/shop#x").endswith("#x")
 
 
-def test_both_bounds_together() -> None:
-    assert with_timeouts("host=db") == f"host=db connect_timeout=10 options='{SETTING}'"
+def test_every_bound_together() -> None:
+    keepalives = (
+        "keepalives=1 keepalives_idle=15 keepalives_interval=5 keepalives_count=3 tcp_user_timeout=30000"
+    )
+    assert with_timeouts("host=db") == f"host=db connect_timeout=10 {keepalives} options='{SETTING}'"
