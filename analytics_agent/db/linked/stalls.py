@@ -16,14 +16,13 @@ nothing is found and nothing is cut. A source reached through a Unix socket is n
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import socket
 import struct
 import threading
 from collections.abc import Iterator
 
-log = logging.getLogger(__name__)
+from analytics_agent.logs import logger
 
 Endpoint = tuple[str, int]
 """A server's address as ``/proc/net/tcp`` writes it (hex) and its port."""
@@ -63,7 +62,9 @@ def cut_stalled(waited_s: float) -> list[str]:
     for endpoint, fd in _tcp_sockets().values():
         source = known.get(endpoint)
         if source is not None and _cut_if_waiting(fd, waited_s):
-            log.info("source %s: cut a connection that waited %g s or more for an answer", source, waited_s)
+            logger(__name__).info(
+                "source %s: cut a connection that waited %g s or more for an answer", source, waited_s
+            )
             cut.append(source)
     return sorted(set(cut))
 
