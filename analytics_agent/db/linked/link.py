@@ -22,6 +22,7 @@ import duckdb
 
 from analytics_agent.db.catalog import LINKED, SEARCH_PATH, quote_ident
 from analytics_agent.db.linked.csv_reading import pinned_view, reader_sql
+from analytics_agent.db.linked.dsn_form import as_keywords
 from analytics_agent.db.linked.extensions import load_extension
 from analytics_agent.db.linked.object_store import create_storage_secret
 from analytics_agent.db.linked.spec import Source
@@ -274,9 +275,11 @@ def _password_secret(conn: duckdb.DuckDBPyConnection, source: Source, name: str 
 
 def _attach_postgres(conn: duckdb.DuckDBPyConnection, source: Source) -> None:
     options = ["TYPE postgres", "READ_ONLY"]
+    dsn = str(source.get("dsn"))
     if _password_secret(conn, source, f"{source.alias}_secret"):
         options.append(f"SECRET {source.alias}_secret")
-    dsn = _sql_text(with_timeouts(str(source.get("dsn"))))
+        dsn = as_keywords(dsn)  # the extension adds the secret as key=value words, which a URI cannot take
+    dsn = _sql_text(with_timeouts(dsn))
     with remember(source.name):  # its server's address, to end a wait on it that never ends (stalls)
         conn.execute(f"ATTACH '{dsn}' AS {quote_ident(source.alias)} ({', '.join(options)})")
 
@@ -287,7 +290,9 @@ def _attach_ducklake(conn: duckdb.DuckDBPyConnection, source: Source, linked: Li
         options.append(f"DATA_PATH '{_sql_text(str(source.get('data_path')))}'")
     catalog = str(source.get("catalog"))
     if catalog.lower().startswith("postgres:"):  # a PostgreSQL catalog: the same bounds
-        catalog = "postgres:" + with_timeouts(catalog[len("postgres:") :])
+        pg = catalog[len("postgres:") :]
+        pg = as_keywords(pg) if source.get("password_env") else pg  # as in _attach_postgres
+        catalog = "postgres:" + with_timeouts(pg)
     # DuckLake opens its PostgreSQL catalog with the default postgres secret.
     _password_secret(conn, source, None)
     conn.execute(

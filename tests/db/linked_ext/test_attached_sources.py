@@ -210,3 +210,25 @@ def test_parquet_on_s3_and_a_ducklake_whose_files_are_on_s3(
     assert sales == [(s, sum(range(s, 1000, 4))) for s in range(4)]
     assert lake == expected_lake
     assert elsewhere.is_error and "may not call read_parquet()" in elsewhere.text
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "postgresql://postgres@127.0.0.1:{port}/shop",
+        "postgres://postgres@127.0.0.1:{port}/shop?sslmode=disable&application_name=analytics%20agent",
+    ],
+    ids=["uri", "uri-with-query"],
+)
+def test_a_uri_dsn_with_its_password_from_the_environment_attaches(sample_db, shop, postgres, uri):
+    """The extension adds the secret's password to the connection string in key=value form, which a URI
+    cannot take ("missing '='"): a URI source with password_env never attached."""
+    dsn = uri.format(port=postgres.port)
+    source = parse_source(
+        "shop", {"type": "postgres", "dsn": dsn, "password_env": "SHOP_PASSWORD", "prefix": "pg_"}
+    )
+    with Workspace.open(sample_db, sources=[source]) as ws:
+        problems = [str(p) for p in ws.source_problems]
+        total = call(ws, "aggregate", {"table": "pg_orders", "metrics": [{"fn": "sum", "column": "amount"}]})
+    assert problems == []
+    assert total["rows"][0][0] == pytest.approx(shop["total"])
