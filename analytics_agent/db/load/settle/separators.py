@@ -60,11 +60,7 @@ def check_thousands(
     column where ``--decimal`` is given but no value holds that mark while some hold ``thousands``
     (``--decimal ',' --thousands '.'`` on a decimal-point file read 1.500 as 1500 without a word; in a
     decimal-comma file without cents it is right, so this is said, not refused)."""
-    numbers = [
-        stored_to_original[name]
-        for name, kind in column_types(conn, table).items()
-        if _NUMBER_TYPES.match(kind) and name in stored_to_original
-    ]
+    numbers = _number_columns(conn, table, stored_to_original)
     if not numbers:
         return []
     pattern = grouping(thousands, decimal).replace("'", "''")
@@ -95,6 +91,17 @@ def check_thousands(
     return notes
 
 
+def _number_columns(
+    conn: duckdb.DuckDBPyConnection, table: str, stored_to_original: dict[str, str]
+) -> list[str]:
+    """The file's own names of the table's number columns (the text reader's names)."""
+    return [
+        stored_to_original[name]
+        for name, kind in column_types(conn, table).items()
+        if _NUMBER_TYPES.match(kind) and name in stored_to_original
+    ]
+
+
 def check_decimal(
     conn: duckdb.DuckDBPyConnection,
     table: str,
@@ -107,11 +114,7 @@ def check_decimal(
     1.5 without a word (the mirror of ``--thousands`` on a decimal-point file). Loaded as told: in a file
     whose numbers all have three decimals it is right, so this is said, not refused. Not asked with
     ``--thousands`` too: ``1.234,500`` then says which mark groups."""
-    numbers = [
-        stored_to_original[name]
-        for name, kind in column_types(conn, table).items()
-        if _NUMBER_TYPES.match(kind) and name in stored_to_original
-    ]
+    numbers = _number_columns(conn, table, stored_to_original)
     if not numbers:
         return []
     point = decimal.replace("'", "''")
