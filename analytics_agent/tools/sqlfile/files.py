@@ -8,11 +8,10 @@ the check and the read.
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
 
 from analytics_agent.errors import ToolDefinitionError
+from analytics_agent.small_files import FileTooLarge, NotRegularFile, read_small
 
 MAX_TOOL_FILE_BYTES = 256 * 1024
 """Far above any real tool (the bundled ones are under 3 KB)."""
@@ -22,37 +21,19 @@ def read_tool_file(path: Path) -> str:
     """The file's text. ToolDefinitionError (naming the file) if it is not a regular file, is larger than
     ``MAX_TOOL_FILE_BYTES``, cannot be opened or is not UTF-8."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise ToolDefinitionError(f"cannot read the file: {exc.strerror}", path=str(path)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ToolDefinitionError(
-                "not a regular file (a pipe, device or folder); a tool must be a plain .sql file",
-                path=str(path),
-            )
-        data = _read_at_most(fd, MAX_TOOL_FILE_BYTES + 1)
-    finally:
-        os.close(fd)
-    if len(data) > MAX_TOOL_FILE_BYTES:
+        data = read_small(path, MAX_TOOL_FILE_BYTES)
+    except NotRegularFile:
+        raise ToolDefinitionError(
+            "not a regular file (a pipe, device or folder); a tool must be a plain .sql file", path=str(path)
+        ) from None
+    except FileTooLarge:
         raise ToolDefinitionError(
             f"larger than {MAX_TOOL_FILE_BYTES // 1024} KiB; a tool file is a header and one query",
             path=str(path),
-        )
+        ) from None
+    except OSError as exc:
+        raise ToolDefinitionError(f"cannot read the file: {exc.strerror}", path=str(path)) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ToolDefinitionError(f"not UTF-8 text (byte {exc.start})", path=str(path)) from None
-
-
-def _read_at_most(fd: int, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    remaining = limit
-    while remaining > 0:
-        chunk = os.read(fd, min(remaining, 64 * 1024))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        remaining -= len(chunk)
-    return b"".join(chunks)
