@@ -57,8 +57,9 @@ OPTIONS = (
     Option("pad_short_rows", "--pad-short-rows", "flag",
            "Read the missing fields at the end of a short record as empty (NULL)."),
     Option("allow_empty", "--allow-empty", "flag", "Create the table even if the file has no data rows."),
-    Option("drop_totals", "--drop-totals", "flag",
-           "Leave out a last row of totals (and the subtotal rows it counts), checked against the rows above."),
+    Option("drop_totals", "--drop-totals --drop-footer", "flag",
+           "Leave out the footer below the table: a last row of totals (and the subtotal rows it counts), "
+           "checked against the rows above, and note lines (Source: ..., * ...)."),
     Option("comment", "--comment", "text", "Skip lines starting with this character, e.g. '#'."),
     Option("skip", "--skip", "int", "Lines to skip before the header (a preamble)."),
     Option("quote", "--quote", "text", "Quote character, or '' for none. Default: detect."),

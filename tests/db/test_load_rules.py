@@ -468,9 +468,9 @@ def test_a_wide_tables_last_row_is_a_total_only_when_labelled_as_one() -> None:
     with duckdb.connect() as conn:
         wide = ", ".join(f"range AS n{i}" for i in range(30))
         conn.execute(f"CREATE TABLE t AS SELECT 'day ' || range AS label, {wide} FROM range(10)")
-        assert totals_row_note(conn, "t", 10, ["label"]) == ([], None)
+        assert totals_row_note(conn, "t", 10, ["label"]) == ([], None, [])
         conn.execute("INSERT INTO t SELECT 'Total', " + ", ".join(["45"] * 30))
-        notes, marker = totals_row_note(conn, "t", 11, ["label"])
+        notes, marker, _ = totals_row_note(conn, "t", 11, ["label"])
         assert notes[0].startswith("the last row (label = 'Total')")
         assert marker == {
             "column": "label",

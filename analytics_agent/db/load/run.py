@@ -257,8 +257,12 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
             notes.append(early_note or late_note or NO_TOTALS)
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
-            totals_notes, totals = totals_row_note(self.conn, self.table, loaded, plan.text_columns)
-            notes += totals_notes
+            totals_notes, totals, kept = totals_row_note(self.conn, self.table, loaded, plan.text_columns)
+            # a column kept text by a note below the table: --null, as the odd-value check advised, would
+            # load the note as a row; the footer's note names --drop-footer instead
+            notes = [
+                n for n in notes if not any(n.startswith(f"{c} stayed text") for c in kept)
+            ] + totals_notes
         profile, links = self._store(own_names, units, None if appending else loaded, totals)
         return loaded, rejected, notes, profile, links
 

@@ -18,6 +18,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import column_types, quote_ident
+from analytics_agent.db.load.settle.footer import Notes, note_rows
 from analytics_agent.db.rows import first_row
 
 TOTAL_LABEL = (
@@ -53,16 +54,22 @@ class Totals:
 
 
 def find_totals(
-    conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str]
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    rows: int,
+    text_columns: Sequence[str],
+    before: int | None = None,
 ) -> Totals | None:
-    """The table's footer totals row (and the subtotal rows it counts), or None."""
+    """The table's footer totals row (and the subtotal rows it counts), or None. ``before``: the rowid
+    the note lines below the table start at (``footer.note_rows``); the totals row is the one above."""
     if rows < 3 or not text_columns:
         return None
     # rowids of rows written in this transaction start high: the last row is the one with the largest
     t = quote_ident(table)  # a rowid lookup, not a sort: 2.4 against 7 ms at 1M rows
     labels = ", ".join(map(quote_ident, text_columns))  # the text cells first: a label is rare, and the
     found = conn.execute(  # whole row cost a 60-column table its every column of every row (3.7 ms)
-        f"SELECT {labels}, rowid FROM {t} WHERE rowid = (SELECT max(rowid) FROM {t})"
+        f"SELECT {labels}, rowid FROM {t} WHERE rowid = (SELECT max(rowid) FROM {t}"
+        f"{'' if before is None else f' WHERE rowid < {before}'})"
     ).fetchone()
     if found is None:
         return None
@@ -137,29 +144,83 @@ def _label_at(conn: duckdb.DuckDBPyConnection, table: str, column: str, row: int
     )
 
 
+def find_footer(
+    conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str]
+) -> tuple[Totals | None, Notes]:
+    """The footer below the table's data: its totals row (``find_totals``) and the note lines below it,
+    or, with no totals row, the note lines that start like notes (``footer.note_rows``)."""
+    notes = note_rows(conn, table)
+    if notes.first is None:
+        return find_totals(conn, table, rows, text_columns), notes
+    found = find_totals(conn, table, rows - len(notes.rows), text_columns, before=notes.first)
+    return (found, notes) if found is not None else (None, notes.starting_like_notes())
+
+
 def totals_row_note(
     conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str]
-) -> tuple[list[str], dict[str, Any] | None]:
-    """One line when the table ends with a totals row (``find_totals``), and what the profile keeps of
-    it (``totals_marker``); else neither."""
-    found = find_totals(conn, table, rows, text_columns)
+) -> tuple[list[str], dict[str, Any] | None, list[str]]:
+    """One line when the table ends with a totals row or note lines (``find_footer``), what the profile
+    keeps of a totals row (``totals_marker``), and the columns the kept note lines keep text (what the
+    odd-value check said of those is moot: ``--null`` would load the note as a row)."""
+    found, notes = find_footer(conn, table, rows, text_columns)
     if found is None:
-        return [], None
+        if not notes.rows:
+            return [], None, []
+        text = kept_text(conn, table, notes)
+        return [_notes_kept(notes, text)], None, text
     note = (
         f"the last row ({found.label} = {found.text!r}) holds the sums of the rows above in "
-        f"{', '.join(found.sums)}{_subtotals(found)}; loaded as rows, a sum over the table counts them "
-        "twice: add --drop-totals to load without them"
+        f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)}; loaded as rows, a sum over the table "
+        "counts them twice: add --drop-totals to load without them"
     )
-    return [note], totals_marker(conn, table, found)
+    return [note], totals_marker(conn, table, found, notes), kept_text(conn, table, notes)
 
 
-def totals_marker(conn: duckdb.DuckDBPyConnection, table: str, found: Totals) -> dict[str, Any]:
+def kept_text(conn: duckdb.DuckDBPyConnection, table: str, notes: Notes) -> list[str]:
+    """The columns that hold numbers in every row but the notes: text only because of them."""
+    if not notes.columns:
+        return []
+    t, below = quote_ident(table), ", ".join(map(str, notes.rows))
+    parts = [
+        f"count({c}) = count(TRY_CAST({c} AS DOUBLE)) AND count({c}) > 0"
+        for c in map(quote_ident, notes.columns)
+    ]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {t} WHERE rowid NOT IN ({below})"))
+    return [c for c, numbers in zip(notes.columns, found, strict=True) if numbers]
+
+
+def _notes_kept(notes: Notes, text: list[str]) -> str:
+    count = len(notes.rows)
+    which = (
+        f"the last line ({notes.texts[-1]!r}) is a note"
+        if count == 1
+        else (f"the last {count} lines ({notes.texts[-1]!r} …) are notes")
+    )
+    keeping = f", keeping {', '.join(text)} as text" if text else ""
+    them = "it" if count == 1 else "them"
+    return (
+        f"{which} below the table, not data: loaded as {'a row' if count == 1 else 'rows'}{keeping}; "
+        f"add --drop-footer to load without {them}"
+    )
+
+
+def _below(notes: Notes) -> str:
+    if not notes.rows:
+        return ""
+    count = len(notes.rows)
+    return f", and {count} note line{'s' if count > 1 else ''} below it such as {notes.texts[0]!r}"
+
+
+def totals_marker(
+    conn: duckdb.DuckDBPyConnection, table: str, found: Totals, notes: Notes | None = None
+) -> dict[str, Any]:
     """The kept totals rows as the stored profile says them: the label's column, the labels of the totals
     row and its subtotal rows, and the columns they sum. A query tool reads it to refuse an answer that
     would count them twice (``tools/aggregate/totals_rows``)."""
     labels = {found.text}
-    if found.subtotals:
-        ids = ", ".join(map(str, found.subtotals))
+    others = [*found.subtotals, *(notes.rows if notes else [])]
+    if others:
+        ids = ", ".join(map(str, others))
         col = quote_ident(found.label)
         labels |= {
             str(r[0])
@@ -170,7 +231,7 @@ def totals_marker(conn: duckdb.DuckDBPyConnection, table: str, found: Totals) ->
     return {
         "column": found.label,
         "labels": sorted(labels),
-        "rows": 1 + len(found.subtotals),
+        "rows": 1 + len(others),
         "sums": list(found.sums),
     }
 
@@ -178,22 +239,37 @@ def totals_marker(conn: duckdb.DuckDBPyConnection, table: str, found: Totals) ->
 def drop_totals(
     conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str], fixed: Sequence[str]
 ) -> tuple[int, str, list[str], str]:
-    """``--drop-totals``: delete the footer totals row and its subtotal rows. Returns the rows deleted, the
-    note (empty: none found), the label column when it became a number column (it was text only for
-    the label), and the label column ("" when none was found)."""
-    found = find_totals(conn, table, rows, text_columns)
-    if found is None:
+    """``--drop-totals`` (``--drop-footer``): delete the footer, its totals row, its subtotal rows and the
+    note lines below it (``find_footer``). Returns the rows deleted, the note (empty: none found), the
+    columns that became number columns (text only for the label or the notes), and the label's column
+    (a note's when there is no totals row; "" when nothing was found)."""
+    found, notes = find_footer(conn, table, rows, text_columns)
+    gone = ([found.row, *found.subtotals] if found else []) + notes.rows
+    if not gone:
         return 0, "", [], ""
     t = quote_ident(table)
-    gone = [found.row, *found.subtotals]
     conn.execute(f"DELETE FROM {t} WHERE rowid IN ({', '.join(map(str, gone))})")
-    retyped = [] if found.label in fixed else _retype(conn, table, found.label)
+    label = found.label if found else notes.columns[0]
+    retype = dict.fromkeys([*([found.label] if found else []), *notes.columns])
+    retyped = [r for c in retype if c not in fixed for r in _retype(conn, table, c)]
     rows_said = "row" if len(gone) == 1 else "rows"
+    if found is None:
+        it = "it" if len(gone) == 1 else "them"
+        return (
+            len(gone),
+            (
+                f"--drop-footer: dropped the note{'s' if len(gone) > 1 else ''} below the table "
+                f"({notes.texts[-1]!r}; {len(gone)} {rows_said}); leave out --drop-footer to keep {it}"
+            ),
+            retyped,
+            label,
+        )
     note = (
         f"--drop-totals: dropped the last row ({found.label} = {found.text!r}), the sums of the rows above in "
-        f"{', '.join(found.sums)}{_subtotals(found)} ({len(gone)} {rows_said}); leave out --drop-totals to keep them"
+        f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)} ({len(gone)} {rows_said}); leave out "
+        "--drop-totals to keep them"
     )
-    return len(gone), note, retyped, found.label
+    return len(gone), note, retyped, label
 
 
 def _retype(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
@@ -229,5 +305,6 @@ def _same(value: float | Decimal, total: float | Decimal) -> bool:
 
 
 NO_TOTALS = (
-    "--drop-totals: the file ends with no totals row (a labelled row of the sums above); nothing dropped"
+    "--drop-totals: the file ends with no totals row (a labelled row of the sums above) and no note lines "
+    "below the table; nothing dropped"
 )

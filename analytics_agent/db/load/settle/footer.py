@@ -1,0 +1,84 @@
+"""Note lines below a spreadsheet's table (``Source: ERP export,,``, ``* figures in thousands,,``): written
+with the table's own number of fields, DuckDB reads them as records, so they loaded as rows without a
+word; one with text where a number column has numbers kept that column text, and the odd-value note
+then advised ``--null`` for it (which loads the note as a row). Below a totals row such a line also hid
+the total (the last row was the note), so every sum over the table counted the totals twice.
+
+A note row has no value in any column that is not text (numbers, dates, flags) and some text. The
+trailing run of such rows is the footer's notes when a totals row stands right above it (nothing with no
+numbers follows a grand total as data), or else when each of them starts like a note (``NOTE_START``).
+Runs inside the load's transaction on the freshly written table (its ``rowid`` follows the file's order).
+"""
+
+from __future__ import annotations
+
+import re
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+
+NOTE_START = re.compile(
+    r"(?i)^\s*(?:[*†‡©]|\(c\)|\(\d+\)|\d+\)\s"
+    r"|(?:sources?|notes?|footnotes?|remarks?|comments?|disclaimer|quellen?|hinweise?|anmerkungen?|fuentes?"
+    r"|notas?|remarques?|stand)\s*:"
+    r"|(?:prepared|generated|created|exported|printed|compiled|produced|downloaded|extracted)\s+(?:by|on|at|from)\b"
+    r"|report\s+(?:generated|created|run|printed)\b|copyright\b|(?:data\s+)?as\s+of\b|all\s+rights\s+reserved)"
+)
+"""How a note below a table starts: a footnote mark, ``Source:``/``Note:`` (in a few languages), ``Prepared
+by``, ``Report generated``, ``Copyright``, ``As of``."""
+MOST_NOTE_ROWS = 5
+
+
+class Notes:
+    """Trailing rows that could be notes, last first: their rowids, each one's first text and the text
+    columns each writes in. (A plain class: a NamedTuple costs every load's import more.)"""
+
+    __slots__ = ("rows", "texts", "written")
+
+    def __init__(self, rows: list[int], texts: list[str], written: list[list[str]]) -> None:
+        self.rows, self.texts, self.written = rows, texts, written
+
+    def starting_like_notes(self) -> Notes:
+        """The trailing run of these rows that each start like a note."""
+        run = 0
+        while run < len(self.rows) and NOTE_START.match(self.texts[run]):
+            run += 1
+        return Notes(self.rows[:run], self.texts[:run], self.written[:run])
+
+    @property
+    def columns(self) -> list[str]:
+        """The text columns any of the rows writes in, in the table's order of first use."""
+        return list(dict.fromkeys(c for row in reversed(self.written) for c in row))
+
+    @property
+    def first(self) -> int | None:
+        """The rowid the notes start at (the lowest), or None when there are none."""
+        return min(self.rows) if self.rows else None
+
+
+def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
+    """The table's trailing rows (at most ``MOST_NOTE_ROWS``) with no value outside its text columns (as
+    typed now) and some text, last first: a rowid range read, not a sort."""
+    t = quote_ident(table)
+    # the types from DuckDB's binding of the table, not a catalog query (a load reads the catalog once)
+    types = {d[0]: str(d[1]) for d in conn.execute(f"SELECT * FROM {t} LIMIT 0").description or []}
+    text = [c for c, kind in types.items() if kind == "VARCHAR"]
+    others = [c for c in types if c not in set(text)]
+    if not text:
+        return Notes([], [], [])
+    cells = ", ".join(map(quote_ident, text))
+    empty = " AND ".join(f"{quote_ident(c)} IS NULL" for c in others) or "true"
+    found = conn.execute(
+        f"SELECT rowid, {empty}, {cells} FROM {t} WHERE rowid > (SELECT max(rowid) FROM {t}) - {MOST_NOTE_ROWS} "
+        "ORDER BY rowid DESC"
+    ).fetchall()
+    rows, texts, columns = [], [], []
+    for rowid, no_values, *values in found:
+        written = [(c, str(v)) for c, v in zip(text, values, strict=True) if v is not None and str(v).strip()]
+        if not no_values or not written:
+            break
+        rows.append(int(rowid))
+        texts.append(written[0][1].strip())
+        columns.append([c for c, _ in written])
+    return Notes(rows, texts, columns)

@@ -1,0 +1,100 @@
+"""Note lines below a table, written with the table's number of fields (``Source: ERP export,,``): they
+loaded as rows without a word, kept a number column text with advice (``--null``) that would load the
+note as a row, and below a totals row they hid the total, so every sum counted it twice. Now each is said
+in one line naming ``--drop-footer`` (``--drop-totals``), which loads the table without them. Real files
+through the real loader into a DuckDB file in a temp dir; sums checked against the rows written here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from analytics_agent.db.load.options import load_options
+from analytics_agent.db.load.run import load_files
+from analytics_agent.workspace.workspace import Workspace
+
+ROWS = [("East", 120, 3), ("West", 340, 4), ("North", 55, 1), ("East", 80, 2), ("South", 410, 9)]
+SALES = sum(r[1] for r in ROWS)
+
+
+def _file(tmp_path: Path, *below: str) -> Path:
+    lines = ["region,sales,units", *(f"{r},{s},{u}" for r, s, u in ROWS), *below]
+    path = tmp_path / "sales.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _load(tmp_path: Path, path: Path, **options):
+    return load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t", replace=True, **options))  # type: ignore[arg-type]
+
+
+def _one(tmp_path: Path, sql: str):
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        return conn.execute(sql).fetchone()
+
+
+@pytest.mark.parametrize(
+    "below",
+    [
+        ["Source: ERP export,,"],
+        ["* figures in thousands,,"],
+        ["Note: preliminary,,", "Prepared by Finance,,"],
+        ["Quelle: Statistisches Bundesamt,,"],
+    ],
+    ids=["source", "asterisk", "two-lines", "german"],
+)
+def test_note_lines_are_said_and_drop_footer_loads_without_them(tmp_path, below):
+    kept = _load(tmp_path, _file(tmp_path, *below))
+    said = [n for n in kept.notes if "below the table" in n]
+    dropped = _load(tmp_path, _file(tmp_path, *below), drop_totals=True)
+    assert kept.rows_total == len(ROWS) + len(below) and len(said) == 1 and "--drop-footer" in said[0]
+    assert dropped.rows_total == len(ROWS)
+    assert _one(tmp_path, "SELECT count(*), sum(sales), typeof(sum(sales)) FROM t") == (
+        len(ROWS),
+        SALES,
+        "HUGEINT",
+    )
+
+
+def test_a_note_that_keeps_a_number_column_text_names_drop_footer_not_null(tmp_path):
+    path = _file(tmp_path, "Source: internal, unaudited,")
+    kept = _load(tmp_path, path)
+    assert not any("--null" in n for n in kept.notes), kept.notes
+    assert any("keeping sales as text" in n and "--drop-footer" in n for n in kept.notes), kept.notes
+    _load(tmp_path, path, drop_totals=True)
+    assert _one(tmp_path, "SELECT sum(sales), typeof(sales) FROM t GROUP BY ALL") == (SALES, "BIGINT")
+
+
+def test_a_totals_row_above_a_note_line_is_found_and_refused_at_question_time(tmp_path):
+    total = f"Total,{SALES},{sum(r[2] for r in ROWS)}"
+    path = _file(tmp_path, total, "Source: ERP export,,")
+    kept = _load(tmp_path, path)
+    assert any(
+        n.startswith("the last row (region = 'Total')") and "note line below it" in n for n in kept.notes
+    )
+    with Workspace.open(tmp_path / "t.duckdb") as ws:
+        plain = ws.executor.execute(
+            "aggregate", json.dumps({"table": "t", "metrics": [{"fn": "sum", "column": "sales"}]})
+        )
+        said = plain.text
+        fix = json.loads(said[said.index("{") : said.index("}") + 1])
+        fixed = ws.executor.execute(
+            "aggregate",
+            json.dumps({"table": "t", "metrics": [{"fn": "sum", "column": "sales"}], "filters": [fix]}),
+        )
+    assert plain.is_error and sorted(fix["value"]) == ["Source: ERP export", "Total"]
+    assert json.loads(fixed.text)["rows"] == [[SALES]]
+    dropped = _load(tmp_path, path, drop_totals=True)
+    assert dropped.rows_total == len(ROWS) and _one(tmp_path, "SELECT sum(sales) FROM t") == (SALES,)
+
+
+@pytest.mark.parametrize(
+    "last", ["Misc,,", "Gift cards,,", "Notebook stand,,"], ids=["misc", "words", "note-word"]
+)
+def test_a_last_row_with_no_numbers_that_is_not_a_note_stays_data_without_a_word(tmp_path, last):
+    kept = _load(tmp_path, _file(tmp_path, last))
+    assert kept.rows_total == len(ROWS) + 1
+    assert not any("below the table" in n for n in kept.notes), kept.notes
