@@ -6,7 +6,7 @@ the total (the last row was the note), so every sum over the table counted the t
 
 A note row has no value in any column that is not text (numbers, dates, flags) and some text. The
 trailing run of such rows is the footer's notes when a totals row stands right above it (nothing with no
-numbers follows a grand total as data), or else when each of them starts like a note (``NOTE_START``).
+numbers follows a grand total as data), or else when each of them starts like a note (``_NOTE_START``).
 Runs inside the load's transaction on the freshly written table (its ``rowid`` follows the file's order).
 """
 
@@ -18,7 +18,7 @@ import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 
-NOTE_START = re.compile(
+_NOTE_START = (
     r"(?i)^\s*(?:[*†‡©]|\(c\)|\(\d+\)|\d+\)\s"
     r"|(?:sources?|notes?|footnotes?|remarks?|comments?|disclaimer|quellen?|hinweise?|anmerkungen?|fuentes?"
     r"|notas?|remarques?|stand)\s*:"
@@ -42,7 +42,7 @@ class Notes:
     def starting_like_notes(self) -> Notes:
         """The trailing run of these rows that each start like a note."""
         run = 0
-        while run < len(self.rows) and NOTE_START.match(self.texts[run]):
+        while run < len(self.rows) and re.match(_NOTE_START, self.texts[run]):
             run += 1
         return Notes(self.rows[:run], self.texts[:run], self.written[:run])
 
@@ -59,26 +59,21 @@ class Notes:
 
 def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
     """The table's trailing rows (at most ``MOST_NOTE_ROWS``) with no value outside its text columns (as
-    typed now) and some text, last first: a rowid range read, not a sort."""
+    typed now) and some text, last first: one rowid range read (not a sort), its types from DuckDB's
+    binding of it (a load reads the catalog once)."""
     t = quote_ident(table)
-    # the types from DuckDB's binding of the table, not a catalog query (a load reads the catalog once)
-    types = {d[0]: str(d[1]) for d in conn.execute(f"SELECT * FROM {t} LIMIT 0").description or []}
-    text = [c for c, kind in types.items() if kind == "VARCHAR"]
-    others = [c for c in types if c not in set(text)]
-    if not text:
-        return Notes([], [], [])
-    cells = ", ".join(map(quote_ident, text))
-    empty = " AND ".join(f"{quote_ident(c)} IS NULL" for c in others) or "true"
-    found = conn.execute(
-        f"SELECT rowid, {empty}, {cells} FROM {t} WHERE rowid > (SELECT max(rowid) FROM {t}) - {MOST_NOTE_ROWS} "
+    cursor = conn.execute(
+        f"SELECT rowid, * FROM {t} WHERE rowid > (SELECT max(rowid) FROM {t}) - {MOST_NOTE_ROWS} "
         "ORDER BY rowid DESC"
-    ).fetchall()
+    )
+    names = [(d[0], str(d[1]) == "VARCHAR") for d in (cursor.description or [])[1:]]
     rows, texts, columns = [], [], []
-    for rowid, no_values, *values in found:
-        written = [(c, str(v)) for c, v in zip(text, values, strict=True) if v is not None and str(v).strip()]
-        if not no_values or not written:
+    for rowid, *row in cursor.fetchall():
+        cells = list(zip(names, row, strict=True))
+        written = [(c, str(v).strip()) for (c, text), v in cells if text and v is not None and str(v).strip()]
+        if not written or any(v is not None for (_, text), v in cells if not text):
             break
         rows.append(int(rowid))
-        texts.append(written[0][1].strip())
+        texts.append(written[0][1])
         columns.append([c for c, _ in written])
     return Notes(rows, texts, columns)
