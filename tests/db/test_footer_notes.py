@@ -98,3 +98,22 @@ def test_a_last_row_with_no_numbers_that_is_not_a_note_stays_data_without_a_word
     kept = _load(tmp_path, _file(tmp_path, last))
     assert kept.rows_total == len(ROWS) + 1
     assert not any("below the table" in n for n in kept.notes), kept.notes
+
+
+def test_money_totals_above_a_note_in_a_date_column_are_both_dropped_and_the_dates_read(tmp_path):
+    """The note's text sits in the date column and the total is written as money (text until the amounts
+    are read): the first drop finds only the note, so the totals row was left as data (21 rows, the sum
+    doubled), and the dates stayed text; the odd-value check advised --null for the note."""
+    amounts = [100 + i * 3.25 for i in range(1, 21)]
+    lines = ["day,customer,amount", *(f'2024-03-{i:02d},c{i},"${a:,.2f}"' for i, a in enumerate(amounts, 1))]
+    lines += [f',Total,"${sum(amounts):,.2f}"', "Source: ERP,,"]
+    path = tmp_path / "m.csv"
+    path.write_text("\n".join(lines) + "\n")
+    kept = _load(tmp_path, path)
+    assert not any("--null" in n for n in kept.notes), kept.notes
+    dropped = _load(tmp_path, path, drop_totals=True)
+    assert dropped.rows_total == 20
+    assert _one(tmp_path, "SELECT sum(amount), typeof(any_value(day)) FROM t") == (
+        pytest.approx(sum(amounts)),
+        "DATE",
+    )

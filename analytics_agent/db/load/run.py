@@ -244,9 +244,9 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes += self._point_thousands()
         totals = None  # the totals rows kept, as the profile says them
         if self.options.drop_totals:
-            late, late_note, retyped, label = (
-                (0, "", [], "") if early else self._drop_totals(loaded, plan.text_columns)
-            )
+            # once more even after an early drop: one that found the notes alone (a total of amounts still
+            # text above them) leaves the totals row last, found once the amounts read as numbers
+            late, late_note, retyped, label = self._drop_totals(loaded, plan.text_columns)
             loaded -= late
             if late and label and not retyped:  # a label below text dates, dropped once the amounts read
                 relabelled, label_units = self._settle_label(label, loaded, units)
@@ -255,9 +255,11 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
                 retyped = [label] if relabelled else []
             # the label's column was text for the label alone: what the odd-value check said of it is moot
             notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
-            notes.append(early_note or late_note or NO_TOTALS)
+            notes += [n for n in (early_note, late_note) if n] or [NO_TOTALS]
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
-            totals_notes, totals, kept = totals_row_note(self.conn, self.table, loaded, plan.text_columns)
+            totals_notes, totals, kept = totals_row_note(
+                self.conn, self.table, loaded, plan.text_columns, said=notes
+            )
             # a column kept text by a note below the table: --null, as the odd-value check advised, would
             # load the note as a row; the footer's note names --drop-footer instead
             notes = [

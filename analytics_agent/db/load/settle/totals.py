@@ -157,23 +157,32 @@ def find_footer(
 
 
 def totals_row_note(
-    conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str]
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    rows: int,
+    text_columns: Sequence[str],
+    said: Sequence[str] = (),
 ) -> tuple[list[str], dict[str, Any] | None, list[str]]:
     """One line when the table ends with a totals row or note lines (``find_footer``), what the profile
-    keeps of a totals row (``totals_marker``), and the columns the kept note lines keep text (what the
-    odd-value check said of those is moot: ``--null`` would load the note as a row)."""
+    keeps of a totals row (``totals_marker``), and the columns the kept note lines keep text: numbers in
+    every other row, or one odd value alone, the note's, in what the load has ``said`` (``X stayed text
+    because of 1 value like ...``). What the odd-value check said of those is moot: its ``--null`` would
+    load the note as a row."""
     found, notes = find_footer(conn, table, rows, text_columns)
+    if found is None and not notes.rows:
+        return [], None, []
+    alone = [
+        c for c in notes.columns if any(n.startswith(f"{c} stayed text because of 1 value") for n in said)
+    ]
+    text = list(dict.fromkeys([*kept_text(conn, table, notes), *alone]))
     if found is None:
-        if not notes.rows:
-            return [], None, []
-        text = kept_text(conn, table, notes)
         return [_notes_kept(notes, text)], None, text
     note = (
         f"the last row ({found.label} = {found.text!r}) holds the sums of the rows above in "
         f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)}; loaded as rows, a sum over the table "
         "counts them twice: add --drop-totals to load without them"
     )
-    return [note], totals_marker(conn, table, found, notes), kept_text(conn, table, notes)
+    return [note], totals_marker(conn, table, found, notes), text
 
 
 def kept_text(conn: duckdb.DuckDBPyConnection, table: str, notes: Notes) -> list[str]:
@@ -273,23 +282,42 @@ def drop_totals(
 
 
 def _retype(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
-    """The label's column as DuckDB would have typed it without the totals rows: BIGINT or DOUBLE when
-    every value left is one (with no leading zero: a code keeps its text)."""
+    """The column as DuckDB would have typed it without the footer's rows: BIGINT or DOUBLE when every
+    value left is one (with no leading zero: a code keeps its text), else DATE or TIMESTAMP when every
+    value left is one as DuckDB writes them (other date forms are the text-date check's)."""
     col, t = quote_ident(column), quote_ident(table)
-    if column_types(conn, table).get(column) in _NUMBER_TYPES:
+    if column_types(conn, table).get(column) != "VARCHAR":
         return []
-    whole, number, present, padded = first_row(
+    whole, number, day, stamp, present, padded = first_row(
         conn.execute(
-            f"SELECT count(TRY_CAST({col} AS BIGINT)), count(TRY_CAST({col} AS DOUBLE)), count({col}), "
+            f"SELECT count(TRY_CAST({col} AS BIGINT)), count(TRY_CAST({col} AS DOUBLE)), "
+            f"count(TRY_CAST({col} AS DATE)), count(TRY_CAST({col} AS TIMESTAMP)), count({col}), "
             f"count(*) FILTER (WHERE regexp_matches({col}, '^\\s*[+-]?0[0-9]')) FROM {t}"
         )
     )
-    if not present or padded or number < present:
+    if not present:
         return []
-    kind = "BIGINT" if whole == present else "DOUBLE"
+    if number == present and not padded:
+        kind = "BIGINT" if whole == present else "DOUBLE"
+    elif day == present and stamp == present and not _has_time(conn, table, column):
+        kind = "DATE"
+    elif stamp == present:
+        kind = "TIMESTAMP"
+    else:
+        return []
     # TRY_CAST: DuckDB rewrites the deleted rows too (the label is still there), within this transaction
     conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE {kind} USING TRY_CAST({col} AS {kind})")
     return [column]
+
+
+def _has_time(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    """Whether a value of the column has a time of day (``2024-03-01 10:00`` casts to DATE too)."""
+    col = quote_ident(column)
+    return bool(
+        first_row(
+            conn.execute(f"SELECT count(*) FILTER (WHERE contains({col}, ':')) FROM {quote_ident(table)}")
+        )[0]
+    )
 
 
 def _subtotals(found: Totals) -> str:
