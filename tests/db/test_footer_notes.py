@@ -117,3 +117,13 @@ def test_money_totals_above_a_note_in_a_date_column_are_both_dropped_and_the_dat
         pytest.approx(sum(amounts)),
         "DATE",
     )
+
+
+def test_a_column_named_rowid_is_stored_under_another_name_so_the_footer_checks_read_the_row_ids(tmp_path):
+    """A column so named hid DuckDB's row id: the footer check failed with a Binder Error on a text one."""
+    path = tmp_path / "r.csv"
+    path.write_text("rowid,name,amount\nA1,a,5\nA2,b,6\nA3,c,7\nSource: x,,\n")
+    kept = _load(tmp_path, path)
+    assert next(c.name for c in kept.columns) == "rowid_"
+    assert "rowid is DuckDB's name for a row's id, stored as rowid_" in kept.notes
+    assert any("below the table" in n for n in kept.notes)

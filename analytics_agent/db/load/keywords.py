@@ -15,3 +15,9 @@ def reserved_words(conn: duckdb.DuckDBPyConnection) -> frozenset[str]:
         "SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category = 'reserved'"
     ).fetchall()
     return frozenset(r[0] for r in rows)
+
+
+def renamed_words(conn: duckdb.DuckDBPyConnection) -> frozenset[str]:
+    """The names a stored column may not have: the reserved words, and ``rowid``, which is no keyword
+    but a column so named hides DuckDB's row id (the load's footer checks read it)."""
+    return reserved_words(conn) | {"rowid"}

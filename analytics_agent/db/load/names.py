@@ -52,7 +52,8 @@ def rename_reason(original: str, stored: str, reserved: Iterable[str]) -> str | 
     """Why a name changed, when the change is not obvious from the two names: a reserved word. Pure."""
     base = stored.rstrip("_")
     if stored != original and stored.endswith("_") and base in {r.lower() for r in reserved}:
-        return f"{original} is an SQL keyword, stored as {stored}"
+        what = "DuckDB's name for a row's id" if base == "rowid" else "an SQL keyword"
+        return f"{original} is {what}, stored as {stored}"
     return None
 
 

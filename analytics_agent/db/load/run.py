@@ -17,7 +17,7 @@ import duckdb
 
 from analytics_agent.db.catalog import Written, get_profile, own_table_types, store_profile, written_tables
 from analytics_agent.db.connect import ensure_database, open_writer
-from analytics_agent.db.load.keywords import reserved_words
+from analytics_agent.db.load.keywords import renamed_words
 from analytics_agent.db.load.names import header_renames, rename_reason
 from analytics_agent.db.load.options import (
     Input,
@@ -168,7 +168,7 @@ def _load(
     ):
         if asks_windows_1252(options.encoding):  # the files DuckDB reads are UTF-8 copies
             options = options._replace(encoding=None)
-        reserved = reserved_words(conn)
+        reserved = renamed_words(conn)
         table = target_table(options, patterns, reserved)
         before = written_tables(conn)  # the writer holds the file: nobody else adds or drops a table
         existing = list(before[0])

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 import duckdb
 
-from analytics_agent.db.load.keywords import reserved_words
+from analytics_agent.db.load.keywords import renamed_words
 from analytics_agent.db.load.names import rename_reason
 from analytics_agent.db.load.options import LoadOptions, check_options, file_kind, resolve_inputs
 from analytics_agent.db.load.plan import Plan, excel_note, make_plan
@@ -60,7 +60,7 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
     options = check_options(options, "csv")
     files = [i.path for i in inputs]
     with duckdb.connect() as conn:
-        reserved = reserved_words(conn)
+        reserved = renamed_words(conn)
         plan = make_plan(conn, "csv", files, inputs, options, reserved, None)
         free = [c for c in plan.text_columns if c not in plan.fixed]  # --column-type TEXT: left alone
         amounts, amount_notes = _amounts(conn, plan.query, plan.params, free, options.decimal)
