@@ -44,6 +44,10 @@ TEXT_DATE_FORMATS = (
     "%d-%m-%Y",
     "%m-%d-%Y",
 )
+MONTH_FORMATS = ("%b-%Y", "%b %Y", "%B %Y", "%B-%Y", "%b-%y", "%Y-%m", "%Y/%m", "%m/%Y", "%m-%Y")
+"""Months written as periods (``Jan-2024``, ``January 2024``, ``2024-01``, ``01/2024``, Excel's ``Jan-24``):
+stored as the month's first day, so they sort and group as months (as text, ``Apr`` came before ``Feb``)."""
+_MONTH_PERIOD = r"^([A-Za-z]{3,9}[-/. ]+(\d{4}|\d{2})|\d{4}[-/]\d{1,2}|\d{1,2}[-/]\d{4})$"
 TEXT_STAMP_FORMATS = tuple(
     f"{day} {time}"
     for day in (
@@ -200,6 +204,8 @@ def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str
     if "%y" in chosen:
         value = pivoted(value)
         why += f"; {_PIVOT_SAID}"
+    if kind == "DATE" and "%d" not in chosen:
+        why += "; each month as its first day"
     conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE {kind} USING {value}")
     return (
         f"{name}: text dates like {sample!r} stored as {kind} (format {chosen}{why}); "
@@ -260,6 +266,8 @@ def _candidates(
                 shaped[name] = values[0]
         elif all(len(v) <= 24 and re.match(_WRITTEN_STAMP, v) for v in values):
             keep[name] = TEXT_STAMP_FORMATS
+        elif all(len(v) <= 14 and re.match(_MONTH_PERIOD, v) for v in values):
+            keep[name] = MONTH_FORMATS
     return keep, shaped
 
 
