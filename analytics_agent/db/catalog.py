@@ -328,22 +328,6 @@ def get_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
     return stored if stored is not None else cast("dict[str, Any]", to_jsonable(compute_profile(cur, table)))
 
 
-def stored_totals(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | None:
-    """The footer totals rows a load of ``table`` kept (``store_profile``'s ``totals``), or None; read
-    from the stored profile in SQL, so a query tool's first call on a table parses no whole profile."""
-    if not _has_profiles_table(cur):
-        return None
-    row = cur.execute(
-        f"SELECT json_extract(profile, '$.totals_rows')::VARCHAR FROM {META_SCHEMA}.profiles "
-        "WHERE table_name = ? AND strlen(profile) <= ?",
-        [table, MAX_STORED_PROFILE],
-    ).fetchone()
-    if not row or row[0] is None:
-        return None
-    found = json.loads(row[0])
-    return found if isinstance(found, dict) else None
-
-
 def stored_profile(cur: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | None:
     """The stored profile (a loaded table's, or a linked source's cached one), or None: never a scan."""
     if _has_profiles_table(cur):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
-from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident, stored_profile, stored_totals
+from analytics_agent.db.catalog import NO_TABLES, get_profile, quote_ident, stored_profile
 from analytics_agent.db.catalog import (
     read_catalog as read_catalog,  # its old home; callers may import it here
 )
@@ -66,11 +66,9 @@ class Aggregate(Tool):
         self._timezone = timezone
         self._unique: set[tuple[str, str]] = set()
         self._fetch_plans = QueryPlans()
-        self._listed: dict[str, dict[str, int]] = {}
-        """Per table, its text columns whose stored profile lists their values, and how many (read once: a
-        stale count could only pick the slower of two queries that answer alike)."""
-        self._totals: dict[str, dict[str, Any] | None] = {}
-        """Per table, the footer totals rows its load kept (``totals_rows``), read once."""
+        self._profiles: dict[str, dict[str, Any]] = {}
+        """Per table, its stored profile, read once (never a scan): a stale one could only pick the slower
+        of two queries that answer alike, or miss totals rows a reload has since dropped."""
 
     @cached_property
     def _tables(self) -> tuple[str, ...]:
@@ -135,21 +133,21 @@ class Aggregate(Tool):
                 )
             self._unique.add((j.table, j.key))
 
+    def _stored(self, cursor: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any]:
+        if table not in self._profiles:
+            self._profiles[table] = stored_profile(cursor, table) or {}
+        return self._profiles[table]
+
     def _totals_rows(self, cursor: duckdb.DuckDBPyConnection, table: str) -> dict[str, Any] | None:
-        if table not in self._totals:
-            self._totals[table] = stored_totals(cursor, table)
-        return self._totals[table]
+        """The footer totals rows the table's load kept (``totals_rows``), if any."""
+        return self._stored(cursor, table).get("totals_rows")
 
     def _few_groups(self, cursor: duckdb.DuckDBPyConnection, plan: QueryPlan) -> bool:
         """Whether a grouped comparison's groups are known to be few, by the table's stored profile (never
         a scan): then it reads only its periods' rows (``every_group``), else it groups every row once."""
-        if plan.table not in self._listed:
-            profile = stored_profile(cursor, plan.table) or {}
-            columns = profile.get("columns", [])
-            self._listed[plan.table] = {
-                c["name"]: len(c["values"]) for c in columns if c.get("values") is not None
-            }
-        return few_groups(plan.keys, self._listed[plan.table])
+        columns = self._stored(cursor, plan.table).get("columns", [])
+        listed = {c["name"]: len(c["values"]) for c in columns if c.get("values") is not None}
+        return few_groups(plan.keys, listed)
 
     def plan(self, args: Any) -> QueryPlan:
         """Check every name against the catalog and every value's shape; ToolError names what to fix."""
