@@ -13,8 +13,8 @@ import glob
 import re
 from pathlib import Path
 
+from analytics_agent.db.load.inputs import ARCHIVE_MEMBER, GLOB
 from analytics_agent.db.load.names import table_name_from_path
-from analytics_agent.db.load.options import ARCHIVE_MEMBER, GLOB
 from analytics_agent.errors import EvalFileError
 from analytics_agent.small_files import is_regular
 

@@ -372,6 +372,7 @@ def test_the_writer_never_prints_duckdbs_progress_bar(tmp_path):
 def test_a_small_input_loads_on_one_duckdb_thread_and_a_big_one_on_its_default(
     sample_db, tmp_path, monkeypatch
 ):
+    from analytics_agent.db.load import inputs
     from analytics_agent.db.load import run as loader
 
     seen = []
@@ -391,13 +392,13 @@ def test_a_small_input_loads_on_one_duckdb_thread_and_a_big_one_on_its_default(
 
     big, packed = tmp_path / "big.csv", tmp_path / "packed.csv.gz"
     with big.open("wb") as handle:  # sparse: the size is what counts, not the bytes
-        handle.truncate(loader.SMALL_INPUT_BYTES + 1)
+        handle.truncate(inputs.SMALL_INPUT_BYTES + 1)
     with packed.open("wb") as handle:  # compressed text counts as several times its size
-        handle.truncate(loader.SMALL_INPUT_BYTES // 2)
-    assert loader._threads([small]) == 1
-    assert loader._threads([big]) is None
-    assert loader._threads([packed]) is None
-    assert loader._threads([small, tmp_path / "gone.csv"]) is None
+        handle.truncate(inputs.SMALL_INPUT_BYTES // 2)
+    assert inputs.load_threads([small]) == 1
+    assert inputs.load_threads([big]) is None
+    assert inputs.load_threads([packed]) is None
+    assert inputs.load_threads([small, tmp_path / "gone.csv"]) is None
 
 
 def test_a_load_reads_the_catalog_once_and_its_new_tables_types_after_the_checks(

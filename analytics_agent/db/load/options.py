@@ -1,5 +1,5 @@
-"""What a load reads: the files a user named, and the DuckDB reader call for them. Pure apart from
-looking at the file system in ``resolve_inputs``.
+"""How a load reads: its options checked, and the DuckDB reader call for its files (which files: ``inputs``,
+whose names are kept here too for the modules that import them from here). Pure.
 
 Reader options reach DuckDB as bound parameters (``read_csv(?, delim = ?, …)``), never spliced into SQL.
 """
@@ -12,19 +12,21 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
+from analytics_agent.db.load.inputs import ARCHIVE_MEMBER as ARCHIVE_MEMBER
+from analytics_agent.db.load.inputs import GLOB as GLOB
+from analytics_agent.db.load.inputs import Input as Input
+from analytics_agent.db.load.inputs import Kind as Kind
+from analytics_agent.db.load.inputs import file_kind as file_kind
+from analytics_agent.db.load.inputs import resolve_inputs as resolve_inputs
 from analytics_agent.errors import LoadError
 from analytics_agent.suggest import did_you_mean
 
 Mode = Literal["create", "replace", "append"]
-Kind = Literal["csv", "parquet"]
 # What R, pandas and spreadsheet exports write for a missing value; "" is DuckDB's own default.
 DEFAULT_NULL_TOKENS = ("NA", "N/A", "n/a", "NULL", "null", "None", "NaN", "-", "")
-_PARQUET_SUFFIXES = (".parquet", ".pq")
-GLOB = re.compile(r"[*?\[]")
 # compiled on first use (re's cache): most loads name no type and no archive member
 _TYPE_NAME = r"^[A-Za-z][A-Za-z0-9_]*(\s*\(\s*\d+\s*(,\s*\d+\s*)?\))?(\[\])?$"
 _DELIMITER_ALIASES = {"\\t": "\t", "tab": "\t", "TAB": "\t"}
-ARCHIVE_MEMBER = r"(?i)^(?P<archive>.+\.zip):(?P<member>[^:]+)$"
 
 
 NO_PAIRS: Mapping[str, str] = MappingProxyType({})
@@ -160,67 +162,6 @@ def _pairs(items: Sequence[str], flag: str, what: str, example: str) -> dict[str
             raise LoadError(f"{flag} {item!r}: write COLUMN={what}, e.g. {flag} {example}")
         result[column.strip()] = value.strip()
     return result
-
-
-class Input(NamedTuple):
-    """One file to read; ``member`` names the file inside a ``.zip`` archive, when one was named."""
-
-    path: Path
-    member: str | None = None
-
-    @property
-    def label(self) -> str:
-        """How messages name it: ``flights.csv``, or ``export.zip:orders.csv`` for an archive member."""
-        return f"{self.path.name}:{self.member}" if self.member else self.path.name
-
-
-def resolve_inputs(patterns: Sequence[str]) -> list[Input]:
-    """Every file the arguments name, globs expanded, in a stable order; one clear error otherwise.
-    ``archive.zip:member.csv`` names one file inside a zip archive."""
-    if not patterns:
-        raise LoadError("name at least one file to load, e.g. analytics-agent load sales.csv")
-    inputs: list[Input] = []
-    for pattern in patterns:
-        member_match = re.match(ARCHIVE_MEMBER, pattern) if ":" in pattern else None
-        if member_match and not Path(pattern).expanduser().exists():
-            archive = Path(member_match["archive"]).expanduser()
-            if not archive.is_file():
-                raise LoadError(f"no such file: {member_match['archive']}")
-            inputs.append(Input(archive.resolve(), member_match["member"]))
-            continue
-        inputs.extend(Input(path) for path in _expand(pattern))
-    unique = list(dict.fromkeys(Input(i.path.resolve(), i.member) for i in inputs))
-    for item in unique:
-        if item.path.stat().st_size == 0:
-            raise LoadError(f"{item.path.name} is empty; there is nothing to load")
-    return unique
-
-
-def _expand(pattern: str) -> list[Path]:
-    expanded = Path(pattern).expanduser()
-    if GLOB.search(pattern) and not expanded.is_file():  # a file named "[a] b.csv" is itself
-        import glob  # only for a pattern: kept off a plain load's start-up
-
-        matches = sorted(Path(m) for m in glob.glob(str(expanded)) if Path(m).is_file())
-        if not matches:
-            raise LoadError(f"no files match {pattern}")
-        return matches
-    if expanded.is_dir():
-        raise LoadError(f"{pattern} is a folder; name files or a glob such as {pattern}/*.csv")
-    if not expanded.is_file():
-        from analytics_agent.small_files import special_kind
-
-        kind = special_kind(expanded)  # a FIFO is there, but is no file to load ("no such file" misled)
-        raise LoadError(f"{pattern} is {kind}, not a regular file" if kind else f"no such file: {pattern}")
-    return [expanded]
-
-
-def file_kind(names: Sequence[str]) -> Kind:
-    """CSV or Parquet, from the names of the files DuckDB will read (members for archives)."""
-    kinds: set[Kind] = {"parquet" if n.lower().endswith(_PARQUET_SUFFIXES) else "csv" for n in names}
-    if len(kinds) > 1:
-        raise LoadError("CSV and Parquet files cannot load into one table at once; load them separately")
-    return kinds.pop()
 
 
 def check_options(options: LoadOptions, kind: Kind) -> LoadOptions:

@@ -147,17 +147,7 @@ def explain_load_error(
                 return above
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
-        column = stored_names.get(match["column"], match["column"])
-        if _is_amount(match["value"]):
-            return (
-                f'{where}: "{_short(match["value"])}" in column {column} is an amount written with its unit '
-                f"or sign, which --type {column}={match['type']} cannot read; leave out that --type: a "
-                "column of such amounts is stored as numbers by the load itself (and said)"
-            )
-        return (
-            f'{where}: cannot convert "{_short(match["value"])}" in column {column} to {match["type"]}; '
-            f"{_null_hint(match['value'])}load that column as text with --type {column}=VARCHAR, or fix the value"
-        )
+        return _not_converted(where, stored_names.get(match["column"], match["column"]), match)
     if match := _PARSE_DATE.search(message):
         column = stored_names.get(match["column"], match["column"])
         return (
@@ -171,13 +161,33 @@ def explain_load_error(
         )
     if match := _COLUMNS.search(message):
         return _field_count(where, int(match[2]), int(match[1]), record, good_records)
+    return _windows_1252(message, files, where) or _reader_failure(message, where)
+
+
+def _not_converted(where: str, column: str, match: re.Match[str]) -> str:
+    """A value DuckDB could not cast to its column's type: an amount (read by the load itself once its
+    --type is left out), or a value to fix or to read as text."""
+    if _is_amount(match["value"]):
+        return (
+            f'{where}: "{_short(match["value"])}" in column {column} is an amount written with its unit '
+            f"or sign, which --type {column}={match['type']} cannot read; leave out that --type: a "
+            "column of such amounts is stored as numbers by the load itself (and said)"
+        )
+    return (
+        f'{where}: cannot convert "{_short(match["value"])}" in column {column} to {match["type"]}; '
+        f"{_null_hint(match['value'])}load that column as text with --type {column}=VARCHAR, or fix the value"
+    )
+
+
+def _windows_1252(message: str, files: Sequence[Path], where: str) -> str | None:
+    """A decoding failure in a Windows-1252 file (its bytes past the first block the load checks)."""
     encoding = any(s in message for s in ("Invalid unicode", "not utf-8 encoded", "not latin-1 encoded"))
-    if encoding and any(_windows_1252_file(f) for f in files):  # past the first block the load checks
+    if encoding and any(_windows_1252_file(f) for f in files):
         return (
             f"{where or 'the file'}: the file is not UTF-8 but Windows-1252 (what Excel on Windows saves: "
             "bytes for €, “ or – that latin-1 lacks); add --encoding windows-1252 to read it as such"
         )
-    return _reader_failure(message, where)
+    return None
 
 
 def _is_amount(value: str) -> bool:

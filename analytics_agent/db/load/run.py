@@ -17,6 +17,7 @@ import duckdb
 
 from analytics_agent.db.catalog import Written, get_profile, own_table_types, store_profile, written_tables
 from analytics_agent.db.connect import ensure_database, open_writer
+from analytics_agent.db.load.inputs import load_threads
 from analytics_agent.db.load.keywords import renamed_words
 from analytics_agent.db.load.names import header_renames, rename_reason
 from analytics_agent.db.load.options import (
@@ -35,6 +36,9 @@ from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
 from analytics_agent.db.load.settle.trailing import trailing_note
+from analytics_agent.db.load.summary import ColumnSummary as ColumnSummary
+from analytics_agent.db.load.summary import LoadSummary as LoadSummary
+from analytics_agent.db.load.summary import column_summaries
 from analytics_agent.db.load.target import target_table, write_mode
 from analytics_agent.db.load.write import (
     ProgressCallback,
@@ -53,45 +57,6 @@ from analytics_agent.db.write_safety import (
     transaction,
 )
 from analytics_agent.errors import LoadError
-
-SMALL_INPUT_BYTES = 4_000_000
-"""Inputs up to this size load on one DuckDB thread. DuckDB splits a CSV file among threads in blocks of
-megabytes and a table scan by row groups of 122,880 rows, so a second thread has little of its own to read
-here; waking it for each of a load's twenty-odd small queries cost about 9 ms of CPU on a 366-row file
-(188 -> 179 ms, whole process)."""
-_PACKED = (".gz", ".bz2", ".zst", ".zstd", ".parquet", ".pq")
-_PACKED_RATIO = 8
-"""A compressed file (or Parquet) counts as this many times its size: CSV text compresses about 5-10x."""
-
-
-class ColumnSummary(NamedTuple):
-    name: str
-    original: str
-    type: str
-    nulls: int
-
-
-class LoadSummary(NamedTuple):  # not a dataclass: a tenth of the import cost
-    """What a load did, for the closing summary."""
-
-    table: str
-    files: list[str]
-    """The files as the user named them (``archive.zip:member.csv`` for an archive member)."""
-    mode: str
-    rows_loaded: int
-    rows_total: int
-    columns: list[ColumnSummary]
-    seconds: float
-    created_database: bool
-    rejected_lines: list[int]
-    """The line of each record set aside by ``--skip-bad-rows`` (one per record: two files can each
-    have a line 3); ``rejected_at`` names the file of each."""
-    notes: list[str]
-    """Things the user should know: odd values that kept a column as text, names that changed and why."""
-    links: tuple[str, ...] = ()
-    """One line per link from or to the table, and how sure it is (``describe_link``)."""
-    rejected_at: tuple[tuple[str, int], ...] = ()
-    """(file as named, line) of each record in ``rejected_lines``, in the same order."""
 
 
 def load_files(
@@ -164,7 +129,7 @@ def _load(
         unpacked(inputs) as unpacked_files,
         utf8_copies(unpacked_files, inputs, options.encoding) as (plain_files, encoding_notes),
         one_kind_of_newline(plain_files, options.newline) as files,
-        open_writer(db_path, threads=_threads(files)) as conn,
+        open_writer(db_path, threads=load_threads(files)) as conn,
     ):
         if asks_windows_1252(options.encoding):  # the files DuckDB reads are UTF-8 copies
             options = options._replace(encoding=None)
@@ -191,7 +156,7 @@ def _load(
         mode=options.mode,
         rows_loaded=loaded,
         rows_total=int(profile["rows"]),
-        columns=_column_summaries(profile),
+        columns=column_summaries(profile),
         seconds=time.perf_counter() - started,
         created_database=created,
         rejected_lines=[line for _, line in rejected],
@@ -424,22 +389,3 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
 def _named_member(item: Input) -> Input:
     """An archive input with its member named, so every message can say which file inside it."""
     return Input(item.path, member_name(item)) if is_archive(item.path) else item
-
-
-def _threads(files: Sequence[Path]) -> int | None:
-    """One thread for a small input, DuckDB's default otherwise (see ``SMALL_INPUT_BYTES``)."""
-    size = 0
-    for path in files:
-        try:
-            size += path.stat().st_size * (_PACKED_RATIO if path.name.lower().endswith(_PACKED) else 1)
-        except OSError:  # unreadable: the load says so itself
-            return None
-    return 1 if size <= SMALL_INPUT_BYTES else None
-
-
-def _column_summaries(profile: dict[str, Any]) -> list[ColumnSummary]:
-    original = profile.get("original_names", {})
-    return [
-        ColumnSummary(c["name"], original.get(c["name"], c["name"]), c["type"], int(c["nulls"]))
-        for c in profile["columns"]
-    ]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from analytics_agent.db.load.options import Input
+from analytics_agent.db.load.inputs import Input
 from analytics_agent.errors import LoadError
 
 _CHUNK = 1 << 20

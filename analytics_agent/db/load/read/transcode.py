@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from analytics_agent.db.load.options import Input
+from analytics_agent.db.load.inputs import Input
 from analytics_agent.db.load.read.archives import unpack_limit
 from analytics_agent.db.load.read.peek import PEEK_BYTES, guess_encoding
 from analytics_agent.errors import LoadError

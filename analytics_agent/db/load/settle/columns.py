@@ -81,20 +81,11 @@ def settle_columns(
     text += _short_year_stamps(conn, table, [c for c in stamps if c not in fixed])
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
-    units: dict[str, str | None] = {}
-    notes: list[str] = []
-    noted_amounts: list[str] = []
-    comma_read: list[str] = []
     numbers, notes = _excel_errors(conn, table, probe)
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
     probe = {c: v for c, v in probe.items() if c not in numbers}
-    if _may_hold_amounts(probe):
-        from analytics_agent.db.load.settle.amounts import (
-            settle_amounts,  # most files have none: kept off their load
-        )
-
-        units, amount_notes, noted_amounts, comma_read = settle_amounts(conn, table, probe, decimal)
-        notes += amount_notes
+    units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal)
+    notes += amount_notes
     text = [c for c in text if c not in units]
     free = [c for c in free if c not in units and c not in noted_amounts]
     date_formats = _year_last(conn, table, date_formats, notes)
@@ -118,6 +109,17 @@ def settle_columns(
     clues = clues.adding(decided)
     notes += settle_sniffed(conn, table, date_formats, sniffed, clues)
     return notes, units
+
+
+def _amounts(
+    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
+) -> tuple[dict[str, str | None], list[str], list[str], list[str]]:
+    """``amounts.settle_amounts`` when the first values could hold amounts; nothing otherwise."""
+    if not _may_hold_amounts(probe):
+        return {}, [], [], []
+    from analytics_agent.db.load.settle.amounts import settle_amounts  # most files have none: kept off
+
+    return settle_amounts(conn, table, probe, decimal)
 
 
 def _short_year_stamps(conn: duckdb.DuckDBPyConnection, table: str, stamps: Sequence[str]) -> list[str]:
