@@ -259,22 +259,27 @@ def sample_clause(rows: int) -> str:
 def _distinct_values(
     cur: duckdb.DuckDBPyConnection, table: str, columns: list[str], rows: int
 ) -> dict[str, list[str]]:
-    """Each column's distinct non-null values in order, all in one scan: a query per column cost more
-    than its scan on a small table. The approximate count picked the columns, so each list stays short.
-    A small table's values are gathered whole and sorted as a list (the same list, at half the CPU of
-    DuckDB's ordered DISTINCT aggregate: 1.9 -> 0.9 ms for three columns of 366 rows). A big table's
-    columns were gauged on a sample, so a value may be longer than a label: each is cut to one character
-    past a label's length, in SQL, so none is copied whole into Python (the list is cut, not each row: a
-    cut per row cost 80 ms at 1M rows)."""
+    """Each column's distinct non-null values in order, in one query (a query per column cost more than its
+    scan on a small table); the approximate count picked the columns, so each list stays short. A small
+    table's values are sorted as a list (half the CPU of DuckDB's ordered DISTINCT aggregate: 1.9 -> 0.9 ms
+    for three columns of 366 rows). A big table's are a GROUP BY per column joined by UNION ALL: the lists
+    of ``list(DISTINCT c ORDER BY c)``, whose planning alone cost about a millisecond per column (54 columns
+    of 300,000 rows: 0.19 -> 0.07 s of CPU). A big table's values may be longer than a label (its columns
+    were gauged on a sample): each list is cut to one character past a label's length, in SQL."""
     if not columns:
         return {}
+    quoted = list(map(quote_ident, columns))
     if rows <= SMALL_TABLE_ROWS:
-        form = "list_sort(list_distinct(list({c})))"  # list_distinct drops NULLs
-    else:
-        form = f"[left(v, {_CUT}) for v in (list(DISTINCT {{c}} ORDER BY {{c}}) FILTER (WHERE {{c}} IS NOT NULL))]"
-    lists = ", ".join(form.format(c=c) for c in map(quote_ident, columns))
-    row = first_row(cur.execute(f"SELECT {lists} FROM {quote_ident(table)}"))
-    return {name: list(values or []) for name, values in zip(columns, row, strict=True)}
+        lists = ", ".join(f"list_sort(list_distinct(list({c})))" for c in quoted)  # drops NULLs
+        row = first_row(cur.execute(f"SELECT {lists} FROM {quote_ident(table)}"))
+        return {name: list(values or []) for name, values in zip(columns, row, strict=True)}
+    groups = " UNION ALL ".join(
+        f"SELECT {i} AS k, {c} AS v FROM {quote_ident(table)} WHERE {c} IS NOT NULL GROUP BY {c}"
+        for i, c in enumerate(quoted)
+    )
+    lists = f"SELECT k, [left(v, {_CUT}) for v in list(v ORDER BY v)] FROM ({groups}) GROUP BY k"
+    found = dict(cur.execute(lists).fetchall())
+    return {name: list(found.get(i) or []) for i, name in enumerate(columns)}
 
 
 def store_profile(
