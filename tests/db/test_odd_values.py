@@ -55,6 +55,28 @@ def test_odd_values_past_the_first_rows_of_a_mid_sized_table_are_found(tmp_path)
     ]
 
 
+def test_a_big_tables_code_marks_rule_out_the_number_note_wherever_they_lie(tmp_path):
+    """Numbers DuckDB did not read (``+3``) are named; a column showing a code (a leading zero, an
+    underscore) is not, whether the code lies in the first rows (then the whole table is not read again)
+    or only past them (then it is)."""
+    rows = SAMPLE_ROWS + 5_000
+    late = SAMPLE_ROWS + 4_000
+    with duckdb.connect(str(tmp_path / "x.duckdb")) as conn:
+        conn.execute(
+            f"CREATE TABLE t AS SELECT '+' || range AS delta, "
+            f"CASE WHEN range = 5 THEN '007' ELSE '+' || range END AS early_zero, "
+            f"CASE WHEN range = {late} THEN '007' ELSE '+' || range END AS late_zero, "
+            f"CASE WHEN range = {late} THEN '41_10' ELSE '+' || range END AS late_underscore "
+            f"FROM range({rows})"
+        )
+        columns = ["delta", "early_zero", "late_zero", "late_underscore"]
+        notes = odd_value_notes(conn, "t", columns, rows=rows)
+    assert notes == [
+        "delta stayed text though every value reads as a number, like '+0'; add --type delta=BIGINT if "
+        "they are quantities, not codes"
+    ]
+
+
 def test_decimal_commas_are_only_counted_where_enough_values_could_be_numbers(tmp_path):
     """``names``: text with a few commas ("Bonaire, Saba"): too few numbers and commas together to be
     numbers written with a decimal comma, so no note; ``price``: decimal commas, named."""
@@ -70,21 +92,22 @@ def test_decimal_commas_are_only_counted_where_enough_values_could_be_numbers(tm
 def test_the_casts_skipped_by_their_first_letter_are_exactly_those_duckdb_refuses():
     """``_NEVER``: a value starting with one of those letters is never cast, so it must never cast. And
     the letters left out must be needed: some value starting with each does cast (so the class cannot
-    grow to skip a value DuckDB reads)."""
+    grow to skip a value DuckDB reads). Values start with every ASCII character, not only letters: a
+    pattern that matched a digit, sign or space would skip numbers."""
     import itertools
-    import string
 
     tails = ["", "nf", "nfinity", "an", "poch", " ", "1", "2020-01-01", "-1", ".5", "e5", ":00", "/1/2020"]
-    values = [a + b + c for a, b, c in itertools.product(string.ascii_letters, tails, ["", "  ", "x"])]
+    firsts = [chr(i) for i in range(1, 128)] + ["é", "Ä", "日"]
+    values = [a + b + c for a, b, c in itertools.product(firsts, tails, ["", "  ", "x"])]
     conn = duckdb.connect()
     conn.execute("CREATE TABLE v AS SELECT unnest(?) AS v", [values])
     for kind, pattern in odd_values._NEVER.items():
         skipped_but_cast = conn.execute(
-            f"SELECT list(v) FROM v WHERE regexp_matches(v, '{pattern}') AND TRY_CAST(v AS {kind}) IS NOT NULL"
+            f"SELECT list(v) FROM v WHERE v GLOB '{pattern}' AND TRY_CAST(v AS {kind}) IS NOT NULL"
         ).fetchone()[0]
         assert skipped_but_cast is None, (kind, skipped_but_cast)
         kept = conn.execute(
             f"SELECT list(DISTINCT v[1] ORDER BY v[1]) FROM v WHERE regexp_matches(v, '^[A-Za-z]') "
-            f"AND NOT regexp_matches(v, '{pattern}') AND TRY_CAST(v AS {kind}) IS NOT NULL"
+            f"AND NOT v GLOB '{pattern}' AND TRY_CAST(v AS {kind}) IS NOT NULL"
         ).fetchone()[0]
         assert kept == sorted({"DOUBLE": "iInN", "DATE": "eEiI"}[kind]), (kind, kept)

@@ -24,10 +24,12 @@ _GROUPED_COMMA = r"[+-]?\d{1,3}(\.\d{3})+,\d+"
 """Thousands grouped with points, then a decimal comma. --thousands '.' is offered only when a value shows
 both and every value with a point passes the load's own check of that option (``separators.grouping``)."""
 _AS_POINT = "TRY_CAST(replace(replace({c}, '.', ''), ',', '.') AS DOUBLE)"
-_NEVER = {"DOUBLE": "^[A-HJ-MO-Za-hj-mo-z]", "DATE": "^[A-DF-HJ-Za-df-hj-z]"}
-"""A first character no value of the type starts with, so its cast is not tried: a letter, except the
-first letters of DuckDB's inf, infinity and nan (numbers) and epoch, inf and infinity (dates). A cast
-that fails is the dearest part of the check: on 4,000 country names, 4.1 -> 1.5 ms for three columns."""
+_NEVER = {"DOUBLE": "[A-HJ-MO-Za-hj-mo-z]*", "DATE": "[A-DF-HJ-Za-df-hj-z]*"}
+"""A first character no value of the type starts with (a GLOB pattern), so its cast is not tried: a
+letter, except the first letters of DuckDB's inf, infinity and nan (numbers) and epoch, inf and infinity
+(dates). A cast that fails is the dearest part of the check: on 4,000 country names, 4.1 -> 1.5 ms for
+three columns. GLOB, not a regular expression: the same values at a third less CPU (58 columns of 4,000
+rows: 44 -> 32 ms)."""
 
 
 def odd_value_notes(
@@ -166,7 +168,7 @@ def _cast_counts(
 
 def _cast(col: str, kind: str) -> str:
     """``TRY_CAST`` of a quoted column, not tried on values that cannot be of ``kind`` (``_NEVER``)."""
-    return f"CASE WHEN NOT regexp_matches({col}, '{_NEVER[kind]}') THEN TRY_CAST({col} AS {kind}) END"
+    return f"CASE WHEN NOT {col} GLOB '{_NEVER[kind]}' THEN TRY_CAST({col} AS {kind}) END"
 
 
 def _comma_counts(
