@@ -50,19 +50,23 @@ def test_low_cardinality_text_columns_list_their_values_in_duckdbs_own_order(tmp
 
 
 def test_a_small_and_a_big_tables_value_lists_are_the_same_lists(tmp_path, monkeypatch):
-    # a small table sorts each column's whole list, a big one uses DuckDB's ordered DISTINCT aggregate
+    # a small table sorts each column's whole list, a big one groups each column (a GROUP BY per column
+    # joined by UNION ALL, whose own column names are k and v: columns named so must list their own values)
     from analytics_agent.db import catalog
 
     labels = ["B", "", " a", "a", "a ", "Zürich", "é", "e\u0301", "😀", "10", "9", "\t", "NULL", "b"]
     with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
-        conn.execute("CREATE TABLE t (labels VARCHAR, empty VARCHAR)")
-        conn.executemany("INSERT INTO t VALUES (?, NULL)", [[v] for v in labels * 3 + [None]])
+        conn.execute("CREATE TABLE t (labels VARCHAR, empty VARCHAR, k VARCHAR, v VARCHAR)")
+        conn.executemany(
+            "INSERT INTO t VALUES (?, NULL, ?, 'one')", [[v, v[:1]] for v in labels * 3] + [[None, None]]
+        )
         conn.execute("CREATE TABLE nothing (labels VARCHAR)")
         small = [compute_profile(conn, t)["columns"] for t in ("t", "nothing")]
         monkeypatch.setattr(catalog, "SMALL_TABLE_ROWS", -1)
         big = [compute_profile(conn, t)["columns"] for t in ("t", "nothing")]
     assert small == big
     assert small[0][0]["values"] == sorted(set(labels)) and small[0][1]["values"] == []
+    assert small[0][2]["values"] == sorted({v[:1] for v in labels}) and small[0][3]["values"] == ["one"]
 
 
 def test_a_big_tables_profile_gauged_on_a_sample_is_the_whole_tables(tmp_path, monkeypatch):
