@@ -64,6 +64,28 @@ def value_sql(column: str, mark: str) -> str:
     """SQL: the number of a quoted column's amount read with decimal ``mark``. The value fits the shape,
     so a minus or a parenthesis can only be its sign, and its only digits and marks are the number's (no
     currency holds one)."""
+    return f"coalesce({_plain_sql(column, mark)}, {_read_sql(column, mark)})"
+
+
+def _plain_sql(column: str, mark: str) -> str:
+    """SQL: ``_read_sql``'s number for the commonest amounts (``$1,234.50``, ``-$5``, ``12%``) without a
+    regular expression, NULL for any other: ``$``, ``%`` and the thousands mark dropped, what is left cast.
+    Of what a value of the shape can hold besides them (spaces, ``'``, letters of a currency, ``(``,
+    ``)``, a trailing or Unicode minus) DuckDB's cast reads none, but a leading minus, the sign
+    ``_read_sql`` gives too: the same number, or NULL. A third of the CPU of ``_read_sql`` (200k dollars:
+    0.025 s against 0.07; each regular expression pass costs a scan's worth)."""
+    plain = f"replace(replace(replace({column}, '$', ''), '%', ''), '{',' if mark == '.' else '.'}', '')"
+    if mark == ",":
+        plain = f"replace({plain}, ',', '.')"
+    negative = f"replace(replace({plain}, '(', ''), ')', '')"
+    return (
+        f"CASE WHEN starts_with({column}, '(') THEN -TRY_CAST({negative} AS DOUBLE) "
+        f"ELSE TRY_CAST({plain} AS DOUBLE) END"
+    )
+
+
+def _read_sql(column: str, mark: str) -> str:
+    """SQL: ``value_sql`` for any value of the shape."""
     digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
     negative = f"regexp_matches({column}, '[-(\u2212]')"
