@@ -32,18 +32,28 @@ MINUS = "[-\u2212]"
 """A minus sign: the hyphen, or the Unicode minus sign (U+2212) Nordic and Swiss exports write."""
 
 
-def _full(number: str) -> str:
+def _full(number: str, currency: str | None = CURRENCY, percent: str = "%?") -> str:
     """A whole value: an amount with an optional currency before or after it and a percent sign,
     negative by a leading minus, a trailing minus or parentheses (one of them), or marked positive by a
     leading plus (``+5.1 %``). Excel's accounting format writes a currency with parentheses after it
-    (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``)."""
-    amount = f"(?:{CURRENCY}{SP})?{number}{SP}%?(?:{SP}{CURRENCY})?"
-    signed = (
-        f"\\({SP}{amount}{SP}\\)|{MINUS}{SP}{amount}|[+]{SP}{amount}|{amount}{SP}-"
-        f"|{CURRENCY}{SP}{MINUS}{SP}{number}{SP}%?|{CURRENCY}{SP}\\({SP}{number}{SP}\\)"
-        f"|{CURRENCY}{SP}-|{amount}"
-    )
-    return f"^{SP}(?:{signed}){SP}$"
+    (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``). ``currency`` and ``percent``
+    narrow it (``shape``): None, no currency; ``%``, a percent sign in every form, ``""`` in none."""
+    amount = f"{number}{SP}{percent}"
+    if currency is not None:
+        amount = f"(?:{currency}{SP})?{amount}(?:{SP}{currency})?"
+    forms = [f"\\({SP}{amount}{SP}\\)", f"{MINUS}{SP}{amount}", f"[+]{SP}{amount}", f"{amount}{SP}-"]
+    if currency is not None:
+        forms.append(f"{currency}{SP}{MINUS}{SP}{number}{SP}{percent}")
+        if percent != "%":  # these two forms never hold a percent sign
+            forms += [f"{currency}{SP}\\({SP}{number}{SP}\\)", f"{currency}{SP}-"]
+    return f"^{SP}(?:{'|'.join([*forms, amount])}){SP}$"
+
+
+def shape(mark: str, currency: str | None, percent: bool) -> str:
+    """``POINT`` (``mark`` ``.``) or ``COMMA`` narrowed to values whose only currency, if any, is
+    ``currency`` (a regular expression; None: no currency), with a percent sign (``percent``) or without:
+    each value it matches the wider one matches too."""
+    return _full(POINT_NUMBER if mark == "." else COMMA_NUMBER, currency, "%" if percent else "")
 
 
 POINT = _full(POINT_NUMBER)

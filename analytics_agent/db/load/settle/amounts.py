@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import duckdb
 
@@ -30,6 +30,7 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
     value_sql,
 )
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.amount_counts import quick_counts
 from analytics_agent.db.rows import first_row
 
 __all__ = ["COMMA", "CURRENCY", "POINT", "currency_sql", "value_sql"]
@@ -240,13 +241,11 @@ def read_amounts(
     columns = candidates(probe)
     if not columns:
         return {}, [], []
-    parts = [p for name, marks in columns.items() for p in count_sql(quote_ident(name), marks)]
-    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {relation}"))
-    width = len(Counts._fields)
+    found = _counts(conn, relation, columns, probe)
     readings: dict[str, Reading] = {}
     notes, noted = [], []
-    for i, name in enumerate(columns):
-        counts = Counts(*found[width * i : width * (i + 1)])
+    for name in columns:
+        counts = Counts(*found[name])
         counts = counts._replace(currencies=sorted({SAME.get(c, c) for c in counts.currencies if c}))
         example = _example(probe[name])
         decision = decide(name, counts, decimal, example)
@@ -259,6 +258,24 @@ def read_amounts(
             notes.append(_odd_note(conn, relation, name, counts, decision) if odd else decision.why)
             noted.append(name)
     return readings, notes, noted
+
+
+def _counts(
+    conn: duckdb.DuckDBPyConnection,
+    relation: str,
+    columns: Mapping[str, str],
+    probe: Mapping[str, Sequence[str]],
+) -> dict[str, Sequence[Any]]:
+    """``Counts`` of each column (name -> its first values' decimal marks): ``amount_counts.quick_counts``
+    where its first values suggest one form and every value has it, the full check for the others."""
+    found: dict[str, Sequence[Any]] = dict(quick_counts(conn, relation, columns, probe))
+    rest = [name for name in columns if name not in found]
+    if rest:
+        parts = [p for name in rest for p in count_sql(quote_ident(name), columns[name])]
+        row = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {relation}"))
+        width = len(Counts._fields)
+        found |= {name: row[width * i : width * (i + 1)] for i, name in enumerate(rest)}
+    return found
 
 
 def converted_note(readings: Mapping[str, Reading], type_flag: str = "--type") -> str:
