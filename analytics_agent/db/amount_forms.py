@@ -50,10 +50,11 @@ def _full(number: str, currency: str | None = CURRENCY, percent: str = "%?") -> 
 
 
 def shape(mark: str, currency: str | None, percent: bool) -> str:
-    """``POINT`` (``mark`` ``.``) or ``COMMA`` narrowed to values whose only currency, if any, is
+    """``POINT`` (``mark`` ``.``) or ``COMMA`` (``,``) narrowed to values whose only currency, if any, is
     ``currency`` (a regular expression; None: no currency), with a percent sign (``percent``) or without:
-    each value it matches the wider one matches too."""
-    return _full(POINT_NUMBER if mark == "." else COMMA_NUMBER, currency, "%" if percent else "")
+    each value it matches the wider one matches too. ``mark`` ``0``: whole numbers, which both match."""
+    number = {".": POINT_NUMBER, ",": COMMA_NUMBER, "0": "[0-9]+"}[mark]
+    return _full(number, currency, "%" if percent else "")
 
 
 POINT = _full(POINT_NUMBER)

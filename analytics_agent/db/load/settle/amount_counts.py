@@ -56,12 +56,17 @@ def quick_counts(
     """The counts of the columns (name -> the decimal marks their first values read with) whose every
     value is of the form their first values (``probe``, values of ``relation``) suggest, in one scan.
     A dollar column's currencies are ``$``: every currency in it is, and a first value starting with
-    ``$`` has one. Only a column read with one mark: both call for the count of values they differ on."""
+    ``$`` has one. A column whose first values read with both marks only when they are whole numbers:
+    the two readings then agree on every value (no mark to read), else they call for the values they
+    differ on."""
     guessed = {}
     for name, marks in columns.items():
-        form = guess(probe[name]) if marks in (".", ",") else None
+        mark = marks
+        if marks == ".,":  # both readings fit: whole numbers only, where they agree (``12%``)
+            mark = "0" if not any("." in v or "," in v for v in probe[name]) else marks
+        form = guess(probe[name]) if mark in (".", ",", "0") else None
         if form is not None:
-            guessed[name] = (marks, form)
+            guessed[name] = (mark, form)
     if not guessed:
         return {}
     parts = []
@@ -75,6 +80,7 @@ def quick_counts(
         present, fits = int(row[2 * i]), int(row[2 * i + 1])
         if present and fits == present:
             currency = "$" if form.dollar else None
-            point, comma = (present, 0) if mark == "." else (0, present)
+            point = 0 if mark == "," else present
+            comma = 0 if mark == "." else present
             found[name] = (present, point, comma, present if form.percent else 0, [currency, currency], 0)
     return found
