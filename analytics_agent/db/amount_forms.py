@@ -32,29 +32,18 @@ MINUS = "[-\u2212]"
 """A minus sign: the hyphen, or the Unicode minus sign (U+2212) Nordic and Swiss exports write."""
 
 
-def _full(number: str, currency: str | None = CURRENCY, percent: str = "%?") -> str:
+def _full(number: str) -> str:
     """A whole value: an amount with an optional currency before or after it and a percent sign,
     negative by a leading minus, a trailing minus or parentheses (one of them), or marked positive by a
     leading plus (``+5.1 %``). Excel's accounting format writes a currency with parentheses after it
-    (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``). ``currency`` and ``percent``
-    narrow it (``shape``): None, no currency; ``%``, a percent sign in every form, ``""`` in none."""
-    amount = f"{number}{SP}{percent}"
-    if currency is not None:
-        amount = f"(?:{currency}{SP})?{amount}(?:{SP}{currency})?"
-    forms = [f"\\({SP}{amount}{SP}\\)", f"{MINUS}{SP}{amount}", f"[+]{SP}{amount}", f"{amount}{SP}-"]
-    if currency is not None:
-        forms.append(f"{currency}{SP}{MINUS}{SP}{number}{SP}{percent}")
-        if percent != "%":  # these two forms never hold a percent sign
-            forms += [f"{currency}{SP}\\({SP}{number}{SP}\\)", f"{currency}{SP}-"]
-    return f"^{SP}(?:{'|'.join([*forms, amount])}){SP}$"
-
-
-def shape(mark: str, currency: str | None, percent: bool) -> str:
-    """``POINT`` (``mark`` ``.``) or ``COMMA`` (``,``) narrowed to values whose only currency, if any, is
-    ``currency`` (a regular expression; None: no currency), with a percent sign (``percent``) or without:
-    each value it matches the wider one matches too. ``mark`` ``0``: whole numbers, which both match."""
-    number = {".": POINT_NUMBER, ",": COMMA_NUMBER, "0": "[0-9]+"}[mark]
-    return _full(number, currency, "%" if percent else "")
+    (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``)."""
+    amount = f"(?:{CURRENCY}{SP})?{number}{SP}%?(?:{SP}{CURRENCY})?"
+    signed = (
+        f"\\({SP}{amount}{SP}\\)|{MINUS}{SP}{amount}|[+]{SP}{amount}|{amount}{SP}-"
+        f"|{CURRENCY}{SP}{MINUS}{SP}{number}{SP}%?|{CURRENCY}{SP}\\({SP}{number}{SP}\\)"
+        f"|{CURRENCY}{SP}-|{amount}"
+    )
+    return f"^{SP}(?:{signed}){SP}$"
 
 
 POINT = _full(POINT_NUMBER)
@@ -106,6 +95,42 @@ def _read_sql(column: str, mark: str) -> str:
         f"CASE WHEN NOT regexp_matches({column}, '[0-9]') THEN 0 "
         f"ELSE (CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE) END"
     )
+
+
+_SIMPLE_NUMBERS = {
+    ".": f"(?:[0-9]{{1,3}}(?:,[0-9]{{3}})+|{INDIAN})(?:[.][0-9]+)?|[0-9]+(?:[.][0-9]+)?|[.][0-9]+",
+    ",": "[0-9]{1,3}(?:[.][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]+)?|,[0-9]+",
+    "0": "[0-9]+",
+}
+"""``POINT_NUMBER`` and ``COMMA_NUMBER`` grouped with their other mark alone; whole numbers (both)."""
+
+
+def simple(mark: str, dollar: bool, percent: bool) -> str:
+    """A regular expression: amounts of ``POINT`` (``mark`` ``.``), ``COMMA`` (``,``) or both (``0``: whole
+    numbers) written the plainest way, no space, negative by a leading minus or parentheses:
+    ``$1,234.50``, ``-$5``, ``$-5``, ``($84.10)`` (``dollar``: ``$`` or nothing before the number; no
+    other currency), ``12%``, ``(1,5%)`` (``percent``: a percent sign in every value, else in none),
+    ``1.234,50``. ``simple_value_sql`` reads every value it matches; ``POINT`` (``COMMA``) matches each."""
+    number = f"(?:{_SIMPLE_NUMBERS[mark]})"
+    amount = ("[$]?" if dollar else "") + number + ("%" if percent else "")
+    forms = [amount, f"-{amount}", f"\\({amount}\\)"] + ([f"[$]-{number}"] if dollar and not percent else [])
+    return f"^(?:{'|'.join(forms)})$"
+
+
+def simple_value_sql(column: str, mark: str, dollar: bool, percent: bool) -> str:
+    """SQL: ``value_sql`` for a quoted column whose every value ``simple(mark, dollar, percent)`` matches:
+    ``(`` made a minus, ``)``, ``$``, ``%`` and the thousands mark dropped, what is left cast (``-1234.50``).
+    No regular expression and no second reading: 0.1 s of CPU against 0.15 for four columns of 200k
+    values. TRY_CAST: rows deleted in this load are rewritten too, whatever they hold."""
+    text = f"replace(replace({column}, '(', '-'), ')', '')"
+    for sign, written in (("$", dollar), ("%", percent)):
+        if written:
+            text = f"replace({text}, '{sign}', '')"
+    if mark == ".":
+        text = f"replace({text}, ',', '')"
+    elif mark == ",":
+        text = f"replace(replace({text}, '.', ''), ',', '.')"
+    return f"TRY_CAST({text} AS DOUBLE)"
 
 
 def spellings(currency: str | None) -> list[str]:

@@ -27,10 +27,11 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
     SAME,
     currency_sql,
     literal,
+    simple_value_sql,
     value_sql,
 )
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.load.settle.amount_counts import quick_counts
+from analytics_agent.db.load.settle.amount_counts import Form, quick_counts
 from analytics_agent.db.rows import first_row
 
 __all__ = ["COMMA", "CURRENCY", "POINT", "currency_sql", "value_sql"]
@@ -214,7 +215,7 @@ def settle_amounts(
     readings, notes, noted = read_amounts(conn, target, probe, decimal)
     for name, reading in readings.items():
         col = quote_ident(name)
-        conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE DOUBLE USING {value_sql(col, reading.mark)}")
+        conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE DOUBLE USING {reading.value_sql(col)}")
     units = {name: reading.unit for name, reading in readings.items()}
     if units:
         notes.insert(0, converted_note(readings))
@@ -231,6 +232,14 @@ class Reading(NamedTuple):
     """The one currency its values are written in (``SAME``'s symbol), if any."""
     example: tuple[str, float]
     """Its first value not written as a plain number, and the number read from it."""
+    form: Form | None = None
+    """The plain form every value is written in, if one is (``amount_counts``)."""
+
+    def value_sql(self, column: str) -> str:
+        """SQL: the number of a value of the quoted ``column``."""
+        if self.form is None or self.form.mark not in (self.mark, "0"):
+            return value_sql(column, self.mark)
+        return simple_value_sql(column, *self.form)
 
 
 def read_amounts(
@@ -241,7 +250,7 @@ def read_amounts(
     columns = candidates(probe)
     if not columns:
         return {}, [], []
-    found = _counts(conn, relation, columns, probe)
+    found, forms = _counts(conn, relation, columns, probe)
     readings: dict[str, Reading] = {}
     notes, noted = [], []
     for name in columns:
@@ -252,7 +261,7 @@ def read_amounts(
         if decision.mark is not None:
             currency = counts.currencies[0] if counts.currencies else None
             shown = (example, read_amount(example, decision.mark))
-            readings[name] = Reading(decision.mark, decision.unit, currency, shown)
+            readings[name] = Reading(decision.mark, decision.unit, currency, shown, forms.get(name))
         elif decision.why:
             odd = decision.why == "odd"
             notes.append(_odd_note(conn, relation, name, counts, decision) if odd else decision.why)
@@ -265,17 +274,19 @@ def _counts(
     relation: str,
     columns: Mapping[str, str],
     probe: Mapping[str, Sequence[str]],
-) -> dict[str, Sequence[Any]]:
+) -> tuple[dict[str, Sequence[Any]], dict[str, Form]]:
     """``Counts`` of each column (name -> its first values' decimal marks): ``amount_counts.quick_counts``
-    where its first values suggest one form and every value has it, the full check for the others."""
-    found: dict[str, Sequence[Any]] = dict(quick_counts(conn, relation, columns, probe))
+    where its first values suggest a plain form and every value has it (returned too), the full check
+    for the others."""
+    quick = quick_counts(conn, relation, columns, probe)
+    found: dict[str, Sequence[Any]] = {name: counts for name, (counts, _) in quick.items()}
     rest = [name for name in columns if name not in found]
     if rest:
         parts = [p for name in rest for p in count_sql(quote_ident(name), columns[name])]
         row = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {relation}"))
         width = len(Counts._fields)
         found |= {name: row[width * i : width * (i + 1)] for i, name in enumerate(rest)}
-    return found
+    return found, {name: form for name, (_, form) in quick.items()}
 
 
 def converted_note(readings: Mapping[str, Reading], type_flag: str = "--type") -> str:
