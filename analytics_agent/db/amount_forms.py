@@ -60,11 +60,26 @@ def currency_sql(column: str) -> str:
     return f"CASE WHEN {dollar} THEN '$' ELSE nullif(regexp_extract({column}, {literal(CURRENCY)}), '') END"
 
 
-def value_sql(column: str, mark: str) -> str:
+def value_sql(column: str, mark: str, plain: bool = False) -> str:
     """SQL: the number of a quoted column's amount read with decimal ``mark``. The value fits the shape,
     so a minus or a parenthesis can only be its sign, and its only digits and marks are the number's (no
-    currency holds one)."""
-    return f"coalesce({_plain_sql(column, mark)}, {_read_sql(column, mark)})"
+    currency holds one). ``plain``: try ``_plain_sql`` first, for a column where it reads most values
+    (where it reads none, it adds 0.04 s of CPU to 0.09 on 200k values ``1,234.50 €``)."""
+    return (
+        f"coalesce({_plain_sql(column, mark)}, {_read_sql(column, mark)})"
+        if plain
+        else _read_sql(column, mark)
+    )
+
+
+def plain_reads(value: str, mark: str) -> bool:
+    """Whether ``_plain_sql`` reads ``value`` (as near as Python's own reading of a number says: it only
+    decides whether the cast is tried first). Pure."""
+    text = value.replace("$", "").replace("%", "").replace("," if mark == "." else ".", "")
+    if text.startswith("("):
+        text = text.replace("(", "").replace(")", "")
+    text = text.replace(",", ".").strip(" ")
+    return bool(text) and text.lstrip("-+").replace(".", "", 1).isdigit()
 
 
 def _plain_sql(column: str, mark: str) -> str:

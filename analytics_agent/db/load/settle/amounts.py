@@ -27,6 +27,7 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
     SAME,
     currency_sql,
     literal,
+    plain_reads,
     simple_value_sql,
     value_sql,
 )
@@ -215,11 +216,23 @@ def settle_amounts(
     readings, notes, noted = read_amounts(conn, target, probe, decimal)
     for name, reading in readings.items():
         col = quote_ident(name)
-        conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE DOUBLE USING {reading.value_sql(col)}")
+        conn.execute(
+            f"ALTER TABLE {target} ALTER {col} TYPE DOUBLE USING {_number_sql(col, reading, probe[name])}"
+        )
     units = {name: reading.unit for name, reading in readings.items()}
     if units:
         notes.insert(0, converted_note(readings))
     return units, notes, noted, [name for name, reading in readings.items() if reading.mark == ","]
+
+
+def _number_sql(column: str, reading: Reading, first: Sequence[str]) -> str:
+    """SQL: the number of a value of the quoted ``column``: by a cast alone when every value has a plain
+    form (``amount_counts``), else ``value_sql``, the cast tried first when it reads most first values."""
+    form = reading.form
+    if form is not None and form.mark in (reading.mark, "0"):
+        return simple_value_sql(column, *form)
+    plain = 2 * sum(plain_reads(v, reading.mark) for v in first) >= len(first)
+    return value_sql(column, reading.mark, plain)
 
 
 class Reading(NamedTuple):
@@ -234,12 +247,6 @@ class Reading(NamedTuple):
     """Its first value not written as a plain number, and the number read from it."""
     form: Form | None = None
     """The plain form every value is written in, if one is (``amount_counts``)."""
-
-    def value_sql(self, column: str) -> str:
-        """SQL: the number of a value of the quoted ``column``."""
-        if self.form is None or self.form.mark not in (self.mark, "0"):
-            return value_sql(column, self.mark)
-        return simple_value_sql(column, *self.form)
 
 
 def read_amounts(
