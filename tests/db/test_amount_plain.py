@@ -61,7 +61,7 @@ def test_comma_and_percent_forms(mark, dollar, percent, values, expected):
 
 def test_a_column_leaving_the_plain_form_after_its_first_values_is_checked_whole(tmp_path: Path):
     rows = [f"{i},${i},{i}%" for i in range(1, 61)]
-    rows[55] = '56,€56,56 %'  # another currency; a space before the percent sign
+    rows[55] = "56,€56,56 %"  # another currency; a space before the percent sign
     path = tmp_path / "late.csv"
     path.write_text("id,price,share\n" + "\n".join(rows) + "\n")
     summary = load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t"))
