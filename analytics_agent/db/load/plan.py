@@ -26,6 +26,7 @@ from analytics_agent.db.load.options import (
 )
 from analytics_agent.db.load.read.dialect import sniff_dialect
 from analytics_agent.db.load.settle.columns import Rejects
+from analytics_agent.db.load.settle.token_scan import Recount, recount_for
 from analytics_agent.errors import LoadError
 
 
@@ -40,7 +41,7 @@ class Plan(NamedTuple):  # not a dataclass: a tenth of the import cost
     flags: Sequence[str] = ()
     """Columns DuckDB guessed BOOLEAN, read as text: they become BOOLEAN only if every value is true/false
     (``NO`` is Norway in a country column, not false)."""
-    recount: tuple[str, list[Any]] | None = None
+    recount: Recount | None = None
     """The file read again as text with only the empty field missing, to count missing-value tokens."""
     text_reader: tuple[str, list[Any]] | None = None
     """The file read as text, records of the wrong width left out (counts good records on failure)."""
@@ -118,7 +119,11 @@ def build_plan(
         final,
         fixed=set(overrides) | set(formats),
         flags=[s for o, s in zip(originals, safe, strict=True) if o in flags],
-        recount=text_reader if set(options.nulls()) - {""} else None,
+        recount=(
+            recount_for(*text_reader, files, dialect.delimiter, dialect.quote, options.encoding)
+            if set(options.nulls()) - {""}
+            else None
+        ),
         text_reader=text_reader,
         date_formats=day_month,
         parse=formats,

@@ -14,6 +14,7 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.db.load.settle.odd_values import odd_value_notes
 from analytics_agent.db.load.settle.text_dates import Clues, settle_sniffed, sniffed_counts, text_dates
+from analytics_agent.db.load.settle.token_scan import Recount, may_hold_tokens
 from analytics_agent.db.rows import first_row
 
 
@@ -58,7 +59,7 @@ def settle_columns(
     text: Sequence[str],
     flags: Sequence[str],
     fixed: Sequence[str],
-    recount: tuple[str, list[Any]] | None,
+    recount: Recount | None,
     stored_to_original: dict[str, str],
     tokens: Sequence[str],
     date_formats: Mapping[str, str],
@@ -210,7 +211,7 @@ def _token_notes(
     conn: duckdb.DuckDBPyConnection,
     table: str,
     text: Sequence[str],
-    recount: tuple[str, list[Any]] | None,
+    recount: Recount | None,
     stored_to_original: dict[str, str],
     tokens: Sequence[str],
 ) -> list[str]:
@@ -224,9 +225,9 @@ def _token_notes(
         )
     )
     suspects = [c for c, n in zip(text, nulls, strict=True) if n]
-    if not suspects:
+    if not suspects or not may_hold_tokens(conn, recount, real):
         return []
-    source, params = recount
+    source, params = recount.source, recount.params
     try:  # on a cursor of its own: a failure here must not abort the load's transaction
         found = _token_counts(conn, source, params, [stored_to_original[c] for c in suspects], real)
     except duckdb.Error:
