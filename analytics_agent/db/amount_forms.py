@@ -60,10 +60,47 @@ def currency_sql(column: str) -> str:
     return f"CASE WHEN {dollar} THEN '$' ELSE nullif(regexp_extract({column}, {literal(CURRENCY)}), '') END"
 
 
-def value_sql(column: str, mark: str) -> str:
+def value_sql(column: str, mark: str, plain: bool = False) -> str:
     """SQL: the number of a quoted column's amount read with decimal ``mark``. The value fits the shape,
     so a minus or a parenthesis can only be its sign, and its only digits and marks are the number's (no
-    currency holds one)."""
+    currency holds one). ``plain``: try ``_plain_sql`` first, for a column where it reads most values
+    (where it reads none, it adds 0.04 s of CPU to 0.09 on 200k values ``1,234.50 €``)."""
+    return (
+        f"coalesce({_plain_sql(column, mark)}, {_read_sql(column, mark)})"
+        if plain
+        else _read_sql(column, mark)
+    )
+
+
+def plain_reads(value: str, mark: str) -> bool:
+    """Whether ``_plain_sql`` reads ``value`` (as near as Python's own reading of a number says: it only
+    decides whether the cast is tried first). Pure."""
+    text = value.replace("$", "").replace("%", "").replace("," if mark == "." else ".", "")
+    if text.startswith("("):
+        text = text.replace("(", "").replace(")", "")
+    text = text.replace(",", ".").strip(" ")
+    return bool(text) and text.lstrip("-+").replace(".", "", 1).isdigit()
+
+
+def _plain_sql(column: str, mark: str) -> str:
+    """SQL: ``_read_sql``'s number for the commonest amounts (``$1,234.50``, ``-$5``, ``12%``) without a
+    regular expression, NULL for any other: ``$``, ``%`` and the thousands mark dropped, what is left cast.
+    Of what a value of the shape can hold besides them (spaces, ``'``, letters of a currency, ``(``,
+    ``)``, a trailing or Unicode minus) DuckDB's cast reads none, but a leading minus, the sign
+    ``_read_sql`` gives too: the same number, or NULL. A third of the CPU of ``_read_sql`` (200k dollars:
+    0.025 s against 0.07; each regular expression pass costs a scan's worth)."""
+    plain = f"replace(replace(replace({column}, '$', ''), '%', ''), '{',' if mark == '.' else '.'}', '')"
+    if mark == ",":
+        plain = f"replace({plain}, ',', '.')"
+    negative = f"replace(replace({plain}, '(', ''), ')', '')"
+    return (
+        f"CASE WHEN starts_with({column}, '(') THEN -TRY_CAST({negative} AS DOUBLE) "
+        f"ELSE TRY_CAST({plain} AS DOUBLE) END"
+    )
+
+
+def _read_sql(column: str, mark: str) -> str:
+    """SQL: ``value_sql`` for any value of the shape."""
     digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
     negative = f"regexp_matches({column}, '[-(\u2212]')"
@@ -73,6 +110,42 @@ def value_sql(column: str, mark: str) -> str:
         f"CASE WHEN NOT regexp_matches({column}, '[0-9]') THEN 0 "
         f"ELSE (CASE WHEN {negative} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE) END"
     )
+
+
+_SIMPLE_NUMBERS = {
+    ".": f"(?:[0-9]{{1,3}}(?:,[0-9]{{3}})+|{INDIAN})(?:[.][0-9]+)?|[0-9]+(?:[.][0-9]+)?|[.][0-9]+",
+    ",": "[0-9]{1,3}(?:[.][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]+)?|,[0-9]+",
+    "0": "[0-9]+",
+}
+"""``POINT_NUMBER`` and ``COMMA_NUMBER`` grouped with their other mark alone; whole numbers (both)."""
+
+
+def simple(mark: str, dollar: bool, percent: bool) -> str:
+    """A regular expression: amounts of ``POINT`` (``mark`` ``.``), ``COMMA`` (``,``) or both (``0``: whole
+    numbers) written the plainest way, no space, negative by a leading minus or parentheses:
+    ``$1,234.50``, ``-$5``, ``$-5``, ``($84.10)`` (``dollar``: ``$`` or nothing before the number; no
+    other currency), ``12%``, ``(1,5%)`` (``percent``: a percent sign in every value, else in none),
+    ``1.234,50``. ``simple_value_sql`` reads every value it matches; ``POINT`` (``COMMA``) matches each."""
+    number = f"(?:{_SIMPLE_NUMBERS[mark]})"
+    amount = ("[$]?" if dollar else "") + number + ("%" if percent else "")
+    forms = [amount, f"-{amount}", f"\\({amount}\\)"] + ([f"[$]-{number}"] if dollar and not percent else [])
+    return f"^(?:{'|'.join(forms)})$"
+
+
+def simple_value_sql(column: str, mark: str, dollar: bool, percent: bool) -> str:
+    """SQL: ``value_sql`` for a quoted column whose every value ``simple(mark, dollar, percent)`` matches:
+    ``(`` made a minus, ``)``, ``$``, ``%`` and the thousands mark dropped, what is left cast (``-1234.50``).
+    No regular expression and no second reading: 0.1 s of CPU against 0.15 for four columns of 200k
+    values. TRY_CAST: rows deleted in this load are rewritten too, whatever they hold."""
+    text = f"replace(replace({column}, '(', '-'), ')', '')"
+    for sign, written in (("$", dollar), ("%", percent)):
+        if written:
+            text = f"replace({text}, '{sign}', '')"
+    if mark == ".":
+        text = f"replace({text}, ',', '')"
+    elif mark == ",":
+        text = f"replace(replace({text}, '.', ''), ',', '.')"
+    return f"TRY_CAST({text} AS DOUBLE)"
 
 
 def spellings(currency: str | None) -> list[str]:
