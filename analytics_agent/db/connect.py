@@ -230,14 +230,10 @@ def refuse_special_file(path: Path) -> None:
         raise DatabaseError(f"{path} is {kind}, not a database file; point --db at a DuckDB file")
 
 
-def ensure_database(path: Path, *, sample_data: bool) -> bool:
-    """Create the database on first use: empty, or with the sample data (``sample_data``, for the default
-    database and the demo). Returns True if it was created.
-
-    Only the default database's folder is made here; a missing folder in a path the user gave is a
-    mistyped path, not a request for new folders. Built in a temporary file beside the target and renamed
-    into place, so a crash or a second process never leaves a half-built database behind.
-    """
+def is_new_database(path: Path, *, sample_data: bool) -> bool:
+    """Whether ``path`` names no file yet (a database to create), after the checks every creation needs:
+    not a folder, not a special file, and, unless it is the default database's (``sample_data``), a
+    folder that exists."""
     if path.is_dir():
         raise DatabaseError(f"{path} is a folder; --db takes a database file path")
     if path.exists():
@@ -247,6 +243,28 @@ def ensure_database(path: Path, *, sample_data: bool) -> bool:
         raise DatabaseError(
             f"no folder {path.parent} for the database {path.name}; create the folder first or fix --db"
         )
+    return True
+
+
+def holds_tables(path: Path) -> bool:
+    """Whether the database file holds any table, in any schema (False when it cannot be opened)."""
+    try:
+        with duckdb.connect(str(path), read_only=True) as conn:
+            return bool(first_row(conn.execute("SELECT count(*) FROM duckdb_tables()"))[0])
+    except duckdb.Error:
+        return False
+
+
+def ensure_database(path: Path, *, sample_data: bool) -> bool:
+    """Create the database on first use: empty, or with the sample data (``sample_data``, for the default
+    database and the demo). Returns True if it was created.
+
+    Only the default database's folder is made here; a missing folder in a path the user gave is a
+    mistyped path, not a request for new folders. Built in a temporary file beside the target and renamed
+    into place, so a crash or a second process never leaves a half-built database behind.
+    """
+    if not is_new_database(path, sample_data=sample_data):
+        return False
     from analytics_agent.db.seed import seed_sample_data
 
     try:
