@@ -334,6 +334,9 @@ def _explain_open_failure(path: Path, exc: BaseException) -> str:
         )
     if isinstance(exc, OSError):
         return f"cannot open the database {path}: {exc.strerror or text}"
+    if not path.exists():  # a new database of a load's own that DuckDB could not create
+        reason = re.sub(_DUCKDB_ERROR_KIND, "", text)
+        return f"cannot create the database {path} ({reason}); choose another place with --db"
     if re.search(_NEWER_FORMAT, text):
         return (
             f"the database {path} was written by a newer DuckDB than the installed {duckdb.__version__}; "

@@ -52,3 +52,20 @@ def test_a_failed_first_load_keeps_a_database_another_process_filled_meanwhile(
         raise AssertionError("a header-only file must be refused")
     with duckdb.connect(str(db), read_only=True) as conn:
         assert conn.execute("SELECT x FROM theirs").fetchall() == [(1,)]
+
+
+def test_a_database_that_cannot_be_created_is_said_in_one_line_with_what_to_do(tmp_path: Path) -> None:
+    from analytics_agent.errors import DatabaseError
+
+    csv = tmp_path / "t.csv"
+    csv.write_text("a\n1\n")
+    try:
+        load_files(
+            Path("/proc/new.duckdb"), [str(csv)], LoadOptions()
+        )  # /proc takes no new file, even from root
+    except DatabaseError as exc:
+        message = str(exc)
+    else:
+        raise AssertionError("a database in /proc cannot be created")
+    assert "\n" not in message and message.startswith("cannot create the database /proc/new.duckdb")
+    assert "choose another place with --db" in message and "IO Error" not in message
