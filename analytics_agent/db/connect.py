@@ -334,9 +334,6 @@ def _explain_open_failure(path: Path, exc: BaseException) -> str:
         )
     if isinstance(exc, OSError):
         return f"cannot open the database {path}: {exc.strerror or text}"
-    if not path.exists():  # a new database of a load's own that DuckDB could not create
-        reason = re.sub(_DUCKDB_ERROR_KIND, "", text)
-        return f"cannot create the database {path} ({reason}); choose another place with --db"
     if re.search(_NEWER_FORMAT, text):
         return (
             f"the database {path} was written by a newer DuckDB than the installed {duckdb.__version__}; "
@@ -349,4 +346,7 @@ def _explain_open_failure(path: Path, exc: BaseException) -> str:
         )
     if "not a valid DuckDB database" in text or "invalid" in text.lower():
         return f"{path} is not a DuckDB database this version can read; point --db at another file"
+    if not path.exists():  # a new database of a load's own that DuckDB could not create
+        reason = re.sub(_DUCKDB_ERROR_KIND, "", text)
+        return f"cannot create the database {path} ({reason}); choose another place with --db"
     return f"cannot open the database {path}: {text}"
