@@ -8,7 +8,7 @@ the first one found when there is one.
 
 The scan must never miss a token DuckDB would match (no note would then say what became NULL), so it is
 loose: a token counts as standing alone between any two of the delimiter's characters, the quote, a line
-end or the file's ends. DuckDB matches a field's whole text, quoted or not, untrimmed; a token next to
+end, a byte-order mark or the file's ends. DuckDB matches a field's whole text, quoted or not, untrimmed; a token next to
 anything else is no field of its own. A loose match only costs the recount that would have run anyway.
 """
 
@@ -39,7 +39,7 @@ class Recount(NamedTuple):
     """The files as DuckDB reads them; empty when their bytes are not the text DuckDB reads (an
     encoding DuckDB decodes, a packed file): then there is no scan."""
     boundaries: str = ""
-    """The characters around a whole field: the delimiter's, the quote, the line ends."""
+    """The characters around a whole field: the delimiter's, the quote, the line ends, the byte-order mark."""
 
 
 def recount_for(
@@ -49,9 +49,9 @@ def recount_for(
     plain = (encoding or "utf-8").lower().replace("_", "-") in ("utf-8", "utf8") and not any(
         f.name.lower().endswith(_PACKED) for f in files
     )
-    return Recount(
-        source, params, tuple(files) if plain else (), "".join(sorted({*delimiter, *quote, "\n", "\r"}))
-    )
+    # the byte-order mark too: DuckDB drops it, so a file's first field starts right after it
+    edges = "".join(sorted({*delimiter, *quote, "\n", "\r", "\ufeff"}))
+    return Recount(source, params, tuple(files) if plain else (), edges)
 
 
 def scan_pattern(tokens: Sequence[str], boundaries: str) -> str | None:
