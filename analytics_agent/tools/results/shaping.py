@@ -27,11 +27,12 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 _DIGIT_RUNS = re.compile(r"[0-9]+")
 _BLANK_RUNS = re.compile(r" +|\n+|\t+")
 _PUNCT = r"!-/:-@\[-`{-~"  # ASCII punctuation
-# Whole punctuation runs with no blank or non-ASCII neighbour: a space before or a symbol such as "₹"
-# next to a run can join it into one pre-token piece that o200k splits differently.
+# Whole punctuation runs with no blank or non-ASCII neighbour: a space before, a line end after (o200k's
+# pre-tokenizer joins ``":{"`` and the ``\n`` after it into one piece, 3 tokens, not 1 + 1) or a symbol
+# such as "₹" next to a run can join it into one pre-token piece that o200k splits differently.
 # "Not non-ASCII" is spelled [^\x00-\x7f]: the range \x80-\U0010ffff costs re about 9 ms to compile, at
 # every start-up, for the same matches.
-_PUNCT_RUNS = re.compile(rf"(?<![\s{_PUNCT}])(?<![^\x00-\x7f])[{_PUNCT}]++(?![^\x00-\x7f])")
+_PUNCT_RUNS = re.compile(rf"(?<![\s{_PUNCT}])(?<![^\x00-\x7f])[{_PUNCT}]++(?![^\x00-\x7f])(?![\r\n])")
 # JSON punctuation runs that o200k encodes as one token, alone and after a space (tests check each
 # against the real tokenizer). A run of two or more punctuation characters is one pre-token piece.
 # fmt: off
