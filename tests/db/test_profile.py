@@ -52,7 +52,7 @@ def test_low_cardinality_text_columns_list_their_values_in_duckdbs_own_order(tmp
 def test_a_small_and_a_big_tables_value_lists_are_the_same_lists(tmp_path, monkeypatch):
     # a small table sorts each column's whole list, a big one groups each column (a GROUP BY per column
     # joined by UNION ALL, whose own column names are k and v: columns named so must list their own values)
-    from analytics_agent.db import catalog
+    from analytics_agent.db import profile_scan
 
     labels = ["B", "", " a", "a", "a ", "Zürich", "é", "e\u0301", "😀", "10", "9", "\t", "NULL", "b"]
     with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
@@ -62,7 +62,7 @@ def test_a_small_and_a_big_tables_value_lists_are_the_same_lists(tmp_path, monke
         )
         conn.execute("CREATE TABLE nothing (labels VARCHAR)")
         small = [compute_profile(conn, t)["columns"] for t in ("t", "nothing")]
-        monkeypatch.setattr(catalog, "SMALL_TABLE_ROWS", -1)
+        monkeypatch.setattr(profile_scan, "SMALL_TABLE_ROWS", -1)
         big = [compute_profile(conn, t)["columns"] for t in ("t", "nothing")]
     assert small == big
     assert small[0][0]["values"] == sorted(set(labels)) and small[0][1]["values"] == []
@@ -73,7 +73,7 @@ def test_a_big_tables_profile_gauged_on_a_sample_is_the_whole_tables(tmp_path, m
     """A table bigger than the sample is gauged on it first (which text columns have few, short values);
     the stored profile must be the one counted over every row, including what the sample cannot see: a
     rare value, a long value, variety that starts late in the table."""
-    from analytics_agent.db import catalog
+    from analytics_agent.db import profile_scan
 
     with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
         conn.execute(
@@ -85,7 +85,7 @@ def test_a_big_tables_profile_gauged_on_a_sample_is_the_whole_tables(tmp_path, m
             "FROM range(30000) r(i)"
         )
         whole = compute_profile(conn, "t")
-        monkeypatch.setattr(catalog, "SAMPLE_ROWS", 2_000)
+        monkeypatch.setattr(profile_scan, "SAMPLE_ROWS", 2_000)
         gauged = compute_profile(conn, "t", rows=30_000)
     assert gauged == whole
     columns = {c["name"]: c for c in whole["columns"]}
