@@ -71,11 +71,8 @@ def check_thousands(
         f"min({c}) FILTER (WHERE contains({c}, '{literal}')), count(*) FILTER (WHERE contains({c}, '{point}'))"
         for c in map(quote_ident, numbers)
     ]
-    source, params = text_reader
-    found = first_row(conn.execute(f"SELECT {', '.join(picks)} FROM {source}", params))
     notes = []
-    for n, column in enumerate(numbers):
-        misread, grouped, with_point = found[3 * n : 3 * n + 3]
+    for column, (misread, grouped, with_point) in _read_per_column(conn, text_reader, numbers, picks):
         if misread is not None:
             raise LoadError(
                 f"{label}: column {column}: --thousands {thousands!r} would read {misread!r} as "
@@ -102,6 +99,16 @@ def _number_columns(
     ]
 
 
+def _read_per_column(
+    conn: duckdb.DuckDBPyConnection, text_reader: tuple[str, list[Any]], columns: list[str], picks: list[str]
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """Each column with its part of one query over the file read as text: ``picks`` holds one select
+    list of three aggregates per column."""
+    source, params = text_reader
+    found = first_row(conn.execute(f"SELECT {', '.join(picks)} FROM {source}", params))
+    return [(column, tuple(found[3 * n : 3 * n + 3])) for n, column in enumerate(columns)]
+
+
 def check_decimal(
     conn: duckdb.DuckDBPyConnection,
     table: str,
@@ -125,11 +132,8 @@ def check_decimal(
         f"min(trim({c})) FILTER (WHERE regexp_full_match(trim({c}), '{three}'))"
         for c in map(quote_ident, numbers)
     ]
-    source, params = text_reader
-    found = first_row(conn.execute(f"SELECT {', '.join(picks)} FROM {source}", params))
     notes = []
-    for n, column in enumerate(numbers):
-        with_point, with_three, example = found[3 * n : 3 * n + 3]
+    for column, (with_point, with_three, example) in _read_per_column(conn, text_reader, numbers, picks):
         if with_point and with_three == with_point:
             notes.append(
                 f"column {column}: every value with the decimal mark {decimal!r} has three digits after it "
