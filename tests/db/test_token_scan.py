@@ -102,8 +102,16 @@ def test_a_token_holding_a_boundary_character_is_left_to_the_recount() -> None:
     assert scan_pattern(["a,b"], ",\n\r") is None
     assert scan_pattern(['"x"'], ',"\n\r') is None
     assert scan_pattern(["NA"], ",\n\r") == "(?:^|[,\\n\\r])(?:\\QNA\\E)(?:[,\\n\\r]|$)"
-    with duckdb.connect() as conn:  # a boundary character RE2 would read as a class operator stays literal
+    with duckdb.connect() as conn:
         assert may_hold_tokens(conn, Recount("s", []), ["NA"]) is True  # no files: cannot tell
+        # delimiters RE2 would read as a class's operators (']', '^', '-', '\\') stay literal edges
+        for edge in "]^-\\":
+            pattern = scan_pattern(["NA"], edge + "\n\r")
+            found = [
+                conn.execute("SELECT regexp_matches(?, ?)", [t, pattern]).fetchone()[0]
+                for t in (f"a{edge}NA{edge}b", f"a{edge}NAb", "aNA\nb", "a-NA-b" if edge != "-" else "a]NA]b")
+            ]
+            assert found == [True, False, False, False], edge
 
 
 def test_a_file_of_empty_fields_and_no_token_is_not_read_again(
