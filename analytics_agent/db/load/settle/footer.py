@@ -13,6 +13,7 @@ Runs inside the load's transaction on the freshly written table (its ``rowid`` f
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import duckdb
 
@@ -34,17 +35,33 @@ class Notes:
     """Trailing rows that could be notes, last first: their rowids, each one's first text and the text
     columns each writes in. (A plain class: a NamedTuple costs every load's import more.)"""
 
-    __slots__ = ("rows", "texts", "written")
+    __slots__ = ("read", "rows", "texts", "written")
 
-    def __init__(self, rows: list[int], texts: list[str], written: list[list[str]]) -> None:
+    def __init__(
+        self,
+        rows: list[int],
+        texts: list[str],
+        written: list[list[str]],
+        read: dict[int, dict[str, Any]] | None = None,
+    ) -> None:
         self.rows, self.texts, self.written = rows, texts, written
+        self.read = read or {}
+        """Every trailing row ``note_rows`` read (rowid -> its cells), notes or not: the totals check
+        looks there for the row above the notes before it asks DuckDB (``row_above``)."""
 
     def starting_like_notes(self) -> Notes:
         """The trailing run of these rows that each start like a note."""
         run = 0
         while run < len(self.rows) and re.match(_NOTE_START, self.texts[run]):
             run += 1
-        return Notes(self.rows[:run], self.texts[:run], self.written[:run])
+        return Notes(self.rows[:run], self.texts[:run], self.written[:run], self.read)
+
+    def row_above(self, before: int | None) -> tuple[int, dict[str, Any]] | None:
+        """The table's last row with a rowid below ``before`` (None: its last row) when ``note_rows`` read
+        it, else None. It read every row of a rowid range ending at the table's largest, so a row it read
+        below ``before`` is the last such row of the whole table."""
+        below = [rowid for rowid in self.read if before is None or rowid < before]
+        return (max(below), self.read[max(below)]) if below else None
 
     @property
     def columns(self) -> list[str]:
@@ -67,13 +84,14 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
         "ORDER BY rowid DESC"
     )
     names = [(d[0], str(d[1]) == "VARCHAR") for d in (cursor.description or [])[1:]]
+    read = {int(rowid): row for rowid, *row in cursor.fetchall()}
     rows, texts, columns = [], [], []
-    for rowid, *row in cursor.fetchall():
+    for rowid, row in read.items():  # last first
         cells = list(zip(names, row, strict=True))
         written = [(c, str(v).strip()) for (c, text), v in cells if text and v is not None and str(v).strip()]
         if not written or any(v is not None for (_, text), v in cells if not text):
             break
-        rows.append(int(rowid))
+        rows.append(rowid)
         texts.append(written[0][1])
         columns.append([c for c, _ in written])
-    return Notes(rows, texts, columns)
+    return Notes(rows, texts, columns, {r: dict(zip((n for n, _ in names), row, strict=True)) for r, row in read.items()})
