@@ -43,3 +43,21 @@ def test_a_tpch_like_store_gets_every_link_and_names_no_text_column(tmp_path):
         ("nation", "n_regionkey", "region", "r_regionkey"),
         ("orders", "o_custkey", "customer", "c_custkey"),
     ]
+
+
+def test_the_quick_look_for_the_prefix_underscore_never_changes_the_answer():
+    """``_unprefixed`` skips the pattern when no underscore stands where the prefix ends: on names built
+    from every prefix length, underscore place and case-folding letter (``İ``, ``ſ``, the Kelvin sign),
+    its answer is the pattern's own, compiled here apart."""
+    import itertools
+    import re
+
+    from analytics_agent.db.relationships_base import _TABLE_PREFIX, _unprefixed
+
+    pattern = re.compile(_TABLE_PREFIX)
+    heads = ["", "l", "ps", "cus", "line", "_", "l_", "\u0130", "\u017f_", "x\u212a"]
+    tails = ["_orderkey", "orderkey", "_Order_ID", "_no", "__code", "_name", "_\u212aey", "_s\u0130d"]
+    names = {h + t for h, t in itertools.product(heads, tails)} | {"a_b_id", "_a_id", "abcd_id", "İİ_key"}
+    for name in sorted(names):
+        found = pattern.match(name)
+        assert _unprefixed(name) == (found.group(1).lower() if found else None), name
