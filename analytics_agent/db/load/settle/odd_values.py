@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.odd_counts import odd_counts
 from analytics_agent.db.load.settle.totals import is_total_label
 from analytics_agent.db.rows import first_row
 
@@ -244,19 +245,13 @@ def _odd_notes(
     conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], rows: int | None
 ) -> list[str]:
     """The note of each column (-> the type most of its values fit): how many values do not fit, and the
-    three commonest; all columns in one query (a query each cost more than its scan on a small table)."""
+    three commonest (``odd_counts``)."""
     if not kinds:
         return []
-    parts = []
-    for name, kind in kinds.items():
-        col = quote_ident(name)
-        parts.append(
-            f"(SELECT {{'n': sum(n), 'odd': list(v ORDER BY n DESC, v)[1:3]}} FROM (SELECT {col} AS v, count(*) AS n "
-            f"FROM {quote_ident(table)} WHERE {col} IS NOT NULL AND TRY_CAST({col} AS {kind}) IS NULL GROUP BY 1))"
-        )
     notes = []
-    for name, found in zip(kinds, first_row(conn.execute(f"SELECT {', '.join(parts)}")), strict=True):
-        count, odd = int(found["n"]), found["odd"]
+    for name, (count, odd) in zip(
+        kinds, odd_counts(conn, table, kinds, rows, listed_up_to=SAMPLE_ROWS), strict=True
+    ):
         values = "value" if count == 1 else "values"
         commas = all(re.fullmatch(_DECIMAL_COMMA, v) for v in odd)  # only then is the answer needed
         fix = odd_value_fix(odd, points=not commas or _points(conn, table, name, rows=rows))
