@@ -80,11 +80,11 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
     binding of it (a load reads the catalog once)."""
     t = quote_ident(table)
     cursor = conn.execute(
-        f"SELECT rowid, * FROM {t} WHERE rowid > (SELECT max(rowid) FROM {t}) - {MOST_NOTE_ROWS} "
-        "ORDER BY rowid DESC"
+        f"SELECT rowid, * FROM {t} WHERE rowid > (SELECT max(rowid) FROM {t}) - {MOST_NOTE_ROWS}"
     )
     names = [(d[0], str(d[1]) == "VARCHAR") for d in (cursor.description or [])[1:]]
-    read = {int(rowid): row for rowid, *row in cursor.fetchall()}
+    # last first, sorted here: DuckDB's ORDER BY of five rows cost a 60-column table 1.3 ms of CPU
+    read = {int(rowid): row for rowid, *row in sorted(cursor.fetchall(), key=lambda r: -int(r[0]))}
     rows, texts, columns = [], [], []
     for rowid, row in read.items():  # last first
         cells = list(zip(names, row, strict=True))
@@ -94,4 +94,9 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
         rows.append(rowid)
         texts.append(written[0][1])
         columns.append([c for c, _ in written])
-    return Notes(rows, texts, columns, {r: dict(zip((n for n, _ in names), row, strict=True)) for r, row in read.items()})
+    return Notes(
+        rows,
+        texts,
+        columns,
+        {r: dict(zip((n for n, _ in names), row, strict=True)) for r, row in read.items()},
+    )
