@@ -69,3 +69,12 @@ def test_an_odd_value_longer_than_listed_is_counted_by_duckdb():
     conn = duckdb.connect()
     _table(conn, {"n": ["1", long, long, "T", "2"]})
     assert odd_counts(conn, "t", {"n": "DOUBLE"}, 5, listed_up_to=5) == [(3, [long, "T"])]
+
+
+def test_duckdb_orders_text_as_python_does():
+    """What the listed count's tie-break (and the stored links' order) rests on: DuckDB's ORDER BY of text
+    is by code point, as Python's ``sorted``."""
+    pool = [*POOL, "", "A", "z", "Å", "\uffff", "\U0010ffff", "ǅ", "İ", "i", "\x00a"]
+    conn = duckdb.connect()
+    _table(conn, {"v": list(pool)})
+    assert [r[0] for r in conn.execute("SELECT v FROM t ORDER BY v").fetchall()] == sorted(pool)
