@@ -125,16 +125,18 @@ def written_tables(cur: duckdb.DuckDBPyConnection) -> Written:
     each looked these up again (every query costs 0.5-1 ms of CPU, much of a small load's own work).
     Base tables only: a view's row count is a scan of whatever it selects (a view over range(1e13) hung
     every load); temporary tables live in the ``temp`` catalog. (A semi-join, not a join: DuckDB plans it
-    for about half the CPU.)"""
+    for about half the CPU. Sorted here, by table and column position: DuckDB's ORDER BY cost a load
+    0.7 ms of CPU.)"""
     catalog: dict[str, dict[str, str]] = {}
     meta: set[str] = set()
-    for schema, table, column, kind in cur.execute(
-        "SELECT schema_name, table_name, column_name, data_type FROM duckdb_columns() WHERE database_name = "
-        "current_database() AND schema_name IN ('main', ?) AND table_oid IN (SELECT table_oid FROM "
-        "duckdb_tables() WHERE database_name = current_database() AND schema_name IN ('main', ?) AND NOT "
-        "temporary) ORDER BY table_name, column_index",
+    rows = cur.execute(
+        "SELECT schema_name, table_name, column_name, data_type, column_index FROM duckdb_columns() WHERE "
+        "database_name = current_database() AND schema_name IN ('main', ?) AND table_oid IN (SELECT "
+        "table_oid FROM duckdb_tables() WHERE database_name = current_database() AND schema_name IN "
+        "('main', ?) AND NOT temporary)",
         [META_SCHEMA, META_SCHEMA],
-    ).fetchall():
+    ).fetchall()
+    for schema, table, column, kind, _ in sorted(rows, key=lambda row: (row[1], row[4])):
         if schema == "main":
             catalog.setdefault(table, {})[column] = kind
         else:
