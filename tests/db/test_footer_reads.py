@@ -35,7 +35,11 @@ def _table(notes: int) -> tuple[_Counting, int]:
 def test_the_totals_row_above_a_note_line_is_taken_from_the_rows_already_read():
     conn, rows = _table(notes=1)
     found, notes = find_footer(conn, "t", rows, ["region"])  # type: ignore[arg-type]
-    assert found is not None and (found.label, found.text, found.sums) == ("region", "Total", ["sales", "units"])
+    assert found is not None and (found.label, found.text, found.sums) == (
+        "region",
+        "Total",
+        ["sales", "units"],
+    )
     assert found.row == len(ROWS) and notes.rows == [len(ROWS) + 1]
     # one read of the last rows; no lookup of the last row before the notes, no read of the whole row
     assert sum("max(rowid)" in sql for sql in conn.sql) == 1

@@ -12,7 +12,25 @@ import pytest
 
 from analytics_agent.db.load.settle.odd_counts import LONGEST_LISTED, odd_counts
 
-POOL = ["T", "t", "n/a", "N/A", "—", "Ä", "a", "Z", "ß", "é", "e\u0301", "tot", "Total", "x" * 12, "中", "🙂", " T"]
+POOL = [
+    "T",
+    "t",
+    "n/a",
+    "N/A",
+    "—",
+    "Ä",
+    "a",
+    "Z",
+    "ß",
+    "é",
+    "e\u0301",
+    "tot",
+    "Total",
+    "x" * 12,
+    "中",
+    "🙂",
+    " T",
+]
 
 
 def _table(conn: duckdb.DuckDBPyConnection, columns: dict[str, list[str | None]]) -> None:
