@@ -24,6 +24,7 @@ from analytics_agent.db.load.options import (
     map_type_overrides,
     parquet_reader_sql,
 )
+from analytics_agent.db.load.read.batches import write_batch
 from analytics_agent.db.load.read.dialect import sniff_dialect
 from analytics_agent.db.load.settle.columns import Rejects
 from analytics_agent.db.load.settle.token_scan import Recount, recount_for
@@ -71,7 +72,9 @@ def make_plan(
         final = {o: overrides.get(o, t) for o, t in sniffed.items()}
         return _plan(source, params, originals, safe, final, fixed=set(overrides))
     dialect, sniffed = _csv_dialect(conn, files, inputs, options)
-    return build_plan(sniffed, dialect, files, options, reserved, rejects)
+    # a line may be as long as the buffer: the user's --max-line-size keeps DuckDB's own buffer
+    batch = None if options.max_line_size else write_batch(files)
+    return build_plan(sniffed, dialect, files, options, reserved, rejects, batch=batch)
 
 
 def build_plan(
@@ -81,8 +84,10 @@ def build_plan(
     options: LoadOptions,
     reserved: frozenset[str],
     rejects: Rejects | None,
+    *,
+    batch: int | None = None,
 ) -> Plan:
-    """The CSV plan from the sniffed columns. Pure."""
+    """The CSV plan from the sniffed columns; ``batch``: the write's bytes per thread. Pure."""
     originals = list(sniffed)
     safe = safe_column_names(originals, reserved=reserved, cells=dialect.header_cells)
     overrides = map_type_overrides(options.types, originals, safe)
@@ -94,7 +99,12 @@ def build_plan(
     flags = {o: "VARCHAR" for o, t in sniffed.items() if t == "BOOLEAN" and o not in overrides}
     types = bignums | flags | overrides | {o: "VARCHAR" for o in formats}
     source, params = csv_reader_sql(
-        files, options, dialect, types=types, rejects=(rejects.errors, rejects.scans) if rejects else None
+        files,
+        options,
+        dialect,
+        types=types,
+        rejects=(rejects.errors, rejects.scans) if rejects else None,
+        batch=batch,
     )
     as_text = {o: "VARCHAR" for o in originals}
     text_reader = csv_reader_sql(
