@@ -77,3 +77,17 @@ def test_a_big_load_stores_whole_row_groups_in_the_file_s_order(tmp_path: Path) 
     assert order == (rows, 0)
     assert sum(groups) == rows
     assert all(g == ROW_GROUP_ROWS for g in groups[:-1]), groups
+
+
+def test_a_csv_source_reads_with_duckdb_s_own_batches(tmp_path: Path) -> None:
+    """A source's view reads the file in place for every question: a batch as big as the file would leave
+    its scans on one thread."""
+    from analytics_agent.db.load.source_reading import pin_csv_reading
+
+    path = tmp_path / "wide.csv"
+    line = "id," + ",".join(f"c{i}" for i in range(30)) + "\n"
+    body = "".join(f"{n}," + ",".join(f"v{n % 97}x{i}" for i in range(30)) + "\n" for n in range(1000))
+    path.write_text(line + body * 60)
+    assert write_batch([path]) is not None  # the load's write would size its batches
+    pinned = pin_csv_reading(str(path), LoadOptions(table="wide"), many=False)
+    assert "buffer_size" not in pinned.read and pinned.read.get("columns")

@@ -61,8 +61,12 @@ def make_plan(
     options: LoadOptions,
     reserved: frozenset[str],
     rejects: Rejects | None,
+    *,
+    writing: bool = True,
 ) -> Plan:
-    """Sniff (once per file), name the columns, apply --type and --date-format, and build the reader."""
+    """Sniff (once per file), name the columns, apply --type and --date-format, and build the reader.
+    ``writing``: the reader feeds the load's write (a source's view reads with DuckDB's own batches: its
+    questions scan the file on every thread)."""
     if kind == "parquet":
         source, params = parquet_reader_sql(files)
         sniffed = describe(conn, source, params, files)
@@ -73,7 +77,7 @@ def make_plan(
         return _plan(source, params, originals, safe, final, fixed=set(overrides))
     dialect, sniffed = _csv_dialect(conn, files, inputs, options)
     # a line may be as long as the buffer: the user's --max-line-size keeps DuckDB's own buffer
-    batch = None if options.max_line_size else write_batch(files)
+    batch = write_batch(files) if writing and not options.max_line_size else None
     return build_plan(sniffed, dialect, files, options, reserved, rejects, batch=batch)
 
 
