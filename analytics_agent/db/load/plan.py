@@ -30,6 +30,8 @@ from analytics_agent.db.load.settle.columns import Rejects
 from analytics_agent.db.load.settle.token_scan import Recount, recount_for
 from analytics_agent.errors import LoadError
 
+SAMPLE_BUFFER = 1 << 20
+
 
 class Plan(NamedTuple):  # not a dataclass: a tenth of the import cost
     """The reader and the names: what the one transaction runs."""
@@ -133,15 +135,43 @@ def build_plan(
         final,
         fixed=set(overrides) | set(formats),
         flags=[s for o, s in zip(originals, safe, strict=True) if o in flags],
-        recount=(
-            recount_for(*text_reader, files, dialect.delimiter, dialect.quote, options.encoding)
-            if set(options.nulls()) - {""}
-            else None
-        ),
+        recount=_recount(files, options, dialect, text_reader, as_text),
         text_reader=text_reader,
         date_formats=day_month,
         parse=formats,
         dialect=dialect,
+    )
+
+
+def _recount(
+    files: list[Path],
+    options: LoadOptions,
+    dialect: Dialect,
+    text_reader: tuple[str, list[Any]],
+    as_text: dict[str, str],
+) -> Recount | None:
+    """The readers that count missing-value tokens (``settle.token_notes``), when there are tokens. Pure."""
+    tokens = [t for t in options.nulls() if t]
+    if not tokens:
+        return None
+    counted = csv_reader_sql(files, options, dialect, types=as_text, lenient=True, nulls=tokens)
+    # small buffers: DuckDB parses a whole buffer's share before a LIMIT stops it (8 MB against 1 MB)
+    sample = csv_reader_sql(
+        files,
+        options._replace(null_tokens=()),
+        dialect,
+        types=as_text,
+        lenient=True,
+        batch=max(SAMPLE_BUFFER, options.max_line_size or 0),
+    )
+    return recount_for(
+        *text_reader,
+        files,
+        dialect.delimiter,
+        dialect.quote,
+        options.encoding,
+        counted=counted,
+        sample=sample,
     )
 
 
