@@ -1,4 +1,4 @@
-"""The recount of missing-value tokens (``settle.columns._token_counts``): each text column's note counts
+"""The recount of missing-value tokens (``settle.token_notes.token_counts``): each text column's note counts
 the values that were one of the tokens (not the empty fields) and names the tokens it held, whatever
 their place in the token list and however many tokens were given. The expected counts are computed here
 from the rows as written, not taken from the loader."""
