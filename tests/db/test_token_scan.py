@@ -133,3 +133,18 @@ def test_a_file_of_empty_fields_and_no_token_is_not_read_again(
     with_token.write_text("id,name,code\n1,NANCY,\n2,,NA\n3,x,z\n")
     notes = load_files(tmp_path / "b.duckdb", [str(with_token)], LoadOptions(table="b")).notes
     assert calls and "code: 1 value 'NA' read as missing (NULL); add --null '' to keep them as text" in notes
+
+
+def test_a_token_in_the_first_block_needs_no_scan_of_the_whole_file(tmp_path: Path) -> None:
+    """The file's first block shows the token: DuckDB is not asked to read the whole file (a connection
+    that cannot be used would fail the call); a token only past the first block is still found by it."""
+    early = tmp_path / "early.csv"
+    early.write_text("id,code\n1,NULL\n" + "".join(f"{i},c{i}\n" for i in range(2, 20_000)))
+    recount = recount_for("unused", [], [early], ",", '"', None)
+    assert may_hold_tokens(object(), recount, REAL)  # type: ignore[arg-type]
+    late = tmp_path / "late.csv"
+    late.write_text("id,code\n" + "".join(f"{i},c{i}\n" for i in range(2, 20_000)) + "20000,NULL\n")
+    assert late.stat().st_size > 1 << 16
+    with duckdb.connect() as conn:
+        assert may_hold_tokens(conn, recount_for("unused", [], [late], ",", '"', None), REAL)
+        assert not may_hold_tokens(conn, recount_for("unused", [], [late], ",", '"', None), ["NA"])
