@@ -1,4 +1,4 @@
-"""The recount of missing-value tokens (``settle.columns._token_counts``): each text column's note counts
+"""The recount of missing-value tokens (``settle.token_notes.token_counts``): each text column's note counts
 the values that were one of the tokens (not the empty fields) and names the tokens it held, whatever
 their place in the token list and however many tokens were given. The expected counts are computed here
 from the rows as written, not taken from the loader."""
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from analytics_agent.db.load.options import DEFAULT_NULL_TOKENS, LoadOptions
 from analytics_agent.db.load.run import load_files
+from analytics_agent.db.load.settle.token_notes import SAMPLE_ROWS
 
 
 def _load(tmp_path: Path, rows: list[list[str]], tokens: tuple[str, ...] | None = None) -> list[str]:
@@ -22,7 +23,9 @@ def _load(tmp_path: Path, rows: list[list[str]], tokens: tuple[str, ...] | None 
 def _token_notes(notes: list[str]) -> dict[str, tuple[int, list[str]]]:
     found = {}
     for note in notes:
-        match = re.fullmatch(r"(\w+): ([\d,]+) values? (.+) read as missing \(NULL\); add --null '' .*", note)
+        match = re.fullmatch(
+            r"(\w+): ([\d,]+) values? (?!such as)(.+) read as missing \(NULL\); add --null '' .*", note
+        )
         if match:
             found[match[1]] = (int(match[2].replace(",", "")), re.findall(r"'([^']*)'", match[3]))
     return found
@@ -60,3 +63,41 @@ def test_a_token_with_a_quote_is_matched_as_written(tmp_path: Path) -> None:
     rows = [["id", "a"]] + [[str(i), ["n'a", "v", "NA", "w"][i % 4]] for i in range(40)]
     notes = _load(tmp_path, rows, tokens)
     assert any(n.startswith("a: 20 values 'NA', \"n'a\" read as missing") for n in notes), notes
+
+
+def test_past_the_first_rows_counts_stay_exact_and_unsure_names_say_such_as(tmp_path: Path) -> None:
+    """The count is DuckDB's own, over the whole file; which tokens a column held comes from its first
+    ``SAMPLE_ROWS`` rows. A column whose tokens all come later is read value by value (its names exact); a
+    column whose later rows hold another token is named "such as" what its first rows showed."""
+    n = SAMPLE_ROWS * 2
+    rows = [["id", "early", "late", "clean"]]
+    for i in range(n):
+        early = "NA" if i % 10 == 0 else ("-" if i > SAMPLE_ROWS and i % 10 == 5 else "e")
+        late = "NULL" if i > SAMPLE_ROWS and i % 7 == 0 else ("" if i % 3 else "x")
+        rows.append([str(i), early, late, "" if i % 4 else "c"])
+    notes = _load(tmp_path, rows)
+    early_count = sum(1 for r in rows[1:] if r[1] in ("NA", "-"))
+    assert (
+        f"early: {early_count:,} values such as 'NA' read as missing (NULL); add --null '' to keep them as text"
+        in notes
+    )
+    late_count = sum(1 for r in rows[1:] if r[2] == "NULL")
+    assert _token_notes(notes)["late"] == (late_count, ["NULL"])
+    assert not any(note.startswith("clean:") for note in notes)
+
+
+def test_cells_no_file_wrote_are_no_tokens(tmp_path: Path) -> None:
+    """A short row padded by --pad-short-rows, and a column one of several files lacks, are NULL in every
+    reading of the files; only the tokens written count."""
+    short = tmp_path / "short.csv"
+    short.write_text("id,a,b\n" + "".join(f"{i},NA,x\n" if i % 2 else f"{i},y\n" for i in range(40)))
+    notes = load_files(tmp_path / "p.duckdb", [str(short)], LoadOptions(table="p", pad_short_rows=True)).notes
+    assert _token_notes(notes)["a"] == (20, ["NA"]) and not any(n.startswith("b:") for n in notes)
+    (tmp_path / "one.csv").write_text(
+        "id,a,c\n" + "".join(f"{i},v,{'NULL' if i % 4 == 0 else 'w'}\n" for i in range(20))
+    )
+    (tmp_path / "two.csv").write_text("id,a\n" + "".join(f"{i},v\n" for i in range(20, 50)))
+    notes = load_files(
+        tmp_path / "m.duckdb", [str(tmp_path / "one.csv"), str(tmp_path / "two.csv")], LoadOptions(table="m")
+    ).notes
+    assert _token_notes(notes)["c"] == (5, ["NULL"])
