@@ -8,8 +8,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from analytics_agent.db.load.options import DEFAULT_NULL_TOKENS, LoadOptions
 from analytics_agent.db.load.run import load_files
+from analytics_agent.db.load.settle import token_notes
 from analytics_agent.db.load.settle.token_notes import SAMPLE_ROWS
 
 
@@ -65,10 +68,13 @@ def test_a_token_with_a_quote_is_matched_as_written(tmp_path: Path) -> None:
     assert any(n.startswith("a: 20 values 'NA', \"n'a\" read as missing") for n in notes), notes
 
 
-def test_past_the_first_rows_counts_stay_exact_and_unsure_names_say_such_as(tmp_path: Path) -> None:
+def test_past_the_first_rows_counts_stay_exact_and_unsure_names_say_such_as(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The count is DuckDB's own, over the whole file; which tokens a column held comes from its first
     ``SAMPLE_ROWS`` rows. A column whose tokens all come later is read value by value (its names exact); a
     column whose later rows hold another token is named "such as" what its first rows showed."""
+    monkeypatch.setattr(token_notes, "COUNTED_ROWS", SAMPLE_ROWS)  # a big file's way, on a small one
     n = SAMPLE_ROWS * 2
     rows = [["id", "early", "late", "clean"]]
     for i in range(n):
@@ -86,7 +92,7 @@ def test_past_the_first_rows_counts_stay_exact_and_unsure_names_say_such_as(tmp_
     assert not any(note.startswith("clean:") for note in notes)
 
 
-def test_cells_no_file_wrote_are_no_tokens(tmp_path: Path) -> None:
+def test_cells_no_file_wrote_are_no_tokens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A short row padded by --pad-short-rows, and a column one of several files lacks, are NULL in every
     reading of the files; only the tokens written count."""
     short = tmp_path / "short.csv"

@@ -98,7 +98,7 @@ def settle_columns(
     dated, date_notes, noted, decided = text_dates(conn, table, free, rows, probe, clues)
     notes += date_notes
     text = [c for c in text if c not in dated]
-    notes += token_notes(conn, table, text, recount, stored_to_original, tokens)
+    notes += token_notes(conn, table, text, recount, stored_to_original, tokens, rows=rows)
     noted += noted_amounts
     notes += odd_value_notes(
         conn,

@@ -23,6 +23,9 @@ from analytics_agent.db.load.settle.token_scan import Recount, may_hold_tokens
 from analytics_agent.db.rows import first_row
 
 SAMPLE_ROWS = 5_000
+COUNTED_ROWS = 50_000
+"""Up to this many rows (or when the count is not known) every value is compared in one pass: the
+tokens-only reading and its sample are two queries, and each costs a small file more than it saves."""
 _MASK_TOKENS = 62
 """Up to this many tokens, which of them a column holds is one BIGINT bitmask (bit i: token i)."""
 
@@ -42,8 +45,11 @@ def token_notes(
     recount: Recount | None,
     stored_to_original: dict[str, str],
     tokens: Sequence[str],
+    *,
+    rows: int | None = None,
 ) -> list[str]:
-    """Name each text column where values such as ``NA`` became NULL, with the count."""
+    """Name each text column where values such as ``NA`` became NULL, with the count. ``rows``: the
+    table's row count, when the caller knows it."""
     real = [t for t in tokens if t]
     if not text or recount is None or not real:
         return []
@@ -56,6 +62,8 @@ def token_notes(
     if not suspects or not may_hold_tokens(conn, recount, real):
         return []
     try:  # on a cursor of its own: a failure here must not abort the load's transaction
+        if rows is None or rows <= COUNTED_ROWS:
+            recount = recount._replace(counted=None)
         found = token_counts(conn, recount, [stored_to_original[c] for c in suspects], real)
     except duckdb.Error:
         return [f"{', '.join(suspects)}: values such as NA may have become NULL; add --null '' to keep them"]
