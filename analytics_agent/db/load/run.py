@@ -32,6 +32,7 @@ from analytics_agent.db.load.plan import Plan, excel_note, make_plan
 from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
 from analytics_agent.db.load.read.transcode import asks_windows_1252, utf8_copies
+from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed, plan_ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
@@ -148,13 +149,19 @@ def _load(
         options = options._replace(mode=write_mode(options.mode, table, existing))
         plan = make_plan(conn, kind, files, inputs, options, reserved, rejects)
         load = _Load(conn, table, plan, options, files, inputs, rejects, before)
+        ahead = plan_ahead(conn, plan, options, files)
         try:
-            with (
-                space_given_back_on_failure(db_path),
-                progress(conn, on_progress),
-                transaction(conn, state),
-            ):
-                loaded, rejected, notes, profile, links = load.run()
+            try:
+                run = (
+                    _Load(conn, table, ahead[0], options, files, inputs, rejects, before, ahead[1])
+                    if ahead
+                    else load
+                )
+                loaded, rejected, notes, profile, links = _run(run, db_path, on_progress, state)
+            except (
+                AheadMissed
+            ):  # rolled back: a column of amounts held a value its first ones did not suggest
+                loaded, rejected, notes, profile, links = _run(load, db_path, on_progress, state)
         except duckdb.Error as exc:
             raise LoadError(load.explain(str(exc))) from None
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
@@ -174,6 +181,18 @@ def _load(
     )
 
 
+def _run(
+    load: _Load, db_path: Path, on_progress: ProgressCallback | None, state: WriteState
+) -> tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relationship]]:
+    """``load.run`` in its transaction: rolled back on any failure."""
+    with (
+        space_given_back_on_failure(db_path),
+        progress(load.conn, on_progress),
+        transaction(load.conn, state),
+    ):
+        return load.run()
+
+
 def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
     cells = (plan.dialect.header_cells if plan.dialect else ()) or plan.originals
     return header_renames(cells, plan.originals, plan.safe)
@@ -191,6 +210,8 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     rejects: Rejects | None
     before: Written
     """The database's tables before the load (``written_tables``)."""
+    ahead: Ahead | None = None
+    """The amount columns the write converts (``amounts_ahead``); the plan's query converts them."""
 
     def run(self) -> tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relationship]]:
         """Write, settle the columns, store the profile and relationships (inside the transaction).
@@ -294,6 +315,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             decimal=self.options.decimal,
             rows=rows,
             stamps=self._stamps(),
+            ahead=self.ahead,
         )
 
     def _point_thousands(self) -> list[str]:
