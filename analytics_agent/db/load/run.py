@@ -17,6 +17,7 @@ import duckdb
 
 from analytics_agent.db.catalog import Written, get_profile, own_table_types, store_profile, written_tables
 from analytics_agent.db.connect import ensure_database, holds_tables, is_new_database, open_writer
+from analytics_agent.db.load.ahead import plan_ahead
 from analytics_agent.db.load.inputs import load_threads
 from analytics_agent.db.load.keywords import renamed_words
 from analytics_agent.db.load.names import header_renames, rename_reason
@@ -32,7 +33,7 @@ from analytics_agent.db.load.plan import Plan, excel_note, make_plan
 from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
 from analytics_agent.db.load.read.transcode import asks_windows_1252, utf8_copies
-from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed, plan_ahead
+from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
@@ -158,9 +159,8 @@ def _load(
                     else load
                 )
                 loaded, rejected, notes, profile, links = _run(run, db_path, on_progress, state)
-            except (
-                AheadMissed
-            ):  # rolled back: a column of amounts held a value its first ones did not suggest
+            except AheadMissed:
+                # rolled back: a column of amounts held a value its first ones did not suggest
                 loaded, rejected, notes, profile, links = _run(load, db_path, on_progress, state)
         except duckdb.Error as exc:
             raise LoadError(load.explain(str(exc))) from None

@@ -4,16 +4,16 @@
 check, the rewrites and a dearer commit); converted in the ``CREATE TABLE AS`` they cost 0.05 s, the
 check included, because the text is never stored.
 
-A guess from the first rows, proven on every value: a value the form does not match is written as NaN
-(never a number the form reads), so ``proven_counts`` finds it once the columns settle and raises
-``AheadMissed``; the load then rolls back and runs again with the plain write, the way every other load
-runs. A column converted ahead is said, typed and profiled exactly as ``amounts.settle_amounts`` would have
-done after a plain write: the same counts (``amount_counts.quick_counts``'), the same value SQL."""
+``load/ahead.py`` plans it; this module proves it. A guess from the first rows, proven on every value:
+a value the form does not match is written as NaN (never a number the form reads), so ``proven_counts``
+finds it once the columns settle and raises ``AheadMissed``; the load then rolls back and runs again with
+the plain write, the way every other load runs. A column converted ahead is said, typed and profiled
+exactly as ``amounts.settle_amounts`` would have done after a plain write: the same counts
+(``amount_counts.fitting_counts``), the same value SQL (``amount_forms.simple_value_sql``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 import duckdb
@@ -22,16 +22,7 @@ from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.rows import first_row
 
 if TYPE_CHECKING:
-    from analytics_agent.db.load.options import LoadOptions
-    from analytics_agent.db.load.plan import Plan
     from analytics_agent.db.load.settle.amount_counts import Form, RawCounts
-
-AHEAD_BYTES = 4_000_000
-"""Files smaller than this are written the plain way: reading their first rows ahead costs a few ms, about
-what the rewrites of a million bytes of amounts cost."""
-_FIRST = 50
-"""The first rows read ahead: what ``columns._probe`` reads of the written table."""
-_BUFFER = 1 << 20
 
 
 class Ahead(NamedTuple):
@@ -43,57 +34,6 @@ class Ahead(NamedTuple):
 
 class AheadMissed(Exception):
     """A column converted in the write is not what its first values suggested: load it the plain way."""
-
-
-def plan_ahead(
-    conn: duckdb.DuckDBPyConnection, plan: Plan, options: LoadOptions, files: Sequence[Path]
-) -> tuple[Plan, Ahead] | None:
-    """The plan whose write converts the amount columns of a big CSV file, and what it converts; None
-    when nothing is converted ahead: a small file, an append (the table's types stand), records set
-    aside, ``--decimal``, ``--thousands`` or ``--drop-totals`` (each reads amounts its own way first)."""
-    if (
-        plan.text_reader is None
-        or plan.dialect is None
-        or options.mode == "append"
-        or options.skip_bad_rows
-        or options.decimal is not None
-        or options.thousands is not None
-        or options.drop_totals
-        or sum(f.stat().st_size for f in files) < AHEAD_BYTES
-    ):
-        return None
-    columns = [c for c in plan.text_columns if c not in plan.flags and c not in plan.fixed]
-    if not columns:
-        return None
-    forms, probe = _forms(conn, plan, columns)
-    if not forms:
-        return None
-    parts = ", ".join(f"{checked_sql(quote_ident(n), f)} AS {quote_ident(n)}" for n, f in forms.items())
-    return plan._replace(query=f"SELECT * REPLACE ({parts}) FROM ({plan.query})"), Ahead(forms, probe)
-
-
-def _forms(
-    conn: duckdb.DuckDBPyConnection, plan: Plan, columns: Sequence[str]
-) -> tuple[dict[str, Form], dict[str, list[str]]]:
-    """The plain forms the first rows of the text ``columns`` suggest (decimal point, or whole numbers),
-    and those columns' first values."""
-    from analytics_agent.db.load.settle.amount_counts import guess
-    from analytics_agent.db.load.settle.amounts import candidates
-
-    wanted = ", ".join(quote_ident(c) for c in columns)
-    # the first rows alone: DuckDB's default buffer reads 16 MB of the file for them (6 against 2 ms)
-    query = plan.query.replace("read_csv(?, ", f"read_csv(?, buffer_size = {_BUFFER}, ", 1)
-    try:
-        rows = conn.execute(f"SELECT {wanted} FROM ({query}) LIMIT {_FIRST}", plan.params).fetchall()
-    except duckdb.Error:  # a line longer than the buffer: the write says what it says of the file
-        return {}, {}
-    probe = {name: [r[i] for r in rows if r[i] is not None] for i, name in enumerate(columns)}
-    forms = {
-        name: form
-        for name, marks in candidates(probe).items()
-        if (form := guess(marks, probe[name])) is not None and form.mark in (".", "0")
-    }
-    return forms, {name: probe[name] for name in forms}
 
 
 def checked_sql(column: str, form: Form) -> str:

@@ -1,0 +1,143 @@
+"""Amount columns converted in the write itself (``settle/amounts_ahead.py``): the same table, notes and
+profile as the plain write followed by ``ALTER … TYPE DOUBLE``, and the plain load again when a value
+further down leaves the form the first ones showed."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from analytics_agent.db.catalog import get_profile
+from analytics_agent.db.load import ahead as amounts_ahead
+from analytics_agent.db.load import run as load_run
+from analytics_agent.db.load.options import load_options
+from analytics_agent.db.load.run import load_files
+from analytics_agent.db.load.settle.amount_counts import Form
+from analytics_agent.db.load.settle.amounts_ahead import checked_sql
+
+
+def _money(cents: int) -> str:
+    text = f"${abs(cents) / 100:,.2f}"
+    return f"({text})" if cents < 0 else text
+
+
+def _export(path: Path, rows: int, late: dict[int, str] | None = None) -> tuple[list[int], list[int]]:
+    """An export-style file; returns the amounts (in cents) and the percents written."""
+    rng = random.Random(7)
+    cents = [rng.randint(-500_000, 90_000_000) for _ in range(rows)]
+    shares = [rng.randint(0, 40) for _ in range(rows)]
+    lines = ["Invoice,Invoice Date,Amount,Discount,Status"]
+    for i in range(rows):
+        amount = (late or {}).get(i, _money(cents[i]))
+        lines.append(f'INV-{i:05d},{1 + i % 12:02d}/{1 + i % 28:02d}/2024,"{amount}",{shares[i]}%,Open')
+    path.write_text("\n".join(lines) + "\n")
+    return cents, shares
+
+
+def _load(
+    tmp_path: Path, csv: Path, name: str, monkeypatch: pytest.MonkeyPatch, ahead: bool
+) -> dict[str, Any]:
+    """Load ``csv`` with the conversion in the write allowed (``ahead``) or not; what was proposed, the
+    summary, the stored rows and the profile."""
+    proposed: list[Any] = []
+
+    def spy(*args: Any) -> Any:
+        found = amounts_ahead.plan_ahead(*args)
+        proposed.append(found[1] if found else None)
+        return found
+
+    monkeypatch.setattr(amounts_ahead, "AHEAD_BYTES", 0 if ahead else 1 << 60)
+    monkeypatch.setattr(load_run, "plan_ahead", spy)
+    db = tmp_path / f"{name}.duckdb"
+    summary = load_files(db, [str(csv)], load_options(table="t"))
+    with duckdb.connect(str(db), read_only=True) as conn:
+        rows = conn.execute("SELECT * FROM t ORDER BY invoice").fetchall()
+        profile = get_profile(conn, "t")
+    return {"proposed": proposed, "summary": summary, "rows": rows, "profile": profile}
+
+
+def test_amounts_converted_in_the_write_are_stored_and_said_as_after_a_plain_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    csv = tmp_path / "export.csv"
+    cents, shares = _export(csv, 600)
+    ahead = _load(tmp_path, csv, "ahead", monkeypatch, ahead=True)
+    plain = _load(tmp_path, csv, "plain", monkeypatch, ahead=False)
+    assert ahead["proposed"][0].forms == {
+        "amount": Form(".", dollar=True, percent=False),
+        "discount": Form("0", dollar=False, percent=True),
+    }
+    assert plain["proposed"] == [None]
+    types = {c.name: c.type for c in ahead["summary"].columns}
+    assert types == {c.name: c.type for c in plain["summary"].columns}
+    assert types["amount"] == types["discount"] == "DOUBLE" and types["invoice_date"] == "DATE"
+    assert ahead["summary"].notes == plain["summary"].notes
+    assert ahead["summary"].notes[0].startswith("amounts stored as numbers (DOUBLE)")
+    assert ahead["rows"] == plain["rows"]
+    assert ahead["profile"] == plain["profile"]
+    assert ahead["profile"]["units"] == {"amount": "$", "discount": "%"}
+    # the numbers the file says, independently of either path's SQL
+    assert [r[2] for r in ahead["rows"]] == [c / 100 for c in cents]
+    assert [r[3] for r in ahead["rows"]] == [float(s) for s in shares]
+
+
+@pytest.mark.parametrize(
+    "odd, note",
+    [
+        ("$1,23.45", "amount stayed text: it holds amounts ($) but 1 value does not read as one"),
+        ("€56.00", "amount stayed text: it holds amounts in more than one currency"),
+        ("pending", "amount stayed text: it holds amounts ($) but 1 value does not read as one"),
+    ],
+)
+def test_a_value_outside_the_form_further_down_loads_the_plain_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, odd: str, note: str
+):
+    """``$1,23.45`` is what a proof by the cast alone would let through (its commas dropped it casts to
+    123.45): the form's check writes NaN, found before the commit, and the plain load keeps it text."""
+    csv = tmp_path / "late.csv"
+    _export(csv, 300, late={250: odd})
+    ahead = _load(tmp_path, csv, "ahead", monkeypatch, ahead=True)
+    plain = _load(tmp_path, csv, "plain", monkeypatch, ahead=False)
+    assert "amount" in ahead["proposed"][0].forms  # the first rows suggested it
+    types = {c.name: c.type for c in ahead["summary"].columns}
+    assert types["amount"] == "VARCHAR" and types["discount"] == "DOUBLE"
+    assert any(n.startswith(note) for n in ahead["summary"].notes)
+    assert ahead["summary"].notes == plain["summary"].notes
+    assert ahead["rows"] == plain["rows"]
+    assert ahead["profile"] == plain["profile"]
+    assert odd in [r[2] for r in ahead["rows"]]
+
+
+@pytest.mark.parametrize("flag", [{"decimal": "."}, {"thousands": ","}, {"drop_totals": True}])
+def test_options_that_read_amounts_their_own_way_keep_the_plain_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: dict[str, Any]
+):
+    csv = tmp_path / "export.csv"
+    _export(csv, 100)
+    proposed: list[Any] = []
+    monkeypatch.setattr(amounts_ahead, "AHEAD_BYTES", 0)
+    monkeypatch.setattr(
+        load_run, "plan_ahead", lambda *a: proposed.append(amounts_ahead.plan_ahead(*a)) or proposed[-1]
+    )
+    load_files(tmp_path / "t.duckdb", [str(csv)], load_options(table="t", **flag))
+    assert proposed == [None]
+
+
+def test_checked_sql_reads_the_form_and_marks_any_other_value_nan():
+    values = ["$1,234.50", "($84.10)", "-$5", "$-5", ".5", None, "$1,23.45", "1.234,50", "€5", "", "$ 5"]
+    form = Form(".", dollar=True, percent=False)
+    sql = checked_sql("v", form)
+    with duckdb.connect() as conn:
+        got = [
+            r[0]
+            for r in conn.execute(
+                f"SELECT {sql} FROM (SELECT unnest(?::VARCHAR[]) AS v, generate_subscripts(?::VARCHAR[], 1) AS i) ORDER BY i",
+                [values, values],
+            ).fetchall()
+        ]
+    assert got[:6] == [1234.5, -84.1, -5.0, -5.0, 0.5, None]
+    assert all(g is not None and g != g for g in got[6:])  # NaN: not equal to itself
