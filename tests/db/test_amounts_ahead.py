@@ -4,13 +4,16 @@ further down leaves the form the first ones showed."""
 
 from __future__ import annotations
 
+import math
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pytest
 
+from analytics_agent.db.amount_forms import simple, simple_value_sql
 from analytics_agent.db.catalog import get_profile
 from analytics_agent.db.load import ahead as amounts_ahead
 from analytics_agent.db.load import run as load_run
@@ -141,3 +144,39 @@ def test_checked_sql_reads_the_form_and_marks_any_other_value_nan():
         ]
     assert got[:6] == [1234.5, -84.1, -5.0, -5.0, 0.5, None]
     assert all(g is not None and g != g for g in got[6:])  # NaN: not equal to itself
+
+
+def _written(rng: random.Random, form: Form) -> str:
+    """A random amount of ``form`` as a spreadsheet writes it."""
+    whole = rng.choice([0, 7, 42, 999, 1000, 12_345, 1_234_567, 10**12 + 5])
+    if form.mark == ".":
+        digits = rng.choice([f"{whole}", f"{whole:,}"]) + rng.choice(["", ".5", ".05", ".10", ".125"])
+        digits = rng.choice([digits, ".75"]) if whole == 0 else digits
+    else:
+        digits = str(whole)
+    amount = ("$" if form.dollar and rng.random() < 0.8 else "") + digits + ("%" if form.percent else "")
+    shapes = [amount, f"-{amount}", f"({amount})"]
+    if form.dollar and not form.percent:
+        shapes.append(f"$-{digits}")
+    return rng.choice(shapes)
+
+
+@pytest.mark.parametrize(
+    "form",
+    [Form(m, dollar=d, percent=p) for m in (".", "0") for d in (False, True) for p in (False, True)],
+)
+def test_checked_sql_gives_simple_value_sqls_number_for_every_value_of_the_form(form: Form):
+    """The write's number (a negative in parentheses negated) is the one ``settle_amounts`` stores
+    (``simple_value_sql``), to the bit, minus zero included."""
+    rng = random.Random(repr(form))
+    values = [_written(rng, form) for _ in range(3000)] + ["(0)", "($0.00)", "-0", "(.5)"]
+    values = [v for v in values if re.fullmatch(simple(*form), v)]
+    assert len(values) > 2000
+    with duckdb.connect() as conn:
+        pairs = conn.execute(
+            f"SELECT {checked_sql('v', form)}, {simple_value_sql('v', *form)} FROM (SELECT unnest(?) AS v)",
+            [values],
+        ).fetchall()
+    for value, (ahead, plain) in zip(values, pairs, strict=True):
+        assert ahead is not None and not math.isnan(ahead), value
+        assert (ahead, math.copysign(1, ahead)) == (plain, math.copysign(1, plain)), value
