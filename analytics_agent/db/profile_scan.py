@@ -22,6 +22,9 @@ SMALL_TABLE_ROWS = 20_000
 ``_distinct_values``); past it, by a GROUP BY of each column, which holds only the distinct values."""
 SAMPLE_ROWS = 100_000
 """Rows a sample of a big table holds, for checks that need no exact count (``sample_clause``)."""
+GAUGE_ROWS = 20_000
+"""Rows of the sample that picks the columns whose values are listed (``_gauged``): a column of at most
+a hundred values shows them in any such sample (300k x 64 voter file: 0.07 -> 0.016 s, the same profile)."""
 _TEXT_TYPES = ("VARCHAR",)
 _CUT = MAX_PROFILE_TEXT + 1  # a text value read this long was longer than a label
 # Types whose min/max mean something to a reader (not lists, structs, maps or blobs).
@@ -114,15 +117,15 @@ def _gauged(
         return {}
     parts = [f"approx_count_distinct({c}), max(strlen({c}))" for c in map(quote_ident, text)]
     found = first_row(
-        cur.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}{sample_clause(rows)}")
+        cur.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}{sample_clause(rows, GAUGE_ROWS)}")
     )
     return {name: (found[2 * i], found[2 * i + 1]) for i, name in enumerate(text)}
 
 
-def sample_clause(rows: int) -> str:
-    """``USING SAMPLE`` of about ``SAMPLE_ROWS`` rows of a table of ``rows`` (whole vectors, fixed seed:
-    reads a tenth of a 1M-row table, and the same tenth each time); empty for a table that is no bigger."""
-    return f" USING SAMPLE {100 * SAMPLE_ROWS / rows:.4f} PERCENT (system, 11)" if rows > SAMPLE_ROWS else ""
+def sample_clause(rows: int, size: int = SAMPLE_ROWS) -> str:
+    """``USING SAMPLE`` of about ``size`` rows of a table of ``rows`` (whole vectors, fixed seed: reads a
+    tenth of a 1M-row table, and the same tenth each time); empty for a table that is no bigger."""
+    return f" USING SAMPLE {100 * size / rows:.4f} PERCENT (system, 11)" if rows > size else ""
 
 
 def _distinct_values(

@@ -86,6 +86,7 @@ def test_a_big_tables_profile_gauged_on_a_sample_is_the_whole_tables(tmp_path, m
         )
         whole = compute_profile(conn, "t")
         monkeypatch.setattr(profile_scan, "SAMPLE_ROWS", 2_000)
+        monkeypatch.setattr(profile_scan, "GAUGE_ROWS", 1_000)
         gauged = compute_profile(conn, "t", rows=30_000)
     assert gauged == whole
     columns = {c["name"]: c for c in whole["columns"]}

@@ -1,4 +1,4 @@
-"""The recount of missing-value tokens (``settle.columns._token_counts``): each text column's note counts
+"""The recount of missing-value tokens (``settle.token_notes.token_counts``): each text column's note counts
 the values that were one of the tokens (not the empty fields) and names the tokens it held, whatever
 their place in the token list and however many tokens were given. The expected counts are computed here
 from the rows as written, not taken from the loader."""
@@ -10,6 +10,7 @@ from pathlib import Path
 
 from analytics_agent.db.load.options import DEFAULT_NULL_TOKENS, LoadOptions
 from analytics_agent.db.load.run import load_files
+from analytics_agent.db.load.settle.token_notes import SAMPLE_ROWS
 
 
 def _load(tmp_path: Path, rows: list[list[str]], tokens: tuple[str, ...] | None = None) -> list[str]:
@@ -22,7 +23,9 @@ def _load(tmp_path: Path, rows: list[list[str]], tokens: tuple[str, ...] | None 
 def _token_notes(notes: list[str]) -> dict[str, tuple[int, list[str]]]:
     found = {}
     for note in notes:
-        match = re.fullmatch(r"(\w+): ([\d,]+) values? (.+) read as missing \(NULL\); add --null '' .*", note)
+        match = re.fullmatch(
+            r"(\w+): ([\d,]+) values? (?!such as)(.+) read as missing \(NULL\); add --null '' .*", note
+        )
         if match:
             found[match[1]] = (int(match[2].replace(",", "")), re.findall(r"'([^']*)'", match[3]))
     return found
@@ -60,3 +63,24 @@ def test_a_token_with_a_quote_is_matched_as_written(tmp_path: Path) -> None:
     rows = [["id", "a"]] + [[str(i), ["n'a", "v", "NA", "w"][i % 4]] for i in range(40)]
     notes = _load(tmp_path, rows, tokens)
     assert any(n.startswith("a: 20 values 'NA', \"n'a\" read as missing") for n in notes), notes
+
+
+def test_past_the_first_rows_counts_stay_exact_and_unsure_names_say_such_as(tmp_path: Path) -> None:
+    """The count is DuckDB's own, over the whole file; which tokens a column held comes from its first
+    ``SAMPLE_ROWS`` rows. A column whose tokens all come later is read value by value (its names exact); a
+    column whose later rows hold another token is named "such as" what its first rows showed."""
+    n = SAMPLE_ROWS * 2
+    rows = [["id", "early", "late", "clean"]]
+    for i in range(n):
+        early = "NA" if i % 10 == 0 else ("-" if i > SAMPLE_ROWS and i % 10 == 5 else "e")
+        late = "NULL" if i > SAMPLE_ROWS and i % 7 == 0 else ("" if i % 3 else "x")
+        rows.append([str(i), early, late, "" if i % 4 else "c"])
+    notes = _load(tmp_path, rows)
+    early_count = sum(1 for r in rows[1:] if r[1] in ("NA", "-"))
+    assert (
+        f"early: {early_count:,} values such as 'NA' read as missing (NULL); add --null '' to keep them as text"
+        in notes
+    )
+    late_count = sum(1 for r in rows[1:] if r[2] == "NULL")
+    assert _token_notes(notes)["late"] == (late_count, ["NULL"])
+    assert not any(note.startswith("clean:") for note in notes)

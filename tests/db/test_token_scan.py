@@ -12,7 +12,7 @@ import pytest
 
 from analytics_agent.db.load.options import DEFAULT_NULL_TOKENS, LoadOptions
 from analytics_agent.db.load.run import load_files
-from analytics_agent.db.load.settle import columns
+from analytics_agent.db.load.settle import token_notes
 from analytics_agent.db.load.settle.token_scan import Recount, may_hold_tokens, recount_for, scan_pattern
 
 REAL = [t for t in DEFAULT_NULL_TOKENS if t]
@@ -118,13 +118,13 @@ def test_a_file_of_empty_fields_and_no_token_is_not_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[list[str]] = []
-    real_counts = columns._token_counts
+    real_counts = token_notes.token_counts
 
-    def counting(conn, source, params, names, real):  # type: ignore[no-untyped-def]
+    def counting(conn, recount, names, real):  # type: ignore[no-untyped-def]
         calls.append(list(names))
-        return real_counts(conn, source, params, names, real)
+        return real_counts(conn, recount, names, real)
 
-    monkeypatch.setattr(columns, "_token_counts", counting)
+    monkeypatch.setattr(token_notes, "token_counts", counting)
     no_token = tmp_path / "a.csv"
     no_token.write_text("id,name,code\n1,NANCY,\n2,,x-y\n3, NA,z\n")
     notes = load_files(tmp_path / "a.duckdb", [str(no_token)], LoadOptions(table="a")).notes
@@ -133,3 +133,18 @@ def test_a_file_of_empty_fields_and_no_token_is_not_read_again(
     with_token.write_text("id,name,code\n1,NANCY,\n2,,NA\n3,x,z\n")
     notes = load_files(tmp_path / "b.duckdb", [str(with_token)], LoadOptions(table="b")).notes
     assert calls and "code: 1 value 'NA' read as missing (NULL); add --null '' to keep them as text" in notes
+
+
+def test_a_token_in_the_first_block_needs_no_scan_of_the_whole_file(tmp_path: Path) -> None:
+    """The file's first block shows the token: DuckDB is not asked to read the whole file (a connection
+    that cannot be used would fail the call); a token only past the first block is still found by it."""
+    early = tmp_path / "early.csv"
+    early.write_text("id,code\n1,NULL\n" + "".join(f"{i},c{i}\n" for i in range(2, 20_000)))
+    recount = recount_for("unused", [], [early], ",", '"', None)
+    assert may_hold_tokens(object(), recount, REAL)  # type: ignore[arg-type]
+    late = tmp_path / "late.csv"
+    late.write_text("id,code\n" + "".join(f"{i},c{i}\n" for i in range(2, 20_000)) + "20000,NULL\n")
+    assert late.stat().st_size > 1 << 16
+    with duckdb.connect() as conn:
+        assert may_hold_tokens(conn, recount_for("unused", [], [late], ",", '"', None), REAL)
+        assert not may_hold_tokens(conn, recount_for("unused", [], [late], ",", '"', None), ["NA"])

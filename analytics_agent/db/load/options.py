@@ -253,12 +253,14 @@ def csv_reader_sql(
     lenient: bool = False,
     strict: bool = True,
     nulls: list[str] | None = None,
+    batch: int | None = None,
 ) -> tuple[str, list[Any]]:
     """``read_csv(…)`` with the layout pinned: no second guess, and a record whose field count differs
     from the header fails (or, with ``rejects`` = (errors table, scans table), is set aside there).
 
     One file: every column's type is given, so DuckDB does not sniff again. Several files: the layout is
-    pinned and DuckDB unions their columns by name; ``types`` are overrides only."""
+    pinned and DuckDB unions their columns by name; ``types`` are overrides only. ``batch``: the bytes each
+    thread parses (``read.batches``), as DuckDB's buffer size."""
     single = len(files) == 1
     named: list[tuple[str, Any]] = [
         ("auto_detect", False if single else None),
@@ -280,6 +282,7 @@ def csv_reader_sql(
         ("strict_mode", strict),
         ("null_padding", options.pad_short_rows),
         ("max_line_size", options.max_line_size),
+        ("buffer_size", batch),
         # with rejects DuckDB refuses union_by_name: the files' headers are the same (plan._same_columns)
         ("union_by_name", None if single or rejects else True),
     ]

@@ -24,10 +24,13 @@ from analytics_agent.db.load.options import (
     map_type_overrides,
     parquet_reader_sql,
 )
+from analytics_agent.db.load.read.batches import write_batch
 from analytics_agent.db.load.read.dialect import sniff_dialect
 from analytics_agent.db.load.settle.columns import Rejects
 from analytics_agent.db.load.settle.token_scan import Recount, recount_for
 from analytics_agent.errors import LoadError
+
+SAMPLE_BUFFER = 1 << 20
 
 
 class Plan(NamedTuple):  # not a dataclass: a tenth of the import cost
@@ -60,8 +63,12 @@ def make_plan(
     options: LoadOptions,
     reserved: frozenset[str],
     rejects: Rejects | None,
+    *,
+    writing: bool = True,
 ) -> Plan:
-    """Sniff (once per file), name the columns, apply --type and --date-format, and build the reader."""
+    """Sniff (once per file), name the columns, apply --type and --date-format, and build the reader.
+    ``writing``: the reader feeds the load's write (a source's view reads with DuckDB's own batches: its
+    questions scan the file on every thread)."""
     if kind == "parquet":
         source, params = parquet_reader_sql(files)
         sniffed = describe(conn, source, params, files)
@@ -71,7 +78,9 @@ def make_plan(
         final = {o: overrides.get(o, t) for o, t in sniffed.items()}
         return _plan(source, params, originals, safe, final, fixed=set(overrides))
     dialect, sniffed = _csv_dialect(conn, files, inputs, options)
-    return build_plan(sniffed, dialect, files, options, reserved, rejects)
+    # a line may be as long as the buffer: the user's --max-line-size keeps DuckDB's own buffer
+    batch = write_batch(files) if writing and not options.max_line_size else None
+    return build_plan(sniffed, dialect, files, options, reserved, rejects, batch=batch)
 
 
 def build_plan(
@@ -81,8 +90,10 @@ def build_plan(
     options: LoadOptions,
     reserved: frozenset[str],
     rejects: Rejects | None,
+    *,
+    batch: int | None = None,
 ) -> Plan:
-    """The CSV plan from the sniffed columns. Pure."""
+    """The CSV plan from the sniffed columns; ``batch``: the write's bytes per thread. Pure."""
     originals = list(sniffed)
     safe = safe_column_names(originals, reserved=reserved, cells=dialect.header_cells)
     overrides = map_type_overrides(options.types, originals, safe)
@@ -94,7 +105,12 @@ def build_plan(
     flags = {o: "VARCHAR" for o, t in sniffed.items() if t == "BOOLEAN" and o not in overrides}
     types = bignums | flags | overrides | {o: "VARCHAR" for o in formats}
     source, params = csv_reader_sql(
-        files, options, dialect, types=types, rejects=(rejects.errors, rejects.scans) if rejects else None
+        files,
+        options,
+        dialect,
+        types=types,
+        rejects=(rejects.errors, rejects.scans) if rejects else None,
+        batch=batch,
     )
     as_text = {o: "VARCHAR" for o in originals}
     text_reader = csv_reader_sql(
@@ -119,15 +135,43 @@ def build_plan(
         final,
         fixed=set(overrides) | set(formats),
         flags=[s for o, s in zip(originals, safe, strict=True) if o in flags],
-        recount=(
-            recount_for(*text_reader, files, dialect.delimiter, dialect.quote, options.encoding)
-            if set(options.nulls()) - {""}
-            else None
-        ),
+        recount=_recount(files, options, dialect, text_reader, as_text),
         text_reader=text_reader,
         date_formats=day_month,
         parse=formats,
         dialect=dialect,
+    )
+
+
+def _recount(
+    files: list[Path],
+    options: LoadOptions,
+    dialect: Dialect,
+    text_reader: tuple[str, list[Any]],
+    as_text: dict[str, str],
+) -> Recount | None:
+    """The readers that count missing-value tokens (``settle.token_notes``), when there are tokens. Pure."""
+    tokens = [t for t in options.nulls() if t]
+    if not tokens:
+        return None
+    counted = csv_reader_sql(files, options, dialect, types=as_text, lenient=True, nulls=tokens)
+    # small buffers: DuckDB parses a whole buffer's share before a LIMIT stops it (8 MB against 1 MB)
+    sample = csv_reader_sql(
+        files,
+        options._replace(null_tokens=()),
+        dialect,
+        types=as_text,
+        lenient=True,
+        batch=max(SAMPLE_BUFFER, options.max_line_size or 0),
+    )
+    return recount_for(
+        *text_reader,
+        files,
+        dialect.delimiter,
+        dialect.quote,
+        options.encoding,
+        counted=counted,
+        sample=sample,
     )
 
 

@@ -61,7 +61,7 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
     files = [i.path for i in inputs]
     with duckdb.connect() as conn:
         reserved = renamed_words(conn)
-        plan = make_plan(conn, "csv", files, inputs, options, reserved, None)
+        plan = make_plan(conn, "csv", files, inputs, options, reserved, None, writing=False)
         free = [c for c in plan.text_columns if c not in plan.fixed]  # --column-type TEXT: left alone
         amounts, amount_notes = _amounts(conn, plan.query, plan.params, free, options.decimal)
         many = many or len(files) > 1

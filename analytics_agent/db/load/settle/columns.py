@@ -15,7 +15,8 @@ from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.odd_values import odd_value_notes
 from analytics_agent.db.load.settle.text_dates import Clues, settle_sniffed, sniffed_counts, text_dates
-from analytics_agent.db.load.settle.token_scan import Recount, may_hold_tokens
+from analytics_agent.db.load.settle.token_notes import token_notes
+from analytics_agent.db.load.settle.token_scan import Recount
 from analytics_agent.db.rows import first_row
 
 
@@ -105,7 +106,7 @@ def settle_columns(
     dated, date_notes, noted, decided = text_dates(conn, table, free, rows, probe, clues)
     notes += date_notes
     text = [c for c in text if c not in dated]
-    notes += _token_notes(conn, table, text, recount, stored_to_original, tokens)
+    notes += token_notes(conn, table, text, recount, stored_to_original, tokens)
     noted += noted_amounts
     notes += odd_value_notes(
         conn,
@@ -217,90 +218,6 @@ def _become_boolean(conn: duckdb.DuckDBPyConnection, table: str, column: str) ->
         return False
     conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE BOOLEAN USING lower(trim({col}))::BOOLEAN")
     return True
-
-
-def _token_notes(
-    conn: duckdb.DuckDBPyConnection,
-    table: str,
-    text: Sequence[str],
-    recount: Recount | None,
-    stored_to_original: dict[str, str],
-    tokens: Sequence[str],
-) -> list[str]:
-    """Name each text column where values such as ``NA`` became NULL, with the count."""
-    real = [t for t in tokens if t]
-    if not text or recount is None or not real:
-        return []
-    nulls = first_row(
-        conn.execute(
-            f"SELECT {', '.join(f'count(*) - count({quote_ident(c)})' for c in text)} FROM {quote_ident(table)}"
-        )
-    )
-    suspects = [c for c, n in zip(text, nulls, strict=True) if n]
-    if not suspects or not may_hold_tokens(conn, recount, real):
-        return []
-    source, params = recount.source, recount.params
-    try:  # on a cursor of its own: a failure here must not abort the load's transaction
-        found = _token_counts(conn, source, params, [stored_to_original[c] for c in suspects], real)
-    except duckdb.Error:
-        return [f"{', '.join(suspects)}: values such as NA may have become NULL; add --null '' to keep them"]
-    notes = []
-    for name, (count, seen) in zip(suspects, found, strict=True):
-        if count:
-            shown = ", ".join(repr(v) for v in sorted(seen)[:3])
-            values = "value" if count == 1 else "values"
-            notes.append(
-                f"{name}: {count:,} {values} {shown} read as missing (NULL); add --null '' to keep them as text"
-            )
-    return notes
-
-
-_MASK_TOKENS = 62
-"""Up to this many tokens, which of them a column holds is one BIGINT bitmask (bit i: token i)."""
-
-
-def _token_counts(
-    conn: duckdb.DuckDBPyConnection, source: str, params: list[Any], columns: Sequence[str], real: list[str]
-) -> list[tuple[int, list[str]]]:
-    """Per column of the text reader ``source``: how many values are one of the tokens ``real``, and
-    which tokens. One pass over the file; a token's position in the list (``list_position``, NULL for
-    any other value) is counted and OR-ed into a bitmask: 1.1 s of CPU against 1.8 for a count and a
-    ``list(DISTINCT …)`` filtered by ``IN`` on each of 60 columns of a 300k-row voter file."""
-    if len(real) > _MASK_TOKENS:
-        return _token_lists(conn, source, params, columns, real)
-    parts = []
-    for column in columns:
-        at = f"list_position(?::VARCHAR[], {quote_ident(column)})"
-        parts += [f"count({at})", f"bit_or(1::BIGINT << ({at} - 1))"]
-    row = first_row(
-        conn.cursor().execute(
-            f"SELECT {', '.join(parts)} FROM {source}", [*([real] * 2 * len(columns)), *params]
-        )
-    )
-    return [
-        (int(row[2 * i]), [t for bit, t in enumerate(real) if (row[2 * i + 1] or 0) >> bit & 1])
-        for i in range(len(columns))
-    ]
-
-
-def _token_lists(
-    conn: duckdb.DuckDBPyConnection, source: str, params: list[Any], columns: Sequence[str], real: list[str]
-) -> list[tuple[int, list[str]]]:
-    """``_token_counts`` for more tokens than a bitmask holds: a filtered count and list per column."""
-    marks = ", ".join("?" * len(real))
-    parts = []
-    for column in columns:
-        col = quote_ident(column)
-        parts += [
-            f"count(*) FILTER (WHERE {col} IN ({marks}))",
-            f"list(DISTINCT {col}) FILTER (WHERE {col} IN ({marks}))",
-        ]
-    row = first_row(
-        conn.cursor().execute(
-            f"SELECT {', '.join(parts)} FROM {source}", [*(real * 2 * len(columns)), *params]
-        )
-    )
-    return [(int(row[2 * i]), list(row[2 * i + 1] or [])) for i in range(len(columns))]
 
 
 def data_lines(conn: duckdb.DuckDBPyConnection, path: Path, options: Any) -> int:
