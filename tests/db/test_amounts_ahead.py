@@ -180,3 +180,20 @@ def test_checked_sql_gives_simple_value_sqls_number_for_every_value_of_the_form(
     for value, (ahead, plain) in zip(values, pairs, strict=True):
         assert ahead is not None and not math.isnan(ahead), value
         assert (ahead, math.copysign(1, ahead)) == (plain, math.copysign(1, plain)), value
+
+
+def test_the_first_rows_are_read_with_a_small_buffer_whatever_the_write_asks(tmp_path: Path):
+    """The write's own ``buffer_size`` (a big file's batch) is replaced, not doubled (DuckDB refuses a
+    named argument twice); a '?' in a column's name is no parameter."""
+    csv = tmp_path / "a.csv"
+    csv.write_text('"Paid?",b\n1,2\n3,4\n')
+    pinned = 'SELECT "Paid?" AS p, b FROM read_csv(?, header = ?, buffer_size = ?, delim = ?)'
+    plain = 'SELECT "Paid?" AS p, b FROM read_csv(?, header = ?, delim = ?)'
+    params = [str(csv), True, 64 << 20, ","]
+    query, given = amounts_ahead.first_rows_reader(pinned, params, 1 << 20)
+    assert (query, given) == (pinned, [str(csv), True, 1 << 20, ","])
+    query2, given2 = amounts_ahead.first_rows_reader(plain, [str(csv), True, ","], 1 << 20)
+    assert given2 == [str(csv), True, ","] and "buffer_size = 1048576" in query2
+    with duckdb.connect() as conn:
+        for q, p in ((query, given), (query2, given2)):
+            assert conn.execute(f"SELECT * FROM ({q}) LIMIT 1", p).fetchall() == [(1, 2)]
