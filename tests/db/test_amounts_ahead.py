@@ -58,7 +58,7 @@ def _load(
     db = tmp_path / f"{name}.duckdb"
     summary = load_files(db, [str(csv)], load_options(table="t"))
     with duckdb.connect(str(db), read_only=True) as conn:
-        rows = conn.execute("SELECT * FROM t ORDER BY invoice").fetchall()
+        rows = conn.execute("SELECT * FROM t ORDER BY 1").fetchall()
         profile = get_profile(conn, "t")
     return {"proposed": proposed, "summary": summary, "rows": rows, "profile": profile}
 
@@ -197,3 +197,28 @@ def test_the_first_rows_are_read_with_a_small_buffer_whatever_the_write_asks(tmp
     with duckdb.connect() as conn:
         for q, p in ((query, given), (query2, given2)):
             assert conn.execute(f"SELECT * FROM ({q}) LIMIT 1", p).fetchall() == [(1, 2)]
+
+
+def test_a_big_write_rolled_back_and_loaded_again_leaves_a_sound_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Past two row groups DuckDB writes rows into the file before the commit: the write that converted
+    ahead is rolled back after that, and the plain one is written into the same open database."""
+    rows = 260_000
+    lines = [f'{i},"${i * 7 % 99_991:,}.{i % 100:02d}",{i % 37}%' for i in range(rows)]
+    lines[rows - 10] = f"{rows - 10},€5.00,1%"
+    csv = tmp_path / "big.csv"
+    csv.write_text("id,amount,share\n" + "\n".join(lines) + "\n")
+    ahead = _load(tmp_path, csv, "ahead", monkeypatch, ahead=True)
+    assert set(ahead["proposed"][0].forms) == {"amount", "share"}
+    types = {c.name: c.type for c in ahead["summary"].columns}
+    assert types == {"id": "BIGINT", "amount": "VARCHAR", "share": "DOUBLE"}
+    assert any(
+        "amount stayed text: it holds amounts in more than one currency" in n for n in ahead["summary"].notes
+    )
+    with duckdb.connect(str(tmp_path / "ahead.duckdb")) as conn:
+        conn.execute("CHECKPOINT")
+        got = conn.execute(
+            "SELECT count(*), sum(share), count(*) FILTER (WHERE amount = '€5.00') FROM t"
+        ).fetchone()
+    assert got == (rows, float(sum(i % 37 for i in range(rows)) - (rows - 10) % 37 + 1), 1)

@@ -152,16 +152,9 @@ def _load(
         load = _Load(conn, table, plan, options, files, inputs, rejects, before)
         ahead = plan_ahead(conn, plan, options, files)
         try:
-            try:
-                run = (
-                    _Load(conn, table, ahead[0], options, files, inputs, rejects, before, ahead[1])
-                    if ahead
-                    else load
-                )
-                loaded, rejected, notes, profile, links = _run(run, db_path, on_progress, state)
-            except AheadMissed:
-                # rolled back: a column of amounts held a value its first ones did not suggest
-                loaded, rejected, notes, profile, links = _run(load, db_path, on_progress, state)
+            # once around both tries: the file is cut back only once the writer is done with it
+            with space_given_back_on_failure(db_path):
+                loaded, rejected, notes, profile, links = _run(load, ahead, on_progress, state)
         except duckdb.Error as exc:
             raise LoadError(load.explain(str(exc))) from None
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
@@ -181,15 +174,25 @@ def _load(
     )
 
 
+_Result = tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relationship]]
+
+
 def _run(
-    load: _Load, db_path: Path, on_progress: ProgressCallback | None, state: WriteState
-) -> tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relationship]]:
-    """``load.run`` in its transaction: rolled back on any failure."""
-    with (
-        space_given_back_on_failure(db_path),
-        progress(load.conn, on_progress),
-        transaction(load.conn, state),
-    ):
+    load: _Load, ahead: tuple[Plan, Ahead] | None, on_progress: ProgressCallback | None, state: WriteState
+) -> _Result:
+    """``load.run`` in its transaction, rolled back on any failure: first with the amount columns of
+    ``ahead`` converted in the write, and again the plain way when they were not what their first values
+    suggested (``amounts_ahead``)."""
+    if ahead is not None:
+        try:
+            return _in_transaction(load._replace(plan=ahead[0], ahead=ahead[1]), on_progress, state)
+        except AheadMissed:
+            pass  # rolled back: a column held a value outside the form of its first ones
+    return _in_transaction(load, on_progress, state)
+
+
+def _in_transaction(load: _Load, on_progress: ProgressCallback | None, state: WriteState) -> _Result:
+    with progress(load.conn, on_progress), transaction(load.conn, state):
         return load.run()
 
 
