@@ -84,3 +84,20 @@ def test_past_the_first_rows_counts_stay_exact_and_unsure_names_say_such_as(tmp_
     late_count = sum(1 for r in rows[1:] if r[2] == "NULL")
     assert _token_notes(notes)["late"] == (late_count, ["NULL"])
     assert not any(note.startswith("clean:") for note in notes)
+
+
+def test_cells_no_file_wrote_are_no_tokens(tmp_path: Path) -> None:
+    """A short row padded by --pad-short-rows, and a column one of several files lacks, are NULL in every
+    reading of the files; only the tokens written count."""
+    short = tmp_path / "short.csv"
+    short.write_text("id,a,b\n" + "".join(f"{i},NA,x\n" if i % 2 else f"{i},y\n" for i in range(40)))
+    notes = load_files(tmp_path / "p.duckdb", [str(short)], LoadOptions(table="p", pad_short_rows=True)).notes
+    assert _token_notes(notes)["a"] == (20, ["NA"]) and not any(n.startswith("b:") for n in notes)
+    (tmp_path / "one.csv").write_text(
+        "id,a,c\n" + "".join(f"{i},v,{'NULL' if i % 4 == 0 else 'w'}\n" for i in range(20))
+    )
+    (tmp_path / "two.csv").write_text("id,a\n" + "".join(f"{i},v\n" for i in range(20, 50)))
+    notes = load_files(
+        tmp_path / "m.duckdb", [str(tmp_path / "one.csv"), str(tmp_path / "two.csv")], LoadOptions(table="m")
+    ).notes
+    assert _token_notes(notes)["c"] == (5, ["NULL"])

@@ -36,7 +36,9 @@ def test_duckdb_keeps_its_own_batches_where_they_already_hold_the_row_groups() -
     assert batch_size(500 * MB, narrow) is None
     wide = b"%s\n" % (b"y" * 999) * 60
     assert batch_size(DUCKDB_BATCH, wide) is None  # one default batch already
-    assert batch_size(DUCKDB_BATCH + 1, wide) == MAX_BATCH  # 1,000-byte rows: as many as one buffer holds
+    assert batch_size(DUCKDB_BATCH + 1, wide) is None  # 1,000-byte rows: no buffer holds four row groups
+    widest = MAX_BATCH // (ROW_GROUPS_PER_BATCH * ROW_GROUP_ROWS)
+    assert batch_size(DUCKDB_BATCH + 1, b"%s\n" % (b"y" * (widest - 2)) * 60) == MAX_BATCH
     assert batch_size(100 * MB, b"no line end in the first block") is None
 
 
