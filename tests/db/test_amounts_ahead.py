@@ -222,3 +222,17 @@ def test_a_big_write_rolled_back_and_loaded_again_leaves_a_sound_database(
             "SELECT count(*), sum(share), count(*) FILTER (WHERE amount = '€5.00') FROM t"
         ).fetchone()
     assert got == (rows, float(sum(i % 37 for i in range(rows)) - (rows - 10) % 37 + 1), 1)
+
+
+@pytest.mark.parametrize("first", ["5,000.00-", "$ 1,234.50", "1,234.50 $"])
+def test_first_values_outside_every_plain_form_are_not_converted_ahead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: str
+):
+    """Characters alone suggest a form (``amount_counts.guess``) that these values do not have: converted
+    ahead, every one would be NaN and the file written twice."""
+    csv = tmp_path / "sap.csv"
+    csv.write_text("id,amount\n" + "".join(f'{i},"{first}"\n' for i in range(60)))
+    ahead = _load(tmp_path, csv, "ahead", monkeypatch, ahead=True)
+    plain = _load(tmp_path, csv, "plain", monkeypatch, ahead=False)
+    assert ahead["proposed"] == [None]
+    assert ahead["summary"].notes == plain["summary"].notes and ahead["rows"] == plain["rows"]

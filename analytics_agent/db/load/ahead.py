@@ -4,6 +4,7 @@ them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -70,9 +71,19 @@ def _forms(
     forms = {
         name: form
         for name, marks in candidates(probe).items()
-        if (form := guess(marks, probe[name])) is not None and form.mark in (".", "0")
+        if (form := guess(marks, probe[name])) is not None and _all_of(form, probe[name])
     }
     return forms, {name: probe[name] for name in forms}
+
+
+def _all_of(form: Form, values: Sequence[str]) -> bool:
+    """Whether every one of ``values`` is of ``form`` (decimal point or whole numbers): a guess from their
+    characters alone (``5,000.00-``, ``$ 5``) would fail the proof on every value and write the file
+    twice. Pure."""
+    from analytics_agent.db.amount_forms import simple
+
+    pattern = re.compile(simple(*form))
+    return form.mark in (".", "0") and all(pattern.fullmatch(v) for v in values)
 
 
 def first_rows_reader(query: str, params: list[Any], buffer: int) -> tuple[str, list[Any]]:
