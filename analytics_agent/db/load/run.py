@@ -17,6 +17,7 @@ import duckdb
 
 from analytics_agent.db.catalog import Written, get_profile, own_table_types, store_profile, written_tables
 from analytics_agent.db.connect import ensure_database, holds_tables, is_new_database, open_writer
+from analytics_agent.db.load.ahead import plan_ahead
 from analytics_agent.db.load.inputs import load_threads
 from analytics_agent.db.load.keywords import renamed_words
 from analytics_agent.db.load.names import header_renames, rename_reason
@@ -32,6 +33,7 @@ from analytics_agent.db.load.plan import Plan, excel_note, make_plan
 from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
 from analytics_agent.db.load.read.transcode import asks_windows_1252, utf8_copies
+from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
@@ -148,13 +150,11 @@ def _load(
         options = options._replace(mode=write_mode(options.mode, table, existing))
         plan = make_plan(conn, kind, files, inputs, options, reserved, rejects)
         load = _Load(conn, table, plan, options, files, inputs, rejects, before)
+        ahead = plan_ahead(conn, plan, options, files)
         try:
-            with (
-                space_given_back_on_failure(db_path),
-                progress(conn, on_progress),
-                transaction(conn, state),
-            ):
-                loaded, rejected, notes, profile, links = load.run()
+            # once around both tries: the file is cut back only once the writer is done with it
+            with space_given_back_on_failure(db_path):
+                loaded, rejected, notes, profile, links = _run(load, ahead, on_progress, state)
         except duckdb.Error as exc:
             raise LoadError(load.explain(str(exc))) from None
     reasons = [rename_reason(o, s, reserved) for o, s in zip(plan.originals, plan.safe, strict=True)]
@@ -174,6 +174,28 @@ def _load(
     )
 
 
+_Result = tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relationship]]
+
+
+def _run(
+    load: _Load, ahead: tuple[Plan, Ahead] | None, on_progress: ProgressCallback | None, state: WriteState
+) -> _Result:
+    """``load.run`` in its transaction, rolled back on any failure: first with the amount columns of
+    ``ahead`` converted in the write, and again the plain way when they were not what their first values
+    suggested (``amounts_ahead``)."""
+    if ahead is not None:
+        try:
+            return _in_transaction(load._replace(plan=ahead[0], ahead=ahead[1]), on_progress, state)
+        except AheadMissed:
+            pass  # rolled back: a column held a value outside the form of its first ones
+    return _in_transaction(load, on_progress, state)
+
+
+def _in_transaction(load: _Load, on_progress: ProgressCallback | None, state: WriteState) -> _Result:
+    with progress(load.conn, on_progress), transaction(load.conn, state):
+        return load.run()
+
+
 def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
     cells = (plan.dialect.header_cells if plan.dialect else ()) or plan.originals
     return header_renames(cells, plan.originals, plan.safe)
@@ -191,6 +213,8 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
     rejects: Rejects | None
     before: Written
     """The database's tables before the load (``written_tables``)."""
+    ahead: Ahead | None = None
+    """The amount columns the write converts (``amounts_ahead``); the plan's query converts them."""
 
     def run(self) -> tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relationship]]:
         """Write, settle the columns, store the profile and relationships (inside the transaction).
@@ -294,6 +318,7 @@ class _Load(NamedTuple):  # not a dataclass: a tenth of the import cost
             decimal=self.options.decimal,
             rows=rows,
             stamps=self._stamps(),
+            ahead=self.ahead,
         )
 
     def _point_thousands(self) -> list[str]:

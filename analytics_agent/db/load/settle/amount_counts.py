@@ -81,9 +81,15 @@ def quick_counts(
     for i, (name, form) in enumerate(guessed.items()):
         present, fits = int(row[2 * i]), int(row[2 * i + 1])
         if present and fits == present:
-            currency = "$" if form.dollar else None
-            point = 0 if form.mark == "," else present
-            comma = 0 if form.mark == "." else present
-            percent = present if form.percent else 0
-            found[name] = ((present, point, comma, percent, [currency, currency], 0), form)
+            found[name] = (fitting_counts(present, form), form)
     return found
+
+
+def fitting_counts(present: int, form: Form) -> RawCounts:
+    """The counts of a column of ``present`` values, every one of them of ``form``: a dollar column's
+    currencies are ``$`` (every currency in it is, and a first value has one). Pure."""
+    currency = "$" if form.dollar else None
+    point = 0 if form.mark == "," else present
+    comma = 0 if form.mark == "." else present
+    percent = present if form.percent else 0
+    return (present, point, comma, percent, [currency, currency], 0)

@@ -33,6 +33,7 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
 )
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.amount_counts import Form, quick_counts
+from analytics_agent.db.load.settle.amounts_ahead import Ahead, proven_counts
 from analytics_agent.db.rows import first_row
 
 __all__ = ["COMMA", "CURRENCY", "POINT", "currency_sql", "value_sql"]
@@ -210,11 +211,15 @@ def settle_amounts(
     table: str,
     probe: Mapping[str, Sequence[str]],
     decimal: str | None,
+    ahead: Ahead | None = None,
 ) -> Settled:
-    """Convert the text columns of amounts to DOUBLE; say which, and why others stayed text."""
+    """Convert the text columns of amounts to DOUBLE; say which, and why others stayed text. ``ahead``:
+    the columns the write converted already (``amounts_ahead``), proven here."""
     target = quote_ident(table)
-    readings, notes, noted = read_amounts(conn, target, probe, decimal)
+    readings, notes, noted = read_amounts(conn, target, probe, decimal, ahead)
     for name, reading in readings.items():
+        if ahead is not None and name in ahead.forms:
+            continue
         col = quote_ident(name)
         conn.execute(
             f"ALTER TABLE {target} ALTER {col} TYPE DOUBLE USING {_number_sql(col, reading, probe[name])}"
@@ -250,14 +255,22 @@ class Reading(NamedTuple):
 
 
 def read_amounts(
-    conn: duckdb.DuckDBPyConnection, relation: str, probe: Mapping[str, Sequence[str]], decimal: str | None
+    conn: duckdb.DuckDBPyConnection,
+    relation: str,
+    probe: Mapping[str, Sequence[str]],
+    decimal: str | None,
+    ahead: Ahead | None = None,
 ) -> tuple[dict[str, Reading], list[str], list[str]]:
     """How the text columns of amounts in ``relation`` (a quoted table or view) read as numbers, every
-    value counted and nothing changed; the notes of those that stay text, and their names."""
+    value counted and nothing changed; the notes of those that stay text, and their names. ``ahead``:
+    columns converted in the write, counted from their numbers (``amounts_ahead.proven_counts``)."""
     columns = candidates(probe)
-    if not columns:
+    if not columns and ahead is None:
         return {}, [], []
-    found, forms = _counts(conn, relation, columns, probe)
+    proven = proven_counts(conn, relation, ahead, columns) if ahead is not None else {}
+    found, forms = _counts(conn, relation, {n: m for n, m in columns.items() if n not in proven}, probe)
+    found |= {name: counts for name, (counts, _) in proven.items()}
+    forms |= {name: form for name, (_, form) in proven.items()}
     readings: dict[str, Reading] = {}
     notes, noted = [], []
     for name in columns:

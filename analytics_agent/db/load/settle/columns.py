@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
+from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.odd_values import odd_value_notes
 from analytics_agent.db.load.settle.text_dates import Clues, settle_sniffed, sniffed_counts, text_dates
 from analytics_agent.db.load.settle.token_notes import token_notes
@@ -68,6 +69,7 @@ def settle_columns(
     rows: int | None = None,
     units_known: Mapping[str, str | None] | None = None,
     stamps: Sequence[str] = (),
+    ahead: Ahead | None = None,
 ) -> tuple[list[str], dict[str, str | None]]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
     Returns the notes and the columns of amounts stored as numbers, with their unit (``amounts``).
@@ -78,15 +80,21 @@ def settle_columns(
     keeps them. ``fixed``: columns the user typed with --type (left alone). ``rows``: the table's row
     count, when the caller knows it (the checks of its first rows then read it whole when it is small).
     ``units_known``: units of amount columns settled before (a clue to the order of day and month).
-    ``stamps``: TIMESTAMP columns DuckDB read without a format (``year_last.unread_short_years``)."""
+    ``stamps``: TIMESTAMP columns DuckDB read without a format (``year_last.unread_short_years``).
+    ``ahead``: amount columns the write converted (``amounts_ahead``): settled from their first values as
+    text; ``AheadMissed`` when they would not have converted."""
     text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
     text += _short_year_stamps(conn, table, [c for c in stamps if c not in fixed])
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
+    if ahead is not None:  # their first values as written, not the numbers stored
+        probe |= {c: v for c, v in ahead.probe.items() if c in probe}
     numbers, notes = _excel_errors(conn, table, probe)
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
     probe = {c: v for c, v in probe.items() if c not in numbers}
-    units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal)
+    units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead)
+    if ahead is not None and not set(ahead.forms) <= set(units):
+        raise AheadMissed
     notes += amount_notes
     text = [c for c in text if c not in units]
     free = [c for c in free if c not in units and c not in noted_amounts]
@@ -114,14 +122,18 @@ def settle_columns(
 
 
 def _amounts(
-    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    probe: dict[str, list[str]],
+    decimal: str | None,
+    ahead: Ahead | None = None,
 ) -> tuple[dict[str, str | None], list[str], list[str], list[str]]:
     """``amounts.settle_amounts`` when the first values could hold amounts; nothing otherwise."""
     if not _may_hold_amounts(probe):
         return {}, [], [], []
     from analytics_agent.db.load.settle.amounts import settle_amounts  # most files have none: kept off
 
-    return settle_amounts(conn, table, probe, decimal)
+    return settle_amounts(conn, table, probe, decimal, ahead)
 
 
 def _short_year_stamps(conn: duckdb.DuckDBPyConnection, table: str, stamps: Sequence[str]) -> list[str]:
