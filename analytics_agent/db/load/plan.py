@@ -31,6 +31,7 @@ from analytics_agent.db.load.settle.token_scan import Recount, recount_for
 from analytics_agent.errors import LoadError
 
 SAMPLE_BUFFER = 1 << 20
+"""DuckDB's buffer for a reading of a file's first rows: a LIMIT stops only after a buffer's share."""
 
 
 class Plan(NamedTuple):  # not a dataclass: a tenth of the import cost
