@@ -20,6 +20,10 @@ fit a buffer of ``MAX_BATCH`` keep DuckDB's batches: a batch of two row groups a
 all (the 440-byte rows in batches of 128 MB: 10.7 s, 75 MB). One thread for the whole write is not the
 answer in a load either: its insert leaves compression to the commit, and the load's checks then scan the
 rows uncompressed (the 440-byte rows: 12.4 s of CPU in all, as with DuckDB's batches; in 256 MB ones 11.3).
+
+Measured on two cores only. On many, a file smaller than one such batch (up to 256 MB of wide rows) is
+parsed by one thread where DuckDB's 8 MB batches would spread it over all of them: less CPU, but the
+write's wall time may grow there.
 """
 
 from __future__ import annotations
