@@ -273,9 +273,10 @@ LOAD_SCRIPT = textwrap.dedent(
     import sys, time
     from pathlib import Path
     import analytics_agent.db.load.run as loader
+    import analytics_agent.db.load.steps as steps
     from analytics_agent.db.load.options import LoadOptions
 
-    checked = loader.refuse_empty
+    checked = steps.refuse_empty
 
     def hold(*args, **kwargs):
         checked(*args, **kwargs)
@@ -283,7 +284,7 @@ LOAD_SCRIPT = textwrap.dedent(
         for _ in range(6000):  # a bound (10 min or more) so a broken test ends; the signal ends it first
             time.sleep(0.1)
 
-    loader.refuse_empty = hold
+    steps.refuse_empty = hold
     loader.load_files(Path(sys.argv[1]), [sys.argv[2]], LoadOptions(table="sales", mode="replace"))
     print("done", flush=True)
     """
