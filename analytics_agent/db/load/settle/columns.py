@@ -75,16 +75,13 @@ def settle_columns(
     Returns the notes and the columns of amounts stored as numbers, with their unit (``amounts``).
 
     ``flags``: columns DuckDB guessed BOOLEAN, read as text; BOOLEAN only if every value is true/false.
-    Text columns holding dates in a common written form become DATE (said). Missing-value tokens that
-    became NULL in a text column are counted from the file (``recount``) and said with the option that
-    keeps them. ``fixed``: columns the user typed with --type (left alone). ``rows``: the table's row
-    count, when the caller knows it (the checks of its first rows then read it whole when it is small).
+    ``recount``: the file read again to count missing-value tokens (``token_notes``). ``fixed``: columns
+    the user typed with --type (left alone). ``rows``: the table's row count, when the caller knows it.
     ``units_known``: units of amount columns settled before (a clue to the order of day and month).
     ``stamps``: TIMESTAMP columns DuckDB read without a format (``year_last.unread_short_years``).
     ``ahead``: amount columns the write converted (``amounts_ahead``): settled from their first values as
     text; ``AheadMissed`` when they would not have converted."""
-    text = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
-    text += _short_year_stamps(conn, table, [c for c in stamps if c not in fixed])
+    text = _still_text(conn, table, text, flags, [c for c in stamps if c not in fixed])
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
     if ahead is not None:  # their first values as written, not the numbers stored
@@ -93,8 +90,6 @@ def settle_columns(
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
     probe = {c: v for c, v in probe.items() if c not in numbers}
     units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead)
-    if ahead is not None and not set(ahead.forms) <= set(units):
-        raise AheadMissed
     notes += amount_notes
     text = [c for c in text if c not in units]
     free = [c for c in free if c not in units and c not in noted_amounts]
@@ -128,12 +123,29 @@ def _amounts(
     decimal: str | None,
     ahead: Ahead | None = None,
 ) -> tuple[dict[str, str | None], list[str], list[str], list[str]]:
-    """``amounts.settle_amounts`` when the first values could hold amounts; nothing otherwise."""
-    if not _may_hold_amounts(probe):
-        return {}, [], [], []
-    from analytics_agent.db.load.settle.amounts import settle_amounts  # most files have none: kept off
+    """``amounts.settle_amounts`` when the first values could hold amounts; nothing otherwise.
+    ``AheadMissed`` when a column the write converted (``ahead``) would not have converted."""
+    found: tuple[dict[str, str | None], list[str], list[str], list[str]] = ({}, [], [], [])
+    if _may_hold_amounts(probe):
+        from analytics_agent.db.load.settle.amounts import settle_amounts  # most files have none: kept off
 
-    return settle_amounts(conn, table, probe, decimal, ahead)
+        found = settle_amounts(conn, table, probe, decimal, ahead)
+    if ahead is not None and not set(ahead.forms) <= set(found[0]):
+        raise AheadMissed
+    return found
+
+
+def _still_text(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text: Sequence[str],
+    flags: Sequence[str],
+    stamps: Sequence[str],
+) -> list[str]:
+    """The text columns to settle: DuckDB's BOOLEAN guesses that are not all true/false, and timestamps
+    whose two-digit years it read without a format (back to text)."""
+    kept = [c for c in text if c not in flags] + [c for c in flags if not _become_boolean(conn, table, c)]
+    return kept + _short_year_stamps(conn, table, stamps)
 
 
 def _short_year_stamps(conn: duckdb.DuckDBPyConnection, table: str, stamps: Sequence[str]) -> list[str]:

@@ -11,7 +11,7 @@ called "Total" with its own numbers is data.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -67,35 +67,23 @@ def find_totals(
     query for it cost a small load about 1 ms of CPU)."""
     if rows < 3 or not text_columns:
         return None
-    t = quote_ident(table)
-    seen = read.row_above(before) if read is not None else None
-    found: Sequence[Any] | None
-    if seen is not None:
-        row, cells = seen
-        found = [cells.get(c) for c in text_columns]
-    else:
-        # rowids of rows written in this transaction start high: the last row is the one with the largest
-        # (a rowid lookup, not a sort: 2.4 against 7 ms at 1M rows)
-        labels = ", ".join(map(quote_ident, text_columns))  # the text cells first: a label is rare, and the
-        found = conn.execute(  # whole row cost a 60-column table its every column of every row (3.7 ms)
-            f"SELECT {labels}, rowid FROM {t} WHERE rowid = (SELECT max(rowid) FROM {t}"
-            f"{'' if before is None else f' WHERE rowid < {before}'})"
-        ).fetchone()
-        if found is None:
-            return None
-        row = int(found[-1])
+    candidate = _last_row(conn, table, text_columns, before, read)
+    if candidate is None:
+        return None
+    row, cells, whole = candidate
     label = next(
         (
             c
-            for c, cell in zip(text_columns, found or (), strict=False)
+            for c, cell in zip(text_columns, cells, strict=False)
             if isinstance(cell, str) and is_total_label(cell)
         ),
         None,
     )
     if label is None:
         return None
-    if seen is not None:
-        last = dict(seen[1])
+    t = quote_ident(table)
+    if whole is not None:
+        last = dict(whole)
     else:
         cursor = conn.execute(f"SELECT * FROM {t} WHERE rowid = {row}")
         last = dict(zip([d[0] for d in cursor.description], first_row(cursor), strict=True))
@@ -117,6 +105,32 @@ def find_totals(
             )
     sums = _aggregated(conn, table, last, numbers, f"rowid < {row}")
     return Totals(label, last[label], row, sums, [], "") if sums else None
+
+
+def _last_row(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text_columns: Sequence[str],
+    before: int | None,
+    read: Notes | None,
+) -> tuple[int, Sequence[Any], Mapping[str, Any] | None] | None:
+    """The row a totals row would be (the last, or the one above the notes at ``before``): its rowid, its
+    text cells, and the whole row when ``read`` held it; None for an empty table."""
+    seen = read.row_above(before) if read is not None else None
+    if seen is not None:
+        row, cells = seen
+        return row, [cells.get(c) for c in text_columns], cells
+    # rowids of rows written in this transaction start high: the last row is the one with the largest
+    # (a rowid lookup, not a sort: 2.4 against 7 ms at 1M rows)
+    t = quote_ident(table)
+    labels = ", ".join(map(quote_ident, text_columns))  # the text cells first: a label is rare, and the
+    found = conn.execute(  # whole row cost a 60-column table its every column of every row (3.7 ms)
+        f"SELECT {labels}, rowid FROM {t} WHERE rowid = (SELECT max(rowid) FROM {t}"
+        f"{'' if before is None else f' WHERE rowid < {before}'})"
+    ).fetchone()
+    if found is None:
+        return None
+    return int(found[-1]), found[:-1], None
 
 
 def _aggregated(
