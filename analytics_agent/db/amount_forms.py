@@ -84,19 +84,12 @@ def plain_reads(value: str, mark: str) -> bool:
 
 def _plain_sql(column: str, mark: str) -> str:
     """SQL: ``_read_sql``'s number for the commonest amounts (``$1,234.50``, ``-$5``, ``12%``) without a
-    regular expression, NULL for any other: ``$``, ``%`` and the thousands mark dropped, what is left cast.
-    Of what a value of the shape can hold besides them (spaces, ``'``, letters of a currency, ``(``,
-    ``)``, a trailing or Unicode minus) DuckDB's cast reads none, but a leading minus, the sign
-    ``_read_sql`` gives too: the same number, or NULL. A third of the CPU of ``_read_sql`` (200k dollars:
-    0.025 s against 0.07; each regular expression pass costs a scan's worth)."""
-    plain = f"replace(replace(replace({column}, '$', ''), '%', ''), '{',' if mark == '.' else '.'}', '')"
-    if mark == ",":
-        plain = f"replace({plain}, ',', '.')"
-    negative = f"replace(replace({plain}, '(', ''), ')', '')"
-    return (
-        f"CASE WHEN starts_with({column}, '(') THEN -TRY_CAST({negative} AS DOUBLE) "
-        f"ELSE TRY_CAST({plain} AS DOUBLE) END"
-    )
+    regular expression, NULL for any other: ``simple_value_sql`` with ``$`` and ``%`` both dropped. Of what
+    a value of the shape can hold besides them (spaces, ``'``, letters of a currency, a trailing or
+    Unicode minus) DuckDB's cast reads none, but a leading minus, the sign ``_read_sql`` gives too: the
+    same number, or NULL. A third of the CPU of ``_read_sql`` (200k dollars: 0.025 s against 0.07; each
+    regular expression pass costs a scan's worth)."""
+    return simple_value_sql(column, mark, dollar=True, percent=True)
 
 
 def _read_sql(column: str, mark: str) -> str:
@@ -134,18 +127,23 @@ def simple(mark: str, dollar: bool, percent: bool) -> str:
 
 def simple_value_sql(column: str, mark: str, dollar: bool, percent: bool) -> str:
     """SQL: ``value_sql`` for a quoted column whose every value ``simple(mark, dollar, percent)`` matches:
-    ``(`` made a minus, ``)``, ``$``, ``%`` and the thousands mark dropped, what is left cast (``-1234.50``).
-    No regular expression and no second reading: 0.1 s of CPU against 0.15 for four columns of 200k
-    values. TRY_CAST: rows deleted in this load are rewritten too, whatever they hold."""
-    text = f"replace(replace({column}, '(', '-'), ')', '')"
-    for sign, written in (("$", dollar), ("%", percent)):
-        if written:
-            text = f"replace({text}, '{sign}', '')"
-    if mark == ".":
-        text = f"replace({text}, ',', '')"
-    elif mark == ",":
-        text = f"replace(replace({text}, '.', ''), ',', '.')"
-    return f"TRY_CAST({text} AS DOUBLE)"
+    ``$``, ``%`` and the thousands mark dropped, what is left cast (``1234.50``), and a value in
+    parentheses cast without them and negated (a correctly rounded cast reads ``-x`` as the negation of
+    ``x``). No regular expression and no second reading: 0.1 s of CPU against 0.15 for four columns of
+    200k values. TRY_CAST: rows deleted in this load are rewritten too, whatever they hold."""
+
+    def number(text: str) -> str:
+        for sign, written in (("$", dollar), ("%", percent)):
+            if written:
+                text = f"replace({text}, '{sign}', '')"
+        if mark == ".":
+            text = f"replace({text}, ',', '')"
+        elif mark == ",":
+            text = f"replace(replace({text}, '.', ''), ',', '.')"
+        return f"TRY_CAST({text} AS DOUBLE)"
+
+    negated = number(f"trim({column}, '()')")
+    return f"CASE WHEN starts_with({column}, '(') THEN -{negated} ELSE {number(column)} END"
 
 
 def spellings(currency: str | None) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from analytics_agent.db.amount_forms import simple, simple_value_sql
+from analytics_agent.db.amount_forms import simple, value_sql
 from analytics_agent.db.catalog import get_profile
 from analytics_agent.db.load import ahead as amounts_ahead
 from analytics_agent.db.load import run as load_run
@@ -165,16 +165,16 @@ def _written(rng: random.Random, form: Form) -> str:
     "form",
     [Form(m, dollar=d, percent=p) for m in (".", "0") for d in (False, True) for p in (False, True)],
 )
-def test_checked_sql_gives_simple_value_sqls_number_for_every_value_of_the_form(form: Form):
-    """The write's number (a negative in parentheses negated) is the one ``settle_amounts`` stores
-    (``simple_value_sql``), to the bit, minus zero included."""
+def test_checked_sql_gives_the_full_readings_number_for_every_value_of_the_form(form: Form):
+    """The write's number (a negative in parentheses negated) is the one the regular-expression reading of
+    any amount gives (``value_sql``), to the bit, minus zero included."""
     rng = random.Random(repr(form))
     values = [_written(rng, form) for _ in range(3000)] + ["(0)", "($0.00)", "-0", "(.5)"]
     values = [v for v in values if re.fullmatch(simple(*form), v)]
     assert len(values) > 2000
     with duckdb.connect() as conn:
         pairs = conn.execute(
-            f"SELECT {checked_sql('v', form)}, {simple_value_sql('v', *form)} FROM (SELECT unnest(?) AS v)",
+            f"SELECT {checked_sql('v', form)}, {value_sql('v', '.')} FROM (SELECT unnest(?) AS v)",
             [values],
         ).fetchall()
     for value, (ahead, plain) in zip(values, pairs, strict=True):
