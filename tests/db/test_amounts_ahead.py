@@ -17,7 +17,9 @@ from analytics_agent.db.amount_forms import simple, value_sql
 from analytics_agent.db.catalog import get_profile
 from analytics_agent.db.load import ahead as amounts_ahead
 from analytics_agent.db.load import run as load_run
-from analytics_agent.db.load.options import load_options
+from analytics_agent.db.load.options import Input, load_options
+from analytics_agent.db.load.plan import SAMPLE_BUFFER, make_plan
+from analytics_agent.db.load.read.batches import write_batch
 from analytics_agent.db.load.run import load_files
 from analytics_agent.db.load.settle.amount_counts import Form
 from analytics_agent.db.load.settle.amounts_ahead import checked_sql
@@ -183,20 +185,19 @@ def test_checked_sql_gives_the_full_readings_number_for_every_value_of_the_form(
 
 
 def test_the_first_rows_are_read_with_a_small_buffer_whatever_the_write_asks(tmp_path: Path):
-    """The write's own ``buffer_size`` (a big file's batch) is replaced, not doubled (DuckDB refuses a
-    named argument twice); a '?' in a column's name is no parameter."""
+    """A big file's write pins its batch as DuckDB's buffer; the plan's reading of the first rows pins a
+    small one instead (not both: DuckDB refuses a named argument twice), and a '?' in a column's name is
+    no parameter of it."""
     csv = tmp_path / "a.csv"
-    csv.write_text('"Paid?",b\n1,2\n3,4\n')
-    pinned = 'SELECT "Paid?" AS p, b FROM read_csv(?, header = ?, buffer_size = ?, delim = ?)'
-    plain = 'SELECT "Paid?" AS p, b FROM read_csv(?, header = ?, delim = ?)'
-    params = [str(csv), True, 64 << 20, ","]
-    query, given = amounts_ahead.first_rows_reader(pinned, params, 1 << 20)
-    assert (query, given) == (pinned, [str(csv), True, 1 << 20, ","])
-    query2, given2 = amounts_ahead.first_rows_reader(plain, [str(csv), True, ","], 1 << 20)
-    assert given2 == [str(csv), True, ","] and "buffer_size = 1048576" in query2
+    csv.write_text('"Paid?",b\n' + "".join(f"{i},{'x' * 90}{i}\n" for i in range(100_000)))
+    options = load_options(table="t")
     with duckdb.connect() as conn:
-        for q, p in ((query, given), (query2, given2)):
-            assert conn.execute(f"SELECT * FROM ({q}) LIMIT 1", p).fetchall() == [(1, 2)]
+        plan = make_plan(conn, "csv", [csv], [Input(csv)], options, frozenset(), None)
+        assert plan.first_rows is not None
+        query, params = plan.first_rows
+        assert write_batch([csv]) in plan.params and SAMPLE_BUFFER in params
+        assert write_batch([csv]) not in params
+        assert conn.execute(f"SELECT * FROM ({query}) LIMIT 1", params).fetchall() == [(0, "x" * 90 + "0")]
 
 
 def test_a_big_write_rolled_back_and_loaded_again_leaves_a_sound_database(

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import duckdb
 
 from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.load.options import LoadOptions
-from analytics_agent.db.load.plan import SAMPLE_BUFFER, Plan
+from analytics_agent.db.load.plan import Plan
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, checked_sql
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def plan_ahead(
     columns = [c for c in plan.text_columns if c not in plan.flags and c not in plan.fixed]
     if not columns:
         return None
-    forms, probe = _forms(conn, plan, columns, options.max_line_size)
+    forms, probe = _forms(conn, plan, columns)
     if not forms:
         return None
     parts = ", ".join(f"{checked_sql(quote_ident(n), f)} AS {quote_ident(n)}" for n, f in forms.items())
@@ -54,15 +54,18 @@ def plan_ahead(
 
 
 def _forms(
-    conn: duckdb.DuckDBPyConnection, plan: Plan, columns: Sequence[str], max_line_size: int | None
+    conn: duckdb.DuckDBPyConnection, plan: Plan, columns: Sequence[str]
 ) -> tuple[dict[str, Form], dict[str, list[str]]]:
     """The plain forms the first rows of the text ``columns`` suggest (decimal point, or whole numbers),
-    and those columns' first values."""
+    and those columns' first values, read in small buffers (``plan.first_rows``: an 8 MB or bigger share
+    against 1 MB, 6 against 2 ms on the export file)."""
     from analytics_agent.db.load.settle.amount_counts import guess
     from analytics_agent.db.load.settle.amounts import candidates
 
+    if plan.first_rows is None:
+        return {}, {}
     wanted = ", ".join(quote_ident(c) for c in columns)
-    query, params = first_rows_reader(plan.query, plan.params, max(SAMPLE_BUFFER, max_line_size or 0))
+    query, params = plan.first_rows
     try:
         rows = conn.execute(f"SELECT {wanted} FROM ({query}) LIMIT {_FIRST}", params).fetchall()
     except duckdb.Error:  # the write says what it says of the file
@@ -84,17 +87,3 @@ def _all_of(form: Form, values: Sequence[str]) -> bool:
 
     pattern = re.compile(simple(*form))
     return form.mark in (".", "0") and all(pattern.fullmatch(v) for v in values)
-
-
-def first_rows_reader(query: str, params: list[Any], buffer: int) -> tuple[str, list[Any]]:
-    """The write's ``query`` reading ``buffer`` bytes at a time (its own ``buffer_size``, sized for the
-    write, replaced): DuckDB parses a whole buffer's share before a LIMIT stops it (an 8 MB or bigger
-    share against 1 MB: 6 against 2 ms on the export file). Pure."""
-    # the reader's arguments are all parameters, and none comes before it: the select list holds names
-    # and literals alone (a quoted name may hold a '?')
-    start = query.index("read_csv(?") + len("read_csv(?")
-    marker = query.find("buffer_size = ?", start)
-    if marker < 0:
-        return f"{query[:start]}, buffer_size = {int(buffer)}{query[start:]}", params
-    index = 1 + query[start:marker].count("?")
-    return query, [*params[:index], buffer, *params[index + 1 :]]

@@ -54,6 +54,8 @@ class Plan(NamedTuple):  # not a dataclass: a tenth of the import cost
     fixed: Sequence[str] = ()
     """Stored columns typed by --type or --date-format COLUMN=…: left as the user said."""
     dialect: Dialect | None = None
+    first_rows: tuple[str, list[Any]] | None = None
+    """``query`` read in small buffers, for its first rows only (``ahead``: a LIMIT stops sooner)."""
 
 
 def make_plan(
@@ -113,6 +115,7 @@ def build_plan(
         rejects=(rejects.errors, rejects.scans) if rejects else None,
         batch=batch,
     )
+    first_rows = csv_reader_sql(files, options, dialect, types=types, batch=_first_rows_buffer(options))
     as_text = {o: "VARCHAR" for o in originals}
     text_reader = csv_reader_sql(
         files, options._replace(null_tokens=()), dialect, types=as_text, lenient=True
@@ -141,7 +144,13 @@ def build_plan(
         date_formats=day_month,
         parse=formats,
         dialect=dialect,
+        first_source=first_rows,
     )
+
+
+def _first_rows_buffer(options: LoadOptions) -> int:
+    """The buffer of a reading of a file's first rows: small, but never below --max-line-size. Pure."""
+    return max(SAMPLE_BUFFER, options.max_line_size or 0)
 
 
 def _recount(
@@ -167,7 +176,7 @@ def _recount(
         dialect,
         types=as_text,
         lenient=True,
-        batch=max(SAMPLE_BUFFER, options.max_line_size or 0),
+        batch=_first_rows_buffer(options),
     )
     return recount_for(
         *text_reader,
@@ -189,12 +198,15 @@ def _plan(
     *,
     fixed: set[str],
     parse: dict[str, str] | None = None,
+    first_source: tuple[str, list[Any]] | None = None,
     **rest: Any,
 ) -> Plan:
     parse = parse or {}
     select = ", ".join(
         f"{_read(o, parse.get(o))} AS {quote_ident(s)}" for o, s in zip(originals, safe, strict=True)
     )
+    if first_source is not None:
+        rest["first_rows"] = (f"SELECT {select} FROM {first_source[0]}", first_source[1])
     return Plan(
         f"SELECT {select} FROM {source}",
         params,
