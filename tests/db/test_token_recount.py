@@ -68,28 +68,40 @@ def test_a_token_with_a_quote_is_matched_as_written(tmp_path: Path) -> None:
     assert any(n.startswith("a: 20 values 'NA', \"n'a\" read as missing") for n in notes), notes
 
 
-def test_past_the_first_rows_counts_stay_exact_and_unsure_names_say_such_as(
+def test_past_the_first_rows_a_column_that_shows_tokens_is_not_read_again_and_the_others_are(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The count is DuckDB's own, over the whole file; which tokens a column held comes from its first
-    ``SAMPLE_ROWS`` rows. A column whose tokens all come later is read value by value (its names exact); a
-    column whose later rows hold another token is named "such as" what its first rows showed."""
+    """A big table: a column whose first ``SAMPLE_ROWS`` rows show a token is named with those tokens
+    ("such as") and the column's own count of missing values, without reading the file to its end for it;
+    a column with NULLs and no token in its first rows is read whole (a token past them becomes NULL
+    only with a note, counted and named exactly); one of empty fields alone gets no note."""
     monkeypatch.setattr(token_notes, "COUNTED_ROWS", SAMPLE_ROWS)  # a big file's way, on a small one
+    reads: list[list[str]] = []
+    real_masks = token_notes._masks
+
+    def masks(conn, source, params, columns, real):  # type: ignore[no-untyped-def]
+        reads.append(["first rows" if "LIMIT" in source else "whole", *columns])
+        return real_masks(conn, source, params, columns, real)
+
+    monkeypatch.setattr(token_notes, "_masks", masks)
     n = SAMPLE_ROWS * 2
     rows = [["id", "early", "late", "clean"]]
     for i in range(n):
-        early = "NA" if i % 10 == 0 else ("-" if i > SAMPLE_ROWS and i % 10 == 5 else "e")
+        early = (
+            "NA" if i % 10 == 0 else ("-" if i > SAMPLE_ROWS and i % 10 == 5 else ("" if i % 9 == 1 else "e"))
+        )
         late = "NULL" if i > SAMPLE_ROWS and i % 7 == 0 else ("" if i % 3 else "x")
         rows.append([str(i), early, late, "" if i % 4 else "c"])
     notes = _load(tmp_path, rows)
-    early_count = sum(1 for r in rows[1:] if r[1] in ("NA", "-"))
+    early_missing = sum(1 for r in rows[1:] if r[1] in ("NA", "-", ""))
     assert (
-        f"early: {early_count:,} values such as 'NA' read as missing (NULL); add --null '' to keep them as text"
-        in notes
-    )
+        f"early: values such as 'NA' read as missing (NULL), among its {early_missing:,} missing values; "
+        "add --null '' to keep them as text"
+    ) in notes
     late_count = sum(1 for r in rows[1:] if r[2] == "NULL")
     assert _token_notes(notes)["late"] == (late_count, ["NULL"])
     assert not any(note.startswith("clean:") for note in notes)
+    assert reads == [["first rows", "early", "late", "clean"], ["whole", "late", "clean"]]
 
 
 def test_cells_no_file_wrote_are_no_tokens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -120,9 +120,9 @@ def test_a_file_of_empty_fields_and_no_token_is_not_read_again(
     calls: list[list[str]] = []
     real_counts = token_notes.token_counts
 
-    def counting(conn, recount, names, real):  # type: ignore[no-untyped-def]
+    def counting(conn, recount, names, real, *, whole):  # type: ignore[no-untyped-def]
         calls.append(list(names))
-        return real_counts(conn, recount, names, real)
+        return real_counts(conn, recount, names, real, whole=whole)
 
     monkeypatch.setattr(token_notes, "token_counts", counting)
     no_token = tmp_path / "a.csv"

@@ -164,11 +164,6 @@ def _recount(
     tokens = [t for t in options.nulls() if t]
     if not tokens:
         return None
-    # only where every NULL of the reading is a token: no padded short row, no column a file lacks
-    plain = len(files) == 1 and not options.pad_short_rows
-    counted = (
-        csv_reader_sql(files, options, dialect, types=as_text, lenient=True, nulls=tokens) if plain else None
-    )
     # small buffers: DuckDB parses a whole buffer's share before a LIMIT stops it (8 MB against 1 MB)
     sample = csv_reader_sql(
         files,
@@ -184,7 +179,6 @@ def _recount(
         dialect.delimiter,
         dialect.quote,
         options.encoding,
-        counted=counted,
         sample=sample,
     )
 

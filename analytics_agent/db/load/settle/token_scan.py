@@ -40,8 +40,6 @@ class Recount(NamedTuple):
     encoding DuckDB decodes, a packed file): then there is no scan."""
     boundaries: str = ""
     """The characters around a whole field: the delimiter's, the quote, the line ends, the byte-order mark."""
-    counted: tuple[str, list[Any]] | None = None
-    """The file read as text with the tokens alone missing: a column's NULLs are its tokens."""
     sample: tuple[str, list[Any]] | None = None
     """``source`` in small batches, for its first rows (which tokens a column holds)."""
 
@@ -54,7 +52,6 @@ def recount_for(
     quote: str,
     encoding: str | None,
     *,
-    counted: tuple[str, list[Any]] | None = None,
     sample: tuple[str, list[Any]] | None = None,
 ) -> Recount:
     """The recount of a plan; its files are scanned only when their bytes are what DuckDB reads. Pure."""
@@ -63,7 +60,7 @@ def recount_for(
     )
     # the byte-order mark too: DuckDB drops it, so a file's first field starts right after it
     edges = "".join(sorted({*delimiter, *quote, "\n", "\r", "\ufeff"}))
-    return Recount(source, params, tuple(files) if plain else (), edges, counted, sample)
+    return Recount(source, params, tuple(files) if plain else (), edges, sample)
 
 
 def scan_pattern(tokens: Sequence[str], boundaries: str) -> str | None:
