@@ -13,7 +13,13 @@ import pytest
 from analytics_agent.db.load.options import DEFAULT_NULL_TOKENS, LoadOptions
 from analytics_agent.db.load.run import load_files
 from analytics_agent.db.load.settle import token_notes
-from analytics_agent.db.load.settle.token_scan import Recount, may_hold_tokens, recount_for, scan_pattern
+from analytics_agent.db.load.settle.token_scan import (
+    Recount,
+    _in_head,
+    may_hold_tokens,
+    recount_for,
+    scan_pattern,
+)
 
 REAL = [t for t in DEFAULT_NULL_TOKENS if t]
 
@@ -65,6 +71,32 @@ def test_the_scan_never_says_no_token_where_duckdb_reads_one(tmp_path: Path, del
         said_no += not scanned
         said_yes += scanned
     assert said_no and said_yes  # both answers were put to the test
+
+
+@pytest.mark.parametrize("delimiter", [",", "\t", "|", ";"])
+def test_the_first_block_check_answers_as_duckdbs_scan_of_the_same_bytes(
+    tmp_path: Path, delimiter: str
+) -> None:
+    """``_in_head`` (Python, the token then the edge before it) and the scan's RE2 pattern read the same
+    loose rule: on files inside the first block they answer alike, both ways."""
+    rng = random.Random(f"first-block-{delimiter}")
+    answers = set()
+    with duckdb.connect() as conn:
+        for k in range(80):
+            lines = [
+                delimiter.join(_field(rng, delimiter) for _ in range(rng.randint(1, 5)))
+                for _ in range(rng.randint(1, 12))
+            ]
+            text = "\n".join(lines) + ("\n" if rng.random() < 0.5 else "")
+            path = tmp_path / f"h{k}.csv"
+            path.write_text(text, encoding="utf-8")
+            recount = recount_for("unused", [], [path], delimiter, '"', None)
+            pattern = scan_pattern(REAL, recount.boundaries)
+            re2 = conn.execute("SELECT regexp_matches(?, ?)", [text, pattern]).fetchone()
+            assert re2 is not None
+            assert _in_head(path, REAL, recount.boundaries) == re2[0], text
+            answers.add(re2[0])
+    assert answers == {True, False}
 
 
 @pytest.mark.parametrize(

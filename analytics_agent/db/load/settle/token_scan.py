@@ -83,14 +83,16 @@ _HEAD_BYTES = 1 << 16
 def _in_head(path: Path, tokens: Sequence[str], boundaries: str) -> bool:
     """A token as a whole field in the file's first block: most files that hold one show it there, and
     then DuckDB need not read the whole file into memory to find it (0.04 s of CPU on 66 MB). Loose, as
-    the scan is: a token cut at the block's end still counts."""
+    the scan is: a token cut at the block's end still counts. Each token is looked for with the edge after
+    it, then the character before it is checked: Python's ``re`` skips quickly to a token's first letter,
+    not to a delimiter that stands between every two fields (64 KB: 0.3 against 1.5 ms)."""
     import re  # compiled once a load, only for a file with NULLs in its text columns
 
     with path.open("rb") as handle:
         head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace")
-    edge = "[" + re.escape(boundaries) + "]"
     alternatives = "|".join(re.escape(t) for t in sorted(tokens, key=len, reverse=True))
-    return re.search(f"(?:^|{edge})(?:{alternatives})(?:{edge}|$)", head) is not None
+    followed = re.compile(f"(?:{alternatives})(?=[{re.escape(boundaries)}]|$)")
+    return any(m.start() == 0 or head[m.start() - 1] in boundaries for m in followed.finditer(head))
 
 
 def may_hold_tokens(conn: duckdb.DuckDBPyConnection, recount: Recount, tokens: Sequence[str]) -> bool:
