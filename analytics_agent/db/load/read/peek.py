@@ -275,6 +275,12 @@ def title_block(text: str, quote: str) -> str | None:
     return None
 
 
+BLANKS = "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + (
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+"""What ``str.strip()`` cuts: every character ``str.isspace`` calls a blank."""
+
+
 def trailing_empty_fields(text: str, delimiter: str, quote: str, width: int, *, skip: int = 0) -> bool:
     """Whether a record in ``text`` (the first block) has only empty fields past ``width``: DuckDB drops
     them, and the load says so. Pure."""
@@ -283,6 +289,12 @@ def trailing_empty_fields(text: str, delimiter: str, quote: str, width: int, *, 
     if len(delimiter) != 1 or len(quote) > 1:  # the csv module splits on one character only
         return False
     lines = text.splitlines()[skip:-1]  # the last line may be cut by the block's end
+    # such a record ends in its delimiter or a quote once blanks are cut: the csv module (0.9 ms a load
+    # for 64 KB) reads only a block where some line does
+    blanks = "".join(c for c in BLANKS if c != delimiter)
+    ends = {delimiter, quote} - {""}
+    if not any(line.rstrip(blanks)[-1:] in ends for line in lines):
+        return False
     reader = csv.reader(
         lines,
         delimiter=delimiter,
