@@ -278,7 +278,8 @@ def store_relationships(
             f"CREATE TABLE {META_SCHEMA}.relationships (table_name VARCHAR, column_name VARCHAR, "
             "target VARCHAR, key VARCHAR, coverage DOUBLE, verified BOOLEAN)"
         )
-    conn.execute(f"DELETE FROM {META_SCHEMA}.relationships")
+    else:  # a table just made is empty
+        conn.execute(f"DELETE FROM {META_SCHEMA}.relationships")
     if found:
         conn.executemany(f"INSERT INTO {META_SCHEMA}.relationships VALUES (?, ?, ?, ?, ?, ?)", rows)
     return found
