@@ -104,6 +104,25 @@ def test_past_the_first_rows_a_column_that_shows_tokens_is_not_read_again_and_th
     assert reads == [["first rows", "early", "late", "clean"], ["whole", "late", "clean"]]
 
 
+def test_past_the_first_rows_columns_that_show_the_same_tokens_share_one_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A voter file's forty election columns all show ``NULL`` in their first rows: one line names them,
+    in the table's order, instead of one line each; a column that shows other tokens keeps its own."""
+    monkeypatch.setattr(token_notes, "COUNTED_ROWS", SAMPLE_ROWS)
+    rows = [["id", "e1", "code", "e2", "e3"]]
+    for i in range(SAMPLE_ROWS * 2):
+        vote = "NULL" if i % 5 == 0 else ("" if i % 5 == 1 else "Y")
+        rows.append([str(i), vote, "NA" if i % 6 == 0 else "c", vote, "" if i % 3 else vote])
+    notes = [n for n in _load(tmp_path, rows) if "read as missing" in n]
+    code_missing = sum(1 for r in rows[1:] if r[2] == "NA")
+    assert notes == [
+        "e1, e2, e3: values such as 'NULL' read as missing (NULL); add --null '' to keep them as text",
+        f"code: values such as 'NA' read as missing (NULL), among its {code_missing:,} missing values; "
+        "add --null '' to keep them as text",
+    ]
+
+
 def test_cells_no_file_wrote_are_no_tokens(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A short row padded by --pad-short-rows, and a column one of several files lacks, are NULL in every
     reading of the files; only the tokens written count."""

@@ -67,19 +67,27 @@ def token_notes(
         found = token_counts(conn, recount, [stored_to_original[c] for c in suspects], real, whole=counted)
     except duckdb.Error:
         return [f"{', '.join(suspects)}: values such as NA may have become NULL; add --null '' to keep them"]
-    notes = []
+    said: dict[tuple[str, str | None], list[str]] = {}  # each note's columns, in the table's order
     for name, held in zip(suspects, found, strict=True):
-        if held.tokens:
-            notes.append(f"{name}: {_held(held, missing[name])}; add --null '' to keep them as text")
-    return notes
+        if held.tokens:  # columns named from their first rows share a note when they show the same tokens
+            said.setdefault((_held(held), None if held.values is None else name), []).append(name)
+    return [_note(names, text, missing) for (text, _), names in said.items()]
 
 
-def _held(held: Held, missing: int) -> str:
-    """What a column's note says it held: the tokens counted, or those of its first rows. Pure."""
+def _held(held: Held) -> str:
+    """What a column held: the tokens counted, or (``values`` None) those its first rows show. Pure."""
     shown = ", ".join(repr(v) for v in sorted(held.tokens)[:3])
     if held.values is None:
-        return f"values such as {shown} read as missing (NULL), among its {missing:,} missing values"
+        return f"values such as {shown} read as missing (NULL)"
     return f"{held.values:,} {'value' if held.values == 1 else 'values'} {shown} read as missing (NULL)"
+
+
+def _note(names: list[str], held: str, missing: dict[str, int]) -> str:
+    """One note for the columns that held the same: a big table's columns whose first rows show the same
+    tokens share one line (a voter file's 42 election columns), one alone says its missing count. Pure."""
+    if len(names) == 1 and held.startswith("values such as"):
+        held += f", among its {missing[names[0]]:,} missing values"
+    return f"{', '.join(names)}: {held}; add --null '' to keep them as text"
 
 
 def token_counts(
