@@ -39,3 +39,23 @@ def test_the_shortcut_answers_as_the_csv_module(delimiter: str) -> None:
         assert trailing_empty_fields(text, delimiter, '"', width) == expected, repr(text)
         answers.add(expected)
     assert answers == {True, False}
+
+
+@pytest.mark.parametrize("quote", ['"', ""])
+@pytest.mark.parametrize("delimiter", [",", "\t", ";"])
+def test_a_block_without_quotes_answers_as_the_csv_module(delimiter: str, quote: str) -> None:
+    """No quote in the block: each line is one record, split on the delimiter alone (the line-count path)."""
+    rng = random.Random(f"unquoted-{delimiter}-{quote}")
+    cells = ["a", "1", "", " ", "\u00a0", "x y", "\u3000", "\t", "'"]
+    answers = set()
+    for _ in range(400):
+        width = rng.randint(1, 4)
+        lines = [
+            delimiter.join(rng.choice(cells) for _ in range(width + rng.choice([-1, 0, 0, 1, 2, 3])))
+            for _ in range(rng.randint(2, 6))
+        ]
+        text = "\n".join(lines) + "\n"
+        expected = _by_csv(text, delimiter, quote, width)
+        assert trailing_empty_fields(text, delimiter, quote, width) == expected, repr(text)
+        answers.add(expected)
+    assert answers == {True, False}
