@@ -15,6 +15,7 @@ other tools) are inferred on read.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import duckdb
@@ -108,15 +109,17 @@ def infer_relationships(
     touching: str | None = None,
     catalog: dict[str, dict[str, str]] | None = None,
     profiles_stored: bool | None = None,
+    known: Mapping[str, dict[str, Any]] | None = None,
 ) -> list[Relationship]:
     """Every many-to-one link the names or the data support, in a stable order. A load must stay fast:
     candidates come from the catalog, a key with nulls (stored profile) is no key, a key repeating a value
     in a sample is no key, and coverage reads a sample. A key of a big table that passes is marked
     unverified: the full uniqueness check runs when a question first joins to it. ``touching``: only
     links from or to that table (the one just loaded). ``catalog`` and ``profiles_stored``: what the
-    caller already read (``_catalog``, whether ``_agent.profiles`` exists)."""
+    caller already read (``_catalog``, whether ``_agent.profiles`` exists); ``known``: profiles it has just
+    stored (``get_profiles``)."""
     catalog = _catalog(cur) if catalog is None else catalog
-    stored = get_profiles(cur, list(catalog), stored=profiles_stored)
+    stored = get_profiles(cur, list(catalog), stored=profiles_stored, known=known)
     # each table's rows as its profile counted them, at its load (or now, for a table without one): a
     # query counting every table first touched each of them, 0.9 ms of a small load
     sizes = {t: int(p["rows"]) for t, p in stored.items()}
@@ -252,13 +255,15 @@ def store_relationships(
     changed: str | None = None,
     *,
     written: Written | None = None,
+    known: Mapping[str, dict[str, Any]] | None = None,
 ) -> list[Relationship]:
     """Infer and store the database's links (on a writable connection, inside the caller's transaction).
 
     ``changed``: the table just loaded, replaced or dropped; only links from or to it are inferred again
     and the others are kept, so a load pays for its own table only. ``written``: ``written_tables`` as
     the caller has just read it (a writer has no linked sources). The stored links are rewritten only
-    when they change: a rewrite costs its queries and a bigger checkpoint at close.
+    when they change: a rewrite costs its queries and a bigger checkpoint at close. ``known``: profiles
+    the caller has just stored (``get_profiles``).
     """
     catalog, meta = written_tables(conn) if written is None else written
     if not meta:
@@ -267,7 +272,11 @@ def store_relationships(
     stored = _stored_rows(conn) if exists else []
     kept = [r for r in _links_between(stored, set(catalog)) if changed not in (r.table, r.target)]
     found = kept + infer_relationships(
-        conn, touching=changed if exists else None, catalog=catalog, profiles_stored="profiles" in meta
+        conn,
+        touching=changed if exists else None,
+        catalog=catalog,
+        profiles_stored="profiles" in meta,
+        known=known,
     )
     found.sort(key=lambda r: (r.table, r.column, r.target))
     rows = [(r.table, r.column, r.target, r.key, r.coverage, r.verified) for r in found]

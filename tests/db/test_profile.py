@@ -93,3 +93,23 @@ def test_a_big_tables_profile_gauged_on_a_sample_is_the_whole_tables(tmp_path, m
     assert columns["status"]["values"] == ["common", "rare"] and len(columns["label"]["values"]) == 40
     assert set(columns["one_long"]) == {"name", "type", "nulls"}  # free text after all
     assert "values" not in columns["late"] and columns["code"]["max"] == "C-029999"
+
+
+def test_a_stored_profile_is_returned_as_stored_and_not_read_back(tmp_path):
+    """``store_profile`` answers with the profile as stored (dates as text); ``get_profiles`` takes that
+    answer for its table and reads only the others."""
+    from analytics_agent.db.catalog import get_profiles, store_profile
+
+    with duckdb.connect(str(tmp_path / "p.duckdb")) as conn:
+        conn.execute("CREATE TABLE a AS SELECT DATE '2024-03-01' + i::INTEGER AS day FROM range(3) r(i)")
+        conn.execute("CREATE TABLE b AS SELECT 7 AS n")
+        stored_a = store_profile(conn, "a")
+        store_profile(conn, "b")
+        assert stored_a["columns"][0]["min"] == "2024-03-01"  # as the stored JSON says it
+        read = get_profiles(conn, ["a", "b"])
+        assert read["a"] == stored_a
+        marked = {**stored_a, "rows": -1}  # a known profile is taken, not read again
+        both = get_profiles(conn, ["a", "b"], known={"a": marked})
+        assert both["a"]["rows"] == -1 and both["b"] == read["b"] and both["b"]["rows"] == 1
+        conn.execute("DROP SCHEMA _agent CASCADE")  # nothing stored: the known one needs no query
+        assert get_profiles(conn, ["a"], stored=True, known={"a": marked}) == {"a": marked}

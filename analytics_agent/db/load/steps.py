@@ -202,7 +202,9 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             written=written,
             rows=rows,
         )
-        links = store_relationships(conn, table, written=(catalog, meta | {"profiles"}))
+        links = store_relationships(
+            conn, table, written=(catalog, meta | {"profiles"}), known={table: profile}
+        )
         return profile, links
 
     def _settle_label(
