@@ -139,6 +139,12 @@ def _widest(line: str) -> int:
     return max(line.count(d) for d in (",", ";", "\t", "|")) + 1
 
 
+_NOT_CONTROLS = bytes(b for b in range(256) if b >= 32 or b in (7, 9, 10, 13, 27, 30, 31))
+"""Every byte but the control ones a text file does not hold: 30 and 31 are separators, 7 and 27 (BEL, ESC)
+terminal escapes, which in a text value are hostile text, not a binary file (the load shows them escaped).
+Deleted by ``bytes.translate``, what remains are the control bytes (4 KB: 0.15 ms as a Python loop)."""
+
+
 def guess_encoding(head: bytes) -> str | None:
     """``utf-16``, ``latin-1``, ``binary`` or None (UTF-8 or plain ASCII), from the first bytes. Pure."""
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -152,9 +158,7 @@ def guess_encoding(head: bytes) -> str | None:
         even = sample[0::2].count(0)
         if max(odd, even) * 10 >= len(sample) * 4:
             return "utf-16"
-    # 30, 31: separators; 7 and 27 (BEL, ESC): terminal escapes in a text value are hostile text, not a
-    # binary file, and the load shows them escaped
-    controls = sum(1 for b in sample if b < 32 and b not in (7, 9, 10, 13, 27, 30, 31))
+    controls = len(sample.translate(None, _NOT_CONTROLS))
     if (nul + controls) * 20 > len(sample):
         return "binary"
     try:

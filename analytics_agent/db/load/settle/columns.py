@@ -188,9 +188,9 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
     """Whether some first value has a digit and a currency, percent or accounting sign, a three-letter
     code before or after it (``EUR 12``), or thousands grouped (``1,234``, ``1'234.50``): only then is ``db.amounts`` imported and asked. Pure."""
     for values in probe.values():
-        for value in values[:50]:
+        for value in set(values[:50]):  # first values repeat (0.00, 0.00): each asked once
             text = value.strip()
-            if not any(c.isdigit() for c in text):
+            if not any(map(str.isdigit, text)):
                 continue
             if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text[-2:] in ("kr", "zł", "Fr"):
                 return True
@@ -200,12 +200,14 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 return True  # 1,234.50
             if text.count(".") > 1 or ("." in text.partition(",")[0] and "," in text):
                 return True  # 1.234.567, 1.234,50
-            if any(part.isalpha() and part.isupper() for part in (text[:3], text[-3:])) or text[:2] in (
-                "kr",
-                "Fr",
-            ):
+            if _code(text[:3]) or _code(text[-3:]) or text[:2] in ("kr", "Fr"):
                 return True
     return False
+
+
+def _code(part: str) -> bool:
+    """A currency code's shape: capital letters only (``EUR``). Pure."""
+    return part.isalpha() and part.isupper()
 
 
 def _probe(conn: duckdb.DuckDBPyConnection, table: str, text: Sequence[str]) -> dict[str, list[str]]:
