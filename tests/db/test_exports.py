@@ -283,6 +283,28 @@ def test_a_brand_called_total_is_data(tmp_path: Path) -> None:
     assert any("no totals row" in n for n in summary.notes)
 
 
+BUDGET = (
+    "Cost Center,Department,Account,Budget,Actual,Variance,Variance %\n"
+    '0410,Marketing,Wages,"$93,800","$95,202","($1,402)",(1.5%)\n'
+    '0420,Sales,Wages,"$299,500","$290,773","$8,727",2.9%\n'
+    '0510,Engineering,Fees,"$41,700","$49,703","($8,003)",(19.2%)\n'
+    ',,Total,"$435,000","$435,678","($678)",(0.2%)\n'
+)
+
+
+def test_a_totals_row_with_a_rate_beside_its_sums_is_named(tmp_path: Path) -> None:
+    """The rate in a totals row is the ratio of two of its sums (-678 of 435,000: -0.16 %, shown -0.2), not
+    a sum, count or average of the rows above: the row is still the total, named and dropped on request."""
+    summary = _load(tmp_path, "budget.csv", BUDGET)
+    (note,) = [n for n in summary.notes if "last row" in n]
+    assert "(account = 'Total')" in note and "budget, actual, variance;" in note
+    summary = _load(tmp_path, "budget.csv", BUDGET, drop_totals=True)
+    assert _rows(tmp_path, "SELECT count(*), sum(budget), sum(variance) FROM t") == [(3, 435000.0, -678.0)]
+    # a rate no two of the row's sums give (-0.3 for -0.16 %): a brand's own numbers, not a total
+    summary = _load(tmp_path, "budget.csv", BUDGET.replace("(0.2%)", "(0.3%)"))
+    assert not any("last row" in n for n in summary.notes)
+
+
 SUBTOTALS = (
     "Region,Product,Sales\nNorth,A,10.25\nNorth,B,20\nNorth Total,,30.25\nSouth,A,5\nSouth,B,7\n"
     "South Total,,12\nGrand Total,,42.25\n"

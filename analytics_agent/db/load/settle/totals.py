@@ -144,7 +144,8 @@ def _aggregated(
     least: int = 2,
 ) -> list[str]:
     """The columns whose value in ``last`` is the sum of the rows ``where`` selects, when every number of
-    ``numbers`` is their sum, count or average (``counts``); else none."""
+    ``numbers`` is their sum, count or average (``counts``), or the ratio of two of those sums in the same
+    row (a ``Variance %`` or margin beside the sums it divides); else none."""
     parts = []
     for c in map(quote_ident, numbers):
         parts += [f"sum({c})", f"count({c}) FILTER (WHERE {c} <> 0)", f"count({c})", f"avg({c})"]
@@ -152,15 +153,34 @@ def _aggregated(
         conn.execute(f"SELECT count(*), {', '.join(parts)} FROM {quote_ident(table)} WHERE {where}")
     )
     above, stats = found[0], found[1:]
-    sums = []
+    sums, ratios = [], []
     for i, name in enumerate(numbers):
         total, nonzero, present, mean = stats[4 * i : 4 * i + 4]
         value = last[name]
         if total is not None and nonzero >= least and _same(value, total):
             sums.append(name)
-        elif not counts or not (value in (present, above) or (mean is not None and _same(value, mean))):
+        elif not counts:
             return []
+        elif not (value in (present, above) or (mean is not None and _same(value, mean))):
+            ratios.append(value)
+    if any(not _ratio_of(value, [last[c] for c in sums]) for value in ratios):
+        return []
     return sums
+
+
+def _ratio_of(value: Any, sums: Sequence[Any]) -> bool:
+    """Whether ``value`` is one of ``sums`` divided by another, as a fraction or in percent, rounded to
+    the decimals it shows (``3.9`` for 308,770 of 7,893,300): what a totals row holds in a rate column,
+    which no sum of the rows above gives. Pure."""
+    shown = repr(float(value)).partition(".")[2]
+    decimals = 0 if "e" in shown else len(shown.rstrip("0"))
+    return any(
+        round(float(a) / float(b) * scale, decimals) == round(float(value), decimals)
+        for a in sums
+        for b in sums
+        if a is not b and b
+        for scale in (1, 100)
+    )
 
 
 def _label_at(conn: duckdb.DuckDBPyConnection, table: str, column: str, row: int) -> str:
