@@ -461,3 +461,33 @@ def test_drop_totals_with_the_label_below_the_dates_stores_the_dates(tmp_path: P
     assert _rows(tmp_path, "SELECT min(date), max(date), sum(sales) FROM t") == [
         (datetime.date(2024, 1, 15), datetime.date(2024, 1, 17), 350)
     ]
+
+
+UNITS = 'brand,units,net\nA,"2,018","119,869.20"\nB,41,"4,641.20"\nC,"1,525","45,689.00"\nD,816,"9,687.50"\n'
+
+
+def test_units_grouped_with_commas_read_as_the_files_amounts_read(tmp_path: Path) -> None:
+    """``2,018`` beside ``41`` reads 2018 or 2.018; the file's other amounts (``119,869.20``) write a decimal
+    point, so a comma groups thousands here too: stored as numbers and said, with the other reading's
+    option, which reads the column with a decimal comma."""
+    summary = _load(tmp_path, "units.csv", UNITS)
+    assert _types(summary)["units"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT units FROM t") == [(2018.0,), (41.0,), (1525.0,), (816.0,)]
+    (note,) = [n for n in summary.notes if n.startswith("units:")]
+    assert "'2,018' read as 2018" in note and "net ('119,869.20')" in note and "--decimal ','" in note
+    _load(tmp_path, "units.csv", UNITS, decimal=",")
+    assert _rows(tmp_path, "SELECT units FROM t") == [(2.018,), (41.0,), (1.525,), (816.0,)]
+
+
+def test_units_grouped_with_commas_alone_are_named_not_kept_text_silently(tmp_path: Path) -> None:
+    """With no other column to tell, the column stays text and the load says so, naming both readings."""
+    summary = _load(tmp_path, "units.csv", 'brand,units\nA,"2,018"\nB,41\nC,"1,525"\nD,816\nE,9\n')
+    assert _types(summary)["units"] == "VARCHAR"
+    assert any(n.startswith("units stayed text") and "--decimal" in n for n in summary.notes), summary.notes
+
+
+def test_a_decimal_comma_file_reads_its_grouped_euros_with_points(tmp_path: Path) -> None:
+    text = "artikel;menge;preis\nA;1.500 €;1.234,50 €\nB;2.018 €;12,00 €\nC;41 €;3,10 €\n"
+    summary = _load(tmp_path, "eur.csv", text)
+    assert _rows(tmp_path, "SELECT menge, preis FROM t") == [(1500.0, 1234.5), (2018.0, 12.0), (41.0, 3.1)]
+    assert any(n.startswith("menge:") and "'.' grouping thousands" in n for n in summary.notes), summary.notes

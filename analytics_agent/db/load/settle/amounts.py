@@ -83,10 +83,17 @@ def _grouped(value: str) -> bool:
 def _grouped_column(values: Sequence[str]) -> bool:
     """Numbers written with their thousands grouped: some value only a grouping reads (``1,234.50``,
     ``1,234,567``, ``1'234``), or at least half of them grouped with commas alone (``1,234``, then said
-    to read both ways). A lone ``1,250`` among plain numbers is the odd-value check's. Pure."""
+    to read both ways), or two or more so grouped among whole numbers below 1,000 (units sold: ``2,018``
+    beside ``41``, the grouped ones the thousands). A lone ``1,250`` among plain numbers is the odd-value
+    check's. Pure."""
     grouped = [v.strip(" \u00a0\u202f") for v in values if _grouped(v)]
     sure = any("." in v or v.count(",") > 1 or not set(v).isdisjoint("'\u2019 \u00a0\u202f") for v in grouped)
-    return sure or 2 * len(grouped) >= len(values) > 0
+    if sure or 2 * len(grouped) >= len(values) > 0:
+        return True
+    return len(grouped) >= 2 and all(_grouped(v) or _BELOW_THOUSAND.fullmatch(v.strip()) for v in values)
+
+
+_BELOW_THOUSAND = re.compile("[+-]?[0-9]{1,3}")
 
 
 def _example(values: Sequence[str]) -> str:
@@ -280,11 +287,18 @@ def read_amounts(
     forms |= {name: form for name, (_, form) in proven.items()}
     readings: dict[str, Reading] = {}
     notes, noted = [], []
+    counted = {}
     for name in columns:
         counts = Counts(*found[name])
-        counts = counts._replace(currencies=sorted({SAME.get(c, c) for c in counts.currencies if c}))
+        counted[name] = counts._replace(currencies=sorted({SAME.get(c, c) for c in counts.currencies if c}))
+    witness = None if decimal else _file_mark(counted)
+    grouped: list[tuple[str, str]] = []  # columns of 1,500 read as the file's other amounts read
+    for name, counts in counted.items():
         example = _example(probe[name])
         decision = decide(name, counts, decimal, example)
+        if decision.mark is None and witness is not None and _either(counts):
+            decision = decide(name, counts, witness[0], example)
+            grouped.append((name, example))
         if decision.mark is not None:
             currency = counts.currencies[0] if counts.currencies else None
             shown = (example, read_amount(example, decision.mark))
@@ -293,7 +307,41 @@ def read_amounts(
             odd = decision.why == "odd"
             notes.append(_odd_note(conn, relation, name, counts, decision) if odd else decision.why)
             noted.append(name)
+    if grouped and witness is not None:
+        notes.append(_grouped_note(grouped, *witness, _example(probe[witness[1]])))
     return readings, notes, noted
+
+
+def _grouped_note(grouped: Sequence[tuple[str, str]], mark: str, witness: str, shown: str) -> str:
+    """The columns whose values read either way (``2,018``), read as another column of the file shows
+    its decimal mark, and the option that reads them the other way. Pure."""
+    example = grouped[0][1]
+    other, point = ("," if mark == "." else "."), "point" if mark == "." else "comma"
+    return (
+        f"{', '.join(n for n, _ in grouped)}: {example!r} read as {read_amount(example, mark):g}, "
+        f"{other!r} grouping thousands, as {witness} ({shown!r}) writes a decimal {point}; add --decimal "
+        f"{other!r} to read {other!r} as the decimal mark"
+    )
+
+
+def _either(counts: Counts) -> bool:
+    """Whether every value reads with either decimal mark, some to different numbers (``1,500``), and no
+    currency decides: ``decide`` then keeps the column text. Pure."""
+    present, point, comma, _, currencies, differ = counts
+    decided = bool(currencies) and currencies[0] in _POINT_CURRENCIES
+    return bool(present and point == comma == present and differ and not decided)
+
+
+def _file_mark(counted: Mapping[str, Counts]) -> tuple[str, str] | None:
+    """The decimal mark the file's other amount columns show, and one such column: each that reads one way
+    only (``119,869.20``: a point) reads the same way, and one does. Its columns of ``2,018`` then read as
+    it does: one file writes its numbers one way. Pure."""
+    shown: dict[str, str] = {}
+    for name, counts in counted.items():
+        point, comma = counts.point == counts.present, counts.comma == counts.present
+        if counts.present and point != comma:
+            shown.setdefault("." if point else ",", name)
+    return next(iter(shown.items())) if len(shown) == 1 else None
 
 
 def _counts(
