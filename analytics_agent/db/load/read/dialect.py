@@ -24,6 +24,7 @@ from analytics_agent.db.load.read.peek import (
     field_count,
     header_cells,
     header_row,
+    padded_title,
     peek_file,
     title_above_header,
     title_block,
@@ -100,6 +101,10 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     header = bool(sniffed["HasHeader"])
     columns = {c["name"]: c["type"] for c in sniffed["Columns"]}
     quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
+    if header and options.skip is None and options.header is None and _unnamed(columns):
+        title = padded_title(peeked.text, sniffed["Delimiter"], quote)
+        if title is not None:
+            raise LoadError(f"{label}: {title}")
     escape = options.escape if options.escape is not None else _or(sniffed["Escape"], "")
     if header and options.pad_short_rows:
         _refuse_padding_past_the_header(
@@ -145,6 +150,11 @@ def _first_line_layout(
     if delimiter is None:
         raise LoadError(_NO_LAYOUT.format(label=label)) from None
     return {"delim": delimiter, "header": options.header if options.header is not None else True}
+
+
+def _unnamed(columns: dict[str, str]) -> bool:
+    """Whether DuckDB named a column itself (``column1``): the first line has an empty field."""
+    return any(re.fullmatch(r"column\d+", name) for name in columns)
 
 
 def _token_names(

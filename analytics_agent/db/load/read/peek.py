@@ -250,10 +250,12 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     title or note above the header (``some notes...`` over ``number,text,date``): each has fewer fields
     than the header below them, and the records after it (at least one) have as many as it has; None when
     they are not. Pure."""
-    lines = _whole_lines(text, skipped + 4)
+    lines = _whole_lines(text, _MOST_TITLE_LINES + _RECORDS_SEEN)
     if not 1 <= skipped <= _MOST_TITLE_LINES or len(lines) < skipped + 2:
         return None
     widths = _widths(lines, delimiter, quote)
+    skipped = _table_start(lines, widths, skipped)
+    lines, widths = lines[: skipped + 4], widths[: skipped + 4]
     header = widths[skipped]
     records = [w for line, w in zip(lines[skipped + 1 :], widths[skipped + 1 :], strict=True) if line.strip()]
     if header < 2 or not records or any(w != header for w in records) or max(widths[:skipped]) >= header:
@@ -265,6 +267,57 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
         f"{which} ({_short(lines[0])}) above the header (line {skipped + 1}, {header} fields); add "
         f"--skip {skipped} to start at the header"
     )
+
+
+_RECORDS_SEEN = 12
+"""Lines below a title block read to find where the table starts (``_table_start``)."""
+
+
+def _table_start(lines: list[str], widths: list[int], first: int) -> int:
+    """The line the table starts at, from ``first`` (where DuckDB's sniffer started) on: the first of at
+    least two fields that every line after it matches. An SAP list's ``Company Code<TAB>1000`` lines
+    below its title are two fields wide, and DuckDB took the first for the header. Pure."""
+    for start in range(first, min(_MOST_TITLE_LINES, len(lines) - 2) + 1):
+        below = [w for line, w in zip(lines[start + 1 :], widths[start + 1 :], strict=True) if line.strip()]
+        if widths[start] >= 2 and below and all(w == widths[start] for w in below):
+            return start
+    return first
+
+
+def padded_title(text: str, delimiter: str, quote: str) -> str | None:
+    """``title_above_header``'s refusal for a title block a spreadsheet padded to the table's width
+    (``Umsätze Girokonto;;;;;`` and ``;;;;;`` above the header), which DuckDB reads as the header: the first
+    lines hold at most one value each, the line below them a name in every field, and the record after it
+    as many fields. None when the file does not start so. Pure."""
+    import csv
+
+    lines = _whole_lines(text, _MOST_TITLE_LINES + 2)
+    reader = csv.reader(
+        lines,
+        delimiter=delimiter,
+        quotechar=quote or None,
+        quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
+    )
+    try:
+        rows = [[cell.strip() for cell in row] for row in reader]
+    except csv.Error:
+        return None
+    filled = [sum(1 for cell in row if cell) for row in rows]
+    for start in range(1, min(_MOST_TITLE_LINES, len(rows) - 2) + 1):
+        if filled[start] <= 1:
+            continue  # another title line, or a blank one
+        width = len(rows[start])
+        if filled[start] < width or width < 2 or len(rows[start + 1]) != width or filled[start + 1] < 2:
+            return None
+        if not any(filled[:start]):
+            return None  # empty lines alone: DuckDB skips those itself
+        which = "line 1 is a title or note" if start == 1 else f"lines 1-{start} are a title or notes"
+        title = next(row for row in rows if any(row))
+        return (
+            f"{which} ({_short(next(c for c in title if c))}) above the header (line {start + 1}, {width} "
+            f"fields); add --skip {start} to start at the header"
+        )
+    return None
 
 
 def title_block(text: str, quote: str) -> str | None:
