@@ -51,6 +51,7 @@ def explain_failure(
         good_records=good,
         header_quote=quote,
         lines_above=above,
+        delimiter=dialect.delimiter if dialect is not None else None,
     )
 
 

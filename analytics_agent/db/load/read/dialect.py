@@ -26,6 +26,7 @@ from analytics_agent.db.load.read.peek import (
     header_row,
     padded_title,
     peek_file,
+    table_start,
     title_above_header,
     title_block,
     trailing_empty_fields,
@@ -204,7 +205,10 @@ def _pin(
         delimiter = options.delimiter or agreeing_delimiter(head) or sniffed["Delimiter"]
         if delimiter == sniffed["Delimiter"] and header and sniffed["HasHeader"] and options.skip is None:
             quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
-            title = title_above_header(head, delimiter, quote, int(sniffed["SkipRows"]))
+            start = int(sniffed["SkipRows"])
+            if not options.comment:  # --skip counts no comment line; the head holds them
+                start = table_start(head, delimiter, quote, start)
+            title = title_above_header(head, delimiter, quote, start)
             if title is not None and not _quoted_header(head, delimiter, len(sniffed["Columns"])):
                 raise LoadError(f"{label}: {title}")
         return {"delim": delimiter, "header": header}
@@ -220,7 +224,7 @@ def _pin(
         )
     delimiter = options.delimiter or seen
     if delimiter is None and options.skip is None and header:  # a title block above a delimited table
-        title = title_block(head, _or(sniffed["Quote"], '"'))
+        title = title_block(head, _or(sniffed["Quote"], '"'), onward=not options.comment)
         if title is not None:
             raise LoadError(f"{label}: {title}")
     if delimiter is None or delimiter not in line:

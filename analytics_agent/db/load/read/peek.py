@@ -250,12 +250,10 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     title or note above the header (``some notes...`` over ``number,text,date``): each has fewer fields
     than the header below them, and the records after it (at least one) have as many as it has; None when
     they are not. Pure."""
-    lines = _whole_lines(text, _MOST_TITLE_LINES + _RECORDS_SEEN)
+    lines = _whole_lines(text, skipped + 4)
     if not 1 <= skipped <= _MOST_TITLE_LINES or len(lines) < skipped + 2:
         return None
     widths = _widths(lines, delimiter, quote)
-    skipped = _table_start(lines, widths, skipped)
-    lines, widths = lines[: skipped + 4], widths[: skipped + 4]
     header = widths[skipped]
     records = [w for line, w in zip(lines[skipped + 1 :], widths[skipped + 1 :], strict=True) if line.strip()]
     if header < 2 or not records or any(w != header for w in records) or max(widths[:skipped]) >= header:
@@ -273,13 +271,15 @@ _RECORDS_SEEN = 12
 """Lines below a title block read to find where the table starts (``_table_start``)."""
 
 
-def _table_start(lines: list[str], widths: list[int], first: int) -> int:
+def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
     """The line the table starts at, from ``first`` (where DuckDB's sniffer started) on: the first of at
-    least two fields that every line after it matches. An SAP list's ``Company Code<TAB>1000`` lines
+    least two fields that every line after it matches (two lines at least). An SAP list's ``Company Code<TAB>1000`` lines
     below its title are two fields wide, and DuckDB took the first for the header. Pure."""
+    lines = _whole_lines(text, _MOST_TITLE_LINES + _RECORDS_SEEN)
+    widths = _widths(lines, delimiter, quote)
     for start in range(first, min(_MOST_TITLE_LINES, len(lines) - 2) + 1):
         below = [w for line, w in zip(lines[start + 1 :], widths[start + 1 :], strict=True) if line.strip()]
-        if widths[start] >= 2 and below and all(w == widths[start] for w in below):
+        if widths[start] >= 2 and len(below) >= 2 and all(w == widths[start] for w in below):
             return start
     return first
 
@@ -309,6 +309,8 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
         width = len(rows[start])
         if filled[start] < width or width < 2 or len(rows[start + 1]) != width or filled[start + 1] < 2:
             return None
+        if not all(_name_like(cell) for cell in rows[start]):
+            return None  # a record under a header with empty names (``id,,`` over ``1,2,3``), not a header
         if not any(filled[:start]):
             return None  # empty lines alone: DuckDB skips those itself
         which = "line 1 is a title or note" if start == 1 else f"lines 1-{start} are a title or notes"
@@ -320,13 +322,28 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
     return None
 
 
-def title_block(text: str, quote: str) -> str | None:
+def _name_like(cell: str) -> bool:
+    """A header cell: it holds a letter and is no number (``Betrag (EUR)``, not ``1e5`` or ``2024-01-02``). Pure."""
+    if not any(c.isalpha() for c in cell):
+        return False
+    try:
+        float(cell)
+    except ValueError:
+        return not cell[:1].isdigit()
+    return False
+
+
+def title_block(text: str, quote: str, *, onward: bool = True) -> str | None:
     """``title_above_header``'s refusal for a file DuckDB read as one column because its first lines (a
     report's title, a blank line) hold no delimiter: the first count of lines, and the delimiter, under
-    which the lines below are a header and records of one width. Pure."""
+    which the lines below are a header and records of one width (counted on to where the table starts,
+    ``table_start``, when ``onward``: not under --comment, whose lines --skip does not count). Pure."""
     for skipped in range(1, _MOST_TITLE_LINES + 1):
         for delimiter in CANDIDATE_DELIMITERS:
             title = title_above_header(text, delimiter, quote, skipped)
+            if title is not None and onward:
+                start = table_start(text, delimiter, quote, skipped)
+                title = title_above_header(text, delimiter, quote, start) or title
             if title is not None:
                 return title
     return None
