@@ -117,3 +117,52 @@ def test_no_refusal_when_no_totals_row_was_kept(tmp_path, case):
         _, described = _call(ws, "describe_table", {"table": "sales"})
     assert not error and json.loads(said)["rows"] == [[pytest.approx(expected)]]
     assert "totals_rows" not in json.loads(described)
+
+
+def _unlabelled(tmp_path: Path, rate: str = "48.33%") -> Path:
+    """A Google Analytics export's end: a blank line, then a totals row with no label at all, whose rate is
+    weighted by a column the file does not hold (no aggregate of the rates above)."""
+    units = [3, 5, 2, 7, 1, 4, 6, 2]
+    lines = ["Landing Page,Sessions,Bounce Rate,Revenue"]
+    lines += [
+        f'/p{i},"{u * 1000 + i:,}",{10 + i}.5%,{_money(a)}'
+        for i, (u, a) in enumerate(zip(units, AMOUNTS, strict=True))
+    ]
+    sessions = sum(u * 1000 + i for i, u in enumerate(units))
+    lines += ["", f',"{sessions:,}",{rate},{_money(sum(AMOUNTS))}']
+    path = tmp_path / "pages.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_totals_row_with_no_label_is_named_and_left_out_by_not_null(tmp_path):
+    path = _unlabelled(tmp_path)
+    summary = load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="sales", replace=True))
+    (note,) = [n for n in summary.notes if "last row" in n]
+    assert (
+        "(no label, landing_page empty)" in note and "sessions, revenue" in note and "--drop-totals" in note
+    )
+    with Workspace.open(tmp_path / "t.duckdb") as ws:
+        error, said = _call(ws, "aggregate", {**SUM, "metrics": [{"fn": "sum", "column": "revenue"}]})
+        fix = json.loads(said[said.index("{") : said.index("}") + 1])
+        _, fixed = _call(
+            ws, "aggregate", {**SUM, "metrics": [{"fn": "sum", "column": "revenue"}], "filters": [fix]}
+        )
+        _, described = _call(ws, "describe_table", {"table": "sales"})
+    assert error and "landing_page empty" in said and fix == {"column": "landing_page", "op": "not_null"}
+    assert json.loads(fixed)["rows"] == [[pytest.approx(sum(AMOUNTS))]]
+    assert json.loads(described)["totals_rows"]["column"] == "landing_page"
+    summary = load_files(
+        tmp_path / "t.duckdb", [str(path)], load_options(table="sales", replace=True, drop_totals=True)
+    )
+    assert summary.rows_loaded == len(AMOUNTS)
+
+
+def test_a_last_row_with_no_label_and_one_sum_is_data(tmp_path):
+    """One column summing by chance is no totals row: a row with no label needs two sums."""
+    text = _unlabelled(tmp_path).read_text().splitlines()
+    last = text[-1].split(",")
+    path = tmp_path / "pages.csv"
+    path.write_text("\n".join([*text[:-1], ",".join([*last[:-2], '"$1.00"'])]) + "\n")
+    summary = load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="sales", replace=True))
+    assert not any("last row" in n for n in summary.notes), summary.notes

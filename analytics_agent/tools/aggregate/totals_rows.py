@@ -23,13 +23,15 @@ def refuse_totals_rows(
     cursor: duckdb.DuckDBPyConnection, plan: QueryPlan, marker: dict[str, Any] | None
 ) -> None:
     """ToolError when the rows ``plan`` reads include the totals rows ``marker`` names; else nothing."""
-    if not marker or not marker.get("labels"):
+    if not marker or not (marker.get("labels") or marker.get("empty")):
         return
-    column, labels = str(marker["column"]), [str(v) for v in marker["labels"]]
+    column, labels = str(marker["column"]), [str(v) for v in marker.get("labels", [])]
     params = Params()
     where = where_clause(plan.filters, params)
-    marks = ", ".join(params.add(v) for v in labels)
-    totals = f"t.{quote_ident(column)} IN ({marks})"
+    if marker.get("empty"):  # a totals row with no label: the one row whose label's column is empty
+        totals = f"t.{quote_ident(column)} IS NULL"
+    else:
+        totals = f"t.{quote_ident(column)} IN ({', '.join(params.add(v) for v in labels)})"
     where = f"{where} AND {totals}" if where else f" WHERE {totals}"
     query = f"SELECT EXISTS (SELECT 1 FROM {from_clause(plan)}{where})"
     if not first_row(cursor.execute(query, params.values))[0]:
@@ -39,14 +41,17 @@ def refuse_totals_rows(
 
 def totals_message(table: str, marker: dict[str, Any]) -> str:
     """Why the call is refused and the filter to add, in one line. Pure."""
-    column, labels = str(marker["column"]), [str(v) for v in marker["labels"]]
+    column, labels = str(marker["column"]), [str(v) for v in marker.get("labels", [])]
     rows = int(marker.get("rows", 1))
     which = "its last row" if rows == 1 else f"its last row and {rows - 1} subtotal row(s)"
     sums = ", ".join(map(str, marker.get("sums", []))) or "its number columns"
-    said = ", ".join(repr(v) for v in labels)
-    fix = json.dumps({"column": column, "op": "not_in", "value": labels})
+    if marker.get("empty"):
+        said, fix = f"{column} empty", json.dumps({"column": column, "op": "not_null"})
+    else:
+        said = f"{column} = {', '.join(repr(v) for v in labels)}"
+        fix = json.dumps({"column": column, "op": "not_in", "value": labels})
     return (
-        f"{table} holds {which} ({column} = {said}) with the sums of the rows above in {sums}, loaded as "
+        f"{table} holds {which} ({said}) with the sums of the rows above in {sums}, loaded as "
         f"rows: this answer would count them twice. Add the filter {fix} (or reload the file with "
         "--drop-totals)"
     )

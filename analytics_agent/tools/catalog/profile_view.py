@@ -73,7 +73,13 @@ def _view(
     # a summed column's max is the totals row's own number: shown, it reads as the largest value
     summed = set(totals.get("sums", [])) if totals else set()
     shown["columns"] = [_column(c, omitted, no_range=c["name"] in summed) for c in columns]
-    if totals:  # a spreadsheet's footer totals loaded as rows: a model must leave them out to sum
+    if totals and totals.get("empty"):  # a totals row with no label: its label's column is empty there
+        shown["totals_rows"] = {
+            "column": totals["column"],
+            "note": "a footer totals row of the rows above, loaded as a row with this column empty: filter "
+            "it out (not_null) before summing, counting or ranking; the columns it sums show no min/max",
+        }
+    elif totals:  # a spreadsheet's footer totals loaded as rows: a model must leave them out to sum
         shown["totals_rows"] = {
             "column": totals["column"],
             "labels": totals["labels"],

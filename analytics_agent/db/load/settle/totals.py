@@ -44,10 +44,11 @@ class Totals:
     __slots__ = ("example", "label", "row", "subtotals", "sums", "text")
 
     def __init__(
-        self, label: str, text: str, row: int, sums: list[str], subtotals: list[int], example: str
+        self, label: str, text: str | None, row: int, sums: list[str], subtotals: list[int], example: str
     ) -> None:
         self.label, self.text, self.row = label, text, row
-        """The column holding the label, the label, and the row's rowid."""
+        """The column holding the label, the label (None: the row has none, the column is empty there), and
+        the row's rowid."""
         self.sums, self.subtotals, self.example = sums, subtotals, example
         """The columns the row sums; the rowids of subtotal rows above it (their sums add up to the total
         too), and one subtotal row's label."""
@@ -80,14 +81,12 @@ def find_totals(
         None,
     )
     if label is None:
-        return None
+        if any(isinstance(cell, str) and cell.strip() for cell in cells):
+            return None
+        return _unlabelled(conn, table, row, _whole_row(conn, table, row, whole), text_columns)
     t = quote_ident(table)
-    if whole is not None:
-        last = dict(whole)
-    else:
-        cursor = conn.execute(f"SELECT * FROM {t} WHERE rowid = {row}")
-        last = dict(zip([d[0] for d in cursor.description], first_row(cursor), strict=True))
-    numbers = [c for c, v in last.items() if isinstance(v, int | float | Decimal) and not isinstance(v, bool)]
+    last = _whole_row(conn, table, row, whole)
+    numbers = _numbers(last)
     if not numbers:
         return None
     col = quote_ident(label)
@@ -105,6 +104,38 @@ def find_totals(
             )
     sums = _aggregated(conn, table, last, numbers, f"rowid < {row}")
     return Totals(label, last[label], row, sums, [], "") if sums else None
+
+
+def _whole_row(
+    conn: duckdb.DuckDBPyConnection, table: str, row: int, whole: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The row at rowid ``row`` by column, as ``note_rows`` read it (``whole``) or read now."""
+    if whole is not None:
+        return dict(whole)
+    cursor = conn.execute(f"SELECT * FROM {quote_ident(table)} WHERE rowid = {row}")
+    return dict(zip([d[0] for d in cursor.description], first_row(cursor), strict=True))
+
+
+def _numbers(row: Mapping[str, Any]) -> list[str]:
+    return [c for c, v in row.items() if isinstance(v, int | float | Decimal) and not isinstance(v, bool)]
+
+
+def _unlabelled(
+    conn: duckdb.DuckDBPyConnection, table: str, row: int, last: dict[str, Any], text_columns: Sequence[str]
+) -> Totals | None:
+    """A last row with no label at all, its text cells empty (a Google Analytics export ends in one: ``,
+    "708,308",48.33%,…``): a total only when two or more of its numbers are each the sum, to the cent, of
+    two or more non-zero values above; its rates, weighted by columns the file does not hold, need be no
+    aggregate. Its label's column is the first text column empty in that row alone (what a query leaves
+    out with ``not_null``); None when there is none."""
+    sums = _aggregated(conn, table, last, _numbers(last), f"rowid < {row}", loose=True)
+    if len(sums) < 2:
+        return None
+    t = quote_ident(table)
+    parts = ", ".join(f"count(*) - count({quote_ident(c)})" for c in text_columns)
+    empty = first_row(conn.execute(f"SELECT {parts} FROM {t}"))
+    label = next((c for c, n in zip(text_columns, empty, strict=True) if n == 1), None)
+    return None if label is None else Totals(label, None, row, sums, [], "")
 
 
 def _last_row(
@@ -142,10 +173,12 @@ def _aggregated(
     *,
     counts: bool = True,
     least: int = 2,
+    loose: bool = False,
 ) -> list[str]:
     """The columns whose value in ``last`` is the sum of the rows ``where`` selects, when every number of
     ``numbers`` is their sum, count or average (``counts``), or the ratio of two of those sums in the same
-    row (a ``Variance %`` or margin beside the sums it divides); else none."""
+    row (a ``Variance %`` or margin beside the sums it divides); else none. ``loose``: the numbers that
+    are no sum may be anything."""
     parts = []
     for c in map(quote_ident, numbers):
         parts += [f"sum({c})", f"count({c}) FILTER (WHERE {c} <> 0)", f"count({c})", f"avg({c})"]
@@ -163,7 +196,7 @@ def _aggregated(
             return []
         elif not (value in (present, above) or (mean is not None and _same(value, mean))):
             ratios.append(value)
-    if any(not _ratio_of(value, [last[c] for c in sums]) for value in ratios):
+    if not loose and any(not _ratio_of(value, [last[c] for c in sums]) for value in ratios):
         return []
     return sums
 
@@ -225,7 +258,7 @@ def totals_row_note(
     if found is None:
         return [_notes_kept(notes, text)], None, text
     note = (
-        f"the last row ({found.label} = {found.text!r}) holds the sums of the rows above in "
+        f"the last row ({_labelled(found)}) holds the sums of the rows above in "
         f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)}; loaded as rows, a sum over the table "
         "counts them twice: add --drop-totals to load without them"
     )
@@ -267,12 +300,21 @@ def _below(notes: Notes) -> str:
     return f", and {count} note line{'s' if count > 1 else ''} below it such as {notes.texts[0]!r}"
 
 
+def _labelled(found: Totals) -> str:
+    """How a note names the totals row: by its label, or as the row without one. Pure."""
+    if found.text is None:
+        return f"no label, {found.label} empty"
+    return f"{found.label} = {found.text!r}"
+
+
 def totals_marker(
     conn: duckdb.DuckDBPyConnection, table: str, found: Totals, notes: Notes | None = None
 ) -> dict[str, Any]:
     """The kept totals rows as the stored profile says them: the label's column, the labels of the totals
     row and its subtotal rows, and the columns they sum. A query tool reads it to refuse an answer that
     would count them twice (``tools/aggregate/totals_rows``)."""
+    if found.text is None:  # no label: the row is the one whose label's column is empty
+        return {"column": found.label, "labels": [], "empty": True, "rows": 1, "sums": list(found.sums)}
     labels = {found.text}
     others = [*found.subtotals, *(notes.rows if notes else [])]
     if others:
@@ -321,7 +363,7 @@ def drop_totals(
             label,
         )
     note = (
-        f"--drop-totals: dropped the last row ({found.label} = {found.text!r}), the sums of the rows above in "
+        f"--drop-totals: dropped the last row ({_labelled(found)}), the sums of the rows above in "
         f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)} ({len(gone)} {rows_said}); leave out "
         "--drop-totals to keep them"
     )
