@@ -127,3 +127,36 @@ def test_a_column_named_rowid_is_stored_under_another_name_so_the_footer_checks_
     assert next(c.name for c in kept.columns) == "rowid_"
     assert "rowid is DuckDB's name for a row's id, stored as rowid_" in kept.notes
     assert any("below the table" in n for n in kept.notes)
+
+
+STATEMENT = (
+    "Buchungstag;Empfänger;Betrag;Saldo\n"
+    "13.01.2024;Miete;-1.350,00;2.162,40\n"
+    "14.01.2024;REWE;-136,77;2.025,63\n"
+    "15.01.2024;Gehalt;4.250,00;6.275,63\n"
+    "Kontostand am 31.01.2024;;;6.275,63\n"
+)
+
+
+@pytest.mark.parametrize("decimal", [{}, {"decimal": ",", "thousands": "."}])
+def test_a_closing_balance_line_is_a_note_below_the_table(tmp_path: Path, decimal: dict) -> None:
+    """A bank statement ends in its closing balance, the balance of the row above said again: a note, not
+    data (its date cell kept the dates text, and --null was advised for it, which loads it as a row), with
+    the amounts read as text or, as --decimal ',' names, as numbers."""
+    path = tmp_path / "konto.csv"
+    path.write_text(STATEMENT)
+    summary = _load(tmp_path, path, **decimal)
+    assert not any("--null" in n for n in summary.notes), summary.notes
+    (note,) = [n for n in summary.notes if "below the table" in n]
+    assert "('Kontostand am 31.01.2024') is a note" in note and "--drop-footer" in note
+    summary = _load(tmp_path, path, drop_totals=True, **decimal)  # --drop-footer is its other name
+    assert summary.rows_loaded == 3
+    assert {c.name: c.type for c in summary.columns}["buchungstag"] == "DATE"
+
+
+def test_a_balance_line_whose_number_is_not_the_one_above_is_data(tmp_path: Path) -> None:
+    path = tmp_path / "konto.csv"
+    path.write_text(STATEMENT.replace(";;;6.275,63", ";;;9.999,99"))
+    summary = _load(tmp_path, path, decimal=",", thousands=".")
+    assert not any("below the table" in n for n in summary.notes), summary.notes
+    assert summary.rows_loaded == 4

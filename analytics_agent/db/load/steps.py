@@ -17,7 +17,7 @@ from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
-from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, totals_row_note
+from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, moot_notes, totals_row_note
 from analytics_agent.db.load.settle.trailing import trailing_note
 from analytics_agent.db.load.write import drop_empty_tail, empty_tail_note, refuse_empty, write_rows
 from analytics_agent.db.relationships import store_relationships
@@ -82,7 +82,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
                 notes += relabelled
                 retyped = [label] if relabelled else []
             # the label's column was text for the label alone: what the odd-value check said of it is moot
-            notes = [n for n in notes if not any(n.startswith(f"{c} stayed text") for c in retyped)]
+            notes = moot_notes(notes, retyped)
             notes += [n for n in (early_note, late_note) if n] or [NO_TOTALS]
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
             totals_notes, totals, kept = totals_row_note(
@@ -90,9 +90,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             )
             # a column kept text by a note below the table: --null, as the odd-value check advised, would
             # load the note as a row; the footer's note names --drop-footer instead
-            notes = [
-                n for n in notes if not any(n.startswith(f"{c} stayed text") for c in kept)
-            ] + totals_notes
+            notes = moot_notes(notes, kept) + totals_notes
         profile, links = self._store(own_names, units, None if appending else loaded, totals)
         return loaded, rejected, notes, profile, links
 

@@ -28,6 +28,12 @@ _NOTE_START = (
 )
 """How a note below a table starts: a footnote mark, ``Source:``/``Note:`` (in a few languages), ``Prepared
 by``, ``Report generated``, ``Copyright``, ``As of``."""
+_BALANCE_LINE = (
+    r"(?i)^\s*(?:(?:closing|ending|end|final)\s+balance|balance\s+(?:as\s+)?(?:of|at|on)\b|kontostand|endsaldo"
+    r"|schlusssaldo|saldo\s+(?:final|al|am|per)\b|solde\s+(?:final|au)\b|nouveau\s+solde)"
+)
+"""How a bank statement's closing line starts (``Kontostand am 31.03.2024;;;;;7.549,48``): its numbers
+repeat the balance of the row above, so it is a note, numbers and all (``note_rows``)."""
 MOST_NOTE_ROWS = 5
 
 
@@ -50,9 +56,11 @@ class Notes:
         looks there for the row above the notes before it asks DuckDB (``row_above``)."""
 
     def starting_like_notes(self) -> Notes:
-        """The trailing run of these rows that each start like a note."""
+        """The trailing run of these rows that each start like a note (or a closing balance)."""
         run = 0
-        while run < len(self.rows) and re.match(_NOTE_START, self.texts[run]):
+        while run < len(self.rows) and (
+            re.match(_NOTE_START, self.texts[run]) or re.match(_BALANCE_LINE, self.texts[run])
+        ):
             run += 1
         return Notes(self.rows[:run], self.texts[:run], self.written[:run], self.read)
 
@@ -86,10 +94,16 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
     # last first, sorted here: DuckDB's ORDER BY of five rows cost a 60-column table 1.3 ms of CPU
     read = {int(rowid): row for rowid, *row in sorted(cursor.fetchall(), key=lambda r: -int(r[0]))}
     rows, texts, columns = [], [], []
-    for rowid, row in read.items():  # last first
+    ordered = list(read.items())
+    for at, (rowid, row) in enumerate(ordered):  # last first
         cells = list(zip(names, row, strict=True))
         written = [(c, str(v).strip()) for (c, text), v in cells if text and v is not None and str(v).strip()]
-        if not written or any(v is not None for (_, text), v in cells if not text):
+        numbers = [(i, v) for i, ((_, text), v) in enumerate(cells) if not text and v is not None]
+        above = ordered[at + 1][1] if at + 1 < len(ordered) else None
+        balance = bool(written) and re.match(_BALANCE_LINE, written[0][1]) is not None
+        if numbers and balance and above is not None and all(above[i] == v for i, v in numbers):
+            numbers = []  # a closing balance: the numbers of the row above, said again
+        if not written or numbers:
             break
         rows.append(rowid)
         texts.append(written[0][1])

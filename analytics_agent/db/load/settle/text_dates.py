@@ -197,7 +197,8 @@ def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str
             if bad == 1 and is_total_label(str(example))
             else f"fix them, or add --null {example!r} if they mean missing"
         )
-        return f"{name} looks like dates ({chosen}) but {bad:,} values such as {example!r} do not fit; it stayed text ({fix})"
+        which = f"1 value, {example!r}, does" if bad == 1 else f"{bad:,} values such as {example!r} do"
+        return f"{name} looks like dates ({chosen}) but {which} not fit; it stayed text ({fix})"
     sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
     kind = "TIMESTAMP" if "%H" in chosen or "%I" in chosen else "DATE"
     value = f"TRY_STRPTIME({col}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too

@@ -251,9 +251,7 @@ def totals_row_note(
     found, notes = find_footer(conn, table, rows, text_columns)
     if found is None and not notes.rows:
         return [], None, []
-    alone = [
-        c for c in notes.columns if any(n.startswith(f"{c} stayed text because of 1 value") for n in said)
-    ]
+    alone = [c for c in notes.columns if any(_one_odd_value(n, c) for n in said)]
     text = list(dict.fromkeys([*kept_text(conn, table, notes), *alone]))
     if found is None:
         return [_notes_kept(notes, text)], None, text
@@ -263,6 +261,21 @@ def totals_row_note(
         "counts them twice: add --drop-totals to load without them"
     )
     return [note], totals_marker(conn, table, found, notes), text
+
+
+def _one_odd_value(note: str, column: str) -> bool:
+    """Whether ``note`` keeps ``column`` text for one odd value alone (a number's or a date's). Pure."""
+    return note.startswith(f"{column} stayed text because of 1 value") or (
+        note.startswith(f"{column} looks like dates") and " but 1 value, " in note
+    )
+
+
+def moot_notes(notes: Sequence[str], kept: Sequence[str]) -> list[str]:
+    """``notes`` less those that keep a column of ``kept`` text (``totals_row_note``'s third answer): a
+    note line below the table is what keeps it so, and its ``--null`` would load the note as a row. Pure."""
+    return [
+        n for n in notes if not any(n.startswith((f"{c} stayed text", f"{c} looks like dates")) for c in kept)
+    ]
 
 
 def kept_text(conn: duckdb.DuckDBPyConnection, table: str, notes: Notes) -> list[str]:
