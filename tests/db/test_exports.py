@@ -491,3 +491,33 @@ def test_a_decimal_comma_file_reads_its_grouped_euros_with_points(tmp_path: Path
     summary = _load(tmp_path, "eur.csv", text)
     assert _rows(tmp_path, "SELECT menge, preis FROM t") == [(1500.0, 1234.5), (2018.0, 12.0), (41.0, 3.1)]
     assert any(n.startswith("menge:") and "'.' grouping thousands" in n for n in summary.notes), summary.notes
+
+
+def _ledger() -> tuple[str, list[float]]:
+    """QuickBooks' Transaction Detail by Account: a nameless first column holding each account's name on
+    a row of its own above its rows, ``Total for <account>`` below them, and ``TOTAL`` last."""
+    lines, amounts = [",Date,Type,Amount"], []
+    for account, values in (
+        ("Checking (1010)", [606.61, -89.5, 1200.0]),
+        ("Petty Cash (1050)", [-52.96, -10.46]),
+    ):
+        lines.append(f"{account},,,")
+        for day, value in enumerate(values, start=13):
+            lines.append(f',01/{day}/2024,Expense,"{value:,.2f}"')
+        amounts += values
+        lines.append(f'Total for {account},,,"{sum(values):,.2f}"')
+    lines.append(f'TOTAL,,,"{sum(amounts):,.2f}"')
+    return "\n".join(lines) + "\n", amounts
+
+
+def test_drop_totals_drops_the_rows_naming_each_group_with_its_subtotal(tmp_path: Path) -> None:
+    text, amounts = _ledger()
+    summary = _load(tmp_path, "ledger.csv", text)
+    (note,) = [n for n in summary.notes if "last row" in n]
+    assert "2 subtotal rows such as 'Total for Checking (1010)' and 2 rows naming their groups" in note
+    summary = _load(tmp_path, "ledger.csv", text, drop_totals=True)
+    assert summary.rows_loaded == len(amounts)
+    assert _rows(tmp_path, "SELECT count(*), count(date), round(sum(amount), 2) FROM t") == [
+        (len(amounts), len(amounts), round(sum(amounts), 2))
+    ]
+    assert len([n for n in summary.notes if n.startswith("date:")]) == 1, summary.notes  # said once

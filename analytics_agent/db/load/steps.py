@@ -79,7 +79,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             if late and label and not retyped:  # a label below text dates, dropped once the amounts read
                 relabelled, label_units = self._settle_label(label, loaded, units)
                 units |= label_units
-                notes += relabelled
+                notes += [n for n in relabelled if n not in notes]  # the date notes it says again
                 retyped = [label] if relabelled else []
             # the label's column was text for the label alone: what the odd-value check said of it is moot
             notes = moot_notes(notes, retyped)

@@ -41,7 +41,7 @@ def is_total_label(value: str) -> bool:
 class Totals:
     """A footer totals row. (A plain class: a NamedTuple costs every load's import more.)"""
 
-    __slots__ = ("example", "label", "row", "subtotals", "sums", "text")
+    __slots__ = ("example", "headers", "label", "row", "subtotals", "sums", "text")
 
     def __init__(
         self, label: str, text: str | None, row: int, sums: list[str], subtotals: list[int], example: str
@@ -50,6 +50,8 @@ class Totals:
         """The column holding the label, the label (None: the row has none, the column is empty there), and
         the row's rowid."""
         self.sums, self.subtotals, self.example = sums, subtotals, example
+        self.headers: list[int] = []
+        """The rowids of the rows that name a group its subtotal row closes (``_group_headers``)."""
         """The columns the row sums; the rowids of subtotal rows above it (their sums add up to the total
         too), and one subtotal row's label."""
 
@@ -99,11 +101,33 @@ def find_totals(
         if sums and sums == _aggregated(
             conn, table, last, sums, f"rowid < {row} AND {sub}", counts=False, least=1
         ):
-            return Totals(
+            found = Totals(
                 label, last[label], row, sums, subtotals, _label_at(conn, table, label, subtotals[0])
             )
+            found.headers = _group_headers(conn, table, label, [c for c in last if c != label], found)
+            return found
     sums = _aggregated(conn, table, last, numbers, f"rowid < {row}")
     return Totals(label, last[label], row, sums, [], "") if sums else None
+
+
+def _group_headers(
+    conn: duckdb.DuckDBPyConnection, table: str, label: str, others: Sequence[str], found: Totals
+) -> list[int]:
+    """The rows above the totals row that name a group one of its subtotal rows closes, the name alone in
+    the label's column, every other cell empty (QuickBooks' ``Business Checking (1010)`` over the rows
+    that ``Total for Business Checking (1010)`` sums): no data, and counted as rows without them."""
+    t, col = quote_ident(table), quote_ident(label)
+    empty = " AND ".join(f"{quote_ident(c)} IS NULL" for c in others) or "true"
+    ids = ", ".join(map(str, found.subtotals))
+    closing = [str(r[0]) for r in conn.execute(f"SELECT {col} FROM {t} WHERE rowid IN ({ids})").fetchall()]
+    named = conn.execute(
+        f"SELECT rowid, {col} FROM {t} WHERE rowid < {found.row} AND {col} IS NOT NULL AND {empty}"
+    ).fetchall()
+    return [
+        int(rowid)
+        for rowid, name in named
+        if str(name).strip() and any(str(name).strip() in c for c in closing)
+    ]
 
 
 def _whole_row(
@@ -329,7 +353,7 @@ def totals_marker(
     if found.text is None:  # no label: the row is the one whose label's column is empty
         return {"column": found.label, "labels": [], "empty": True, "rows": 1, "sums": list(found.sums)}
     labels = {found.text}
-    others = [*found.subtotals, *(notes.rows if notes else [])]
+    others = [*found.subtotals, *found.headers, *(notes.rows if notes else [])]
     if others:
         ids = ", ".join(map(str, others))
         col = quote_ident(found.label)
@@ -355,7 +379,7 @@ def drop_totals(
     columns that became number columns (text only for the label or the notes), and the label's column
     (a note's when there is no totals row; "" when nothing was found)."""
     found, notes = find_footer(conn, table, rows, text_columns)
-    gone = ([found.row, *found.subtotals] if found else []) + notes.rows
+    gone = ([found.row, *found.subtotals, *found.headers] if found else []) + notes.rows
     if not gone:
         return 0, "", [], ""
     t = quote_ident(table)
@@ -425,8 +449,9 @@ def _has_time(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
 def _subtotals(found: Totals) -> str:
     if not found.subtotals:
         return ""
-    count = len(found.subtotals)
-    return f", with {count} subtotal row{'s' if count > 1 else ''} such as {found.example!r} above it"
+    count, headers = len(found.subtotals), len(found.headers)
+    named = f" and {headers} row{'s' if headers > 1 else ''} naming their groups" if headers else ""
+    return f", with {count} subtotal row{'s' if count > 1 else ''} such as {found.example!r}{named} above it"
 
 
 def _same(value: float | Decimal, total: float | Decimal) -> bool:
