@@ -9,6 +9,7 @@ several lines later (or a traceback on bytes that are not UTF-8).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -260,10 +261,28 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
         return None
     if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
         return None
+    return _title_refusal(skipped, lines[0], header)
+
+
+def _title_refusal(skipped: int, first: str, width: int) -> str:
+    """The refusal naming the ``skipped`` lines above a header of ``width`` fields (``first`` the first of
+    them) and the --skip that starts at it. Pure."""
     which = "line 1 is a title or note" if skipped == 1 else f"lines 1-{skipped} are a title or notes"
     return (
-        f"{which} ({_short(lines[0])}) above the header (line {skipped + 1}, {header} fields); add "
+        f"{which} ({_short(first)}) above the header (line {skipped + 1}, {width} fields); add "
         f"--skip {skipped} to start at the header"
+    )
+
+
+def _csv_rows(lines: list[str], delimiter: str, quote: str) -> Iterator[list[str]]:
+    """The csv module's reading of ``lines`` (``quote``: ``''`` for none); it raises ``csv.Error``."""
+    import csv
+
+    return csv.reader(
+        lines,
+        delimiter=delimiter,
+        quotechar=quote or None,
+        quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
     )
 
 
@@ -292,14 +311,8 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
     import csv
 
     lines = _whole_lines(text, _MOST_TITLE_LINES + 2)
-    reader = csv.reader(
-        lines,
-        delimiter=delimiter,
-        quotechar=quote or None,
-        quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
-    )
     try:
-        rows = [[cell.strip() for cell in row] for row in reader]
+        rows = [[cell.strip() for cell in row] for row in _csv_rows(lines, delimiter, quote)]
     except csv.Error:
         return None
     filled = [sum(1 for cell in row if cell) for row in rows]
@@ -313,12 +326,8 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
             return None  # a record under a header with empty names (``id,,`` over ``1,2,3``), not a header
         if not any(filled[:start]):
             return None  # empty lines alone: DuckDB skips those itself
-        which = "line 1 is a title or note" if start == 1 else f"lines 1-{start} are a title or notes"
         title = next(row for row in rows if any(row))
-        return (
-            f"{which} ({_short(next(c for c in title if c))}) above the header (line {start + 1}, {width} "
-            f"fields); add --skip {start} to start at the header"
-        )
+        return _title_refusal(start, next(c for c in title if c), width)
     return None
 
 
@@ -380,13 +389,8 @@ def trailing_empty_fields(text: str, delimiter: str, quote: str, width: int, *, 
             and not line.split(delimiter, width)[width].replace(delimiter, "").strip()
             for line in lines
         )
-    reader = csv.reader(
-        lines,
-        delimiter=delimiter,
-        quotechar=quote or None,
-        quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
-    )
     try:
-        return any(len(row) > width and not any(f.strip() for f in row[width:]) for row in reader)
+        rows = _csv_rows(lines, delimiter, quote)
+        return any(len(row) > width and not any(f.strip() for f in row[width:]) for row in rows)
     except csv.Error:
         return False
