@@ -521,3 +521,22 @@ def test_drop_totals_drops_the_rows_naming_each_group_with_its_subtotal(tmp_path
         (len(amounts), len(amounts), round(sum(amounts), 2))
     ]
     assert len([n for n in summary.notes if n.startswith("date:")]) == 1, summary.notes  # said once
+
+
+def test_a_header_repeated_at_each_page_break_is_left_out_and_said(tmp_path: Path) -> None:
+    """A printed report's export repeats its header every N records: those lines are no records, and kept
+    they made every column text (dates and amounts too) without a word."""
+    header = "Txn Date,Description,Amount"
+    records = [f"{d:02d}-Apr-2023,Transfer {d},{d * 10}.50" for d in range(1, 21)]
+    lines = [header, *records[:8], header, *records[8:16], header, *records[16:]]
+    summary = _load(tmp_path, "statement.csv", "\n".join(lines) + "\n")
+    assert "2 lines repeat the header (a printed report's page breaks): not loaded as rows" in summary.notes
+    assert summary.rows_loaded == 20 and _types(summary)["txn_date"] == "DATE"
+    assert _rows(tmp_path, "SELECT count(*), sum(amount) FROM t") == [
+        (20, sum(d * 10 + 0.5 for d in range(1, 21)))
+    ]
+    # a row that differs in one cell is a record, kept
+    lines[9] = "Txn Date,Description,Total"
+    summary = _load(tmp_path, "statement.csv", "\n".join(lines) + "\n")
+    assert "1 line repeats the header (a printed report's page breaks): not loaded as rows" in summary.notes
+    assert summary.rows_loaded == 21

@@ -160,3 +160,13 @@ def test_a_balance_line_whose_number_is_not_the_one_above_is_data(tmp_path: Path
     summary = _load(tmp_path, path, decimal=",", thousands=".")
     assert not any("below the table" in n for n in summary.notes), summary.notes
     assert summary.rows_loaded == 4
+
+
+def test_a_column_text_only_for_a_note_reads_its_decimals_back_not_rounded(tmp_path: Path) -> None:
+    """--drop-footer types such a column again: BIGINT only for whole numbers written so (DuckDB's cast
+    reads '10.50' as the BIGINT 11, which stored every amount rounded)."""
+    path = tmp_path / "amounts.csv"
+    path.write_text("region,amount\nN,10.50\nS,20.25\nE,3\nSource:,ERP export\n")
+    summary = _load(tmp_path, path, drop_totals=True)
+    assert {c.name: c.type for c in summary.columns}["amount"] == "DOUBLE"
+    assert _one(tmp_path, "SELECT sum(amount), count(*) FROM t") == (33.75, 3)

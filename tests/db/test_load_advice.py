@@ -208,3 +208,22 @@ def test_an_sap_list_names_the_skip_to_its_wide_header_then_sets_its_footer_asid
     summary = _load(path, skip=6, skip_bad_rows=True)
     assert summary.columns[0].original == "Doc. Date" and summary.columns[0].type == "DATE"
     assert _rows(path, "SELECT count(*), sum(amount_in_lc) FROM t") == [(39, 78019.5)]
+
+
+def test_key_value_lines_read_as_the_header_name_the_skip_to_the_real_one(tmp_path: Path) -> None:
+    """An Indian bank's statement starts with ``Account Name :,M/S …`` lines, two fields each, and ends in a
+    one-field footer: DuckDB took the first line for a two-column header and the refusal named
+    --skip-bad-rows (the table then held the preamble)."""
+    rows = "".join(f'1{d % 9}-Apr-2023,"Transfer, NEFT {d}",{d}00.50\n' for d in range(1, 41))
+    head = 'Account Name :,M/S SHREE TRADERS\nBranch :,"KORAMANGALA, BENGALURU"\nIFS Code :,SBIN0001234\n\n'
+    footer = "\n**This is a computer generated statement and does not require a signature**\n"
+    path = _write(tmp_path, "sbi.csv", head + "Txn Date,Description,Amount\n" + rows + footer)
+    refusal = _refusal(path)
+    assert "lines 1-4 are a title or notes ('Account Name :,M/S SHREE TRADERS')" in refusal, refusal
+    assert suggested_options(refusal) == {"skip": 4}
+    assert suggested_options(_refusal(path, skip=4)) == {"skip_bad_rows": True}
+    summary = _load(path, skip=4, skip_bad_rows=True)
+    assert [c.original for c in summary.columns] == ["Txn Date", "Description", "Amount"]
+    assert _rows(path, "SELECT count(*), sum(amount) FROM t") == [
+        (40, sum(d * 100 + 0.5 for d in range(1, 41)))
+    ]

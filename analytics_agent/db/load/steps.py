@@ -17,7 +17,14 @@ from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
-from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, moot_notes, totals_row_note
+from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
+from analytics_agent.db.load.settle.totals import (
+    NO_TOTALS,
+    drop_totals,
+    moot_notes,
+    retype_column,
+    totals_row_note,
+)
 from analytics_agent.db.load.settle.trailing import trailing_note
 from analytics_agent.db.load.write import drop_empty_tail, empty_tail_note, refuse_empty, write_rows
 from analytics_agent.db.relationships import store_relationships
@@ -51,14 +58,14 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         """Write, settle the columns, store the profile and relationships (inside the transaction).
         Returns the rows written, the rejected records (file, line), the notes, the stored profile and the links."""
         plan = self.plan
-        loaded, rejected, empty_tail, separator_notes = self._write()
+        loaded, rejected, empty_tail, separator_notes, unrepeated = self._write()
         # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
         # no longer keeps it text; once more after, for a total of amounts read as numbers only then
         early, early_note, retyped, _ = self._drop_totals(loaded, plan.text_columns)
         loaded -= early
         appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
         header_notes, own_names = _header_renames(plan)
-        settled, units = self._settle(retyped, None if appending else loaded)
+        settled, units = self._settle(retyped + unrepeated, None if appending else loaded)
         notes = (
             separator_notes
             + header_notes
@@ -94,9 +101,10 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         profile, links = self._store(own_names, units, None if appending else loaded, totals)
         return loaded, rejected, notes, profile, links
 
-    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str]]:
-        """The rows written (less a trailing run of empty ones), the rejected lines, the empty rows
-        dropped, and what ``--thousands`` says; refuses an empty load, and a misread ``--thousands``."""
+    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str]]:
+        """The rows written (less a trailing run of empty ones and repeated headers), the rejected lines,
+        the empty rows dropped, what ``--thousands`` says, and the columns typed again once the repeated
+        headers went; refuses an empty load, and a misread ``--thousands``."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
         labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
@@ -115,7 +123,26 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             if plan.dialect is not None
             else 0
         )
-        return loaded - empty_tail, rejected, empty_tail, reject_notes + self._thousands_notes()
+        repeated, retyped = self._repeated_headers()
+        notes = reject_notes + repeated_headers_note(repeated) + self._thousands_notes()
+        return loaded - empty_tail - repeated, rejected, empty_tail, notes, retyped
+
+    def _repeated_headers(self) -> tuple[int, list[str]]:
+        """``repeated_headers.drop_repeated_headers`` on a new table of a file with a header whose every
+        column is text (the header's words repeated among the records keep them so), and the columns then
+        typed as DuckDB would have typed them without those rows (``totals.retype_column``)."""
+        dialect = self.plan.dialect
+        if dialect is None or not dialect.header or self.options.mode == "append":
+            return 0, []
+        types = own_table_types(self.conn, self.table)
+        if any(kind != "VARCHAR" for kind in types.values()):
+            return 0, []
+        cells = dialect.header_cells or tuple(self.plan.originals)
+        dropped = drop_repeated_headers(self.conn, self.table, self.plan.safe, cells, types)
+        if not dropped:
+            return 0, []
+        free = [c for c in self.plan.safe if c not in self.plan.fixed]
+        return dropped, [r for c in free for r in retype_column(self.conn, self.table, c)]
 
     def _thousands_notes(self) -> list[str]:
         """``separators.separator_notes`` when ``--thousands`` or ``--decimal`` is given: refuses a

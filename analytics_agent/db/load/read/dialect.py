@@ -102,8 +102,8 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     header = bool(sniffed["HasHeader"])
     columns = {c["name"]: c["type"] for c in sniffed["Columns"]}
     quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
-    if header and options.skip is None and options.header is None and _unnamed(columns):
-        title = padded_title(peeked.text, sniffed["Delimiter"], quote)
+    if header and options.skip is None and options.header is None and not options.comment:
+        title = _title_lines(peeked.text, sniffed["Delimiter"], quote, columns)
         if title is not None:
             raise LoadError(f"{label}: {title}")
     escape = options.escape if options.escape is not None else _or(sniffed["Escape"], "")
@@ -151,6 +151,28 @@ def _first_line_layout(
     if delimiter is None:
         raise LoadError(_NO_LAYOUT.format(label=label)) from None
     return {"delim": delimiter, "header": options.header if options.header is not None else True}
+
+
+def _title_lines(head: str, delimiter: str, quote: str, columns: dict[str, str]) -> str | None:
+    """The refusal for lines above the header that DuckDB read as the header itself: a title padded to
+    the table's width (``padded_title``), or key-value lines narrower than the table below them (a bank
+    statement's ``Account Name :,M/S …``, where DuckDB saw a two-column file). Not asked of a delimiter of
+    several characters, which the csv module cannot split on."""
+    if len(delimiter) != 1:
+        return None
+    if _unnamed(columns):
+        title = padded_title(head, delimiter, quote)
+        if title is not None:
+            return title
+    start = table_start(head, delimiter, quote, 0)
+    above = head.splitlines()[: start + 1]
+    if not start or any(line.lstrip().startswith("#") for line in above):
+        return None  # comment lines: --comment '#' is named first, by the strict read
+    if quote and any(line.count(quote) % 2 for line in above):
+        return None  # a quoted value across lines (a header cell's line break): no title
+    if _quoted_header(head, delimiter, len(header_row(head, delimiter, quote, skip=start))):
+        return None  # a first field quoted across lines reads alike; the error path names its quote
+    return title_above_header(head, delimiter, quote, start)
 
 
 def _unnamed(columns: dict[str, str]) -> bool:

@@ -386,7 +386,7 @@ def drop_totals(
     conn.execute(f"DELETE FROM {t} WHERE rowid IN ({', '.join(map(str, gone))})")
     label = found.label if found else notes.columns[0]
     retype = dict.fromkeys([*([found.label] if found else []), *notes.columns])
-    retyped = [r for c in retype if c not in fixed for r in _retype(conn, table, c)]
+    retyped = [r for c in retype if c not in fixed for r in retype_column(conn, table, c)]
     rows_said = "row" if len(gone) == 1 else "rows"
     if found is None:
         it = "it" if len(gone) == 1 else "them"
@@ -407,7 +407,7 @@ def drop_totals(
     return len(gone), note, retyped, label
 
 
-def _retype(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
+def retype_column(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
     """The column as DuckDB would have typed it without the footer's rows: BIGINT or DOUBLE when every
     value left is one (with no leading zero: a code keeps its text), else DATE or TIMESTAMP when every
     value left is one as DuckDB writes them (other date forms are the text-date check's)."""
@@ -416,7 +416,9 @@ def _retype(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[st
         return []
     whole, number, day, stamp, present, padded = first_row(
         conn.execute(
-            f"SELECT count(TRY_CAST({col} AS BIGINT)), count(TRY_CAST({col} AS DOUBLE)), "
+            # whole numbers as written: DuckDB's cast rounds '10.50' to the BIGINT 11
+            f"SELECT count(CASE WHEN regexp_full_match(trim({col}), '[+-]?[0-9]+') THEN TRY_CAST({col} AS BIGINT) END), "
+            f"count(TRY_CAST({col} AS DOUBLE)), "
             f"count(TRY_CAST({col} AS DATE)), count(TRY_CAST({col} AS TIMESTAMP)), count({col}), "
             f"count(*) FILTER (WHERE regexp_matches({col}, '^\\s*[+-]?0[0-9]')) FROM {t}"
         )
