@@ -540,3 +540,14 @@ def test_a_header_repeated_at_each_page_break_is_left_out_and_said(tmp_path: Pat
     summary = _load(tmp_path, "statement.csv", "\n".join(lines) + "\n")
     assert "1 line repeats the header (a printed report's page breaks): not loaded as rows" in summary.notes
     assert summary.rows_loaded == 21
+
+
+def test_a_whole_percent_column_does_not_hide_the_decimal_comma_note(tmp_path: Path) -> None:
+    """``19%`` reads alike with either decimal mark: stored as a number, it no longer stands in the way of
+    --decimal ',' for the column of ``1.331,77`` beside it, which stayed text without a word."""
+    text = "Beleg;Umsatz;USt-Satz\nA1;1.331,77;19%\nA2;2.795,60;7%\nA3;155,53;19%\nA4;13.555,72;0%\n"
+    summary = _load(tmp_path, "journal.csv", text)
+    (note,) = [n for n in summary.notes if n.startswith("umsatz stayed text")]
+    assert "--decimal ',' --thousands '.'" in note
+    _load(tmp_path, "journal.csv", text, decimal=",", thousands=".")
+    assert _rows(tmp_path, "SELECT umsatz, u_st_satz FROM t ORDER BY beleg")[0] == (1331.77, 19.0)

@@ -241,7 +241,8 @@ def settle_amounts(
     units = {name: reading.unit for name, reading in readings.items()}
     if units:
         notes.insert(0, converted_note(readings))
-    return units, notes, noted, [name for name, reading in readings.items() if reading.mark == ","]
+    # a column either mark reads alike (``19%``) no more stands in --decimal ','s way than one read so
+    return units, notes, noted, [name for name, r in readings.items() if r.mark == "," or r.alike]
 
 
 def _number_sql(column: str, reading: Reading, first: Sequence[str]) -> str:
@@ -266,6 +267,8 @@ class Reading(NamedTuple):
     """Its first value not written as a plain number, and the number read from it."""
     form: Form | None = None
     """The plain form every value is written in, if one is (``amount_counts``)."""
+    alike: bool = False
+    """Every value reads the same with either decimal mark (``19%``, ``$1,234,567``)."""
 
 
 def read_amounts(
@@ -302,7 +305,8 @@ def read_amounts(
         if decision.mark is not None:
             currency = counts.currencies[0] if counts.currencies else None
             shown = (example, read_amount(example, decision.mark))
-            readings[name] = Reading(decision.mark, decision.unit, currency, shown, forms.get(name))
+            alike = counts.point == counts.comma == counts.present and not counts.differ
+            readings[name] = Reading(decision.mark, decision.unit, currency, shown, forms.get(name), alike)
         elif decision.why:
             odd = decision.why == "odd"
             notes.append(_odd_note(conn, relation, name, counts, decision) if odd else decision.why)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.month_names import english_sql, in_english, local_months
 from analytics_agent.db.load.settle.odd_values import SAMPLE_ROWS, first_rows
 from analytics_agent.db.load.settle.totals import is_total_label
 from analytics_agent.db.rows import first_row
@@ -142,12 +143,13 @@ def text_dates(
     ``TEXT_STAMP_FORMATS``): converted. Returns them, the notes, the columns noted as dates but for some
     values (the odd-value check need not name those values again) and the columns whose values decided
     day or month first."""
-    formats, shaped = _candidates(text, probe)
+    formats, shaped, local = _candidates(text, probe)
     if not formats:
         return [], [], [], {}
+    values = {name: _value_sql(name, local) for name in formats}
     fitting: dict[str, tuple[int, list[str], int, str]] = {}
     for (name, kinds), (present, fits) in zip(
-        formats.items(), _format_fits(conn, table, formats, rows), strict=True
+        formats.items(), _format_fits(conn, table, formats, rows, values), strict=True
     ):
         full = [f for f, n in zip(kinds, fits, strict=True) if present and n == present]
         most, best = max(zip(fits, kinds, strict=True)) if present else (0, "")
@@ -171,8 +173,8 @@ def text_dates(
                 )
             continue
         # most values fit a format (``best``) but some do not: those are named below, not the format
-        chosen, why = _choose_format(conn, table, name, full, clues) if full else (best, "")
-        note = _convert(conn, table, name, chosen, why)
+        chosen, why = _choose_format(conn, table, name, full, clues, values[name]) if full else (best, "")
+        note = _convert(conn, table, name, chosen, why, values[name])
         if note.startswith(f"{name} looks like"):
             noted.append(name)
         else:
@@ -181,13 +183,14 @@ def text_dates(
     return converted, notes, noted, decided
 
 
-def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str, why: str) -> str:
-    """Store a text column as DATE (TIMESTAMP) read with ``chosen``, or say which values do not fit."""
+def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str, why: str, text: str) -> str:
+    """Store a text column as DATE (TIMESTAMP) read with ``chosen``, or say which values do not fit.
+    ``text``: SQL, the column's value as read (``_value_sql``)."""
     col, target = quote_ident(name), quote_ident(table)
     bad, example = first_row(
         conn.execute(
             f"SELECT count(*), any_value({col}) FROM {target} WHERE {col} IS NOT NULL "
-            f"AND (TRY_STRPTIME({col}, ?) IS NULL OR NOT {_year_shape(col, chosen)})",
+            f"AND (TRY_STRPTIME({text}, ?) IS NULL OR NOT {_year_shape(col, chosen)})",
             [chosen],
         )
     )
@@ -201,7 +204,9 @@ def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str
         return f"{name} looks like dates ({chosen}) but {which} not fit; it stayed text ({fix})"
     sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
     kind = "TIMESTAMP" if "%H" in chosen or "%I" in chosen else "DATE"
-    value = f"TRY_STRPTIME({col}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
+    value = f"TRY_STRPTIME({text}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
+    if text != col:
+        why += f"; month names read in English, {sample!r} as {in_english(str(sample))!r}"
     if "%y" in chosen:
         value = pivoted(value)
         why += f"; {_PIVOT_SAID}"
@@ -226,16 +231,20 @@ def pivoted(value: str) -> str:
 
 
 def _format_fits(
-    conn: duckdb.DuckDBPyConnection, table: str, formats: Mapping[str, Sequence[str]], rows: int | None
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    formats: Mapping[str, Sequence[str]],
+    rows: int | None,
+    values: Mapping[str, str],
 ) -> list[tuple[int, list[int]]]:
     """Per column, its values among the first ``SAMPLE_ROWS`` rows and how many fit each of its formats,
-    in one scan."""
+    in one scan. ``values``: SQL, each column's value as read (``_value_sql``)."""
     selects = []
     for name, kinds in formats.items():
-        col = quote_ident(name)
+        col, text = quote_ident(name), values[name]
         selects.append(f"count({col})")
         selects += [
-            f"count(*) FILTER (WHERE TRY_STRPTIME({col}, '{f}') IS NOT NULL AND {_year_shape(col, f)})"
+            f"count(*) FILTER (WHERE TRY_STRPTIME({text}, '{f}') IS NOT NULL AND {_year_shape(col, f)})"
             for f in kinds
         ]
     counts = iter(
@@ -250,17 +259,22 @@ def _format_fits(
 
 def _candidates(
     text: Sequence[str], probe: Mapping[str, Sequence[str]]
-) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+) -> tuple[dict[str, tuple[str, ...]], dict[str, str], set[str]]:
     """The text columns whose first values could be dates (or timestamps), with the formats to try: the
     full check runs on these only (``TRY_STRPTIME`` on every format for every sampled value is the
-    costliest step of a load); and of the dates, those shaped like dates throughout (``12/31/09``,
-    ``2009-Jan-31``), with an example."""
+    costliest step of a load); of the dates, those shaped like dates throughout (``12/31/09``,
+    ``2009-Jan-31``), with an example; and those whose month names are in another language (``month_names``)."""
     keep: dict[str, tuple[str, ...]] = {}
     shaped = {}
+    local: set[str] = set()
     for name in text:
         values = probe[name]
         if not values:
             continue
+        first = values[0]  # a date with a month name holds both; most text columns do not
+        if 6 <= len(first) <= 24 and first[:1].isdigit() and not first.isdigit() and local_months(values):
+            values = [in_english(v) for v in values]  # 15. März 2024 -> 15 Mar 2024
+            local.add(name)
         if all(_date_like(v) for v in values):
             keep[name] = TEXT_DATE_FORMATS
             if all(re.match(_DATE_SHAPE, v) for v in values):
@@ -269,7 +283,13 @@ def _candidates(
             keep[name] = TEXT_STAMP_FORMATS
         elif all(len(v) <= 14 and re.match(_MONTH_PERIOD, v) for v in values):
             keep[name] = MONTH_FORMATS
-    return keep, shaped
+    return keep, shaped, local & set(keep)
+
+
+def _value_sql(name: str, local: set[str]) -> str:
+    """SQL: a column's value as the date formats read it, its month names in English when in another
+    language (``month_names.english_sql``)."""
+    return english_sql(quote_ident(name)) if name in local else quote_ident(name)
 
 
 def _date_like(value: str) -> bool:
@@ -284,7 +304,7 @@ def _year_shape(col: str, fmt: str) -> str:
 
 
 def _choose_format(
-    conn: duckdb.DuckDBPyConnection, table: str, name: str, full: Sequence[str], clues: Clues
+    conn: duckdb.DuckDBPyConnection, table: str, name: str, full: Sequence[str], clues: Clues, text: str
 ) -> tuple[str, str]:
     """One format among those every value fits. When a day-first and a month-first one both fit and give
     different dates, the rest of the file decides (``file_reading``), or the load is refused."""
@@ -295,7 +315,7 @@ def _choose_format(
     changed, example = first_row(
         conn.execute(
             f"SELECT count(*), any_value({col}) FROM {quote_ident(table)} "
-            f"WHERE TRY_STRPTIME({col}, '{pair}') <> TRY_STRPTIME({col}, '{swapped(pair)}')"
+            f"WHERE TRY_STRPTIME({text}, '{pair}') <> TRY_STRPTIME({text}, '{swapped(pair)}')"
         )
     )
     day_first = pair if first_of(pair) == "day" else swapped(pair)
