@@ -551,3 +551,18 @@ def test_a_whole_percent_column_does_not_hide_the_decimal_comma_note(tmp_path: P
     assert "--decimal ',' --thousands '.'" in note
     _load(tmp_path, "journal.csv", text, decimal=",", thousands=".")
     assert _rows(tmp_path, "SELECT umsatz, u_st_satz FROM t ORDER BY beleg")[0] == (1331.77, 19.0)
+
+
+def test_a_totals_row_labelled_with_more_than_the_word_is_named(tmp_path: Path) -> None:
+    """``Company Total`` (a payroll register's last row) was no totals label: every sum counted it twice,
+    the only note saying the ID column stayed text. The word among others now labels one, its sums still
+    checked: a row whose numbers are its own stays data."""
+    rows = "".join(f"E{i:03d},{i * 1000}.50,{i * 100}.25\n" for i in range(1, 6))
+    text = "Employee ID,Gross Pay,Taxes\n" + rows + "Company Total,15002.50,1501.25\n"
+    summary = _load(tmp_path, "payroll.csv", text)
+    (note,) = [n for n in summary.notes if "last row" in n]
+    assert "(employee_id = 'Company Total') holds the sums of the rows above in gross_pay, taxes" in note
+    summary = _load(tmp_path, "payroll.csv", text, drop_totals=True)
+    assert _rows(tmp_path, "SELECT count(*), sum(gross_pay) FROM t") == [(5, 15002.5)]
+    summary = _load(tmp_path, "payroll.csv", text.replace("15002.50", "99.00"))
+    assert not any("last row" in n for n in summary.notes)

@@ -34,8 +34,10 @@ _NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "DOUBLE"
 
 
 def is_total_label(value: str) -> bool:
-    """A totals row's label (``Total``, ``Summe:``). Pure."""
-    return re.fullmatch(TOTAL_LABEL, value.strip(" :")) is not None
+    """A totals row's label (``Total``, ``Summe:``, and the word among others: ``Company Total``, ``Total:
+    all campaigns``): the row's numbers are checked against the rows above before it is called one. Pure."""
+    text = value.strip(" :")
+    return re.fullmatch(TOTAL_LABEL, text) is not None or re.fullmatch(_SUBTOTAL, text) is not None
 
 
 class Totals:
