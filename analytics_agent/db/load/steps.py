@@ -134,6 +134,8 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         dialect = self.plan.dialect
         if dialect is None or not dialect.header or self.options.mode == "append":
             return 0, []
+        if not set(self.plan.safe) <= set(self.plan.text_columns):  # the plan's types: no query
+            return 0, []
         types = own_table_types(self.conn, self.table)
         if any(kind != "VARCHAR" for kind in types.values()):
             return 0, []
