@@ -1,5 +1,5 @@
-"""Export files written by a helper session that never saw the loader (``tests/data/exports_held``: bank
-statements with padded titles, SAP lists, QuickBooks ledgers, GA and Tableau exports, Windows-1252,
+"""Export files written by helper sessions that never saw the loader (``tests/data/exports_held`` and
+``exports_held_two``: bank statements with padded titles, SAP lists, QuickBooks ledgers, GA and Tableau exports, Windows-1252,
 UTF-16, totals rows with and without labels): each loads what it means, by default or by the options its
 refusals and then its notes name, followed one at a time as a user would, checked cell by cell and by
 column sums against ``expect.json`` (computed from the values the generator wrote)."""
@@ -20,8 +20,16 @@ from analytics_agent.db.load.run import LoadSummary, load_files
 from analytics_agent.errors import LoadError
 from tests.db.csv_suites import options_from, suggested_options
 
-HELD = Path(__file__).resolve().parents[1] / "data" / "exports_held"
-CASES = {case["file"]: case for case in json.loads((HELD / "expect.json").read_text(encoding="utf-8"))}
+DATA = Path(__file__).resolve().parents[1] / "data"
+HELD = DATA / "exports_held"
+ROUNDS = (HELD, DATA / "exports_held_two")
+"""Two rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
+keys a repeated header name as ``<name> (position N)`` with the header in ``header``."""
+CASES = {
+    f"{folder.name}/{case['file']}": case
+    for folder in ROUNDS
+    for case in json.loads((folder / "expect.json").read_text(encoding="utf-8"))
+}
 FOLLOWED = ("--drop-totals", "--drop-footer")
 """The options a note names that leave rows out; ``--decimal`` is followed where a note says a column
 stayed text (elsewhere it names the other reading of a column read, as other options undo a reading)."""
@@ -70,10 +78,12 @@ def _note_option(note: str) -> dict[str, Any] | None:
 
 
 def _same(got: Any, want: Any, kind: str) -> bool:
-    if kind == "percent":
-        return got is not None and any(math.isclose(got, w, abs_tol=1e-9) for w in want.values())
+    if kind == "boolean":
+        return got is want
     if want is None:
         return got is None or got == ""
+    if kind == "percent":
+        return got is not None and any(math.isclose(got, w, abs_tol=1e-9) for w in want.values())
     if kind in ("date", "timestamp"):
         if isinstance(got, dt.datetime):
             midnight = got.time() == dt.time() and kind == "date"
@@ -91,15 +101,16 @@ def _same(got: Any, want: Any, kind: str) -> bool:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_a_held_export_loads_what_it_means(name: str, tmp_path: Path) -> None:
     case, db = CASES[name], tmp_path / "t.duckdb"
-    summary, options = _followed(HELD / "files" / name, db)
+    folder, file = name.split("/")
+    summary, options = _followed(DATA / folder / "files" / file, db)
     by_header = {c.original: c.name for c in summary.columns}
     with duckdb.connect(str(db), read_only=True) as conn:
         rows = conn.execute(f'SELECT * FROM "{summary.table}"').fetchall()
     names = [c.name for c in summary.columns]
     assert len(rows) == case["rows"], (options, summary.notes)
-    kept = KEPT_TEXT.get(name)
+    kept = KEPT_TEXT.get(file)
     for header, spec in case["columns"].items():
-        column = names.index(by_header[header])
+        column = names.index(by_header[header]) if "header" not in spec else spec["position"]
         if kept and header == kept[0]:
             assert any(
                 n.startswith(f"{by_header[header]} stayed text") and kept[1] in n for n in summary.notes
@@ -113,11 +124,14 @@ def test_a_held_export_loads_what_it_means(name: str, tmp_path: Path) -> None:
     for header, want in case.get("sums", {}).items():
         if kept and header == kept[0]:
             continue
-        values = [row[names.index(by_header[header])] for row in rows]
+        spec = case["columns"].get(header, {})
+        at = names.index(by_header[header]) if "header" not in spec else spec["position"]
+        values = [row[at] for row in rows]
         total = sum(v for v in values if v is not None)
         assert any(math.isclose(total * k, want, rel_tol=1e-9, abs_tol=1e-6) for k in (1, 100, 0.01)), header
 
 
 def test_every_held_file_has_its_meaning_written_down() -> None:
-    assert sorted(p.name for p in (HELD / "files").iterdir()) == sorted(CASES)
-    assert len(CASES) >= 30
+    files = [f"{folder.name}/{p.name}" for folder in ROUNDS for p in (folder / "files").iterdir()]
+    assert sorted(files) == sorted(CASES)
+    assert len(CASES) >= 40
