@@ -18,13 +18,8 @@ from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
-from analytics_agent.db.load.settle.totals import (
-    NO_TOTALS,
-    drop_totals,
-    moot_notes,
-    retype_column,
-    totals_row_note,
-)
+from analytics_agent.db.load.settle.retype import retype_column
+from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, moot_notes, totals_row_note
 from analytics_agent.db.load.settle.trailing import trailing_note
 from analytics_agent.db.load.write import drop_empty_tail, empty_tail_note, refuse_empty, write_rows
 from analytics_agent.db.relationships import store_relationships

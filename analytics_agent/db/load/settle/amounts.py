@@ -21,7 +21,6 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
     COMMA,
     COMMA_NUMBER,
     CURRENCY,
-    INDIAN,
     POINT,
     POINT_NUMBER,
     SAME,
@@ -34,6 +33,7 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.amount_counts import Form, quick_counts
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, proven_counts
+from analytics_agent.db.load.settle.grouping import file_mark, grouped_column
 from analytics_agent.db.rows import first_row
 
 __all__ = ["COMMA", "CURRENCY", "POINT", "currency_sql", "value_sql"]
@@ -55,7 +55,7 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
         if not shown or sum(1 for v in shown if any(c.isdigit() for c in v)) < _MOSTLY * len(shown):
             continue
         marks = [amount_marks(v) for v in shown]
-        if not any(m is not None and m[1] for m in marks) and not _grouped_column(shown):
+        if not any(m is not None and m[1] for m in marks) and not grouped_column(shown):
             continue
         point = sum(1 for m in marks if m is not None and "." in m[0])
         comma = sum(1 for m in marks if m is not None and "," in m[0])
@@ -64,36 +64,6 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
                 "," if comma == len(shown) or comma > point else ""
             )
     return found
-
-
-_GROUPED = re.compile(
-    "[+-]?(?:[0-9]{1,3}(?:[,'\u2019\u00a0\u202f ][0-9]{3})+|" + INDIAN + ")(?:[.][0-9]+)?"
-    "|[+-]?[0-9]{1,3}(?:[.][0-9]{3}){2,}"
-)
-"""A number with its thousands grouped as a spreadsheet writes them (``1,234.50``, ``1'234``): a column
-of such is one of numbers too, with no unit; a column of ``1,234`` alone reads both ways and is said so.
-Whole numbers grouped with points count when no decimal point reads them (``1.234.567``, not ``1.234``);
-``1.234,50`` is the odd-value check's, named with ``--decimal ','``."""
-
-
-def _grouped(value: str) -> bool:
-    return _GROUPED.fullmatch(value.strip(" \u00a0\u202f")) is not None
-
-
-def _grouped_column(values: Sequence[str]) -> bool:
-    """Numbers written with their thousands grouped: some value only a grouping reads (``1,234.50``,
-    ``1,234,567``, ``1'234``), or at least half of them grouped with commas alone (``1,234``, then said
-    to read both ways), or two or more so grouped among whole numbers below 1,000 (units sold: ``2,018``
-    beside ``41``, the grouped ones the thousands). A lone ``1,250`` among plain numbers is the odd-value
-    check's. Pure."""
-    grouped = [v.strip(" \u00a0\u202f") for v in values if _grouped(v)]
-    sure = any("." in v or v.count(",") > 1 or not set(v).isdisjoint("'\u2019 \u00a0\u202f") for v in grouped)
-    if sure or 2 * len(grouped) >= len(values) > 0:
-        return True
-    return len(grouped) >= 2 and all(_grouped(v) or _BELOW_THOUSAND.fullmatch(v.strip()) for v in values)
-
-
-_BELOW_THOUSAND = re.compile("[+-]?[0-9]{1,3}")
 
 
 def _example(values: Sequence[str]) -> str:
@@ -294,7 +264,7 @@ def read_amounts(
     for name in columns:
         counts = Counts(*found[name])
         counted[name] = counts._replace(currencies=sorted({SAME.get(c, c) for c in counts.currencies if c}))
-    witness = None if decimal else _file_mark(counted)
+    witness = None if decimal else file_mark({n: (c.present, c.point, c.comma) for n, c in counted.items()})
     grouped: list[tuple[str, str]] = []  # columns of 1,500 read as the file's other amounts read
     for name, counts in counted.items():
         example = _example(probe[name])
@@ -334,18 +304,6 @@ def _either(counts: Counts) -> bool:
     present, point, comma, _, currencies, differ = counts
     decided = bool(currencies) and currencies[0] in _POINT_CURRENCIES
     return bool(present and point == comma == present and differ and not decided)
-
-
-def _file_mark(counted: Mapping[str, Counts]) -> tuple[str, str] | None:
-    """The decimal mark the file's other amount columns show, and one such column: each that reads one way
-    only (``119,869.20``: a point) reads the same way, and one does. Its columns of ``2,018`` then read as
-    it does: one file writes its numbers one way. Pure."""
-    shown: dict[str, str] = {}
-    for name, counts in counted.items():
-        point, comma = counts.point == counts.present, counts.comma == counts.present
-        if counts.present and point != comma:
-            shown.setdefault("." if point else ",", name)
-    return next(iter(shown.items())) if len(shown) == 1 else None
 
 
 def _counts(

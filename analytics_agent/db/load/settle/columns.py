@@ -14,7 +14,8 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.odd_values import odd_value_notes
-from analytics_agent.db.load.settle.text_dates import Clues, settle_sniffed, sniffed_counts, text_dates
+from analytics_agent.db.load.settle.sniffed_dates import settle_sniffed, sniffed_counts
+from analytics_agent.db.load.settle.text_dates import Clues, text_dates
 from analytics_agent.db.load.settle.token_notes import token_notes
 from analytics_agent.db.load.settle.token_scan import Recount
 from analytics_agent.db.rows import first_row

@@ -17,8 +17,10 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.catalog import column_types, quote_ident
+from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.footer import Notes, note_rows
+from analytics_agent.db.load.settle.retype import retype_column
+from analytics_agent.db.load.settle.total_sums import aggregated
 from analytics_agent.db.rows import first_row
 
 TOTAL_LABEL = (
@@ -30,7 +32,6 @@ _SUBTOTAL = r"(?i)^.*\b(sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt)\b.*
 Subtotal``, ``Subtotal: North``, ``North (total)``). Loose on purpose: the rows so labelled count as
 subtotals only when their sums and the other rows' sums each equal the totals row. (Only a label ending
 or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
-_NUMBER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT", "REAL")
 
 
 def is_total_label(value: str) -> bool:
@@ -99,8 +100,8 @@ def find_totals(
         int(r[0]) for r in conn.execute(f"SELECT rowid FROM {t} WHERE rowid < {row} AND {sub}").fetchall()
     ]
     if subtotals:  # the rows the subtotals sum, and the subtotals themselves, each add up to the total
-        sums = _aggregated(conn, table, last, numbers, f"rowid < {row} AND NOT {sub}")
-        if sums and sums == _aggregated(
+        sums = aggregated(conn, table, last, numbers, f"rowid < {row} AND NOT {sub}")
+        if sums and sums == aggregated(
             conn, table, last, sums, f"rowid < {row} AND {sub}", counts=False, least=1
         ):
             found = Totals(
@@ -108,7 +109,7 @@ def find_totals(
             )
             found.headers = _group_headers(conn, table, label, [c for c in last if c != label], found)
             return found
-    sums = _aggregated(conn, table, last, numbers, f"rowid < {row}")
+    sums = aggregated(conn, table, last, numbers, f"rowid < {row}")
     return Totals(label, last[label], row, sums, [], "") if sums else None
 
 
@@ -154,7 +155,7 @@ def _unlabelled(
     two or more non-zero values above; its rates, weighted by columns the file does not hold, need be no
     aggregate. Its label's column is the first text column empty in that row alone (what a query leaves
     out with ``not_null``); None when there is none."""
-    sums = _aggregated(conn, table, last, _numbers(last), f"rowid < {row}", loose=True)
+    sums = aggregated(conn, table, last, _numbers(last), f"rowid < {row}", loose=True)
     if len(sums) < 2:
         return None
     t = quote_ident(table)
@@ -188,58 +189,6 @@ def _last_row(
     if found is None:
         return None
     return int(found[-1]), found[:-1], None
-
-
-def _aggregated(
-    conn: duckdb.DuckDBPyConnection,
-    table: str,
-    last: dict[str, Any],
-    numbers: list[str],
-    where: str,
-    *,
-    counts: bool = True,
-    least: int = 2,
-    loose: bool = False,
-) -> list[str]:
-    """The columns whose value in ``last`` is the sum of the rows ``where`` selects, when every number of
-    ``numbers`` is their sum, count or average (``counts``), or the ratio of two of those sums in the same
-    row (a ``Variance %`` or margin beside the sums it divides); else none. ``loose``: the numbers that
-    are no sum may be anything."""
-    parts = []
-    for c in map(quote_ident, numbers):
-        parts += [f"sum({c})", f"count({c}) FILTER (WHERE {c} <> 0)", f"count({c})", f"avg({c})"]
-    found = first_row(
-        conn.execute(f"SELECT count(*), {', '.join(parts)} FROM {quote_ident(table)} WHERE {where}")
-    )
-    above, stats = found[0], found[1:]
-    sums, ratios = [], []
-    for i, name in enumerate(numbers):
-        total, nonzero, present, mean = stats[4 * i : 4 * i + 4]
-        value = last[name]
-        if total is not None and nonzero >= least and _same(value, total):
-            sums.append(name)
-        elif not counts:
-            return []
-        elif not (value in (present, above) or (mean is not None and _same(value, mean))):
-            ratios.append(value)
-    if not loose and any(not _ratio_of(value, [last[c] for c in sums]) for value in ratios):
-        return []
-    return sums
-
-
-def _ratio_of(value: Any, sums: Sequence[Any]) -> bool:
-    """Whether ``value`` is one of ``sums`` divided by another, as a fraction or in percent, rounded to
-    the decimals it shows (``3.9`` for 308,770 of 7,893,300): what a totals row holds in a rate column,
-    which no sum of the rows above gives. Pure."""
-    shown = repr(float(value)).partition(".")[2]
-    decimals = 0 if "e" in shown else len(shown.rstrip("0"))
-    return any(
-        round(float(a) / float(b) * scale, decimals) == round(float(value), decimals)
-        for a in sums
-        for b in sums
-        if a is not b and b
-        for scale in (1, 100)
-    )
 
 
 def _label_at(conn: duckdb.DuckDBPyConnection, table: str, column: str, row: int) -> str:
@@ -409,58 +358,12 @@ def drop_totals(
     return len(gone), note, retyped, label
 
 
-def retype_column(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
-    """The column as DuckDB would have typed it without the footer's rows: BIGINT or DOUBLE when every
-    value left is one (with no leading zero: a code keeps its text), else DATE or TIMESTAMP when every
-    value left is one as DuckDB writes them (other date forms are the text-date check's)."""
-    col, t = quote_ident(column), quote_ident(table)
-    if column_types(conn, table).get(column) != "VARCHAR":
-        return []
-    whole, number, day, stamp, present, padded = first_row(
-        conn.execute(
-            # whole numbers as written: DuckDB's cast rounds '10.50' to the BIGINT 11
-            f"SELECT count(CASE WHEN regexp_full_match(trim({col}), '[+-]?[0-9]+') THEN TRY_CAST({col} AS BIGINT) END), "
-            f"count(TRY_CAST({col} AS DOUBLE)), "
-            f"count(TRY_CAST({col} AS DATE)), count(TRY_CAST({col} AS TIMESTAMP)), count({col}), "
-            f"count(*) FILTER (WHERE regexp_matches({col}, '^\\s*[+-]?0[0-9]')) FROM {t}"
-        )
-    )
-    if not present:
-        return []
-    if number == present and not padded:
-        kind = "BIGINT" if whole == present else "DOUBLE"
-    elif day == present and stamp == present and not _has_time(conn, table, column):
-        kind = "DATE"
-    elif stamp == present:
-        kind = "TIMESTAMP"
-    else:
-        return []
-    # TRY_CAST: DuckDB rewrites the deleted rows too (the label is still there), within this transaction
-    conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE {kind} USING TRY_CAST({col} AS {kind})")
-    return [column]
-
-
-def _has_time(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
-    """Whether a value of the column has a time of day (``2024-03-01 10:00`` casts to DATE too)."""
-    col = quote_ident(column)
-    return bool(
-        first_row(
-            conn.execute(f"SELECT count(*) FILTER (WHERE contains({col}, ':')) FROM {quote_ident(table)}")
-        )[0]
-    )
-
-
 def _subtotals(found: Totals) -> str:
     if not found.subtotals:
         return ""
     count, headers = len(found.subtotals), len(found.headers)
     named = f" and {headers} row{'s' if headers > 1 else ''} naming their groups" if headers else ""
     return f", with {count} subtotal row{'s' if count > 1 else ''} such as {found.example!r}{named} above it"
-
-
-def _same(value: float | Decimal, total: float | Decimal) -> bool:
-    """Equal, or equal to the cent (a spreadsheet rounds a total it shows)."""
-    return abs(float(value) - float(total)) <= max(0.005, 1e-9 * abs(float(total)))
 
 
 NO_TOTALS = (

@@ -3,7 +3,7 @@
 ``TT.MM.JJ`` or a British ``dd/mm/yy`` export loses its dates without a word. Spreadsheets write a
 two-digit year last; one first is rare. So a column DuckDB read year-first whose every value also reads
 with the year last is read that way (said, with the option that keeps DuckDB's reading); the order of
-day and month is then the day/month check's (``text_dates.settle_sniffed``), as is the century.
+day and month is then the day/month check's (``sniffed_dates.settle_sniffed``), as is the century.
 The same goes for timestamps, which DuckDB's own cast reads without a format: ``15/03/24 14:05`` is
 0015-03-24 to it. A timestamp column whose every year is below 100 is such a misreading (no export means
 year 15): it goes back to text, its three date fields in their order, for the text-date check to read

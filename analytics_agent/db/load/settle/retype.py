@@ -1,0 +1,51 @@
+"""A text column typed again once the rows that kept it text are gone (a footer's notes and totals,
+headers repeated at page breaks), as DuckDB's sniffer would have typed it without them."""
+
+from __future__ import annotations
+
+import duckdb
+
+from analytics_agent.db.catalog import column_types, quote_ident
+from analytics_agent.db.rows import first_row
+
+
+def retype_column(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
+    """The column as DuckDB would have typed it without the rows that kept it text (a footer, headers
+    repeated at page breaks), once they are deleted: BIGINT or DOUBLE when every
+    value left is one (with no leading zero: a code keeps its text), else DATE or TIMESTAMP when every
+    value left is one as DuckDB writes them (other date forms are the text-date check's)."""
+    col, t = quote_ident(column), quote_ident(table)
+    if column_types(conn, table).get(column) != "VARCHAR":
+        return []
+    whole, number, day, stamp, present, padded = first_row(
+        conn.execute(
+            # whole numbers as written: DuckDB's cast rounds '10.50' to the BIGINT 11
+            f"SELECT count(CASE WHEN regexp_full_match(trim({col}), '[+-]?[0-9]+') THEN TRY_CAST({col} AS BIGINT) END), "
+            f"count(TRY_CAST({col} AS DOUBLE)), "
+            f"count(TRY_CAST({col} AS DATE)), count(TRY_CAST({col} AS TIMESTAMP)), count({col}), "
+            f"count(*) FILTER (WHERE regexp_matches({col}, '^\\s*[+-]?0[0-9]')) FROM {t}"
+        )
+    )
+    if not present:
+        return []
+    if number == present and not padded:
+        kind = "BIGINT" if whole == present else "DOUBLE"
+    elif day == present and stamp == present and not _has_time(conn, table, column):
+        kind = "DATE"
+    elif stamp == present:
+        kind = "TIMESTAMP"
+    else:
+        return []
+    # TRY_CAST: DuckDB rewrites the deleted rows too (the label is still there), within this transaction
+    conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE {kind} USING TRY_CAST({col} AS {kind})")
+    return [column]
+
+
+def _has_time(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    """Whether a value of the column has a time of day (``2024-03-01 10:00`` casts to DATE too)."""
+    col = quote_ident(column)
+    return bool(
+        first_row(
+            conn.execute(f"SELECT count(*) FILTER (WHERE contains({col}, ':')) FROM {quote_ident(table)}")
+        )[0]
+    )
