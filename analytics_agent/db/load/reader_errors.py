@@ -298,7 +298,9 @@ def _converted_line(message: str) -> str:
 
 
 def _fields(record: str, delimiter: str | None) -> int | None:
-    """How many fields ``record`` splits into by a one-character ``delimiter`` (None: not known). Pure."""
+    """How many fields ``record`` splits into by a one-character ``delimiter`` (None: not known): as
+    ``read.peek.field_count`` counts them, which this module, below ``read`` in the loader's layers, may
+    not import. Pure."""
     if delimiter is None or len(delimiter) != 1:
         return None
     import csv

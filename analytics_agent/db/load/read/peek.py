@@ -287,13 +287,14 @@ def _csv_rows(lines: list[str], delimiter: str, quote: str) -> Iterator[list[str
 
 
 _RECORDS_SEEN = 12
-"""Lines below a title block read to find where the table starts (``_table_start``)."""
+"""Lines below a title block read to find where the table starts (``table_start``)."""
 
 
 def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
     """The line the table starts at, from ``first`` (where DuckDB's sniffer started) on: the first of at
-    least two fields that every line after it matches (two lines at least). An SAP list's ``Company Code<TAB>1000`` lines
-    below its title are two fields wide, and DuckDB took the first for the header. Pure."""
+    least two fields that every line after it matches (two lines at least). An SAP list's ``Company
+    Code<TAB>1000`` lines below its title are two fields wide, and DuckDB took the first for the header.
+    Pure."""
     lines = _whole_lines(text, _MOST_TITLE_LINES + _RECORDS_SEEN)
     widths = _widths(lines, delimiter, quote)
     for start in range(first, min(_MOST_TITLE_LINES, len(lines) - 2) + 1):
