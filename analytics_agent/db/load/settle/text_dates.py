@@ -45,6 +45,8 @@ TEXT_DATE_FORMATS = (
     "%d-%m-%Y",
     "%m-%d-%Y",
 )
+_NAMED_FORMATS = tuple(f for f in TEXT_DATE_FORMATS if "%b" in f)
+"""The formats of a column whose month names ``month_names`` puts in English (``Mar``)."""
 MONTH_FORMATS = ("%b-%Y", "%b %Y", "%B %Y", "%B-%Y", "%b-%y", "%Y-%m", "%Y/%m", "%m/%Y", "%m-%Y")
 """Months written as periods (``Jan-2024``, ``January 2024``, ``2024-01``, ``01/2024``, Excel's ``Jan-24``):
 stored as the month's first day, so they sort and group as months (as text, ``Apr`` came before ``Feb``)."""
@@ -276,7 +278,9 @@ def _candidates(
             values = [in_english(v) for v in values]  # 15. März 2024 -> 15 Mar 2024
             local.add(name)
         if all(_date_like(v) for v in values):
-            keep[name] = TEXT_DATE_FORMATS
+            # month names put in English are abbreviations: the other formats cannot fit, and each tried
+            # costs the name's twelve replacements on every sampled value
+            keep[name] = _NAMED_FORMATS if name in local else TEXT_DATE_FORMATS
             if all(re.match(_DATE_SHAPE, v) for v in values):
                 shaped[name] = values[0]
         elif all(len(v) <= 24 and re.match(_WRITTEN_STAMP, v) for v in values):
