@@ -131,6 +131,14 @@ class Decision(NamedTuple):
     """Why it stays text (a note), when ``mark`` is None and the note is due."""
 
 
+def _either(counts: Counts) -> bool:
+    """Whether every value reads with either decimal mark, some to different numbers (``1,500``), and no
+    currency decides: the column stays text, unless the file's other amounts tell (``read_amounts``). Pure."""
+    present, point, comma, _, currencies, differ = counts
+    decided = bool(currencies) and currencies[0] in _POINT_CURRENCIES
+    return bool(present and point == comma == present and differ and not decided)
+
+
 def decide(name: str, counts: Counts, decimal: str | None, example: str) -> Decision:
     """How a column of amounts reads, or why it stays text. ``decimal``: the load's ``--decimal``. Pure."""
     present, point, comma, percent, currencies, differ = counts
@@ -143,14 +151,14 @@ def decide(name: str, counts: Counts, decimal: str | None, example: str) -> Deci
         )
     if decimal in (",", ".") and (point if decimal == "." else comma):  # --decimal, unless no value reads so
         mark = decimal
-    elif point == present and comma == present and differ:
-        if not currencies or currencies[0] not in _POINT_CURRENCIES:
-            return Decision(
-                None,
-                None,
-                f"{name} stayed text: amounts like {example!r} read either with a decimal point or with a "
-                "decimal comma; add --decimal '.' or --decimal ',' to say which",
-            )
+    elif _either(counts):
+        return Decision(
+            None,
+            None,
+            f"{name} stayed text: amounts like {example!r} read either with a decimal point or with a "
+            "decimal comma; add --decimal '.' or --decimal ',' to say which",
+        )
+    elif point == present and comma == present and differ:  # a currency written with a point decides
         mark = "."
     else:
         mark = "." if point >= comma else ","
@@ -296,14 +304,6 @@ def _grouped_note(grouped: Sequence[tuple[str, str]], mark: str, witness: str, s
         f"{other!r} grouping thousands, as {witness} ({shown!r}) writes a decimal {point}; add --decimal "
         f"{other!r} to read {other!r} as the decimal mark"
     )
-
-
-def _either(counts: Counts) -> bool:
-    """Whether every value reads with either decimal mark, some to different numbers (``1,500``), and no
-    currency decides: ``decide`` then keeps the column text. Pure."""
-    present, point, comma, _, currencies, differ = counts
-    decided = bool(currencies) and currencies[0] in _POINT_CURRENCIES
-    return bool(present and point == comma == present and differ and not decided)
 
 
 def _counts(
