@@ -18,7 +18,7 @@ _DATE_HELP = (
 )
 _NULL_HELP = (
     "A value that means missing (repeatable); replaces the default set NA, N/A, n/a, NULL, null, None, "
-    "NaN and '-'. An empty field is always missing."
+    "NaN and the dashes '-', '--', ' --', an en and an em dash. An empty field is always missing."
 )
 _TIMEZONE_HELP = (
     "The database's business time zone (IANA, e.g. America/New_York): days and months of zoned timestamps "

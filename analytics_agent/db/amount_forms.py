@@ -174,6 +174,12 @@ def checked_value_sql(column: str, mark: str, percent: bool, currencies: Iterabl
     )
 
 
+def shown(number: float) -> str:
+    """A number as a note shows it: every digit it was written with (``:g`` keeps six, and showed
+    ``122 100,70`` read as 122101). Pure."""
+    return f"{number:.15g}"
+
+
 def literal(text: str) -> str:
     """A SQL string literal. Pure."""
     return "'" + text.replace("'", "''") + "'"

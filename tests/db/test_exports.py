@@ -566,3 +566,57 @@ def test_a_totals_row_labelled_with_more_than_the_word_is_named(tmp_path: Path) 
     assert _rows(tmp_path, "SELECT count(*), sum(gross_pay) FROM t") == [(5, 15002.5)]
     summary = _load(tmp_path, "payroll.csv", text.replace("15002.50", "99.00"))
     assert not any("last row" in n for n in summary.notes)
+
+
+# Held-out round two (tests/data/exports_held_two): what those files wrote that no test had
+
+
+def test_dashes_a_report_prints_for_an_empty_cell_read_as_missing(tmp_path: Path) -> None:
+    # an EPA-style tab file: an em dash and an en dash where a figure is missing, Google Ads' ' --'; before,
+    # each column stayed text ("add --null '—' if it means missing"), so no sum over it ran
+    text = (
+        "site\tn2o\tctr\tnote\n"
+        "a\t8.8\t3.62%\tok\n"
+        "b\t\u2014\t --\t\u2014\n"
+        "c\t1.5e-04\t5.47%\tfine\n"
+        "d\t\u2013\t2.00%\tok\n"
+    )
+    summary = _load(tmp_path, "ghg.tsv", text)
+    assert _types(summary)["n2o"] == "DOUBLE" and _types(summary)["ctr"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT n2o, ctr, note FROM t ORDER BY site") == [
+        (8.8, 3.62, "ok"),
+        (None, None, None),
+        (0.00015, 5.47, "fine"),
+        (None, 2.0, "ok"),
+    ]
+    # in a text column a dash could be a value: named, with the option that keeps it
+    assert any(n.startswith("note: 1 value '\u2014' read as missing (NULL)") for n in summary.notes)
+
+
+def test_numbers_written_with_the_unicode_minus_are_numbers(tmp_path: Path) -> None:
+    # '−87.5264' (U+2212) stayed text, with no note at all: DuckDB's cast reads no number written so
+    summary = _load(tmp_path, "sites.csv", "site,lon\na,\u221287.5264\nb,12.5\nc,\u22120.25\n")
+    assert _types(summary)["lon"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT lon FROM t ORDER BY site") == [(-87.5264,), (12.5,), (-0.25,)]
+    (note,) = [n for n in summary.notes if n.startswith("amounts stored as numbers")]
+    assert "lon '\u221287.5264' -> -87.5264;" in note and "--type lon=VARCHAR" in note
+
+
+def test_thousands_grouped_with_a_no_break_space_before_a_decimal_comma(tmp_path: Path) -> None:
+    # a French ledger (Sage): '122 100,70' with U+00A0 beside '11,75' stayed text without a word, while a
+    # column grouped with U+202F read; and the note showed 122 100,70 as 122101 (six digits of :g)
+    text = (
+        "compte;debit;solde\n"
+        "401000;122\u00a0100,70;122\u202f100,70\n"
+        "445660;11,75;122\u202f112,45\n"
+        "411000;;122\u202f112,45\n"
+    )
+    summary = _load(tmp_path, "grand_livre.csv", text)
+    assert _types(summary)["debit"] == "DOUBLE" and _types(summary)["solde"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT debit, solde FROM t ORDER BY solde, debit NULLS LAST") == [
+        (122100.70, 122100.70),
+        (11.75, 122112.45),
+        (None, 122112.45),
+    ]
+    (note,) = [n for n in summary.notes if n.startswith("amounts stored as numbers")]
+    assert "debit '122\\xa0100,70' -> 122100.7;" in note  # the no-break space shown as what it is

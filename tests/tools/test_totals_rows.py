@@ -72,7 +72,7 @@ def test_subtotal_rows_are_named_too_and_the_filter_leaves_every_one_out(tmp_pat
         _, fixed = _call(
             ws, "aggregate", {**SUM, "group_by": ["region"], "filters": [fix], "order_by": "region"}
         )
-    assert error and "3 subtotal row(s)" in said
+    assert error and "3 subtotal or other footer row(s)" in said
     assert sorted(fix["value"]) == ["East Total", "South Total", "Total", "West Total"]
     by_region = {r: sum(a for g, a in zip(REGIONS, AMOUNTS, strict=True) if g == r) for r in set(REGIONS)}
     assert json.loads(fixed)["rows"] == [[r, pytest.approx(by_region[r])] for r in sorted(by_region)]
@@ -166,3 +166,51 @@ def test_a_last_row_with_no_label_and_one_sum_is_data(tmp_path):
     path.write_text("\n".join([*text[:-1], ",".join([*last[:-2], '"$1.00"'])]) + "\n")
     summary = load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="sales", replace=True))
     assert not any("last row" in n for n in summary.notes), summary.notes
+
+
+def test_stacked_totals_rows_are_named_and_left_out_together(tmp_path):
+    # Google Ads ends a report with 'Total: Campaigns', 'Total: Account', 'Total: Search', each the sum of
+    # the rows above them: the last one's numbers are no sum of the rows above it (the other two are among
+    # them), so none was named, and every sum over the table came out four times the truth
+    lines = ["Campaign\tImpr.\tClicks\tCTR"]
+    lines += [f"c{i}\t{a * 10:.0f}\t{a:.0f}\t{a / 100:.2f}%" for i, a in enumerate(AMOUNTS)]
+    impr, clicks = sum(round(a * 10) for a in AMOUNTS), sum(round(a) for a in AMOUNTS)
+    for label in ("Total: Campaigns", "Total: Account", "Total: Search"):
+        lines.append(f"{label}\t{impr}\t{clicks}\t{clicks / impr * 100:.2f}%")
+    path = tmp_path / "ads.tsv"
+    path.write_text("\n".join(lines) + "\n")
+    db = _load(tmp_path, path)
+    with Workspace.open(db) as ws:
+        error, said = _call(
+            ws, "aggregate", {"table": "sales", "metrics": [{"fn": "sum", "column": "clicks"}]}
+        )
+        fix = json.loads(said[said.index("{") : said.index("}") + 1])
+        _, fixed = _call(
+            ws,
+            "aggregate",
+            {"table": "sales", "metrics": [{"fn": "sum", "column": "clicks"}], "filters": [fix]},
+        )
+    assert error and sorted(fix["value"]) == ["Total: Account", "Total: Campaigns", "Total: Search"]
+    assert json.loads(fixed)["rows"] == [[clicks]]
+    summary = load_files(
+        tmp_path / "t.duckdb", [str(path)], load_options(table="sales", replace=True, drop_totals=True)
+    )
+    (note,) = [n for n in summary.notes if n.startswith("--drop-totals")]
+    assert (
+        "dropped the last 3 rows (campaign = 'Total: Campaigns', 'Total: Account', 'Total: Search')" in note
+    )
+    assert summary.rows_total == len(AMOUNTS)
+
+
+def test_a_data_row_labelled_total_above_a_totals_row_stays_data(tmp_path):
+    # a brand called "Total" right above the real totals row: the single row's check comes first, so the
+    # two are not taken for a stack of totals
+    lines = ["Brand,Units", "Acme,10", "Zeta,20", "Total,5", "Total,35"]
+    path = tmp_path / "brands.csv"
+    path.write_text("\n".join(lines) + "\n")
+    summary = load_files(
+        tmp_path / "t.duckdb", [str(path)], load_options(table="sales", replace=True, drop_totals=True)
+    )
+    assert summary.rows_total == 3
+    (note,) = [n for n in summary.notes if n.startswith("--drop-totals")]
+    assert "dropped the last row (brand = 'Total')" in note

@@ -23,7 +23,23 @@ from analytics_agent.suggest import did_you_mean
 
 Mode = Literal["create", "replace", "append"]
 # What R, pandas and spreadsheet exports write for a missing value; "" is DuckDB's own default.
-DEFAULT_NULL_TOKENS = ("NA", "N/A", "n/a", "NULL", "null", "None", "NaN", "-", "")
+DEFAULT_NULL_TOKENS = (
+    "NA",
+    "N/A",
+    "n/a",
+    "NULL",
+    "null",
+    "None",
+    "NaN",
+    "-",
+    "--",
+    " --",
+    "\u2013",
+    "\u2014",
+    "",
+)
+"""What exports write for a missing value: dashes too, as reports print a blank cell (an en or em dash;
+Google Ads writes `` --``)."""
 # compiled on first use (re's cache): most loads name no type and no archive member
 _TYPE_NAME = r"^[A-Za-z][A-Za-z0-9_]*(\s*\(\s*\d+\s*(,\s*\d+\s*)?\))?(\[\])?$"
 _DELIMITER_ALIASES = {"\\t": "\t", "tab": "\t", "TAB": "\t"}

@@ -43,7 +43,7 @@ def totals_message(table: str, marker: dict[str, Any]) -> str:
     """Why the call is refused and the filter to add, in one line. Pure."""
     column, labels = str(marker["column"]), [str(v) for v in marker.get("labels", [])]
     rows = int(marker.get("rows", 1))
-    which = "its last row" if rows == 1 else f"its last row and {rows - 1} subtotal row(s)"
+    which = "its last row" if rows == 1 else f"its last row and {rows - 1} subtotal or other footer row(s)"
     sums = ", ".join(map(str, marker.get("sums", []))) or "its number columns"
     if marker.get("empty"):
         said, fix = f"{column} empty", json.dumps({"column": column, "op": "not_null"})

@@ -27,6 +27,7 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
     currency_sql,
     literal,
     plain_reads,
+    shown,
     simple_value_sql,
     value_sql,
 )
@@ -94,7 +95,8 @@ def amount_marks(value: str) -> tuple[str, bool] | None:
     elif text.endswith("-") and len(text) > 1:
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
     elif text[:1] in ("-", "\u2212", "+"):
-        text = text[1:].lstrip(" \u00a0\u202f")
+        # the Unicode minus marks an amount: DuckDB's cast reads no number written with it
+        text, marked = text[1:].lstrip(" \u00a0\u202f"), text[0] == "\u2212"
     currency = _LEADING_CURRENCY.match(text) or _TRAILING_CURRENCY.search(text)
     if currency:
         text = (text[: currency.start()] + text[currency.end() :]).strip(" \u00a0\u202f")
@@ -294,14 +296,14 @@ def read_amounts(
     return readings, notes, noted
 
 
-def _grouped_note(grouped: Sequence[tuple[str, str]], mark: str, witness: str, shown: str) -> str:
+def _grouped_note(grouped: Sequence[tuple[str, str]], mark: str, witness: str, written: str) -> str:
     """The columns whose values read either way (``2,018``), read as another column of the file shows
     its decimal mark, and the option that reads them the other way. Pure."""
     example = grouped[0][1]
     other, point = ("," if mark == "." else "."), "point" if mark == "." else "comma"
     return (
-        f"{', '.join(n for n, _ in grouped)}: {example!r} read as {read_amount(example, mark):g}, "
-        f"{other!r} grouping thousands, as {witness} ({shown!r}) writes a decimal {point}; add --decimal "
+        f"{', '.join(n for n, _ in grouped)}: {example!r} read as {shown(read_amount(example, mark))}, "
+        f"{other!r} grouping thousands, as {witness} ({written!r}) writes a decimal {point}; add --decimal "
         f"{other!r} to read {other!r} as the decimal mark"
     )
 
@@ -332,10 +334,9 @@ def converted_note(readings: Mapping[str, Reading], type_flag: str = "--type") -
     parts = []
     for name, reading in readings.items():
         written, value = reading.example
-        shown = f"{value:g}"
         unit = reading.unit
-        kind = f" (%, not {value / 100:g})" if unit == "%" else f" ({unit})" if unit else ""
-        parts.append(f"{name} {written!r} -> {shown}{kind}")
+        kind = f" (%, not {shown(value / 100)})" if unit == "%" else f" ({unit})" if unit else ""
+        parts.append(f"{name} {written!r} -> {shown(value)}{kind}")
     first = next(iter(readings))
     return (
         f"amounts stored as numbers (DOUBLE), each column's unit kept in its profile: {'; '.join(parts)}; "

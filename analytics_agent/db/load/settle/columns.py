@@ -182,12 +182,14 @@ def _year_last(
     return formats
 
 
-_AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿")
+_AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿\u2212")  # and the Unicode minus, which no cast reads
+_SPACES = frozenset("'’ \u00a0\u202f")
 
 
 def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
     """Whether some first value has a digit and a currency, percent or accounting sign, a three-letter
-    code before or after it (``EUR 12``), or thousands grouped (``1,234``, ``1'234.50``): only then is ``db.amounts`` imported and asked. Pure."""
+    code before or after it (``EUR 12``), or thousands grouped (``1,234``, ``1'234.50``, ``1 234,50``):
+    only then is ``db.amounts`` imported and asked. Pure."""
     for values in probe.values():
         for value in set(values[:50]):  # first values repeat (0.00, 0.00): each asked once
             text = value.strip()
@@ -199,6 +201,8 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 return True
             if "." in text and len(text.partition(".")[0]) > 4 and text.partition(".")[0][-4] in ",'’ ":
                 return True  # 1,234.50
+            if "," in text and len(text.partition(",")[0]) > 4 and text.partition(",")[0][-4] in _SPACES:
+                return True  # 1 234,50
             if text.count(".") > 1 or ("." in text.partition(",")[0] and "," in text):
                 return True  # 1.234.567, 1.234,50
             if _code(text[:3]) or _code(text[-3:]) or text[:2] in ("kr", "Fr"):

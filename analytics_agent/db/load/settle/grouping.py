@@ -12,11 +12,13 @@ from analytics_agent.db.amount_forms import INDIAN
 _GROUPED = re.compile(
     "[+-]?(?:[0-9]{1,3}(?:[,'\u2019\u00a0\u202f ][0-9]{3})+|" + INDIAN + ")(?:[.][0-9]+)?"
     "|[+-]?[0-9]{1,3}(?:[.][0-9]{3}){2,}"
+    "|[+-]?[0-9]{1,3}(?:['\u2019\u00a0\u202f ][0-9]{3})+,[0-9]+"
 )
 """A number with its thousands grouped as a spreadsheet writes them (``1,234.50``, ``1'234``): a column
 of such is one of numbers too, with no unit; a column of ``1,234`` alone reads both ways and is said so.
 Whole numbers grouped with points count when no decimal point reads them (``1.234.567``, not ``1.234``);
-``1.234,50`` is the odd-value check's, named with ``--decimal ','``."""
+``1.234,50`` is the odd-value check's, named with ``--decimal ','``; ``1 234,50`` (a space, as French
+exports group) reads one way only."""
 
 
 def _grouped(value: str) -> bool:

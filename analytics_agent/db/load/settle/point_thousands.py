@@ -11,6 +11,7 @@ from typing import Any
 
 import duckdb
 
+from analytics_agent.db.amount_forms import shown
 from analytics_agent.db.catalog import column_types, quote_ident
 from analytics_agent.db.rows import first_row
 
@@ -50,6 +51,6 @@ def point_thousands_notes(
     example = str(named[0][1]).strip()
     return [
         f"{which}: every value is written like {example!r} (three digits after one point) in a semicolon file, "
-        f"read as decimals ({example} -> {float(example):g}); if the points group thousands, add --decimal ',' "
+        f"read as decimals ({example} -> {shown(float(example))}); if the points group thousands, add --decimal ',' "
         "--thousands '.'"
     ]

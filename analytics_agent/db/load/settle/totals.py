@@ -44,7 +44,7 @@ def is_total_label(value: str) -> bool:
 class Totals:
     """A footer totals row. (A plain class: a NamedTuple costs every load's import more.)"""
 
-    __slots__ = ("example", "headers", "label", "row", "subtotals", "sums", "text")
+    __slots__ = ("also", "example", "headers", "label", "row", "stack", "subtotals", "sums", "text")
 
     def __init__(
         self, label: str, text: str | None, row: int, sums: list[str], subtotals: list[int], example: str
@@ -53,10 +53,14 @@ class Totals:
         """The column holding the label, the label (None: the row has none, the column is empty there), and
         the row's rowid."""
         self.sums, self.subtotals, self.example = sums, subtotals, example
-        self.headers: list[int] = []
-        """The rowids of the rows that name a group its subtotal row closes (``_group_headers``)."""
         """The columns the row sums; the rowids of subtotal rows above it (their sums add up to the total
         too), and one subtotal row's label."""
+        self.headers: list[int] = []
+        """The rowids of the rows that name a group its subtotal row closes (``_group_headers``)."""
+        self.also: list[int] = []
+        self.stack: list[str] = []
+        """The rowids of the other totals rows stacked with it at the table's end (``_stacked``), and the
+        labels of all of them, in the file's order."""
 
 
 def find_totals(
@@ -110,7 +114,41 @@ def find_totals(
             found.headers = _group_headers(conn, table, label, [c for c in last if c != label], found)
             return found
     sums = aggregated(conn, table, last, numbers, f"rowid < {row}")
-    return Totals(label, last[label], row, sums, [], "") if sums else None
+    if sums:
+        return Totals(label, last[label], row, sums, [], "")
+    return _stacked(conn, table, label, row)
+
+
+_STACK = 8
+"""The most totals rows a footer stacks (Google Ads: ``Total: Account``, ``Total: Search``, ``Total:
+Display``, … one a network)."""
+
+
+def _stacked(conn: duckdb.DuckDBPyConnection, table: str, label: str, row: int) -> Totals | None:
+    """A footer of totals rows stacked at the table's end, each labelled (Google Ads ends with ``Total:
+    Campaigns``, ``Total: Account``, ``Total: Search``): the last one's numbers are then no aggregate of
+    the rows above it, the other totals among them (a brand called "Total" above a real totals row still
+    counts as data: the single row is tried first). A totals footer when one of the stack holds the sums
+    of the rows above the stack; the others, labelled beside it, total parts of them (a network)."""
+    t, col = quote_ident(table), quote_ident(label)
+    above = conn.execute(
+        f"SELECT rowid, {col} FROM {t} WHERE rowid < {row} ORDER BY rowid DESC LIMIT {_STACK - 1}"
+    ).fetchall()
+    stack = [row]
+    for rowid, cell in above:
+        if not (isinstance(cell, str) and is_total_label(cell)):
+            break
+        stack.insert(0, int(rowid))
+    if len(stack) < 2:
+        return None
+    rows = [_whole_row(conn, table, r, None) for r in stack]
+    for r, whole in zip(stack, rows, strict=True):
+        sums = aggregated(conn, table, whole, _numbers(whole), f"rowid < {stack[0]}")
+        if sums:
+            found = Totals(label, whole[label], r, sums, [], "")
+            found.also, found.stack = [o for o in stack if o != r], [str(w[label]) for w in rows]
+            return found
+    return None
 
 
 def _group_headers(
@@ -230,8 +268,9 @@ def totals_row_note(
     text = list(dict.fromkeys([*kept_text(conn, table, notes), *alone]))
     if found is None:
         return [_notes_kept(notes, text)], None, text
+    holds = f" are totals: {found.text!r} holds" if found.stack else " holds"
     note = (
-        f"the last row ({_labelled(found)}) holds the sums of the rows above in "
+        f"{_last_rows(found)}{holds} the sums of the rows above in "
         f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)}; loaded as rows, a sum over the table "
         "counts them twice: add --drop-totals to load without them"
     )
@@ -295,6 +334,15 @@ def _labelled(found: Totals) -> str:
     return f"{found.label} = {found.text!r}"
 
 
+def _last_rows(found: Totals) -> str:
+    """The totals row as a note names it, or the stack of them (``_stacked``): ``the last 3 rows
+    (campaign_status = 'Total: Campaigns', 'Total: Account', 'Total: Search')``. Pure."""
+    if not found.stack:
+        return f"the last row ({_labelled(found)})"
+    labels = ", ".join(map(repr, found.stack))
+    return f"the last {len(found.stack)} rows ({found.label} = {labels})"
+
+
 def totals_marker(
     conn: duckdb.DuckDBPyConnection, table: str, found: Totals, notes: Notes | None = None
 ) -> dict[str, Any]:
@@ -304,7 +352,7 @@ def totals_marker(
     if found.text is None:  # no label: the row is the one whose label's column is empty
         return {"column": found.label, "labels": [], "empty": True, "rows": 1, "sums": list(found.sums)}
     labels = {found.text}
-    others = [*found.subtotals, *found.headers, *(notes.rows if notes else [])]
+    others = [*found.also, *found.subtotals, *found.headers, *(notes.rows if notes else [])]
     if others:
         ids = ", ".join(map(str, others))
         col = quote_ident(found.label)
@@ -330,7 +378,7 @@ def drop_totals(
     columns that became number columns (text only for the label or the notes), and the label's column
     (a note's when there is no totals row; "" when nothing was found)."""
     found, notes = find_footer(conn, table, rows, text_columns)
-    gone = ([found.row, *found.subtotals, *found.headers] if found else []) + notes.rows
+    gone = ([found.row, *found.also, *found.subtotals, *found.headers] if found else []) + notes.rows
     if not gone:
         return 0, "", [], ""
     t = quote_ident(table)
@@ -350,8 +398,9 @@ def drop_totals(
             retyped,
             label,
         )
+    the_sums = f", totals: {found.text!r} the sums" if found.stack else ", the sums"
     note = (
-        f"--drop-totals: dropped the last row ({_labelled(found)}), the sums of the rows above in "
+        f"--drop-totals: dropped {_last_rows(found)}{the_sums} of the rows above in "
         f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)} ({len(gone)} {rows_said}); leave out "
         "--drop-totals to keep them"
     )
