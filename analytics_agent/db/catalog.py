@@ -165,12 +165,14 @@ def store_profile(
     original_names: dict[str, str] | None = None,
     units: dict[str, str] | None = None,
     totals: dict[str, Any] | None = None,
+    labels: dict[str, str] | None = None,
     written: Written | None = None,
     rows: int | None = None,
 ) -> dict[str, Any]:
     """Compute and store a table's profile (on a writable connection, inside the caller's transaction).
     ``units``: column -> the unit its file wrote beside each number (``%``, ``$``, ``EUR``), which the
     load dropped to store numbers; ``totals``: the footer totals rows a load kept (``totals_marker``);
+    ``labels``: column -> its label, from a line of them under the file's header (``label_rows``);
     ``written``: ``written_tables`` as the caller has just read it;
     ``rows``: the table's row count, when the caller knows it."""
     profile = compute_profile(conn, table, types=written[0][table] if written else None, rows=rows)
@@ -183,6 +185,11 @@ def store_profile(
                 column["unit"] = units[column["name"]]
     if totals:
         profile["totals_rows"] = totals
+    if labels:
+        profile["labels"] = labels
+        for column in profile["columns"]:
+            if column["name"] in labels:
+                column["label"] = labels[column["name"]]
     if written is None or "profiles" not in written[1]:
         conn.execute(f"CREATE SCHEMA IF NOT EXISTS {META_SCHEMA}")
         conn.execute(

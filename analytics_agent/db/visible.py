@@ -59,11 +59,12 @@ class Visible:
         }
 
     def profile(self, table: str, profile: Mapping[str, Any]) -> dict[str, Any]:
-        """``table``'s profile without the hidden columns (their stats, original names and units too)."""
+        """``table``'s profile without the hidden columns (their stats, original names, units and labels
+        too)."""
         cols = self.columns.get(table, frozenset())
         seen = dict(profile)
         seen["columns"] = [c for c in profile.get("columns", []) if c.get("name") in cols]
-        for key in ("original_names", "units"):
+        for key in ("original_names", "units", "labels"):
             if isinstance(profile.get(key), Mapping):
                 seen[key] = {c: v for c, v in profile[key].items() if c in cols}
         return seen

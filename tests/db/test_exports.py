@@ -620,3 +620,46 @@ def test_thousands_grouped_with_a_no_break_space_before_a_decimal_comma(tmp_path
     ]
     (note,) = [n for n in summary.notes if n.startswith("amounts stored as numbers")]
     assert "debit '122\\xa0100,70' -> 122100.7;" in note  # the no-break space shown as what it is
+
+
+CENSUS = (
+    "GEO_ID,NAME,B19013_001E,B19013_001M\n"
+    "Geography,Geographic Area Name,Estimate!!Median household income,Margin of Error!!Median household income\n"
+    '0500000US01001,"Autauga County, Alabama",61178,7292\n'
+    '0500000US01003,"Baldwin County, Alabama",-,**\n'
+    '0500000US01005,"Barbour County, Alabama",34236,8210\n'
+)
+
+
+def test_a_line_of_labels_under_the_header_is_left_out_and_kept_beside_its_column(tmp_path: Path) -> None:
+    # data.census.gov writes the variables' labels under their codes: loaded as the first row, they kept
+    # every column text (its incomes too) without a word
+    summary = _load(tmp_path, "acs.csv", CENSUS, null=("-", "**"))
+    assert _types(summary)["b19013_001_e"] == "BIGINT" and _types(summary)["b19013_001_m"] == "BIGINT"
+    assert _rows(tmp_path, "SELECT geo_id, b19013_001_e, b19013_001_m FROM t ORDER BY geo_id") == [
+        ("0500000US01001", 61178, 7292),
+        ("0500000US01003", None, None),
+        ("0500000US01005", 34236, 8210),
+    ]
+    (note,) = [n for n in summary.notes if "label for each column" in n]
+    assert note.startswith("the line under the header holds a label for each column (GEO_ID: 'Geography';")
+    columns = {c["name"]: c for c in _profile(tmp_path)["columns"]}
+    assert columns["b19013_001_e"]["label"] == "Estimate!!Median household income"
+    assert columns["name"]["label"] == "Geographic Area Name"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a first record of words in its text columns, numbers in the others: data
+        "store,city,units,price\nAcme,Boston,10,2.5\nZeta,Lyon,20,3.5\nMu,Oslo,30,4.5\n",
+        # words in every column and no column of numbers below: nothing tells a label from a record
+        "first,last,city\nAda,Lovelace,London\nAlan,Turing,Wilmslow\nGrace,Hopper,Arlington\n",
+        # one column of numbers below the words: a record with an odd value, named by the odd-value check
+        "store,units\nAcme,unknown\nZeta,20\nMu,30\n",
+    ],
+)
+def test_a_first_record_of_words_is_no_label_row(tmp_path: Path, text: str) -> None:
+    summary = _load(tmp_path, "plain.csv", text)
+    assert not [n for n in summary.notes if "label for each column" in n]
+    assert _rows(tmp_path, "SELECT count(*) FROM t") == [(3,)]

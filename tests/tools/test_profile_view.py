@@ -56,3 +56,12 @@ def test_a_table_of_hundreds_of_columns_is_paged_without_losing_one():
     assert seen == [c["name"] for c in given["columns"]]
     with pytest.raises(ValueError, match=f"page {first['pages'] + 1} does not exist"):
         fit_profile(given, page=first["pages"] + 1)
+
+
+def test_a_column_label_from_the_file_is_shown_beside_its_code():
+    # a census table's B19013_001E means nothing to a model; the label line under its header says it
+    given = profile(3)
+    given["columns"][0]["label"] = "Estimate!!Median household income"
+    shown = fit_profile(given)
+    assert shown["columns"][0]["label"] == "Estimate!!Median household income"
+    assert "label" not in shown["columns"][1]

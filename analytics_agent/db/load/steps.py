@@ -17,6 +17,7 @@ from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.hex_values import hex_notes
+from analytics_agent.db.load.settle.label_rows import drop_label_rows, label_rows_note
 from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
 from analytics_agent.db.load.settle.retype import retype_column
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, moot_notes, totals_row_note
@@ -53,7 +54,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         """Write, settle the columns, store the profile and relationships (inside the transaction).
         Returns the rows written, the rejected records (file, line), the notes, the stored profile and the links."""
         plan = self.plan
-        loaded, rejected, empty_tail, separator_notes, unrepeated = self._write()
+        loaded, rejected, empty_tail, separator_notes, unrepeated, labels = self._write()
         # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
         # no longer keeps it text; once more after, for a total of amounts read as numbers only then
         early, early_note, retyped, _ = self._drop_totals(loaded, plan.text_columns)
@@ -93,17 +94,18 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             # a column kept text by a note below the table: --null, as the odd-value check advised, would
             # load the note as a row; the footer's note names --drop-footer instead
             notes = moot_notes(notes, kept) + totals_notes
-        profile, links = self._store(own_names, units, None if appending else loaded, totals)
+        profile, links = self._store(own_names, units, None if appending else loaded, totals, labels)
         return loaded, rejected, notes, profile, links
 
-    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str]]:
-        """The rows written (less a trailing run of empty ones and repeated headers), the rejected lines,
-        the empty rows dropped, what ``--thousands`` says, and the columns typed again once the repeated
-        headers went; refuses an empty load, and a misread ``--thousands``."""
+    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str], dict[str, str]]:
+        """The rows written (less a trailing run of empty ones, repeated headers and label rows), the
+        rejected lines, the empty rows dropped, what ``--thousands`` says, the columns typed again once the
+        repeated headers or label rows went, and each column's label; refuses an empty load, and a
+        misread ``--thousands``."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
-        labels = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
-        kept = self.rejects.keep(conn, table, labels) if self.rejects else []
+        named = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
+        kept = self.rejects.keep(conn, table, named) if self.rejects else []
         rejected: list[tuple[str, int]] = []  # (file as named, line) of each record set aside
         reject_notes: list[str] = []
         if kept:
@@ -118,28 +120,43 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             if plan.dialect is not None
             else 0
         )
-        repeated, retyped = self._repeated_headers()
-        notes = reject_notes + repeated_headers_note(repeated) + self._thousands_notes()
-        return loaded - empty_tail - repeated, rejected, empty_tail, notes, retyped
+        repeated, label_rows, retyped = self._header_rows()
+        notes = (
+            reject_notes
+            + repeated_headers_note(repeated)
+            + label_rows_note(label_rows, self._stored_to_original())
+            + self._thousands_notes()
+        )
+        labels = {c: " / ".join(r[c] for r in label_rows if c in r) for c in self.plan.safe}
+        return (
+            loaded - empty_tail - repeated - len(label_rows),
+            rejected,
+            empty_tail,
+            notes,
+            retyped,
+            {c: label for c, label in labels.items() if label},
+        )
 
-    def _repeated_headers(self) -> tuple[int, list[str]]:
-        """``repeated_headers.drop_repeated_headers`` on a new table of a file with a header whose every
-        column is text (the header's words repeated among the records keep them so), and the columns then
-        typed as DuckDB would have typed them without those rows (``totals.retype_column``)."""
+    def _header_rows(self) -> tuple[int, list[dict[str, str]], list[str]]:
+        """On a new table of a file with a header whose every column is text (words among the records keep
+        them so): ``repeated_headers.drop_repeated_headers`` (how many rows repeat the header),
+        ``label_rows.drop_label_rows`` (the label rows under it), and the columns then typed as DuckDB
+        would have typed them without those rows (``retype.retype_column``)."""
         dialect = self.plan.dialect
         if dialect is None or not dialect.header or self.options.mode == "append":
-            return 0, []
+            return 0, [], []
         if not set(self.plan.safe) <= set(self.plan.text_columns):  # the plan's types: no query
-            return 0, []
+            return 0, [], []
         types = own_table_types(self.conn, self.table)
         if any(kind != "VARCHAR" for kind in types.values()):
-            return 0, []
+            return 0, [], []
         cells = dialect.header_cells or tuple(self.plan.originals)
         dropped = drop_repeated_headers(self.conn, self.table, self.plan.safe, cells, types)
-        if not dropped:
-            return 0, []
+        labels = drop_label_rows(self.conn, self.table, self.plan.safe, types)
+        if not dropped and not labels:
+            return 0, [], []
         free = [c for c in self.plan.safe if c not in self.plan.fixed]
-        return dropped, [r for c in free for r in retype_column(self.conn, self.table, c)]
+        return dropped, labels, [r for c in free for r in retype_column(self.conn, self.table, c)]
 
     def _thousands_notes(self) -> list[str]:
         """``separators.separator_notes`` when ``--thousands`` or ``--decimal`` is given: refuses a
@@ -202,9 +219,10 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         units: dict[str, str | None],
         rows: int | None,
         totals: dict[str, Any] | None = None,
+        labels: dict[str, str] | None = None,
     ) -> tuple[dict[str, Any], list[Relationship]]:
-        """Store the profile (the file's own names, the units dropped from amounts, the totals rows kept)
-        and relationships."""
+        """Store the profile (the file's own names, the units dropped from amounts, the totals rows kept,
+        the labels of a line of them under the header) and relationships."""
         conn, plan, table = self.conn, self.plan, self.table
         renamed = {s: o for o, s in zip(plan.originals, plan.safe, strict=True) if o != s}
         renamed |= own_names  # a repeated name's own cell, not DuckDB's a_1
@@ -221,6 +239,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             original_names=renamed or None,
             units=kept or None,
             totals=totals,
+            labels=labels or None,
             written=written,
             rows=rows,
         )

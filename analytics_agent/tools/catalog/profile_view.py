@@ -101,6 +101,8 @@ def _column(column: dict[str, Any], omitted: tuple[str, ...], *, no_range: bool 
         kept["unit"] = column["unit"]
     if "values" not in omitted and "original" in column:  # the file's own name, e.g. "Order Date"
         kept["original"] = column["original"]
+    if "values" not in omitted and "label" in column:  # a line of labels under the file's header
+        kept["label"] = column["label"]
     if "nulls" not in omitted and "nulls" in column:
         kept["nulls"] = column["nulls"]
     if "min/max" not in omitted and "min" in column and not no_range:

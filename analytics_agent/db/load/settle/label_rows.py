@@ -1,0 +1,98 @@
+"""A second header line of labels under the header (a census table's ``Geography,Geographic Area
+Name,Estimate!!Median household income…`` under ``GEO_ID,NAME,B19013_001E``; a Qualtrics export's
+question texts; a line of units, ``USD,%``). DuckDB reads it as the first record: loaded as a row, it kept
+every column text (the numbers below it too) without a word. A first row of words in every named column,
+above columns of numbers or dates, is no record: it is left out and said, each label kept in the profile
+beside its column. Runs inside the load's transaction on the freshly written table."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import duckdb
+
+from analytics_agent.db.idents import quote_ident
+from analytics_agent.db.rows import first_row
+
+_MOST_LABEL_ROWS = 2
+"""A census table has one line of labels, a Qualtrics export two (question texts, then import ids)."""
+_MOSTLY = 0.9
+"""The share of a column's other values that must be numbers or dates (a census margin column also holds
+``**``, its own marks)."""
+_NUMBER = re.compile(r"\s*[-+(]?[$€£¥]?[0-9][0-9.,' ]*%?\)?\s*")
+
+
+def drop_label_rows(
+    conn: duckdb.DuckDBPyConnection, table: str, stored: Sequence[str], types: dict[str, str]
+) -> list[dict[str, str]]:
+    """Delete the rows of labels at the table's top and return each one's labels (stored column -> the
+    label); none when the first rows are data. Asked only of a table whose every column is text
+    (``types``): a label keeps every column it stands in text."""
+    if len(stored) < 2 or any(types.get(s) != "VARCHAR" for s in stored):
+        return []
+    t, cols = quote_ident(table), ", ".join(map(quote_ident, stored))
+    first = conn.execute(
+        f"SELECT rowid, {cols} FROM {t} ORDER BY rowid LIMIT {_MOST_LABEL_ROWS + 1}"
+    ).fetchall()
+    labels: list[dict[str, str]] = []
+    for row in first[:_MOST_LABEL_ROWS]:
+        cells = dict(zip(stored, row[1:], strict=True))
+        if not _words(cells):
+            break
+        labels.append({c: str(v).strip() for c, v in cells.items() if v is not None})
+    if not labels or len(first) <= len(labels):
+        return []
+    last = int(first[len(labels) - 1][0])
+    if not _numbers_below(conn, table, stored, last):
+        return []
+    ids = ", ".join(str(int(r[0])) for r in first[: len(labels)])
+    conn.execute(f"DELETE FROM {t} WHERE rowid IN ({ids})")
+    return labels
+
+
+def _words(cells: dict[str, object]) -> bool:
+    """Whether a row reads as labels: two or more cells, each holding a letter and none a number, all
+    different. Pure."""
+    shown = [str(v).strip() for v in cells.values() if v is not None and str(v).strip()]
+    return (
+        len(shown) >= 2
+        and len(set(shown)) == len(shown)
+        and all(any(ch.isalpha() for ch in v) and not _NUMBER.fullmatch(v) for v in shown)
+    )
+
+
+def _numbers_below(conn: duckdb.DuckDBPyConnection, table: str, stored: Sequence[str], last: int) -> bool:
+    """Whether two or more columns hold numbers or dates in nearly every row below the labels (``last``:
+    the last label row's rowid): the labels then are what kept them text."""
+    parts = []
+    for col in map(quote_ident, stored):
+        parts += [
+            f"count({col})",
+            f"count(coalesce(TRY_CAST({col} AS DOUBLE)::VARCHAR, TRY_CAST({col} AS DATE)::VARCHAR))",
+        ]
+    counts = first_row(
+        conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)} WHERE rowid > {last}")
+    )
+    typed = sum(
+        1
+        for present, fits in zip(counts[::2], counts[1::2], strict=True)
+        if present and fits >= _MOSTLY * present
+    )
+    return typed >= 2
+
+
+def label_rows_note(labels: Sequence[dict[str, str]], originals: dict[str, str]) -> list[str]:
+    """The note of ``drop_label_rows``' rows (``originals``: stored column -> the header's name). Pure."""
+    if not labels:
+        return []
+    shown = [f"{originals.get(c, c)}: {v!r}" for c, v in list(labels[0].items())[:2]]
+    lines = (
+        "the line under the header holds"
+        if len(labels) == 1
+        else f"the {len(labels)} lines under the header hold"
+    )
+    return [
+        f"{lines} a label for each column ({'; '.join(shown)}, …), not data: not loaded as rows, each "
+        "label kept in the profile beside its column"
+    ]
