@@ -663,3 +663,21 @@ def test_a_first_record_of_words_is_no_label_row(tmp_path: Path, text: str) -> N
     summary = _load(tmp_path, "plain.csv", text)
     assert not [n for n in summary.notes if "label for each column" in n]
     assert _rows(tmp_path, "SELECT count(*) FROM t") == [(3,)]
+
+
+def test_timestamps_with_an_offset_after_a_space_are_stored_as_instants(tmp_path: Path) -> None:
+    # Shopify writes '2024-02-02 21:23:08 -0500': DuckDB's sniffer and cast leave it text (the form without
+    # the space it reads as TIMESTAMP WITH TIME ZONE), so no day or month could be asked of it
+    text = "ref,paid_at\n#1001,2024-02-02 21:23:08 -0500\n#1002,2024-07-04 04:24:17 -0400\n#1003,\n"
+    summary = _load(tmp_path, "orders.csv", text)
+    assert _types(summary)["paid_at"] == "TIMESTAMP WITH TIME ZONE"
+    utc = datetime.UTC
+    got = _rows(tmp_path, "SELECT paid_at FROM t ORDER BY ref")
+    assert [r[0] if r[0] is None else r[0].astimezone(utc) for r in got] == [
+        datetime.datetime(2024, 2, 3, 2, 23, 8, tzinfo=utc),
+        datetime.datetime(2024, 7, 4, 8, 24, 17, tzinfo=utc),
+        None,
+    ]
+    (note,) = [n for n in summary.notes if n.startswith("paid_at:")]
+    assert "stored as TIMESTAMP WITH TIME ZONE" in note and "--timezone" in note
+    assert "--type paid_at=VARCHAR" in note

@@ -26,6 +26,7 @@ _DATE_SHAPE = r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{
 _ISO_DATE = r"^\d{4}-\d{1,2}-\d{1,2}$"
 _WRITTEN_DATE = r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$"
 _WRITTEN_STAMP = r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+_ZONED_STAMP = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})? [+-]\d{2}:?\d{2}$"
 
 # Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.
 TEXT_DATE_FORMATS = (
@@ -67,6 +68,14 @@ TEXT_STAMP_FORMATS = tuple(
 )
 """Day/month timestamps DuckDB's sniffer leaves as text (it reads ``28.09.2021 03:21:00`` itself), with
 four- or two-digit years (``3/15/24 2:05 PM``)."""
+ZONED_FORMATS = ("%Y-%m-%d %H:%M:%S %z", "%Y-%m-%d %H:%M %z", "%Y-%m-%dT%H:%M:%S %z", "%Y-%m-%dT%H:%M %z")
+"""Timestamps with their UTC offset after a space (Shopify's ``2024-02-02 21:23:08 -0500``), which DuckDB's
+sniffer and cast leave as text (``2024-02-02T21:23:08-05:00`` it reads itself): stored as the instants
+they write (TIMESTAMP WITH TIME ZONE), as DuckDB stores the other form."""
+ZONED_SAID = (
+    "the instants their UTC offsets give; days and months counted in the business time zone, set with "
+    "--timezone"
+)
 PIVOT = 30
 """Two-digit years below this are 20xx, the rest 19xx: Excel's, LibreOffice's and Google Sheets' rule
 (1930-2029). DuckDB's own ``%y`` reads 00-68 as 20xx, so a birth date ``12-Mar-45`` would be in 2045."""
@@ -206,6 +215,8 @@ def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str
         return f"{name} looks like dates ({chosen}) but {which} not fit; it stayed text ({fix})"
     sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
     kind = "TIMESTAMP" if "%H" in chosen or "%I" in chosen else "DATE"
+    if "%z" in chosen:
+        kind, why = "TIMESTAMP WITH TIME ZONE", f"{why}; {ZONED_SAID}"
     value = f"TRY_STRPTIME({text}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
     if text != col:
         why += f"; month names read in English, {sample!r} as {in_english(str(sample))!r}"
@@ -285,6 +296,8 @@ def _candidates(
                 shaped[name] = values[0]
         elif all(len(v) <= 24 and re.match(_WRITTEN_STAMP, v) for v in values):
             keep[name] = TEXT_STAMP_FORMATS
+        elif all(len(v) <= 26 and re.match(_ZONED_STAMP, v) for v in values):
+            keep[name] = ZONED_FORMATS
         elif all(len(v) <= 14 and re.match(_MONTH_PERIOD, v) for v in values):
             keep[name] = MONTH_FORMATS
     return keep, shaped, local & set(keep)
