@@ -159,6 +159,7 @@ class Workspace:
         newline: str | None = None,
         max_line_size: int | None = None,
         drop_totals: bool = False,
+        negative: str | None = None,
         timezone: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same

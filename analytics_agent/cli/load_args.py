@@ -60,6 +60,9 @@ OPTIONS = (
     Option("drop_totals", "--drop-totals --drop-footer", "flag",
            "Leave out the footer below the table: a last row of totals (and the subtotal rows it counts), "
            "checked against the rows above, and note lines (Source: ..., * ...)."),
+    Option("negative", "--negative", "text",
+           "DR or CR: in a column of amounts marked DR and CR (49.80 CR), the mark of the negative ones "
+           "(DR for a bank statement, CR for a ledger's credit balances).", "MARK"),
     Option("comment", "--comment", "text", "Skip lines starting with this character, e.g. '#'."),
     Option("skip", "--skip", "int", "Lines to skip before the header (a preamble)."),
     Option("quote", "--quote", "text", "Quote character, or '' for none. Default: detect."),

@@ -107,6 +107,7 @@ class DataFile(BaseModel):
     newline: str | None = None
     max_line_size: int | None = Field(default=None, gt=0)
     drop_totals: bool = False
+    negative: str | None = None
 
     def load_options(self) -> dict[str, Any]:
         """The options given, as ``db.load.options.load_options`` takes them (the table apart)."""

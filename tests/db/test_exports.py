@@ -681,3 +681,41 @@ def test_timestamps_with_an_offset_after_a_space_are_stored_as_instants(tmp_path
     (note,) = [n for n in summary.notes if n.startswith("paid_at:")]
     assert "stored as TIMESTAMP WITH TIME ZONE" in note and "--timezone" in note
     assert "--type paid_at=VARCHAR" in note
+
+
+STATEMENT = (
+    "Txn Date,Description,Amount,Balance\n"
+    '21-Apr-2023,NEFT salary,"49,633.80 CR","1,49,633.80 CR"\n'
+    '22-Apr-2023,ATM withdrawal,"66,711.04 DR","82,922.76 CR"\n'
+    '23-Apr-2023,Card purchase,"90,000.00 DR","7,077.24 DR"\n'
+)
+
+
+def test_amounts_marked_cr_and_dr_stay_text_naming_both_signs(tmp_path: Path) -> None:
+    # an Indian bank statement: which mark is negative depends on whose books these are, so nothing is
+    # guessed; before, the columns stayed text without a word
+    summary = _load(tmp_path, "statement.csv", STATEMENT)
+    assert _types(summary)["amount"] == "VARCHAR" and _types(summary)["balance"] == "VARCHAR"
+    (note,) = [n for n in summary.notes if "marked CR or DR" in n]
+    assert note.startswith("amount, balance stayed text: their amounts are marked CR or DR")
+    assert "--negative DR" in note and "--negative CR" in note
+    assert not [n for n in summary.notes if n.startswith(("amount stayed text because", "balance stayed"))]
+
+
+@pytest.mark.parametrize(("negative", "sign"), [("DR", 1), ("cr", -1)])
+def test_negative_names_the_mark_whose_amounts_are_negative(tmp_path: Path, negative: str, sign: int) -> None:
+    summary = _load(tmp_path, "statement.csv", STATEMENT, negative=negative)
+    assert _types(summary)["amount"] == "DOUBLE" and _types(summary)["balance"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT amount, balance FROM t ORDER BY txn_date") == [
+        (sign * 49633.80, sign * 149633.80),  # CR: positive with --negative DR
+        (-sign * 66711.04, sign * 82922.76),
+        (-sign * 90000.00, -sign * 7077.24),
+    ]
+    (note,) = [n for n in summary.notes if "stored as negative numbers" in n]
+    assert note.startswith(f"amounts marked {negative.upper()} stored as negative numbers")
+    assert "--type amount=VARCHAR" in note
+
+
+def test_negative_takes_dr_or_cr_only(tmp_path: Path) -> None:
+    with pytest.raises(LoadError, match="--negative 'debit': give DR or CR"):
+        _load(tmp_path, "statement.csv", STATEMENT, negative="debit")

@@ -71,6 +71,9 @@ def _note_option(note: str) -> dict[str, Any] | None:
         return None
     if found[1] in FOLLOWED:  # --drop-footer is --drop-totals' other name
         return {"drop_totals": True}
+    if found[1] == "--negative":  # the first of the two marks named, as a user reads it
+        mark = re.match(r"--negative (\S+)", note[found.start(1) :])
+        return {"negative": mark[1]} if mark else None
     if found[1] != "--decimal" or "stayed text" not in note:
         return None
     marks = dict(re.findall(r"--(decimal|thousands) '(.)'", note[found.start() :]))  # both, as the note says

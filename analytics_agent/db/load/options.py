@@ -84,6 +84,9 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
     """The longest line DuckDB reads, in bytes; None: DuckDB's own limit (2,000,000)."""
     drop_totals: bool = False
     """A footer totals row (and the subtotal rows it counts) is left out (``db.totals_row``)."""
+    negative: str | None = None
+    """``DR`` or ``CR``: the mark whose amounts are negative in a column of amounts marked so
+    (``settle.debit_credit``); None: such a column stays text."""
 
     def csv_only_options(self) -> list[str]:
         used = {
@@ -95,6 +98,7 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
             "--encoding": self.encoding is not None,
             "--null": self.null_tokens is not None,
             "--skip-bad-rows": self.skip_bad_rows,
+            "--negative": self.negative is not None,
             "--comment": self.comment is not None,
             "--skip": self.skip is not None,
             "--quote": self.quote is not None,
@@ -138,6 +142,9 @@ def load_options(
     if replace and append:
         raise LoadError("--replace and --append contradict each other; choose one")
     _check_separators(rest.get("thousands"), rest.get("decimal"))
+    negative = rest.pop("negative", None)
+    if negative is not None and str(negative).upper() not in ("DR", "CR"):
+        raise LoadError(f"--negative {negative!r}: give DR or CR, the mark whose amounts are negative")
     formats = [date_format] if isinstance(date_format, str) else list(date_format or ())
     shared = [f for f in formats if "=" not in f]
     if len(shared) > 1:
@@ -155,6 +162,7 @@ def load_options(
         column_date_formats=_pairs(
             [f for f in formats if "=" in f], "--date-format", "FORMAT", "day=%d/%m/%Y"
         ),
+        negative=None if negative is None else str(negative).upper(),
         **rest,
     )
 

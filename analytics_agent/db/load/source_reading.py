@@ -26,6 +26,7 @@ _IN_PLACE_ONLY = {
     "--newline": "newline",
     "--drop-totals": "drop_totals",
     "--allow-empty": "allow_empty",
+    "--negative": "negative",
 }
 """Options that need a copy of the file or a table to write: a reader in place cannot take them."""
 _NAMED_SETTING = re.compile(r"(\w+) = \?")

@@ -189,6 +189,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             rows=rows,
             stamps=self._stamps(),
             ahead=self.ahead,
+            negative=self.options.negative,
         )
 
     def _point_thousands(self) -> list[str]:

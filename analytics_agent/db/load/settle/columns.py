@@ -71,6 +71,7 @@ def settle_columns(
     units_known: Mapping[str, str | None] | None = None,
     stamps: Sequence[str] = (),
     ahead: Ahead | None = None,
+    negative: str | None = None,
 ) -> tuple[list[str], dict[str, str | None]]:
     """Decide what the text columns of a freshly written table are, and say every change made to values.
     Returns the notes and the columns of amounts stored as numbers, with their unit (``amounts``).
@@ -81,7 +82,8 @@ def settle_columns(
     ``units_known``: units of amount columns settled before (a clue to the order of day and month).
     ``stamps``: TIMESTAMP columns DuckDB read without a format (``year_last.unread_short_years``).
     ``ahead``: amount columns the write converted (``amounts_ahead``): settled from their first values as
-    text; ``AheadMissed`` when they would not have converted."""
+    text; ``AheadMissed`` when they would not have converted. ``negative``: ``--negative``
+    (``debit_credit``)."""
     text = _still_text(conn, table, text, flags, [c for c in stamps if c not in fixed])
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
@@ -94,6 +96,11 @@ def settle_columns(
     notes += amount_notes
     text = [c for c in text if c not in units]
     free = [c for c in free if c not in units and c not in noted_amounts]
+    marked, marked_notes, kept = _debit_credit(conn, table, {c: probe[c] for c in free}, negative, decimal)
+    notes += marked_notes
+    text = [c for c in text if c not in marked]
+    free = [c for c in free if c not in marked and c not in kept]
+    noted_amounts += kept
     date_formats = _year_last(conn, table, date_formats, notes)
     sniffed = sniffed_counts(conn, table, date_formats)
     clues = Clues(
@@ -115,6 +122,21 @@ def settle_columns(
     clues = clues.adding(decided)
     notes += settle_sniffed(conn, table, date_formats, sniffed, clues)
     return notes, units
+
+
+def _debit_credit(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    probe: dict[str, list[str]],
+    negative: str | None,
+    decimal: str | None,
+) -> tuple[list[str], list[str], list[str]]:
+    """``debit_credit.settle_debit_credit`` when a first value ends in ``CR`` or ``DR``; nothing otherwise."""
+    from analytics_agent.db.load.settle.debit_credit import may_be_marked, settle_debit_credit
+
+    if not may_be_marked(probe):
+        return [], [], []
+    return settle_debit_credit(conn, table, probe, negative, decimal)
 
 
 def _amounts(
