@@ -170,7 +170,7 @@ def test_windows_1252_bytes_past_the_first_block_are_named_with_an_encoding_that
 def test_windows_1252_asked_of_a_file_with_a_byte_it_lacks_is_refused_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "export.csv"
     path.write_bytes(b"a,b\n1,x\x81y\n")
-    with pytest.raises(LoadError, match=r"export\.csv is not Windows-1252 either"):
+    with pytest.raises(LoadError, match=r"export\.csv is not cp1252 either"):  # as the user named it
         load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t", encoding="cp1252"))
 
 

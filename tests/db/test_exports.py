@@ -354,8 +354,29 @@ def test_a_windows_1252_file_is_read_as_such_and_said(tmp_path: Path) -> None:
 
 
 def test_bytes_that_are_not_windows_1252_are_still_refused(tmp_path: Path) -> None:
-    with pytest.raises(LoadError, match="neither UTF-8 nor latin-1"):
+    with pytest.raises(LoadError, match="neither UTF-8 nor Windows-1252"):
         _load(tmp_path, "odd.csv", b"name,city\nJos\x81,K\xf6ln\n")  # 0x81 is no Windows-1252 character
+
+
+POLISH = "Data;Opis;Kwota\n13.11.2026;Źródło: przelew;-1 234,56\n14.11.2026;Opłata śmieci;-45,00\n"
+"""'Ź' is 0x8F in cp1250, a byte Windows-1252 lacks: so the file is not read as Windows-1252."""
+JAPANESE = "伝票番号,商品名,金額\n004501,玄米茶 500g,980\n004502,抹茶パウダー 100g,2400\n"
+
+
+@pytest.mark.parametrize(("text", "codec"), [(POLISH, "cp1250"), (JAPANESE, "shift_jis")])
+def test_a_file_in_another_windows_encoding_is_refused_naming_it_and_read_with_it(
+    tmp_path: Path, text: str, codec: str
+) -> None:
+    # a Polish bank's cp1250 export and a Japanese Shift-JIS one were refused with "convert it with iconv
+    # -f cp1252" (wrong for both); the refusal now names the encodings the bytes fit, and either reads
+    with pytest.raises(LoadError, match=f"add --encoding {codec} if it is"):
+        _load(tmp_path, "export.csv", text.encode(codec))
+    summary = _load(tmp_path, "export.csv", text.encode(codec), encoding=codec)
+    assert summary.rows_total == 2
+    header = text.splitlines()[0].split(";" if ";" in text else ",")
+    assert [c.original for c in summary.columns] == header
+    second = text.splitlines()[1].split(";" if ";" in text else ",")[1]
+    assert _rows(tmp_path, f"SELECT {summary.columns[1].name} FROM t")[0] == (second,)
 
 
 def test_a_bz2_file_is_unpacked_and_loaded(tmp_path: Path) -> None:
@@ -719,3 +740,44 @@ def test_negative_names_the_mark_whose_amounts_are_negative(tmp_path: Path, nega
 def test_negative_takes_dr_or_cr_only(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="--negative 'debit': give DR or CR"):
         _load(tmp_path, "statement.csv", STATEMENT, negative="debit")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("03NOV26", datetime.date(2026, 11, 3)),  # an airline manifest's date
+        ("28/Aug/26", datetime.date(2026, 8, 28)),  # Jira's
+        ("1er octobre 2026", datetime.date(2026, 10, 1)),  # French, the first of the month
+    ],
+)
+def test_more_written_dates_are_read(tmp_path: Path, value: str, expected: datetime.date) -> None:
+    # each stayed text: the first two without a word
+    text = f"id,day\n1,{value}\n2,{value}\n"
+    summary = _load(tmp_path, "dates.csv", text)
+    assert _types(summary)["day"] == "DATE"
+    assert _rows(tmp_path, "SELECT DISTINCT day FROM t") == [(expected,)]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("Jan 12, 2026 06:32 am", datetime.datetime(2026, 1, 12, 6, 32)),  # Mailchimp
+        ("06/Oct/26 2:21 PM", datetime.datetime(2026, 10, 6, 14, 21)),  # Jira
+    ],
+)
+def test_timestamps_with_a_month_name_are_read(
+    tmp_path: Path, value: str, expected: datetime.datetime
+) -> None:
+    summary = _load(tmp_path, "stamps.csv", f'id,sent\n1,"{value}"\n2,"{value}"\n')
+    assert _types(summary)["sent"] == "TIMESTAMP"
+    assert _rows(tmp_path, "SELECT DISTINCT sent FROM t") == [(expected,)]
+
+
+def test_a_title_above_a_header_is_named_when_a_record_breaks_across_lines(tmp_path: Path) -> None:
+    # a Japanese sales export: two title lines, then a note cell with a line break in the first record;
+    # the records were counted by their lines, so no title was seen and the table loaded as one column
+    text = '売上明細表\n期間：2026年11月\n伝票番号,売上日,備考\n004501,2026/11/01,"午前中指定\n担当：鈴木"\n004502,2026/11/02,\n'
+    with pytest.raises(LoadError, match=r"lines 1-2 are a title or notes .* add --skip 2"):
+        _load(tmp_path, "uriage.csv", text)
+    summary = _load(tmp_path, "uriage.csv", text, skip=2)
+    assert [c.original for c in summary.columns] == ["伝票番号", "売上日", "備考"]

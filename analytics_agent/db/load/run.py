@@ -31,7 +31,7 @@ from analytics_agent.db.load.options import (
 from analytics_agent.db.load.plan import Plan, make_plan
 from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
-from analytics_agent.db.load.read.transcode import asks_windows_1252, utf8_copies
+from analytics_agent.db.load.read.transcode import copied_codec, utf8_copies
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.columns import Rejects
 from analytics_agent.db.load.steps import Done, LoadSteps
@@ -133,7 +133,7 @@ def _load(
         one_kind_of_newline(plain_files, options.newline) as files,
         open_writer(db_path, threads=load_threads(files)) as conn,
     ):
-        if asks_windows_1252(options.encoding):  # the files DuckDB reads are UTF-8 copies
+        if copied_codec(options.encoding):  # the files DuckDB reads are UTF-8 copies
             options = options._replace(encoding=None)
         reserved = renamed_words(conn)
         table = target_table(options, patterns, reserved)

@@ -45,8 +45,7 @@ def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | No
         )
     if guessed == "windows-1252" and encoding is None:
         raise LoadError(
-            f"{label} is neither UTF-8 nor latin-1 (its bytes suggest Windows-1252 or Shift-JIS, which DuckDB "
-            "cannot read): convert it to UTF-8 first (e.g. iconv -f cp1252 -t utf-8), then load it"
+            f"{label} is neither UTF-8 nor Windows-1252 (a byte that encoding lacks); {_fitting(head)}"
         )
     chosen = (encoding or guessed or "utf-8").lower().replace("_", "-")
     if guessed and encoding is None:
@@ -186,12 +185,35 @@ def _head(path: Path) -> bytes:
         raise LoadError(f"cannot read {path.name}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
+_OTHERS = (("shift_jis", "Japanese"), ("cp1250", "Central European"), ("cp1251", "Cyrillic"))
+"""Encodings Windows saves text in besides Windows-1252, each named when a file's bytes fit it."""
+
+
+def _fitting(head: bytes) -> str:
+    """The ``--encoding`` options whose encoding reads every byte of ``head`` (a character cut at its end
+    aside), as a refusal names them. Pure."""
+    fits = []
+    for codec, what in _OTHERS:
+        try:
+            head.decode(codec)
+        except UnicodeDecodeError as exc:
+            if exc.start < len(head) - 2:
+                continue
+        fits.append(f"--encoding {codec} if it is {what}")
+    if not fits:
+        return "give --encoding with the encoding it was saved in"
+    return f"add {' or '.join(fits)} (or --encoding with the encoding it was saved in)"
+
+
 def _decode(head: bytes, encoding: str) -> str:
     name = {"latin1": "latin-1", "utf16": "utf-16"}.get(encoding, encoding)
     try:
         return head.decode(name, errors="replace")
     except LookupError:
-        raise LoadError(f"--encoding {encoding}: DuckDB reads utf-8, utf-16 and latin-1") from None
+        raise LoadError(
+            f"--encoding {encoding}: no such encoding; e.g. utf-8, utf-16, latin-1, windows-1252, cp1250, "
+            "shift_jis"
+        ) from None
 
 
 def _short(line: str, limit: int = 60) -> str:
@@ -251,7 +273,7 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     title or note above the header (``some notes...`` over ``number,text,date``): each has fewer fields
     than the header below them, and the records after it (at least one) have as many as it has; None when
     they are not. Pure."""
-    lines = _whole_lines(text, skipped + 4)
+    lines = _records(_whole_lines(text, skipped + 12), quote)[: skipped + 4]
     if not 1 <= skipped <= _MOST_TITLE_LINES or len(lines) < skipped + 2:
         return None
     widths = _widths(lines, delimiter, quote)
@@ -262,6 +284,21 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
         return None
     return _title_refusal(skipped, lines[0], header)
+
+
+def _records(lines: list[str], quote: str) -> list[str]:
+    """``lines`` with a quoted value's line breaks joined back (a note cell ``"午前中指定\n担当：鈴木"``):
+    one per record, so a record is counted by its fields, not its lines; the last, if its quote is still
+    open, is left out. Pure."""
+    if not quote:
+        return lines
+    records, pending = [], ""
+    for line in lines:
+        pending = f"{pending}\n{line}" if pending else line
+        if pending.count(quote) % 2 == 0:
+            records.append(pending)
+            pending = ""
+    return records
 
 
 def _title_refusal(skipped: int, first: str, width: int) -> str:

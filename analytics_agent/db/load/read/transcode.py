@@ -2,7 +2,8 @@
 the bytes 0x80-0x9f that hold ``€``, ``“`` and ``–``): read through a UTF-8 copy in a temporary folder,
 as a zip member is unpacked (``db.archives``), and said in one line. Only a file whose first block is not
 UTF-8 and holds such bytes is copied, and only when every byte of it is Windows-1252; otherwise it is left
-to the check that refuses it (``db.peek``)."""
+to the check that refuses it (``db.peek``), naming the encodings its bytes fit. Any other encoding Python
+knows and DuckDB does not (``--encoding cp1250``, ``shift_jis``) is read through such a copy too."""
 
 from __future__ import annotations
 
@@ -22,12 +23,21 @@ _CHUNK = 1 << 20
 _PACKED = (".gz", ".zst", ".zstd", ".parquet", ".pq")
 
 
-WINDOWS_1252 = frozenset({"windows-1252", "windows1252", "cp1252", "cp-1252"})
-"""``--encoding`` values that read a file through a UTF-8 copy (DuckDB has no such encoding)."""
+NATIVE = frozenset({"utf-8", "utf8", "utf-16", "utf16", "latin-1", "latin1"})
+"""``--encoding`` values DuckDB reads itself; any other a file is read with through a UTF-8 copy."""
 
 
-def asks_windows_1252(encoding: str | None) -> bool:
-    return (encoding or "").lower().replace("_", "-") in WINDOWS_1252
+def copied_codec(encoding: str | None) -> str | None:
+    """The Python codec that reads a file given ``--encoding`` through a UTF-8 copy: any DuckDB cannot
+    read itself (``windows-1252``, ``cp1250``, ``shift_jis``); None for DuckDB's own, none given, or a name
+    Python does not know (the check of the file says so). Pure."""
+    name = (encoding or "").lower().replace("_", "-")
+    if not name or name in NATIVE:
+        return None
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
 
 
 @contextlib.contextmanager
@@ -35,9 +45,9 @@ def utf8_copies(
     files: Sequence[Path], inputs: Sequence[Input], encoding: str | None
 ) -> Iterator[tuple[list[Path], list[str]]]:
     """The files DuckDB reads, a Windows-1252 one replaced by its UTF-8 copy, and a note for each copy.
-    ``encoding``: the load's ``--encoding`` (given, nothing is copied, unless it is Windows-1252: then
-    every file is, and one that is not Windows-1252 is refused)."""
-    given = asks_windows_1252(encoding)
+    ``encoding``: the load's ``--encoding`` (given, nothing is copied, unless DuckDB cannot read it
+    (``copied_codec``): then every file is, and one that is not in it is refused)."""
+    given = copied_codec(encoding)
     if encoding and not given:
         wanted = []
     else:
@@ -49,10 +59,10 @@ def utf8_copies(
     try:
         paths, notes = list(files), []
         for i in wanted:
-            copy = _transcoded(files[i], folder / str(i))
+            copy = _transcoded(files[i], folder / str(i), given or "cp1252")
             if copy is None and given:
                 raise LoadError(
-                    f"{inputs[i].label} is not Windows-1252 either (it holds a byte that encoding lacks, or is "
+                    f"{inputs[i].label} is not {encoding} either (it holds a byte that encoding lacks, or is "
                     "too big to copy); check the encoding it was saved in"
                 )
             if copy is not None:
@@ -86,12 +96,12 @@ def _windows_1252(path: Path) -> bool:
     return guess_encoding(head) == "windows-1252"
 
 
-def _transcoded(path: Path, folder: Path) -> Path | None:
-    """The file as UTF-8 in ``folder``, or None when a byte is not Windows-1252 (0x81, 0x8d, 0x8f, 0x90
-    and 0x9d are not) or the copy would not fit (``unpack_limit``)."""
+def _transcoded(path: Path, folder: Path, codec: str) -> Path | None:
+    """The file as UTF-8 in ``folder``, or None when a byte is not of ``codec`` (in Windows-1252: 0x81,
+    0x8d, 0x8f, 0x90 and 0x9d) or the copy would not fit (``unpack_limit``)."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / path.name
-    decoder = codecs.getincrementaldecoder("cp1252")(errors="strict")
+    decoder = codecs.getincrementaldecoder(codec)(errors="strict")
     limit, written = unpack_limit(folder), 0
     try:
         with path.open("rb") as source, target.open("wb") as sink:

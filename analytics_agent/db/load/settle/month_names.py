@@ -47,7 +47,9 @@ _READ = {
 """What is read as a month: also English's names, which a German column writes beside its own (``April``
 by ``März``), and abbreviations, whose dot the other languages write (``oct.``)."""
 _WORD = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\.?(?![^\W\d_])")
-_DAY_DOT = re.compile(r"^(\d{1,2})\. ")
+_DAY_DOT = re.compile(r"^(\d{1,2})(?:\.|er|º|°) ")
+"""A day's dot (``15. März``) or the first of a month as French and Spanish write it (``1er octobre``,
+``1º de``): dropped."""
 
 
 def local_months(values: Sequence[str]) -> bool:
@@ -56,15 +58,15 @@ def local_months(values: Sequence[str]) -> bool:
 
 
 def in_english(value: str) -> str:
-    """``value`` with its month word in English and a day's dot dropped (``15. März 2024`` -> ``15 Mar
-    2024``), as ``english_sql`` writes it. Pure."""
+    """``value`` with its month word in English and a day's dot or ordinal dropped (``15. März 2024`` ->
+    ``15 Mar 2024``, ``1er octobre 2026`` -> ``1 Oct 2026``), as ``english_sql`` writes it. Pure."""
     value = _WORD.sub(lambda m: _READ.get(m[1].lower(), m[0]), value)
     return _DAY_DOT.sub(r"\1 ", value)
 
 
 def english_sql(column: str) -> str:
     """SQL: the quoted ``column``'s text as ``in_english`` writes it (RE2: ``\\pL`` is a letter)."""
-    expr = f"regexp_replace({column}, '^(\\d{{1,2}})\\. ', '\\1 ')"
+    expr = f"regexp_replace({column}, '^(\\d{{1,2}})(?:\\.|er|º|°) ', '\\1 ')"
     for (month, words), name in zip(_MONTHS, _ENGLISH, strict=True):
         alternatives = "|".join(sorted([month.lower(), name, *words.split()], key=len, reverse=True))
         expr = f"regexp_replace({expr}, '(^|[^\\pL])(?i:{alternatives})\\.?($|[^\\pL])', '\\1{month}\\2')"

@@ -24,8 +24,11 @@ from analytics_agent.errors import LoadError
 # day, month (number or name) and year with one separator kind: 12/31/09, 31-Jan-2009, 2009.01.31
 _DATE_SHAPE = r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{1,2}|[A-Za-z]{3,9})\4\d{1,2}|\d{1,2}\.\d{1,2}\.\d{4})$"
 _ISO_DATE = r"^\d{4}-\d{1,2}-\d{1,2}$"
-_WRITTEN_DATE = r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$"
+_WRITTEN_DATE = (
+    r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$|^\d{2}[A-Za-z]{3}\d{2}(\d{2})?$"
+)
 _WRITTEN_STAMP = r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+_NAMED_STAMP = r"^([A-Za-z]{3,9} \d{1,2},? \d{4}|\d{1,2}[-/ ][A-Za-z]{3,9}[-/ ]\d{2,4}),? \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
 _ZONED_STAMP = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})? [+-]\d{2}:?\d{2}$"
 
 # Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.
@@ -35,6 +38,10 @@ TEXT_DATE_FORMATS = (
     "%d %b %Y",
     "%d-%b-%Y",
     "%d-%b-%y",
+    "%d/%b/%Y",
+    "%d/%b/%y",
+    "%d%b%Y",
+    "%d%b%y",
     "%B %d %Y",
     "%B %d, %Y",
     "%d %B %Y",
@@ -68,6 +75,12 @@ TEXT_STAMP_FORMATS = tuple(
 )
 """Day/month timestamps DuckDB's sniffer leaves as text (it reads ``28.09.2021 03:21:00`` itself), with
 four- or two-digit years (``3/15/24 2:05 PM``)."""
+NAMED_STAMP_FORMATS = tuple(
+    f"{day} {time}"
+    for day in ("%b %d, %Y", "%b %d %Y", "%d %b %Y", "%d-%b-%Y", "%d/%b/%y", "%d/%b/%Y", "%d-%b-%y")
+    for time in ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p")
+)
+"""Timestamps with a month name (Mailchimp's ``Jan 12, 2026 06:32 am``, Jira's ``06/Oct/26 2:21 PM``)."""
 ZONED_FORMATS = ("%Y-%m-%d %H:%M:%S %z", "%Y-%m-%d %H:%M %z", "%Y-%m-%dT%H:%M:%S %z", "%Y-%m-%dT%H:%M %z")
 """Timestamps with their UTC offset after a space (Shopify's ``2024-02-02 21:23:08 -0500``), which DuckDB's
 sniffer and cast leave as text (``2024-02-02T21:23:08-05:00`` it reads itself): stored as the instants
@@ -296,6 +309,8 @@ def _candidates(
                 shaped[name] = values[0]
         elif all(len(v) <= 24 and re.match(_WRITTEN_STAMP, v) for v in values):
             keep[name] = TEXT_STAMP_FORMATS
+        elif all(len(v) <= 30 and re.match(_NAMED_STAMP, v) for v in values):
+            keep[name] = NAMED_STAMP_FORMATS
         elif all(len(v) <= 26 and re.match(_ZONED_STAMP, v) for v in values):
             keep[name] = ZONED_FORMATS
         elif all(len(v) <= 14 and re.match(_MONTH_PERIOD, v) for v in values):
