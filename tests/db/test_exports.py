@@ -781,3 +781,91 @@ def test_a_title_above_a_header_is_named_when_a_record_breaks_across_lines(tmp_p
         _load(tmp_path, "uriage.csv", text)
     summary = _load(tmp_path, "uriage.csv", text, skip=2)
     assert [c.original for c in summary.columns] == ["伝票番号", "売上日", "備考"]
+
+
+# Held-out round three (/work/export-probe3, written by a helper that never saw the loader)
+
+
+PIVOT = (
+    "Summe von Nettoumsatz;Spaltenbeschriftungen;;;;\n"
+    "Zeilenbeschriftungen;Jan;Feb;Gesamtergebnis;;\n"
+    "Ahornsirup;16.781,12;;16.781,12;;\n"
+    "Balsamico;10.066,02;8.010,66;18.076,68;;\n"
+    "Gesamtergebnis;26.847,14;8.010,66;34.857,80;;\n"
+)
+
+
+def test_a_german_excel_pivot_loads_by_the_options_its_refusals_and_notes_name(tmp_path: Path) -> None:
+    # its title line has two values and every line is padded with empty cells: the refusal said "the first
+    # line looks like data: add --no-header" (which loads the title and the header as records); then its
+    # header over numbers DuckDB reads as text was taken for data too, and 'Gesamtergebnis' for no total
+    with pytest.raises(LoadError, match=r"line 1 is a title or note .* add --skip 1"):
+        _load(tmp_path, "pivot.csv", PIVOT)
+    summary = _load(tmp_path, "pivot.csv", PIVOT, skip=1, decimal=",", thousands=".", drop_totals=True)
+    assert [c.original for c in summary.columns][:4] == [
+        "Zeilenbeschriftungen",
+        "Jan",
+        "Feb",
+        "Gesamtergebnis",
+    ]
+    assert _rows(tmp_path, "SELECT sum(jan), sum(feb), sum(gesamtergebnis) FROM t") == [
+        (26847.14, 8010.66, 34857.80)
+    ]
+    assert any(
+        n.startswith("--drop-totals: dropped the last row (zeilenbeschriftungen = 'Gesamtergebnis')")
+        for n in summary.notes
+    )
+
+
+def test_a_japanese_export_reads_its_dates_and_names_its_total(tmp_path: Path) -> None:
+    # '2026年11月7日' stayed text; '0102-11' product codes were called dates of the year 102 that did not fit;
+    # the '合計' row was no total
+    text = (
+        "伝票番号,商品コード,数量,金額,納品日\n"
+        "004501,0102-11,1,980,2026年11月7日\n"
+        "004502,0300-00,16,2400,2026年11月11日\n"
+        "004503,0102-10,3,1500,2026年12月6日\n"
+        ",合計,20,4880,\n"
+    )
+    summary = _load(tmp_path, "uriage.csv", text)
+    assert _types(summary)["納品日"] == "DATE"
+    assert _rows(tmp_path, "SELECT 納品日 FROM t WHERE 伝票番号 = '004501'") == [
+        (datetime.date(2026, 11, 7),)
+    ]
+    assert not [n for n in summary.notes if n.startswith("商品コード looks like dates")]
+    assert any("holds the sums of the rows above" in n and "'合計'" in n for n in summary.notes), (
+        summary.notes
+    )
+
+
+def test_a_percent_row_under_amounts_is_named_as_the_odd_value(tmp_path: Path) -> None:
+    # Xero's "Percentage of total" row: the note said the column "holds amounts (%)" and that every amount
+    # above did not read, not that one percent did not
+    lines = ["Contact,Current,Older"] + [f'c{i},"{i},{i:03d}.50","{i}.25"' for i in range(1, 9)]
+    lines += ['Total,"36,036.00","38.00"', "Percentage of total,49.2%,50.8%"]
+    summary = _load(tmp_path, "aged.csv", "\n".join(lines) + "\n")
+    (note,) = [n for n in summary.notes if n.startswith("current stayed text")]
+    assert note.startswith(
+        "current stayed text: it holds amounts but 1 value does not read as one, like '49.2%'"
+    )
+
+
+def test_eight_digit_dates_in_a_column_named_as_dates_are_dates(tmp_path: Path) -> None:
+    # an ING statement's Datum 20261129: BIGINT, so no month could be asked of it
+    text = "Datum,date_key,Posted,Bedrag\n20261129,20261129,20261399,1\n20261001,20261001,20261001,2\n"
+    summary = _load(tmp_path, "ing.csv", text)
+    types = _types(summary)
+    assert types["datum"] == "DATE"
+    assert types["date_key"] == "BIGINT"  # joins a date table by its number
+    assert types["posted"] == "BIGINT"  # named as no date, and 20261399 is none
+    assert _rows(tmp_path, "SELECT datum FROM t ORDER BY bedrag") == [
+        (datetime.date(2026, 11, 29),),
+        (datetime.date(2026, 10, 1),),
+    ]
+    (note,) = [n for n in summary.notes if "eight-digit" in n]
+    assert (
+        note.startswith("datum: eight-digit numbers like 20261001 stored as DATE")
+        and "--type datum=BIGINT" in note
+    )
+    kept = _load(tmp_path, "ing.csv", text, types={"datum": "BIGINT"})
+    assert _types(kept)["datum"] == "BIGINT"

@@ -76,7 +76,9 @@ def _note_option(note: str) -> dict[str, Any] | None:
         return {"negative": mark[1]} if mark else None
     if found[1] != "--decimal" or "stayed text" not in note:
         return None
-    marks = dict(re.findall(r"--(decimal|thousands) '(.)'", note[found.start() :]))  # both, as the note says
+    marks: dict[str, str] = {}
+    for flag, mark in re.findall(r"--(decimal|thousands) '(.)'", note[found.start() :]):
+        marks.setdefault(flag, mark)  # both flags as the note says; of two readings named, the first
     return marks or None
 
 

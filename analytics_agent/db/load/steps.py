@@ -16,6 +16,7 @@ from analytics_agent.db.load.options import Input, LoadOptions
 from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
+from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.label_rows import drop_label_rows, label_rows_note
 from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
@@ -62,6 +63,8 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
         header_notes, own_names = _header_renames(plan)
         settled, units = self._settle(retyped + unrepeated, None if appending else loaded)
+        if not appending:  # an appended table's types stand
+            settled += self._compact_dates()
         notes = (
             separator_notes
             + header_notes
@@ -157,6 +160,15 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             return 0, [], []
         free = [c for c in self.plan.safe if c not in self.plan.fixed]
         return dropped, labels, [r for c in free for r in retype_column(self.conn, self.table, c)]
+
+    def _compact_dates(self) -> list[str]:
+        """``compact_dates``: BIGINT columns named as dates whose values are ``%Y%m%d`` dates; asked only
+        when a column's name says dates (no query otherwise)."""
+        names = self._stored_to_original()
+        if not any(date_named(o) for o in names.values()):
+            return []
+        types = own_table_types(self.conn, self.table)
+        return compact_dates(self.conn, self.table, names, types, self.plan.fixed)
 
     def _thousands_notes(self) -> list[str]:
         """``separators.separator_notes`` when ``--thousands`` or ``--decimal`` is given: refuses a

@@ -24,6 +24,7 @@ from analytics_agent.db.load.read.peek import (
     field_count,
     header_cells,
     header_row,
+    names_over_numbers,
     padded_title,
     peek_file,
     table_start,
@@ -94,11 +95,20 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
             conn, path, label, options, skip=options.skip or 0, ignore_errors=True, **pinned, **lf
         )
     elif not sniffed["HasHeader"] and options.header is None and len(sniffed["Columns"]) > 1:
-        line = first_line(conn, path, options, label)
-        raise LoadError(
-            f"{label}: the first line ({_short(line)}) looks like data, not column names; add --no-header "
-            "to load it as data, or --header to use it as the names"
-        )
+        # a pivot table's title line (``Summe von Nettoumsatz;Spaltenbeschriftungen;;;``) above its header:
+        # DuckDB saw no header, and --no-header would load the title and the header as records
+        title = _padded_title(peeked.text, sniffed, options)
+        if title is not None:
+            raise LoadError(f"{label}: {title}")
+        if not _names_over_numbers(peeked.text, sniffed, options):
+            line = first_line(conn, path, options, label)
+            raise LoadError(
+                f"{label}: the first line ({_short(line)}) looks like data, not column names; add "
+                "--no-header to load it as data, or --header to use it as the names"
+            )
+        # names over numbers DuckDB reads as text (16.781,12): a header it could not tell apart
+        options = options._replace(header=True)
+        sniffed = _sniff(conn, path, label, options, **lf)
     header = bool(sniffed["HasHeader"])
     columns = {c["name"]: c["type"] for c in sniffed["Columns"]}
     quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
@@ -173,6 +183,25 @@ def _title_lines(head: str, delimiter: str, quote: str, columns: dict[str, str])
     if _quoted_header(head, delimiter, len(header_row(head, delimiter, quote, skip=start))):
         return None  # a first field quoted across lines reads alike; the error path names its quote
     return title_above_header(head, delimiter, quote, start)
+
+
+def _names_over_numbers(head: str, sniffed: dict[str, Any], options: LoadOptions) -> bool:
+    """``names_over_numbers`` for a file DuckDB read without a header (its delimiter a character)."""
+    delimiter = options.delimiter or sniffed["Delimiter"]
+    if len(delimiter) != 1:
+        return False
+    quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
+    return names_over_numbers(head, delimiter, quote, options.skip or 0)
+
+
+def _padded_title(head: str, sniffed: dict[str, Any], options: LoadOptions) -> str | None:
+    """``padded_title``'s refusal, for a file DuckDB read without a header (its delimiter a character)."""
+    delimiter = options.delimiter or sniffed["Delimiter"]
+    if len(delimiter) != 1 or options.skip is not None:
+        return None
+    return padded_title(
+        head, delimiter, options.quote if options.quote is not None else _or(sniffed["Quote"], "")
+    )
 
 
 def _unnamed(columns: dict[str, str]) -> bool:

@@ -358,15 +358,48 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
         if filled[start] <= 1:
             continue  # another title line, or a blank one
         width = len(rows[start])
-        if filled[start] < width or width < 2 or len(rows[start + 1]) != width or filled[start + 1] < 2:
+        named = len(_trimmed(rows[start]))  # a spreadsheet pads every line with empty cells (a pivot's)
+        if filled[start] < named or named < 2 or len(rows[start + 1]) != width or filled[start + 1] < 2:
             return None
-        if not all(_name_like(cell) for cell in rows[start]):
+        if not all(_name_like(cell) for cell in rows[start][:named]):
             return None  # a record under a header with empty names (``id,,`` over ``1,2,3``), not a header
         if not any(filled[:start]):
             return None  # empty lines alone: DuckDB skips those itself
         title = next(row for row in rows if any(row))
         return _title_refusal(start, next(c for c in title if c), width)
     return None
+
+
+def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> bool:
+    """Whether the first line is column names over records: every cell a name (``_name_like``), none
+    twice, and two or more columns whose every value below holds a digit (numbers DuckDB reads as text,
+    ``16.781,12``, so its sniffer saw no header in a file of text columns); ``skip``: the lines above
+    it. Pure."""
+    import csv
+
+    lines = _records(_whole_lines(text, skip + _RECORDS_SEEN + 1)[skip:], quote)
+    try:
+        rows = [_trimmed([cell.strip() for cell in row]) for row in _csv_rows(lines, delimiter, quote)]
+    except csv.Error:
+        return False
+    if len(rows) < 3:
+        return False
+    names = [c for c in rows[0] if c]
+    if len(names) < 2 or len(set(names)) < len(names) or not all(map(_name_like, names)):
+        return False
+    digits = 0
+    for i, name in enumerate(rows[0]):
+        below = [row[i] for row in rows[1:] if i < len(row) and row[i]]
+        digits += bool(name and below and all(any(c.isdigit() for c in v) for v in below))
+    return digits >= 2
+
+
+def _trimmed(row: list[str]) -> list[str]:
+    """``row`` without its trailing empty cells: a spreadsheet pads every line of a table with them
+    (an Excel pivot's ``…;Gesamtergebnis;;``). Pure."""
+    while row and not row[-1]:
+        row = row[:-1]
+    return row
 
 
 def _name_like(cell: str) -> bool:

@@ -165,7 +165,9 @@ def decide(name: str, counts: Counts, decimal: str | None, example: str) -> Deci
     else:
         mark = "." if point >= comma else ","
     fits = point if mark == "." else comma
-    unit = "%" if percent else (currencies[0] if currencies else None)
+    # the unit most values are written in: a percent row under a column of amounts (Xero's "Percentage of
+    # total") is the odd one out, not the 47 amounts above it
+    unit = "%" if 2 * percent > present else (currencies[0] if currencies else None)
     if fits < present or 0 < percent < present:
         mostly = min(fits, max(percent, present - percent) if percent else fits) >= _MOSTLY * present
         return Decision(None, unit, "odd" if mostly else "")

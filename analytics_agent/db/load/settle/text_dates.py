@@ -26,6 +26,7 @@ _DATE_SHAPE = r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{
 _ISO_DATE = r"^\d{4}-\d{1,2}-\d{1,2}$"
 _WRITTEN_DATE = (
     r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$|^\d{2}[A-Za-z]{3}\d{2}(\d{2})?$"
+    r"|^\d{4}年\d{1,2}月\d{1,2}日$"
 )
 _WRITTEN_STAMP = r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
 _NAMED_STAMP = r"^([A-Za-z]{3,9} \d{1,2},? \d{4}|\d{1,2}[-/ ][A-Za-z]{3,9}[-/ ]\d{2,4}),? \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
@@ -52,13 +53,15 @@ TEXT_DATE_FORMATS = (
     "%m/%d/%Y",
     "%d-%m-%Y",
     "%m-%d-%Y",
+    "%Y年%m月%d日",
 )
 _NAMED_FORMATS = tuple(f for f in TEXT_DATE_FORMATS if "%b" in f)
 """The formats of a column whose month names ``month_names`` puts in English (``Mar``)."""
 MONTH_FORMATS = ("%b-%Y", "%b %Y", "%B %Y", "%B-%Y", "%b-%y", "%Y-%m", "%Y/%m", "%m/%Y", "%m-%Y")
 """Months written as periods (``Jan-2024``, ``January 2024``, ``2024-01``, ``01/2024``, Excel's ``Jan-24``):
 stored as the month's first day, so they sort and group as months (as text, ``Apr`` came before ``Feb``)."""
-_MONTH_PERIOD = r"^([A-Za-z]{3,9}[-/. ]+(\d{4}|\d{2})|\d{4}[-/]\d{1,2}|\d{1,2}[-/]\d{4})$"
+_MONTH_PERIOD = r"^([A-Za-z]{3,9}[-/. ]+(\d{4}|\d{2})|[12]\d{3}[-/]\d{1,2}|\d{1,2}[-/][12]\d{3})$"
+"""A month written as a period; its year starts with 1 or 2 (``0102-11`` is a product code)."""
 TEXT_STAMP_FORMATS = tuple(
     f"{day} {time}"
     for day in (

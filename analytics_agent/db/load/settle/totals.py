@@ -24,9 +24,11 @@ from analytics_agent.db.load.settle.total_sums import aggregated
 from analytics_agent.db.rows import first_row
 
 TOTAL_LABEL = (
-    r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe)?|total g[ée]n[ée]ral|totaal|totale|suma|итого"
+    r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|total g[ée]n[ée]ral|(eind)?totaal|totale"
+    r"|suma|razem|summa|totalt|итого|всего|合計|総計|合计|总计|합계"
 )
-"""What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside)."""
+"""What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside):
+German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``."""
 _SUBTOTAL = r"(?i)^.*\b(sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt)\b.*$"
 """A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
 Subtotal``, ``Subtotal: North``, ``North (total)``). Loose on purpose: the rows so labelled count as
