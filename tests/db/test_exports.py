@@ -869,3 +869,37 @@ def test_eight_digit_dates_in_a_column_named_as_dates_are_dates(tmp_path: Path) 
     )
     kept = _load(tmp_path, "ing.csv", text, types={"datum": "BIGINT"})
     assert _types(kept)["datum"] == "BIGINT"
+
+
+MBANK = (
+    "mBank S.A. Bankowość Detaliczna;\n"
+    "Skrytka Pocztowa 2108;\n"
+    "www.mBank.pl;\n"
+    ";\n"
+    "#Klient;\n"
+    "JAN KOWALSKI;\n"
+    "#Za okres:;\n"
+    "01.10.2026;30.11.2026;\n"
+    "#Waluta;#Wpływy;#Wydatki;\n"
+    "PLN;22 122,06;-27 685,11;\n"
+    ";\n"
+    "#Data operacji;#Opis operacji;#Kwota;#Saldo po operacji;\n"
+    '2026-11-30;"ZAKUP PRZY UŻYCIU KARTY";-411,58;2 779,12;\n'
+    '2026-11-29;"BLIK ZAKUP";-1 952,80;3 190,70;\n'
+    '2026-11-28;"PRZELEW PRZYCHODZĄCY";7 297,01;5 143,50;\n'
+    '2026-11-27;"OPŁATA";-7,00;-2 153,51;\n'
+    ";;#Saldo końcowe;2 779,12;\n"
+)
+
+
+def test_a_long_preamble_above_a_wider_table_names_the_skip_not_skip_bad_rows(tmp_path: Path) -> None:
+    # a Polish bank's 11 lines of address, filters and sums above its header: the refusal named
+    # --skip-bad-rows, which loaded the preamble as a two-column table; and its closing balance line,
+    # written newest first (the balance of the first row), was loaded as a row, keeping Kwota text
+    with pytest.raises(LoadError, match=r"the lines from line 12 on are a table of their own.*add --skip 11"):
+        _load(tmp_path, "mbank.csv", MBANK)
+    summary = _load(tmp_path, "mbank.csv", MBANK, skip=11)
+    (note,) = [n for n in summary.notes if "#Saldo końcowe" in n]
+    assert "add --drop-footer" in note
+    summary = _load(tmp_path, "mbank.csv", MBANK, skip=11, drop_totals=True)
+    assert _rows(tmp_path, "SELECT count(*), round(sum(kwota), 2) FROM t") == [(4, 4925.63)]

@@ -40,9 +40,11 @@ def explain_failure(
     quote = None
     if good == 0 and len(files) == 1 and dialect is not None and options.quote is None:
         quote = _header_quote(files[0], message, dialect)
-    above = None
+    above = below = None
     if len(plan.originals) == 1 and len(files) == 1 and dialect is not None and not options.skip:
         above = title_lines(files[0], message, dialect)
+    if above is None and len(files) == 1 and dialect is not None and not options.skip:
+        below = table_below(files[0], message, dialect, len(plan.originals))
     return explain_load_error(
         message,
         files,
@@ -51,6 +53,7 @@ def explain_failure(
         good_records=good,
         header_quote=quote,
         lines_above=above,
+        table_at=below,
         delimiter=dialect.delimiter if dialect is not None else None,
     )
 
@@ -87,6 +90,40 @@ def title_lines(path: Path, message: str, dialect: Dialect) -> int | None:
     quote = dialect.quote or "\x00"
     widths = {len(next(csv.reader([t], delimiter=dialect.delimiter, quotechar=quote), [])) for t in below}
     return len(above) if widths == {fields} else None
+
+
+_TABLE_LINES = 3
+"""Lines of one width, from the first on, that make a table below a preamble."""
+
+
+def table_below(path: Path, message: str, dialect: Dialect, expected: int) -> int | None:
+    """For a refused record wider than the header: the line a wider table starts at, at or below it,
+    when every non-blank line from there to the end of the first block has that table's width (a bank's
+    25 lines of address and filters above its header, the first of them read as the header); None
+    otherwise. What ``--skip`` takes to start at that table's header."""
+    import csv
+    import re
+
+    line = re.search(r"CSV Error on Line: (\d+)", message)
+    fields = fields_in_record(message)
+    if line is None or fields is None or fields <= expected or len(dialect.delimiter) != 1:
+        return None
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace").splitlines()[:-1]
+    except OSError:
+        return None
+    quote = dialect.quote or "\x00"
+    widths = [
+        len(next(csv.reader([t], delimiter=dialect.delimiter, quotechar=quote), [])) if t.strip() else 0
+        for t in head
+    ]
+    for start in range(int(line[1]) - 1, len(head) - _TABLE_LINES + 1):
+        width = widths[start]
+        rest = [w for w in widths[start:] if w]
+        if width > expected and len(rest) >= _TABLE_LINES and all(w == width for w in rest):
+            return start
+    return None
 
 
 def _header_quote(path: Path, message: str, dialect: Dialect) -> str | None:

@@ -121,6 +121,7 @@ def explain_load_error(
     good_records: int | None = None,
     header_quote: str | None = None,
     lines_above: int | None = None,
+    table_at: int | None = None,
     delimiter: str | None = None,
 ) -> str:
     """One line for a failed load. ``stored_names`` maps a file's column names to the stored ones, so the
@@ -129,7 +130,9 @@ def explain_load_error(
     field count (None: not counted), so ``--skip-bad-rows`` is offered only when it would load some;
     ``header_quote``: the unusual quote character the header reads right with (``quote_around_header``);
     ``lines_above``: for a one-field header, the lines (comments apart) above the record that begins a block
-    of that record's width, when they read as a title (``failure.title_lines``); ``delimiter``: the file's,
+    of that record's width, when they read as a title (``failure.title_lines``); ``table_at``: the line a
+    wider table starts at below the header, every line after it as wide (``failure.table_below``): the
+    lines above it are a preamble, and ``--skip-bad-rows`` would load them as the table; ``delimiter``: the file's,
     which counts the fields of a record whose value would not convert (a footer line under a date column)."""
     stored_names = stored_names or {}
     where = _where(message, files, label)
@@ -147,6 +150,12 @@ def explain_load_error(
             above = _one_field_header(where, fields, next(iter(stored_names)), lines_above)
             if above:
                 return above
+        if table_at is not None and fields > expected:
+            return (
+                f"{where} has {fields:,} fields where the header has {expected}; the lines from line "
+                f"{table_at + 1} on are a table of their own, the {table_at} above it a preamble: add --skip "
+                f"{table_at} to start at its header"
+            )
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         line = _converted_line(message)

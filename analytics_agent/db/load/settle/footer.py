@@ -29,11 +29,13 @@ _NOTE_START = (
 """How a note below a table starts: a footnote mark, ``Source:``/``Note:`` (in a few languages), ``Prepared
 by``, ``Report generated``, ``Copyright``, ``As of``."""
 _BALANCE_LINE = (
-    r"(?i)^\s*(?:(?:closing|ending|end|final)\s+balance|balance\s+(?:as\s+)?(?:of|at|on)\b|kontostand|endsaldo"
-    r"|schlusssaldo|saldo\s+(?:final|al|am|per)\b|solde\s+(?:final|au)\b|nouveau\s+solde)"
+    r"(?i)^\s*#?\s*(?:(?:closing|ending|end|final)\s+balance|balance\s+(?:as\s+)?(?:of|at|on)\b|kontostand"
+    r"|endsaldo|eindsaldo|schlusssaldo|saldo\s+(?:finale?|al|am|per|ko[nń]cowe|zamkni[eę]cia)\b"
+    r"|solde\s+(?:final|au)\b|nouveau\s+solde|kone[cč]n[ýy]\s+z[uů]statek)"
 )
-"""How a bank statement's closing line starts (``Kontostand am 31.03.2024;;;;;7.549,48``): its numbers
-repeat the balance of the row above, so it is a note, numbers and all (``note_rows``)."""
+"""How a bank statement's closing line starts (``Kontostand am 31.03.2024;;;;;7.549,48``, mBank's
+``#Saldo końcowe``): its numbers repeat the balance of the row above, so it is a note, numbers and all
+(``note_rows``)."""
 MOST_NOTE_ROWS = 5
 
 
@@ -82,6 +84,11 @@ class Notes:
         return min(self.rows) if self.rows else None
 
 
+def _first(conn: duckdb.DuckDBPyConnection, t: str) -> tuple[Any, ...] | None:
+    """The table's first row (a statement written newest first ends with the balance after it)."""
+    return conn.execute(f"SELECT * FROM {t} WHERE rowid = (SELECT min(rowid) FROM {t})").fetchone()
+
+
 def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
     """The table's trailing rows (at most ``MOST_NOTE_ROWS``) with no value outside its text columns (as
     typed now) and some text, last first: one rowid range read (not a sort), its types from DuckDB's
@@ -101,8 +108,10 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
         numbers = [(i, v) for i, ((_, text), v) in enumerate(cells) if not text and v is not None]
         above = ordered[at + 1][1] if at + 1 < len(ordered) else None
         balance = bool(written) and re.match(_BALANCE_LINE, written[0][1]) is not None
-        if numbers and balance and above is not None and all(above[i] == v for i, v in numbers):
-            numbers = []  # a closing balance: the numbers of the row above, said again
+        if numbers and balance and any(
+            said is not None and all(said[i] == v for i, v in numbers) for said in (above, _first(conn, t))
+        ):
+            numbers = []  # a closing balance: the numbers of the row above (or of the first, newest first)
         if not written or numbers:
             break
         rows.append(rowid)

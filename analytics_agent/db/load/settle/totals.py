@@ -280,9 +280,11 @@ def totals_row_note(
 
 
 def _one_odd_value(note: str, column: str) -> bool:
-    """Whether ``note`` keeps ``column`` text for one odd value alone (a number's or a date's). Pure."""
+    """Whether ``note`` keeps ``column`` text for one odd value alone (a number's, an amount's or a
+    date's). Pure."""
     return note.startswith(f"{column} stayed text because of 1 value") or (
-        note.startswith(f"{column} looks like dates") and " but 1 value, " in note
+        note.startswith((f"{column} looks like dates", f"{column} stayed text: it holds amounts"))
+        and (" but 1 value, " in note or " but 1 value does not read" in note)
     )
 
 
