@@ -903,3 +903,23 @@ def test_a_long_preamble_above_a_wider_table_names_the_skip_not_skip_bad_rows(tm
     assert "add --drop-footer" in note
     summary = _load(tmp_path, "mbank.csv", MBANK, skip=11, drop_totals=True)
     assert _rows(tmp_path, "SELECT count(*), round(sum(kwota), 2) FROM t") == [(4, 4925.63)]
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "named"),
+    [
+        # every byte of these reads as Windows-1252 (or latin-1) too, as the wrong letters: 'Äàòà', 'wodê'
+        ("Дата;Описание\n01.02.2024;Оплата заказа\n02.02.2024;Возврат товара\n", "cp1251", "cp1251"),
+        ("Data;Opis\n01.02.2024;Opłata za wodę\n02.02.2024;Zwrot środków\n", "cp1250", "cp1250"),
+    ],
+)
+def test_text_that_reads_better_in_another_encoding_is_not_read_as_windows_1252(
+    tmp_path: Path, text: str, codec: str, named: str
+) -> None:
+    with pytest.raises(LoadError, match=f"reads as another encoding than .*add --encoding {named} if it is"):
+        _load(tmp_path, "export.csv", text.encode(codec))
+    summary = _load(tmp_path, "export.csv", text.encode(codec), encoding=codec, date_format="%d.%m.%Y")
+    column = summary.columns[1].name
+    assert _rows(tmp_path, f'SELECT "{column}" FROM t ORDER BY 1') == sorted(
+        (line.split(";")[1],) for line in text.splitlines()[1:]
+    )

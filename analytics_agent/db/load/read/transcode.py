@@ -16,7 +16,7 @@ from pathlib import Path
 
 from analytics_agent.db.load.inputs import Input
 from analytics_agent.db.load.read.archives import unpack_limit
-from analytics_agent.db.load.read.peek import PEEK_BYTES, guess_encoding
+from analytics_agent.db.load.read.peek import PEEK_BYTES, better_encodings, guess_encoding
 from analytics_agent.errors import LoadError
 
 _CHUNK = 1 << 20
@@ -93,7 +93,8 @@ def _windows_1252(path: Path) -> bool:
             head = handle.read(PEEK_BYTES)
     except OSError:
         return False  # the load says so itself
-    return guess_encoding(head) == "windows-1252"
+    # Windows-1252 reads every byte of a Central European or Cyrillic file too, as the wrong letters
+    return guess_encoding(head) == "windows-1252" and not better_encodings(head)
 
 
 def _transcoded(path: Path, folder: Path, codec: str) -> Path | None:

@@ -108,8 +108,13 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
         numbers = [(i, v) for i, ((_, text), v) in enumerate(cells) if not text and v is not None]
         above = ordered[at + 1][1] if at + 1 < len(ordered) else None
         balance = bool(written) and re.match(_BALANCE_LINE, written[0][1]) is not None
-        if numbers and balance and any(
-            said is not None and all(said[i] == v for i, v in numbers) for said in (above, _first(conn, t))
+        if (
+            numbers
+            and balance
+            and any(
+                said is not None and all(said[i] == v for i, v in numbers)
+                for said in (above, _first(conn, t))
+            )
         ):
             numbers = []  # a closing balance: the numbers of the row above (or of the first, newest first)
         if not written or numbers:
