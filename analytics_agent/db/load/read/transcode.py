@@ -16,7 +16,8 @@ from pathlib import Path
 
 from analytics_agent.db.load.inputs import Input
 from analytics_agent.db.load.read.archives import unpack_limit
-from analytics_agent.db.load.read.peek import PEEK_BYTES, better_encodings, guess_encoding
+from analytics_agent.db.load.read.encodings import PEEK_BYTES, better_encodings
+from analytics_agent.db.load.read.peek import guess_encoding
 from analytics_agent.errors import LoadError
 
 _CHUNK = 1 << 20

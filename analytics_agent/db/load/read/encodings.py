@@ -1,0 +1,106 @@
+"""Which encoding a file that is not UTF-8 was saved in, read from its words: every byte of a Polish
+(cp1250) or Russian (cp1251) file reads as Windows-1252 too, as the wrong letters (``Op³ata``,
+``Äàòà``), and a Japanese (Shift-JIS) one holds bytes Windows-1252 lacks. An encoding is named when its
+reading gives more of the file's words past ASCII as its language's words than Windows-1252's reading
+does. Pure."""
+
+from __future__ import annotations
+
+import re
+
+PEEK_BYTES = 1 << 16
+"""The first block of a file a load looks at (``peek``)."""
+
+
+_OTHERS = (("shift_jis", "Japanese"), ("cp1250", "Central European"), ("cp1251", "Cyrillic"))
+"""Encodings Windows saves text in besides Windows-1252, each named when a file's bytes read as its text."""
+
+
+def fitting(head: bytes, than: float = 0.0) -> str:
+    """The ``--encoding`` options whose encoding reads ``head`` as text of its language better than
+    ``than`` (the share Windows-1252 reads so), likeliest first, as a refusal names them. Pure."""
+    fits = better_encodings(head, than)
+    if not fits:
+        return "give --encoding with the encoding it was saved in"
+    return f"add {' or '.join(fits)} (or --encoding with the encoding it was saved in)"
+
+
+_MARGIN = 0.2
+"""How much more of a file another encoding must read as its language's words than Windows-1252 does
+(German and French read alike in Windows-1252 and Central European: a tie is Excel's own)."""
+
+
+def better_encodings(head: bytes, than: float | None = None) -> list[str]:
+    """``--encoding CODEC if it is LANGUAGE`` for each of ``_OTHERS`` that reads ``head`` (a character cut
+    at its end aside) as text of its language, more of it than ``than`` (None: than Windows-1252 reads
+    it) by ``_MARGIN``, likeliest first. Pure."""
+    base = share(head, "cp1252") if than is None else than
+    scored = []
+    for codec, what in _OTHERS:
+        score = share(head, codec)
+        if score >= 0.5 and score >= base + _MARGIN:
+            scored.append((score, f"--encoding {codec} if it is {what}"))
+    return [option for _, option in sorted(scored, key=lambda s: -s[0])]
+
+
+def decodes(head: bytes, codec: str) -> bool:
+    """Whether every byte of ``head`` reads in ``codec``. Pure."""
+    try:
+        head.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def share(head: bytes, codec: str) -> float:
+    """``_native_share`` of ``head`` (a file's first block) read with ``codec``; 0 when a byte is not of
+    it. Pure."""
+    try:
+        text = head.decode(codec)
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 2 or len(head) < PEEK_BYTES:  # only a whole block can cut a character
+            return 0.0
+        text = head[: exc.start].decode(codec)
+    return _native_share(text, codec)
+
+
+_FEWEST_WORDS, _FEWEST_LETTERS = 3, 4
+"""Words past ASCII (of two letters or more) a file must hold for its text to say a language, and
+letters past ASCII among them."""
+_WORD_PAST_ASCII = re.compile(r"\w*[^\x00-\x7f]+\w*(?:[^\x00-\x7f\s]+\w+)*")
+"""A word holding a character past ASCII, symbols inside it included (Polish ``Op³ata`` read as
+Windows-1252)."""
+
+
+def _native_share(text: str, codec: str) -> float:
+    """The share of ``text``'s words past ASCII that read as its language's. For Shift-JIS: characters
+    of kana, kanji and full-width forms (Polish read as Shift-JIS is half-width katakana). For Cyrillic:
+    words of Cyrillic letters alone (``opйration`` is a French word read as Cyrillic). For the others:
+    words of letters, some of them ASCII (``wodę``, ``Größe``; ``Äàòà`` is a Russian word read as
+    Windows-1252, ``Op³ata`` a Polish one). Pure."""
+    if codec == "shift_jis":
+        wide = [c for c in text if not c.isascii()]
+        japanese = sum(
+            1
+            for c in wide
+            if "\u3000" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" or "\uff01" <= c <= "\uff5e"
+        )
+        return japanese / len(wide) if wide else 0.0
+    # a symbol at a word's edge is punctuation (Spanish ``¿Qué``); inside it, it is part of the word
+    words = [w.strip("".join(c for c in w if not c.isalpha())) for w in _WORD_PAST_ASCII.findall(text)]
+    words = [w for w in words if not w.isascii() and sum(c.isalpha() for c in w) >= 2]
+    if len(words) < _FEWEST_WORDS:  # '\xff\xff' in a column of lists is no Cyrillic word, nor '€' ('Ђ')
+        return 0.0
+    if codec == "cp1251":
+        native = [w for w in words if all("\u0400" <= c <= "\u04ff" for c in w)]
+    else:
+        native = [
+            w
+            for w in words
+            if w.isalpha()
+            and any(c.isascii() for c in w)
+            and all(c.isascii() or "\u00c0" <= c <= "\u024f" for c in w)
+        ]
+    if len({c for w in native for c in w if not c.isascii()}) < _FEWEST_LETTERS:
+        return 0.0  # one byte over and over ('\xfd' as 'эээ' or 'ýýý') says no language
+    return len(native) / len(words)
