@@ -335,7 +335,7 @@ def _quoted_header(where: str, fields: int, expected: int, quote: str) -> str:
 
 def _null_hint(value: str) -> str:
     """``--null VALUE`` when the value could be a missing-value marker (short, no digits)."""
-    from analytics_agent.db.load.settle.totals import is_total_label  # on this error only
+    from analytics_agent.db.load.settle.total_labels import is_total_label  # on this error only
 
     if is_total_label(value):  # a totals row's label: read as missing, its numbers would load as data
         return ""

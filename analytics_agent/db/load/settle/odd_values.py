@@ -10,7 +10,7 @@ import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.odd_counts import odd_counts
-from analytics_agent.db.load.settle.totals import is_total_label
+from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
 SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead

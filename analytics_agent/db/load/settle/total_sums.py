@@ -4,7 +4,7 @@ table."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -69,3 +69,18 @@ def _ratio_of(value: Any, sums: Sequence[Any]) -> bool:
 def _same(value: float | Decimal, total: float | Decimal) -> bool:
     """Equal, or equal to the cent (a spreadsheet rounds a total it shows)."""
     return abs(float(value) - float(total)) <= max(0.005, 1e-9 * abs(float(total)))
+
+
+def whole_row(
+    conn: duckdb.DuckDBPyConnection, table: str, row: int, whole: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The row at rowid ``row`` by column, as ``note_rows`` read it (``whole``) or read now."""
+    if whole is not None:
+        return dict(whole)
+    cursor = conn.execute(f"SELECT * FROM {quote_ident(table)} WHERE rowid = {row}")
+    return dict(zip([d[0] for d in cursor.description], first_row(cursor), strict=True))
+
+
+def numbers_of(row: Mapping[str, Any]) -> list[str]:
+    """The columns of ``row`` holding a number (no flag). Pure."""
+    return [c for c, v in row.items() if isinstance(v, int | float | Decimal) and not isinstance(v, bool)]

@@ -10,9 +10,7 @@ called "Total" with its own numbers is data.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from typing import Any
 
 import duckdb
@@ -20,27 +18,10 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.footer import Notes, note_rows
 from analytics_agent.db.load.settle.retype import retype_column
-from analytics_agent.db.load.settle.total_sums import aggregated
+from analytics_agent.db.load.settle.stacked_totals import stacked
+from analytics_agent.db.load.settle.total_labels import SUBTOTAL, is_total_label
+from analytics_agent.db.load.settle.total_sums import aggregated, numbers_of, whole_row
 from analytics_agent.db.rows import first_row
-
-TOTAL_LABEL = (
-    r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|total g[ée]n[ée]ral|(eind)?totaal|totale"
-    r"|suma|razem|summa|totalt|итого|всего|合計|総計|合计|总计|합계"
-)
-"""What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside):
-German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``."""
-_SUBTOTAL = r"(?i)^.*\b(sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt)\b.*$"
-"""A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
-Subtotal``, ``Subtotal: North``, ``North (total)``). Loose on purpose: the rows so labelled count as
-subtotals only when their sums and the other rows' sums each equal the totals row. (Only a label ending
-or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
-
-
-def is_total_label(value: str) -> bool:
-    """A totals row's label (``Total``, ``Summe:``, and the word among others: ``Company Total``, ``Total:
-    all campaigns``): the row's numbers are checked against the rows above before it is called one. Pure."""
-    text = value.strip(" :")
-    return re.fullmatch(TOTAL_LABEL, text) is not None or re.fullmatch(_SUBTOTAL, text) is not None
 
 
 class Totals:
@@ -94,14 +75,14 @@ def find_totals(
     if label is None:
         if any(isinstance(cell, str) and cell.strip() for cell in cells):
             return None
-        return _unlabelled(conn, table, row, _whole_row(conn, table, row, whole), text_columns)
+        return _unlabelled(conn, table, row, whole_row(conn, table, row, whole), text_columns)
     t = quote_ident(table)
-    last = _whole_row(conn, table, row, whole)
-    numbers = _numbers(last)
+    last = whole_row(conn, table, row, whole)
+    numbers = numbers_of(last)
     if not numbers:
         return None
     col = quote_ident(label)
-    sub = f"coalesce(regexp_full_match({col}, '{_SUBTOTAL}'), false)"
+    sub = f"coalesce(regexp_full_match({col}, '{SUBTOTAL}'), false)"
     subtotals = [
         int(r[0]) for r in conn.execute(f"SELECT rowid FROM {t} WHERE rowid < {row} AND {sub}").fetchall()
     ]
@@ -118,39 +99,13 @@ def find_totals(
     sums = aggregated(conn, table, last, numbers, f"rowid < {row}")
     if sums:
         return Totals(label, last[label], row, sums, [], "")
-    return _stacked(conn, table, label, row)
-
-
-_STACK = 8
-"""The most totals rows a footer stacks (Google Ads: ``Total: Account``, ``Total: Search``, ``Total:
-Display``, … one a network)."""
-
-
-def _stacked(conn: duckdb.DuckDBPyConnection, table: str, label: str, row: int) -> Totals | None:
-    """A footer of totals rows stacked at the table's end, each labelled (Google Ads ends with ``Total:
-    Campaigns``, ``Total: Account``, ``Total: Search``): the last one's numbers are then no aggregate of
-    the rows above it, the other totals among them (a brand called "Total" above a real totals row still
-    counts as data: the single row is tried first). A totals footer when one of the stack holds the sums
-    of the rows above the stack; the others, labelled beside it, total parts of them (a network)."""
-    t, col = quote_ident(table), quote_ident(label)
-    above = conn.execute(
-        f"SELECT rowid, {col} FROM {t} WHERE rowid < {row} ORDER BY rowid DESC LIMIT {_STACK - 1}"
-    ).fetchall()
-    stack = [row]
-    for rowid, cell in above:
-        if not (isinstance(cell, str) and is_total_label(cell)):
-            break
-        stack.insert(0, int(rowid))
-    if len(stack) < 2:
+    stack = stacked(conn, table, label, row)
+    if stack is None:
         return None
-    rows = [_whole_row(conn, table, r, None) for r in stack]
-    for r, whole in zip(stack, rows, strict=True):
-        sums = aggregated(conn, table, whole, _numbers(whole), f"rowid < {stack[0]}")
-        if sums:
-            found = Totals(label, whole[label], r, sums, [], "")
-            found.also, found.stack = [o for o in stack if o != r], [str(w[label]) for w in rows]
-            return found
-    return None
+    at, whole, sums, labels = stack
+    found = Totals(label, whole[label], at, sums, [], "")
+    found.also, found.stack = [r for r in labels if r != at], list(labels.values())
+    return found
 
 
 def _group_headers(
@@ -173,20 +128,6 @@ def _group_headers(
     ]
 
 
-def _whole_row(
-    conn: duckdb.DuckDBPyConnection, table: str, row: int, whole: Mapping[str, Any] | None
-) -> dict[str, Any]:
-    """The row at rowid ``row`` by column, as ``note_rows`` read it (``whole``) or read now."""
-    if whole is not None:
-        return dict(whole)
-    cursor = conn.execute(f"SELECT * FROM {quote_ident(table)} WHERE rowid = {row}")
-    return dict(zip([d[0] for d in cursor.description], first_row(cursor), strict=True))
-
-
-def _numbers(row: Mapping[str, Any]) -> list[str]:
-    return [c for c, v in row.items() if isinstance(v, int | float | Decimal) and not isinstance(v, bool)]
-
-
 def _unlabelled(
     conn: duckdb.DuckDBPyConnection, table: str, row: int, last: dict[str, Any], text_columns: Sequence[str]
 ) -> Totals | None:
@@ -195,7 +136,7 @@ def _unlabelled(
     two or more non-zero values above; its rates, weighted by columns the file does not hold, need be no
     aggregate. Its label's column is the first text column empty in that row alone (what a query leaves
     out with ``not_null``); None when there is none."""
-    sums = aggregated(conn, table, last, _numbers(last), f"rowid < {row}", loose=True)
+    sums = aggregated(conn, table, last, numbers_of(last), f"rowid < {row}", loose=True)
     if len(sums) < 2:
         return None
     t = quote_ident(table)

@@ -1,0 +1,25 @@
+"""How a spreadsheet labels a totals or subtotal row, in a few languages: the text a footer's row is
+named by before its numbers are checked against the rows above (``totals``). Pure."""
+
+from __future__ import annotations
+
+import re
+
+TOTAL_LABEL = (
+    r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|total g[ée]n[ée]ral|(eind)?totaal|totale"
+    r"|suma|razem|summa|totalt|итого|всего|合計|総計|合计|总计|합계"
+)
+"""What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside):
+German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``."""
+SUBTOTAL = r"(?i)^.*\b(sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt)\b.*$"
+"""A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
+Subtotal``, ``Subtotal: North``, ``North (total)``). Loose on purpose: the rows so labelled count as
+subtotals only when their sums and the other rows' sums each equal the totals row. (Only a label ending
+or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
+
+
+def is_total_label(value: str) -> bool:
+    """A totals row's label (``Total``, ``Summe:``, and the word among others: ``Company Total``, ``Total:
+    all campaigns``): the row's numbers are checked against the rows above before it is called one. Pure."""
+    text = value.strip(" :")
+    return re.fullmatch(TOTAL_LABEL, text) is not None or re.fullmatch(SUBTOTAL, text) is not None
