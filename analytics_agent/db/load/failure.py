@@ -58,15 +58,9 @@ def explain_failure(
     )
 
 
-_TITLE_LINES = 10
-"""At most this many lines above a header are taken for a title (a report's name, its date, a note)."""
-
-
-def title_lines(path: Path, message: str, dialect: Dialect) -> int | None:
-    """For a one-field header whose refused record (at line N) starts a block of records as wide as it:
-    the lines above N that are neither comments nor blank, when there are at most ``_TITLE_LINES`` and the
-    header reads as words (``oh no I forgot to make a comment``); else None."""
-    import csv
+def _refused_record(path: Path, message: str, dialect: Dialect) -> tuple[int, int, list[str]] | None:
+    """The refused record's line (0-based), its field count, and the file's first block as lines; None
+    when the message names no line or count, the delimiter is longer than a character, or the file is gone."""
     import re
 
     line = re.search(r"CSV Error on Line: (\d+)", message)
@@ -78,7 +72,23 @@ def title_lines(path: Path, message: str, dialect: Dialect) -> int | None:
             head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace").splitlines()[:-1]
     except OSError:
         return None
-    at = int(line[1]) - 1
+    return int(line[1]) - 1, fields, head
+
+
+_TITLE_LINES = 10
+"""At most this many lines above a header are taken for a title (a report's name, its date, a note)."""
+
+
+def title_lines(path: Path, message: str, dialect: Dialect) -> int | None:
+    """For a one-field header whose refused record (at line N) starts a block of records as wide as it:
+    the lines above N that are neither comments nor blank, when there are at most ``_TITLE_LINES`` and the
+    header reads as words (``oh no I forgot to make a comment``); else None."""
+    import csv
+
+    refused = _refused_record(path, message, dialect)
+    if refused is None:
+        return None
+    at, fields, head = refused
 
     def counted(text: str) -> bool:
         return bool(text.strip()) and not (dialect.comment and text.lstrip().startswith(dialect.comment))
@@ -102,23 +112,17 @@ def table_below(path: Path, message: str, dialect: Dialect, expected: int) -> in
     25 lines of address and filters above its header, the first of them read as the header); None
     otherwise. What ``--skip`` takes to start at that table's header."""
     import csv
-    import re
 
-    line = re.search(r"CSV Error on Line: (\d+)", message)
-    fields = fields_in_record(message)
-    if line is None or fields is None or fields <= expected or len(dialect.delimiter) != 1:
+    refused = _refused_record(path, message, dialect)
+    if refused is None or refused[1] <= expected:
         return None
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(_HEAD_BYTES).decode("utf-8", errors="replace").splitlines()[:-1]
-    except OSError:
-        return None
+    at, _, head = refused
     quote = dialect.quote or "\x00"
     widths = [
         len(next(csv.reader([t], delimiter=dialect.delimiter, quotechar=quote), [])) if t.strip() else 0
         for t in head
     ]
-    for start in range(int(line[1]) - 1, len(head) - _TABLE_LINES + 1):
+    for start in range(at, len(head) - _TABLE_LINES + 1):
         width = widths[start]
         rest = [w for w in widths[start:] if w]
         if width > expected and len(rest) >= _TABLE_LINES and all(w == width for w in rest):
