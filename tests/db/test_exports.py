@@ -783,7 +783,7 @@ def test_a_title_above_a_header_is_named_when_a_record_breaks_across_lines(tmp_p
     assert [c.original for c in summary.columns] == ["伝票番号", "売上日", "備考"]
 
 
-# Held-out round three (/work/export-probe3, written by a helper that never saw the loader)
+# Held-out round three (tests/data/exports_held_three, written by a helper that never saw the loader)
 
 
 PIVOT = (

@@ -131,8 +131,7 @@ def explain_load_error(
     ``header_quote``: the unusual quote character the header reads right with (``quote_around_header``);
     ``lines_above``: for a one-field header, the lines (comments apart) above the record that begins a block
     of that record's width, when they read as a title (``failure.title_lines``); ``table_at``: the line a
-    wider table starts at below the header, every line after it as wide (``failure.table_below``): the
-    lines above it are a preamble, and ``--skip-bad-rows`` would load them as the table; ``delimiter``: the file's,
+    wider table starts at below a preamble (``failure.table_below``); ``delimiter``: the file's,
     which counts the fields of a record whose value would not convert (a footer line under a date column)."""
     stored_names = stored_names or {}
     where = _where(message, files, label)
@@ -151,11 +150,7 @@ def explain_load_error(
             if above:
                 return above
         if table_at is not None and fields > expected:
-            return (
-                f"{where} has {fields:,} fields where the header has {expected}; the lines from line "
-                f"{table_at + 1} on are a table of their own, the {table_at} above it a preamble: add --skip "
-                f"{table_at} to start at its header"
-            )
+            return _preamble(where, fields, expected, table_at)
         return _field_count(where, fields, expected, record, good_records, cut=record_is_cut(message))
     if match := _CONVERT.search(message):
         line = _converted_line(message)
@@ -165,6 +160,16 @@ def explain_load_error(
             # date column: it is no record, and --type COLUMN=VARCHAR would only meet it again as one
             return _field_count(where, short, expected, line, good_records)
         return _not_converted(where, stored_names.get(match["column"], match["column"]), match)
+    if said := _date_format(where, message, stored_names):
+        return said
+    if match := _COLUMNS.search(message):
+        return _field_count(where, int(match[2]), int(match[1]), record, good_records)
+    return _windows_1252(message, files, where) or _reader_failure(message, where)
+
+
+def _date_format(where: str, message: str, stored_names: Mapping[str, str]) -> str:
+    """A value that does not match the date format DuckDB sniffed or ``--date-format`` gave; empty for
+    another failure. Pure."""
     if match := _PARSE_DATE.search(message):
         column = stored_names.get(match["column"], match["column"])
         return (
@@ -176,9 +181,18 @@ def explain_load_error(
             f'{where}: "{_short(match["value"])}" does not match the --date-format {match["format"]} given for '
             "its column; give the format its values are written in, or leave it out to keep the column as text"
         )
-    if match := _COLUMNS.search(message):
-        return _field_count(where, int(match[2]), int(match[1]), record, good_records)
-    return _windows_1252(message, files, where) or _reader_failure(message, where)
+    return ""
+
+
+def _preamble(where: str, fields: int, expected: int, table_at: int) -> str:
+    """A record wider than the header where a wider table starts (line ``table_at`` + 1) under a preamble
+    whose first line was read as the header: the ``--skip`` to its header, not ``--skip-bad-rows`` (which
+    would load the preamble as the table). Pure."""
+    return (
+        f"{where} has {fields:,} fields where the header has {expected}; the lines from line {table_at + 1} on "
+        f"are a table of their own, the {table_at} above it a preamble: add --skip {table_at} to start at "
+        "its header"
+    )
 
 
 def _not_converted(where: str, column: str, match: re.Match[str]) -> str:

@@ -95,19 +95,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
             conn, path, label, options, skip=options.skip or 0, ignore_errors=True, **pinned, **lf
         )
     elif not sniffed["HasHeader"] and options.header is None and len(sniffed["Columns"]) > 1:
-        # a pivot table's title line (``Summe von Nettoumsatz;Spaltenbeschriftungen;;;``) above its header:
-        # DuckDB saw no header, and --no-header would load the title and the header as records
-        title = _padded_title(peeked.text, sniffed, options)
-        if title is not None:
-            raise LoadError(f"{label}: {title}")
-        if not _names_over_numbers(peeked.text, sniffed, options):
-            line = first_line(conn, path, options, label)
-            raise LoadError(
-                f"{label}: the first line ({_short(line)}) looks like data, not column names; add "
-                "--no-header to load it as data, or --header to use it as the names"
-            )
-        # names over numbers DuckDB reads as text (16.781,12): a header it could not tell apart
-        options = options._replace(header=True)
+        options = _header_after_all(conn, path, label, options, sniffed, peeked.text)
         sniffed = _sniff(conn, path, label, options, **lf)
     header = bool(sniffed["HasHeader"])
     columns = {c["name"]: c["type"] for c in sniffed["Columns"]}
@@ -185,22 +173,30 @@ def _title_lines(head: str, delimiter: str, quote: str, columns: dict[str, str])
     return title_above_header(head, delimiter, quote, start)
 
 
-def _names_over_numbers(head: str, sniffed: dict[str, Any], options: LoadOptions) -> bool:
-    """``names_over_numbers`` for a file DuckDB read without a header (its delimiter a character)."""
+def _header_after_all(
+    conn: duckdb.DuckDBPyConnection,
+    path: Path,
+    label: str,
+    options: LoadOptions,
+    sniffed: dict[str, Any],
+    head: str,
+) -> LoadOptions:
+    """A first line DuckDB saw as no header: ``options`` reading it as one when it is names over numbers
+    DuckDB reads as text (``16.781,12``); else refused, naming the ``--skip`` past a pivot table's title
+    (``Summe von Nettoumsatz;Spaltenbeschriftungen;;;``, where --no-header would load the title and the
+    header as records), or --no-header and --header."""
     delimiter = options.delimiter or sniffed["Delimiter"]
-    if len(delimiter) != 1:
-        return False
     quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
-    return names_over_numbers(head, delimiter, quote, options.skip or 0)
-
-
-def _padded_title(head: str, sniffed: dict[str, Any], options: LoadOptions) -> str | None:
-    """``padded_title``'s refusal, for a file DuckDB read without a header (its delimiter a character)."""
-    delimiter = options.delimiter or sniffed["Delimiter"]
-    if len(delimiter) != 1 or options.skip is not None:
-        return None
-    return padded_title(
-        head, delimiter, options.quote if options.quote is not None else _or(sniffed["Quote"], "")
+    if len(delimiter) == 1 and options.skip is None:
+        title = padded_title(head, delimiter, quote)
+        if title is not None:
+            raise LoadError(f"{label}: {title}")
+    if len(delimiter) == 1 and names_over_numbers(head, delimiter, quote, options.skip or 0):
+        return options._replace(header=True)
+    line = first_line(conn, path, options, label)
+    raise LoadError(
+        f"{label}: the first line ({_short(line)}) looks like data, not column names; add --no-header to "
+        "load it as data, or --header to use it as the names"
     )
 
 

@@ -82,8 +82,7 @@ def settle_columns(
     ``units_known``: units of amount columns settled before (a clue to the order of day and month).
     ``stamps``: TIMESTAMP columns DuckDB read without a format (``year_last.unread_short_years``).
     ``ahead``: amount columns the write converted (``amounts_ahead``): settled from their first values as
-    text; ``AheadMissed`` when they would not have converted. ``negative``: ``--negative``
-    (``debit_credit``)."""
+    text; ``AheadMissed`` when they would not have converted. ``negative``: ``--negative``."""
     text = _still_text(conn, table, text, flags, [c for c in stamps if c not in fixed])
     free = [c for c in text if c not in fixed]
     probe = _probe(conn, table, free)
@@ -92,15 +91,10 @@ def settle_columns(
     numbers, notes = _excel_errors(conn, table, probe)
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
     probe = {c: v for c, v in probe.items() if c not in numbers}
-    units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead)
+    units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)
     notes += amount_notes
     text = [c for c in text if c not in units]
     free = [c for c in free if c not in units and c not in noted_amounts]
-    marked, marked_notes, kept = _debit_credit(conn, table, {c: probe[c] for c in free}, negative, decimal)
-    notes += marked_notes
-    text = [c for c in text if c not in marked]
-    free = [c for c in free if c not in marked and c not in kept]
-    noted_amounts += kept
     date_formats = _year_last(conn, table, date_formats, notes)
     sniffed = sniffed_counts(conn, table, date_formats)
     clues = Clues(
@@ -111,14 +105,8 @@ def settle_columns(
     text = [c for c in text if c not in dated]
     notes += token_notes(conn, table, text, recount, stored_to_original, tokens, rows=rows)
     noted += noted_amounts
-    notes += odd_value_notes(
-        conn,
-        table,
-        [c for c in text if c not in fixed and c not in noted],
-        decimal=decimal,
-        rows=rows,
-        comma_read=comma_read,
-    )
+    odd = [c for c in text if c not in fixed and c not in noted]
+    notes += odd_value_notes(conn, table, odd, decimal=decimal, rows=rows, comma_read=comma_read)
     clues = clues.adding(decided)
     notes += settle_sniffed(conn, table, date_formats, sniffed, clues)
     return notes, units
@@ -145,17 +133,24 @@ def _amounts(
     probe: dict[str, list[str]],
     decimal: str | None,
     ahead: Ahead | None = None,
+    negative: str | None = None,
 ) -> tuple[dict[str, str | None], list[str], list[str], list[str]]:
-    """``amounts.settle_amounts`` when the first values could hold amounts; nothing otherwise.
+    """``amounts.settle_amounts`` when the first values could hold amounts, then ``_debit_credit`` on
+    the columns left (those it converts join the amounts, with no unit); nothing otherwise.
     ``AheadMissed`` when a column the write converted (``ahead``) would not have converted."""
-    found: tuple[dict[str, str | None], list[str], list[str], list[str]] = ({}, [], [], [])
+    units: dict[str, str | None] = {}
+    notes: list[str] = []
+    noted: list[str] = []
+    comma_read: list[str] = []
     if _may_hold_amounts(probe):
         from analytics_agent.db.load.settle.amounts import settle_amounts  # most files have none: kept off
 
-        found = settle_amounts(conn, table, probe, decimal, ahead)
-    if ahead is not None and not set(ahead.forms) <= set(found[0]):
+        units, notes, noted, comma_read = settle_amounts(conn, table, probe, decimal, ahead)
+    if ahead is not None and not set(ahead.forms) <= set(units):
         raise AheadMissed
-    return found
+    left = {c: v for c, v in probe.items() if c not in units and c not in noted}
+    marked, marked_notes, kept = _debit_credit(conn, table, left, negative, decimal)
+    return units | dict.fromkeys(marked), notes + marked_notes, noted + kept, comma_read
 
 
 def _still_text(
