@@ -211,7 +211,7 @@ def test_a_tab_file_whose_values_hold_commas_loads_with_tabs(tmp_path: Path) -> 
     ],
 )
 def test_no_title_is_named_where_the_lines_above_do_not_look_like_one(text: str, skipped: int) -> None:
-    from analytics_agent.db.load.read.peek import title_above_header
+    from analytics_agent.db.load.read.titles import title_above_header
 
     assert title_above_header(text, ",", '"', skipped) is None
     assert title_above_header("title\nnumber,text\n1,2\n", ",", '"', 1) is not None

@@ -24,13 +24,15 @@ from analytics_agent.db.load.read.peek import (
     field_count,
     header_cells,
     header_row,
+    peek_file,
+    trailing_empty_fields,
+)
+from analytics_agent.db.load.read.titles import (
     names_over_numbers,
     padded_title,
-    peek_file,
     table_start,
     title_above_header,
     title_block,
-    trailing_empty_fields,
 )
 from analytics_agent.db.load.settle.hex_values import written_in_hex
 from analytics_agent.db.rows import first_row

@@ -1,0 +1,167 @@
+"""Lines above a CSV file's header, read from its first block before DuckDB reads it: a report's title, a
+spreadsheet's padded title block, key-value lines, a pivot table's corner, or a header DuckDB could not
+tell from data (names over numbers it reads as text). Each becomes the ``--skip`` (or the header) that
+reads the table, named in one line. Pure.
+"""
+
+from __future__ import annotations
+
+from analytics_agent.db.load.read.peek import (
+    CANDIDATE_DELIMITERS,
+    csv_rows,
+    field_widths,
+    short_line,
+    whole_lines,
+)
+
+_MOST_TITLE_LINES = 10
+"""More lines above the header are another table (an AEMO report has hundreds), not a title."""
+
+
+def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> str | None:
+    """The refusal to give when the ``skipped`` first lines of ``text`` (what DuckDB's sniffer skipped) are a
+    title or note above the header (``some notes...`` over ``number,text,date``): each has fewer fields
+    than the header below them, and the records after it (at least one) have as many as it has; None when
+    they are not. Pure."""
+    lines = _records(whole_lines(text, skipped + 12), quote)[: skipped + 4]
+    if not 1 <= skipped <= _MOST_TITLE_LINES or len(lines) < skipped + 2:
+        return None
+    widths = field_widths(lines, delimiter, quote)
+    header = widths[skipped]
+    records = [w for line, w in zip(lines[skipped + 1 :], widths[skipped + 1 :], strict=True) if line.strip()]
+    if header < 2 or not records or any(w != header for w in records) or max(widths[:skipped]) >= header:
+        return None
+    if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
+        return None
+    return _title_refusal(skipped, lines[0], header)
+
+
+def _records(lines: list[str], quote: str) -> list[str]:
+    """``lines`` with a quoted value's line breaks joined back (a note cell ``"午前中指定\n担当：鈴木"``):
+    one per record, so a record is counted by its fields, not its lines; the last, if its quote is still
+    open, is left out. Pure."""
+    if not quote:
+        return lines
+    records, pending = [], ""
+    for line in lines:
+        pending = f"{pending}\n{line}" if pending else line
+        if pending.count(quote) % 2 == 0:
+            records.append(pending)
+            pending = ""
+    return records
+
+
+def _title_refusal(skipped: int, first: str, width: int) -> str:
+    """The refusal naming the ``skipped`` lines above a header of ``width`` fields (``first`` the first of
+    them) and the --skip that starts at it. Pure."""
+    which = "line 1 is a title or note" if skipped == 1 else f"lines 1-{skipped} are a title or notes"
+    return (
+        f"{which} ({short_line(first)}) above the header (line {skipped + 1}, {width} fields); add "
+        f"--skip {skipped} to start at the header"
+    )
+
+
+_RECORDS_SEEN = 12
+"""Lines below a title block read to find where the table starts (``table_start``)."""
+
+
+def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
+    """The line the table starts at, from ``first`` (where DuckDB's sniffer started) on: the first of at
+    least two fields that every line after it matches (two lines at least). An SAP list's ``Company
+    Code<TAB>1000`` lines below its title are two fields wide, and DuckDB took the first for the header.
+    Pure."""
+    lines = whole_lines(text, _MOST_TITLE_LINES + _RECORDS_SEEN)
+    widths = field_widths(lines, delimiter, quote)
+    for start in range(first, min(_MOST_TITLE_LINES, len(lines) - 2) + 1):
+        below = [w for line, w in zip(lines[start + 1 :], widths[start + 1 :], strict=True) if line.strip()]
+        if widths[start] >= 2 and len(below) >= 2 and all(w == widths[start] for w in below):
+            return start
+    return first
+
+
+def padded_title(text: str, delimiter: str, quote: str) -> str | None:
+    """``title_above_header``'s refusal for a title block a spreadsheet padded to the table's width
+    (``Umsätze Girokonto;;;;;`` and ``;;;;;`` above the header), which DuckDB reads as the header: the first
+    lines hold at most one value each, the line below them a name in every field, and the record after it
+    as many fields. None when the file does not start so. Pure."""
+    import csv
+
+    lines = whole_lines(text, _MOST_TITLE_LINES + 2)
+    try:
+        rows = [[cell.strip() for cell in row] for row in csv_rows(lines, delimiter, quote)]
+    except csv.Error:
+        return None
+    filled = [sum(1 for cell in row if cell) for row in rows]
+    for start in range(1, min(_MOST_TITLE_LINES, len(rows) - 2) + 1):
+        if filled[start] <= 1:
+            continue  # another title line, or a blank one
+        width = len(rows[start])
+        named = len(_trimmed(rows[start]))  # a spreadsheet pads every line with empty cells (a pivot's)
+        if filled[start] < named or named < 2 or len(rows[start + 1]) != width or filled[start + 1] < 2:
+            return None
+        if not all(_name_like(cell) for cell in rows[start][:named]):
+            return None  # a record under a header with empty names (``id,,`` over ``1,2,3``), not a header
+        if not any(filled[:start]):
+            return None  # empty lines alone: DuckDB skips those itself
+        title = next(row for row in rows if any(row))
+        return _title_refusal(start, next(c for c in title if c), width)
+    return None
+
+
+def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> bool:
+    """Whether the first line is column names over records: every cell a name (``_name_like``), none
+    twice, and two or more columns whose every value below holds a digit (numbers DuckDB reads as text,
+    ``16.781,12``, so its sniffer saw no header in a file of text columns); ``skip``: the lines above
+    it. Pure."""
+    import csv
+
+    lines = _records(whole_lines(text, skip + _RECORDS_SEEN + 1)[skip:], quote)
+    try:
+        rows = [_trimmed([cell.strip() for cell in row]) for row in csv_rows(lines, delimiter, quote)]
+    except csv.Error:
+        return False
+    if len(rows) < 3:
+        return False
+    names = [c for c in rows[0] if c]
+    if len(names) < 2 or len(set(names)) < len(names) or not all(map(_name_like, names)):
+        return False
+    digits = 0
+    for i, name in enumerate(rows[0]):
+        below = [row[i] for row in rows[1:] if i < len(row) and row[i]]
+        digits += bool(name and below and all(any(c.isdigit() for c in v) for v in below))
+    return digits >= 2
+
+
+def _trimmed(row: list[str]) -> list[str]:
+    """``row`` without its trailing empty cells: a spreadsheet pads every line of a table with them
+    (an Excel pivot's ``…;Gesamtergebnis;;``). Pure."""
+    while row and not row[-1]:
+        row = row[:-1]
+    return row
+
+
+def _name_like(cell: str) -> bool:
+    """A header cell: it holds a letter and is no number (``Betrag (EUR)``, not ``1e5`` or ``2024-01-02``). Pure."""
+    if not any(c.isalpha() for c in cell):
+        return False
+    try:
+        float(cell)
+    except ValueError:
+        return not cell[:1].isdigit()
+    return False
+
+
+def title_block(text: str, quote: str, *, onward: bool = True) -> str | None:
+    """``title_above_header``'s refusal for a file DuckDB read as one column because its first lines (a
+    report's title, a blank line) hold no delimiter: the first count of lines, and the delimiter, under
+    which the lines below are a header and records of one width (counted on to where the table starts,
+    ``table_start``, when ``onward``: not under --comment, whose lines --skip does not count). Pure."""
+    for skipped in range(1, _MOST_TITLE_LINES + 1):
+        for delimiter in CANDIDATE_DELIMITERS:
+            title = title_above_header(text, delimiter, quote, skipped)
+            if title is not None and onward:
+                start = table_start(text, delimiter, quote, skipped)
+                title = title_above_header(text, delimiter, quote, start) or title
+            if title is not None:
+                return title
+    return None
