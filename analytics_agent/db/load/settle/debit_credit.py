@@ -26,15 +26,6 @@ def _marked(number: str) -> str:
 _POINT_MARKED, _COMMA_MARKED = _marked(POINT_NUMBER), _marked(COMMA_NUMBER)
 
 
-def may_be_marked(probe: Mapping[str, Sequence[str]]) -> bool:
-    """Whether some first value ends in ``CR`` or ``DR`` after a digit: only then is the column read. Pure."""
-    return any(
-        v.rstrip(" .")[-2:].upper() in MARKS and any(c.isdigit() for c in v)
-        for values in probe.values()
-        for v in values[:50]
-    )
-
-
 def settle_debit_credit(
     conn: duckdb.DuckDBPyConnection,
     table: str,
