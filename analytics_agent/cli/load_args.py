@@ -16,9 +16,13 @@ _DATE_HELP = (
     "Date format for every date column (%d/%m/%Y for day-first), or COLUMN=FORMAT for one column "
     "(repeatable)."
 )
-_NULL_HELP = (
-    "A value that means missing (repeatable); replaces the default set NA, N/A, n/a, NULL, null, None, "
-    "NaN and the dashes '-', '--', ' --', an en and an em dash. An empty field is always missing."
+ENCODING_HELP = (
+    "File encoding: utf-8, utf-16, latin-1, or any other Python reads (windows-1252, cp1250, shift_jis)."
+)
+NULL_HELP = (
+    "A value that means missing (repeatable), besides the default set NA, N/A, n/a, NULL, null, None, "
+    "NaN and the dashes '-', '--', ' --', an en and an em dash. With '' among them, exactly those: "
+    "--null '' keeps the defaults as text. An empty field is always missing."
 )
 _TIMEZONE_HELP = (
     "The database's business time zone (IANA, e.g. America/New_York): days and months of zoned timestamps "
@@ -50,9 +54,8 @@ OPTIONS = (
     Option("types", "--type", "many", "Column type override COLUMN=TYPE, e.g. amount=VARCHAR (repeatable)."),
     Option("thousands", "--thousands", "text", "Thousands separator in numbers, e.g. ','."),
     Option("decimal", "--decimal", "text", "Decimal separator, e.g. ','."),
-    Option("encoding", "--encoding", "text",
-           "File encoding: utf-8, utf-16, latin-1, or any other Python reads (windows-1252, cp1250, shift_jis)."),
-    Option("null", "--null", "many", _NULL_HELP, "TOKEN"),
+    Option("encoding", "--encoding", "text", ENCODING_HELP),
+    Option("null", "--null", "many", NULL_HELP, "TOKEN"),
     Option("skip_bad_rows", "--skip-bad-rows", "flag",
            "Load the good records and keep the malformed ones in the table <TABLE>_rejects."),
     Option("pad_short_rows", "--pad-short-rows", "flag",

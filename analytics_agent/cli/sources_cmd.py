@@ -10,6 +10,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from analytics_agent.cli.global_options import JsonFlag
+from analytics_agent.cli.load_args import ENCODING_HELP, NULL_HELP
 
 sources_app = typer.Typer(
     help="Data read where it lives: files in place, S3, PostgreSQL, DuckLake, MotherDuck (read-only).",
@@ -90,10 +91,10 @@ _ThousandsOpt = Annotated[
 _DecimalOpt = Annotated[
     Optional[str], typer.Option(help="Decimal separator, e.g. ','.", rich_help_panel=_READ)
 ]
-_EncodingOpt = Annotated[Optional[str], typer.Option(help="utf-8, utf-16 or latin-1.", rich_help_panel=_READ)]
+_EncodingOpt = Annotated[Optional[str], typer.Option(help=ENCODING_HELP, rich_help_panel=_READ)]
 _NullOpt = Annotated[
     Optional[list[str]],
-    typer.Option("--null", help="A value meaning missing (repeatable).", rich_help_panel=_READ),
+    typer.Option("--null", help=NULL_HELP, rich_help_panel=_READ),
 ]
 _CommentOpt = Annotated[
     Optional[str], typer.Option(help="Skip lines starting with it, e.g. '#'.", rich_help_panel=_READ)

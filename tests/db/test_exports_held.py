@@ -57,7 +57,7 @@ def _followed(path: Path, db: Path) -> tuple[LoadSummary, dict[str, Any]]:
             assert advice is not None and not advice.items() <= options.items(), str(exc)
             options |= advice
             continue
-        wanted = [_note_option(n) for n in summary.notes]
+        wanted = [_note_option(n, options) for n in summary.notes]
         fresh = [a for a in wanted if a and not a.items() <= options.items()]
         if not fresh:
             return summary, options
@@ -65,11 +65,15 @@ def _followed(path: Path, db: Path) -> tuple[LoadSummary, dict[str, Any]]:
     raise AssertionError(f"{path.name}: no load after {options}")
 
 
-def _note_option(note: str) -> dict[str, Any] | None:
-    """The option a note names that a user follows to load what the file means, if any."""
+def _note_option(note: str, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The option a note names that a user follows to load what the file means, if any: a ``--null`` named
+    for a column's odd values too, as the file's own missing marker (added to those given)."""
     found = re.search(r"\badd (--\S+)", note)
     if found is None:
         return None
+    if found[1] == "--null" and note.endswith("missing"):
+        named = re.findall(r"--null '([^']*)'", note)
+        return {"null_tokens": tuple(dict.fromkeys((*options.get("null_tokens", ()), *named)))}
     if found[1] in FOLLOWED:  # --drop-footer is --drop-totals' other name
         return {"drop_totals": True}
     if found[1] == "--negative":  # the first of the two marks named, as a user reads it

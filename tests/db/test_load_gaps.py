@@ -11,7 +11,7 @@ import pytest
 
 from analytics_agent.db.load.options import load_options
 from analytics_agent.db.load.run import load_files
-from analytics_agent.db.load.settle.odd_values import odd_value_notes
+from analytics_agent.db.load.settle.odd_values import odd_value_fix, odd_value_notes
 from analytics_agent.errors import LoadError
 
 
@@ -91,12 +91,23 @@ def test_a_column_of_exactly_90_percent_numbers_gets_its_odd_value_note(rows: in
         ]
 
 
-def test_a_column_just_under_90_percent_numbers_gets_no_note() -> None:
+def test_a_column_just_under_90_percent_numbers_gets_no_note_unless_the_rest_is_one_marker() -> None:
+    """Under 90 % numbers, odd values of many kinds make a text column; one or two words without a digit,
+    however many, are a system's missing marker (a manifest's NVD) as long as half the values are numbers."""
     with duckdb.connect() as conn:
         conn.execute(
-            "CREATE TABLE t AS SELECT CASE WHEN range < 11 THEN 'n/k' ELSE range::VARCHAR END AS v FROM range(100)"
+            "CREATE TABLE t AS SELECT CASE WHEN range < 11 THEN 'word' || range ELSE range::VARCHAR END AS v, "
+            "CASE WHEN range < 11 THEN ['n/k', 'NVD'][range % 2 + 1] ELSE range::VARCHAR END AS m, "
+            "CASE WHEN range < 50 THEN 'NVD' ELSE range::VARCHAR END AS half, "
+            "CASE WHEN range < 51 THEN 'NVD' ELSE range::VARCHAR END AS under, "
+            "CASE WHEN range < 30 THEN ['a', 'b', 'c'][range % 3 + 1] ELSE range::VARCHAR END AS three "
+            "FROM range(100)"
         )
-        assert odd_value_notes(conn, "t", ["v"]) == []
+        assert odd_value_notes(conn, "t", ["v", "m", "half", "under", "three"]) == [
+            "m stayed text because of 11 values like 'n/k', 'NVD'; add --null 'n/k' --null 'NVD' if they mean "
+            "missing",
+            "half stayed text because of 50 values like 'NVD'; add --null 'NVD' if it means missing",
+        ]
 
 
 # --- a rejected record with several errors is one record --------------------------------------------
@@ -118,3 +129,9 @@ def test_a_rejected_record_with_two_bad_fields_is_counted_once(tmp_path: Path) -
         (3, "b"),
         (5, "a"),
     ]
+
+
+def test_odd_values_with_a_digit_are_data_and_never_offered_as_missing_markers() -> None:
+    """Contractors' ids (C-00217) among numeric employee ids: read as missing they would be lost."""
+    assert odd_value_fix(["C-00217", "C-00425"]) == "fix them, or keep the column as text"
+    assert odd_value_fix(["NVD"]) == "add --null 'NVD' if it means missing"

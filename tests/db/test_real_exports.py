@@ -108,20 +108,26 @@ def test_the_zip_and_the_plain_file_load_the_same_rows(tmp_path):
         )
 
 
-def test_null_overrides_replace_the_default_set(tmp_path):
+def test_null_adds_to_the_default_set_and_an_empty_token_makes_it_exact(tmp_path):
     path = tmp_path / "survey.csv"
-    path.write_text("id,score,day\n1,NA,2024-01-02\n2,?,NA\n3,7,2024-01-03\n")
+    path.write_text("id,score,day,volume\n1,NA,2024-01-02,N/A\n2,?,NA,12.5\n3,7,2024-01-03,NVD\n")
     db = tmp_path / "s.duckdb"
     plain = load_files(db, [str(path)], LoadOptions(table="plain"))
     assert {c.name: c.type for c in plain.columns}["score"] == "VARCHAR"  # "?" is not in the default set
-    summary = load_files(db, [str(path)], LoadOptions(null_tokens=("?", "NA")))
+    # the file's own markers come on top of the defaults: NA and N/A still mean missing
+    summary = load_files(db, [str(path)], LoadOptions(null_tokens=("?", "NVD")))
     assert {c.name: (c.type, c.nulls) for c in summary.columns} == {
         "id": ("BIGINT", 0),
         "score": ("BIGINT", 2),
         "day": ("DATE", 1),
+        "volume": ("DOUBLE", 2),
     }
-    text = load_files(db, [str(path)], LoadOptions(table="kept", null_tokens=("?",)))
-    assert {c.name: c.type for c in text.columns}["score"] == "VARCHAR"  # NA is a value now
+    # with '' among them the list is exact: NA is a value again
+    text = load_files(db, [str(path)], LoadOptions(table="kept", null_tokens=("", "?")))
+    kept = {c.name: (c.type, c.nulls) for c in text.columns}
+    assert kept["score"] == ("VARCHAR", 1) and kept["day"] == ("VARCHAR", 0)
+    only_empty = load_files(db, [str(path)], LoadOptions(table="exact", null_tokens=("",)))
+    assert sum(c.nulls for c in only_empty.columns) == 0
 
 
 def test_a_column_kept_as_text_by_a_few_odd_values_says_which_and_the_fix(tmp_path):

@@ -62,7 +62,9 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
     decimal: str | None = None
     encoding: str | None = None
     null_tokens: tuple[str, ...] | None = None
-    """Values read as missing; None: ``DEFAULT_NULL_TOKENS``. The empty value is always missing."""
+    """Values read as missing besides ``DEFAULT_NULL_TOKENS`` (as pandas' ``na_values``: a file's own
+    marker, named by a load's advice, must not turn the defaults off); with ``""`` among them, exactly
+    these. None: the defaults. The empty value is always missing."""
     skip_bad_rows: bool = False
     allow_empty: bool = False
     comment: str | None = None
@@ -111,7 +113,8 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
         return [flag for flag, on in used.items() if on]
 
     def nulls(self) -> list[str]:
-        tokens = DEFAULT_NULL_TOKENS if self.null_tokens is None else (*self.null_tokens, "")
+        given = self.null_tokens or ()
+        tokens = (*given, "") if "" in given else (*DEFAULT_NULL_TOKENS, *given)
         return list(dict.fromkeys(tokens))
 
 

@@ -118,7 +118,7 @@ def build_plan(
     first_rows = csv_reader_sql(files, options, dialect, types=types, batch=_first_rows_buffer(options))
     as_text = {o: "VARCHAR" for o in originals}
     text_reader = csv_reader_sql(
-        files, options._replace(null_tokens=()), dialect, types=as_text, lenient=True
+        files, options._replace(null_tokens=("",)), dialect, types=as_text, lenient=True
     )
     final = {o: types.get(o, t) for o, t in sniffed.items()} | {
         o: _parsed_type(f) for o, f in formats.items()
@@ -167,7 +167,7 @@ def _recount(
     # small buffers: DuckDB parses a whole buffer's share before a LIMIT stops it (8 MB against 1 MB)
     sample = csv_reader_sql(
         files,
-        options._replace(null_tokens=()),
+        options._replace(null_tokens=("",)),
         dialect,
         types=as_text,
         lenient=True,

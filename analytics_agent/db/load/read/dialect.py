@@ -111,7 +111,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         _refuse_padding_past_the_header(
             label, peeked.text, sniffed["Delimiter"], quote, len(columns), options
         )
-    if header and options.null_tokens is None:
+    if header and options.nulls() != [""]:
         columns = _token_names(conn, path, options, sniffed["Delimiter"], quote, columns)
     return Dialect(
         delimiter=sniffed["Delimiter"],

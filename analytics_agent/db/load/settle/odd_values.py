@@ -18,6 +18,10 @@ PROBE_ROWS = 4_000
 """Rows cast first (see ``odd_value_notes``). ``TRY_CAST`` of a value that fails is the dearest part of
 the check: a text column of a big table fails both casts on every sampled value."""
 _MOSTLY = 0.9
+_HALF = 0.5
+"""A column of numbers or dates at least half of which fit, the rest one or two words a system writes for
+a missing value (a manifest's ``NVD``, ``k.A.``): named as one of a few odd values is (``_markers``)."""
+_MARKER = r"[^0-9]{1,12}"
 _NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
 _DECIMAL_COMMA = r"[+-]?(\d{1,3}(\.\d{3})+,\d+|\d+,(\d{1,2}|\d{4,}))"
 """A number only a decimal comma reads: 1.234,50, 2,00 or 0,5 (1,234 could be a thousand: not counted)."""
@@ -75,10 +79,15 @@ def odd_value_notes(
         sample = first_rows(table, undecided, SAMPLE_ROWS, rows)
         counts = _cast_counts(conn, sample, undecided)[1] if undecided else {}
     odd: dict[str, str] = {}
+    marked: dict[str, str] = {}
     for name, (present, numbers, dates, *_) in counts.items():
         fitting = max(numbers, dates)
+        kind = "DOUBLE" if numbers >= dates else "DATE"
         if present and _MOSTLY * present <= fitting < present:
-            odd[name] = "DOUBLE" if numbers >= dates else "DATE"
+            odd[name] = kind
+        elif present and _HALF * present <= fitting < present:
+            marked[name] = kind
+    odd |= _markers(conn, table, marked, rows)
     numbers_only = [name for name, (present, numbers, *_) in counts.items() if present and numbers == present]
     return (
         _comma_notes(conn, table, comma, rows, comma_read)
@@ -90,6 +99,26 @@ def odd_value_notes(
 _CODE_MARK = "contains({c}, '_') OR regexp_matches({c}, '^\\s*[+-]?0[0-9]')"
 """A value with a leading zero (``007``, ``02134``) or an underscore (``41_10_1``, which DuckDB's cast reads
 as 41101): a code, not a number (``_number_notes``)."""
+
+
+def _markers(
+    conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], rows: int | None
+) -> dict[str, str]:
+    """Those of ``kinds`` (column -> the type half its values fit) whose other values are at most two
+    distinct words without a digit, over the sample: a marker, however often a file writes it."""
+    if not kinds:
+        return {}
+    parts = []
+    for name, kind in kinds.items():
+        col = quote_ident(name)
+        odd = f"{col} IS NOT NULL AND TRY_CAST({col} AS {kind}) IS NULL"
+        parts.append(
+            f"count(DISTINCT {col}) FILTER (WHERE {odd}) <= 2 AND "
+            f"coalesce(bool_and(regexp_full_match({col}, '{_MARKER}')) FILTER (WHERE {odd}), false)"
+        )
+    source = first_rows(table, list(kinds), SAMPLE_ROWS, rows)
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {source}"))
+    return {name: kind for (name, kind), marker in zip(kinds.items(), found, strict=True) if marker}
 
 
 def _number_notes(
@@ -296,7 +325,7 @@ def odd_value_fix(odd: Sequence[str], *, points: bool = True) -> str:
         return f"add --thousands {separator!r} if {separator!r} separates thousands"
     if any(is_total_label(v) for v in odd):  # read as missing, its row's numbers would count twice
         return "add --drop-totals if it labels a last row of totals (read as missing, its numbers would load as data)"
-    if all(len(v) <= 12 for v in odd):
+    if all(re.fullmatch(_MARKER, v) for v in odd):  # a value with a digit is data (an id C-00217), no marker
         flags = " ".join(f"--null {v!r}" for v in odd)
         return f"add {flags} if {'they mean' if len(odd) > 1 else 'it means'} missing"
     return "fix them, or keep the column as text"
