@@ -911,15 +911,63 @@ def test_a_long_preamble_above_a_wider_table_names_the_skip_not_skip_bad_rows(tm
         # every byte of these reads as Windows-1252 (or latin-1) too, as the wrong letters: 'Äàòà', 'wodê'
         ("Дата;Описание\n01.02.2024;Оплата заказа\n02.02.2024;Возврат товара\n", "cp1251", "cp1251"),
         ("Data;Opis\n01.02.2024;Opłata za wodę\n02.02.2024;Zwrot środków\n", "cp1250", "cp1250"),
+        # Greek and Hebrew bytes read as Cyrillic words too ('ЗмеспмзнЯб'): they were named cp1251; Turkish
+        # read as Windows-1252 ('Açýklama'), Korean and Chinese as latin-1 with no encoding named
+        (
+            "Ημερομηνία;Περιγραφή\n01.02.2024;Πληρωμή ενοικίου γραφείου\n02.02.2024;Είσπραξη τιμολογίου "
+            "πελάτη\n03.02.2024;Αγορά αναλωσίμων\n04.02.2024;Μισθοδοσία υπαλλήλων\n",
+            "cp1253",
+            "cp1253",
+        ),
+        (
+            "תאריך;תיאור\n01.02.2024;תשלום שכר דירה\n02.02.2024;העברה מלקוח\n03.02.2024;רכישת ציוד "
+            "משרדי\n04.02.2024;משכורות עובדים\n",
+            "cp1255",
+            "cp1255",
+        ),
+        (
+            "Tarih;Açıklama\n01.02.2024;Kira ödemesi işyeri\n02.02.2024;Müşteri ödemesi alındı\n"
+            "03.02.2024;Kırtasiye alışverişi\n04.02.2024;Personel maaş ödemesi\n",
+            "cp1254",
+            "cp1254",
+        ),
+        (
+            "거래일;적요\n01.02.2024;사무실 임대료 지급\n02.02.2024;거래처 입금\n03.02.2024;사무용품 구입\n"
+            "04.02.2024;직원 급여 지급\n",
+            "cp949",
+            "cp949",
+        ),
+        (
+            "日期;摘要\n01.02.2024;支付办公室租金\n02.02.2024;客户付款收入\n03.02.2024;购买办公用品\n"
+            "04.02.2024;员工工资发放\n",
+            "gb18030",
+            "gb18030",
+        ),
     ],
 )
 def test_text_that_reads_better_in_another_encoding_is_not_read_as_windows_1252(
     tmp_path: Path, text: str, codec: str, named: str
 ) -> None:
-    with pytest.raises(LoadError, match=f"reads as another encoding than .*add --encoding {named} if it is"):
+    with pytest.raises(
+        LoadError, match=f"reads as another encoding than .*; add --encoding {named} if it is"
+    ):
         _load(tmp_path, "export.csv", text.encode(codec))
     summary = _load(tmp_path, "export.csv", text.encode(codec), encoding=codec, date_format="%d.%m.%Y")
     column = summary.columns[1].name
     assert _rows(tmp_path, f'SELECT "{column}" FROM t ORDER BY 1') == sorted(
         (line.split(";")[1],) for line in text.splitlines()[1:]
     )
+
+
+def test_latin_1_bytes_that_make_words_load_as_windows_1252_and_bytes_that_make_none_are_refused(
+    tmp_path: Path,
+) -> None:
+    """Without a byte of Windows-1252's own (0x80-0x9f) a Danish export was refused naming --encoding
+    latin-1; its words say what it is, as a Windows-1252 file's do. 'ÿÿ' inside a list is no word."""
+    danish = "Dato;Tekst;Beløb\n01.01.2024;Husleje for kontor;-8750\n02.01.2024;Overførsel fra Søren;504\n"
+    danish += "03.01.2024;Renter på lån;-1561\n04.01.2024;Ærø Færgeri;-230\n05.01.2024;Café Noir;-48\n"
+    summary = _load(tmp_path, "konto.csv", danish.encode("latin-1"), date_format="%d.%m.%Y")
+    assert any("not UTF-8 but Windows-1252" in n for n in summary.notes)
+    assert ("Renter på lån",) in _rows(tmp_path, "SELECT tekst FROM t")
+    with pytest.raises(LoadError, match="add --encoding latin-1"):
+        _load(tmp_path, "lists.csv", b'"[1, 2]"\n"[1, 2]"\n"[1, \xff\xff2]"\n"[1, 2]"\n')

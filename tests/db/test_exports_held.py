@@ -95,8 +95,9 @@ def _same(got: Any, want: Any, kind: str) -> bool:
         return (got.isoformat() if isinstance(got, dt.time) else str(got)) == want
     if want is None:
         return got is None or got == ""
-    if kind == "percent":
-        return got is not None and any(math.isclose(got, w, abs_tol=1e-9) for w in want.values())
+    if kind == "percent":  # the number as written before the %, or (round 3) its readings by name
+        wants = want.values() if isinstance(want, dict) else (want,)
+        return got is not None and any(math.isclose(got, w, abs_tol=1e-9) for w in wants)
     if kind in ("date", "timestamp"):
         if isinstance(got, dt.datetime):
             midnight = got.time() == dt.time() and kind == "date"

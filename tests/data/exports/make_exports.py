@@ -540,9 +540,7 @@ def text_files() -> list[Export]:
             expected(
                 ["city", "rank"],
                 [[c, i + 1] for i, c in enumerate(accented)],
-                option={"encoding": "latin-1"},
-                via="refusal",
-                source="hand-written city names",
+                source="hand-written city names (read as Windows-1252, which reads latin-1's letters alike)",
             ),
         )
     )
@@ -600,7 +598,7 @@ def text_files() -> list[Export]:
                         float(p["Culmen Length (mm)"]),
                         int(p["Body Mass (g)"]),
                         dt.date.fromisoformat(p["Date Egg"]),
-                        p["Clutch Completion"],
+                        p["Clutch Completion"] == "Yes",  # Yes and No: a flag
                     ]
                     for p in PENGUINS
                 ],

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from analytics_agent.db.load.inputs import Input
 from analytics_agent.db.load.read.archives import unpack_limit
-from analytics_agent.db.load.read.encodings import PEEK_BYTES, better_encodings
+from analytics_agent.db.load.read.encodings import PEEK_BYTES, better_encodings, share
 from analytics_agent.db.load.read.peek import guess_encoding
 from analytics_agent.errors import LoadError
 
@@ -86,7 +86,8 @@ def _packed(path: Path) -> bool:
 
 
 def _windows_1252(path: Path) -> bool:
-    """Whether the file's first block says Windows-1252 (not UTF-8, and a byte in 0x80-0x9f)."""
+    """Whether the file's first block says Windows-1252: not UTF-8, its bytes past ASCII read as text
+    (with none in 0x80-0x9f it is latin-1 too, which reads those bytes alike)."""
     if _packed(path):
         return False
     try:
@@ -95,7 +96,10 @@ def _windows_1252(path: Path) -> bool:
     except OSError:
         return False  # the load says so itself
     # Windows-1252 reads every byte of a Central European or Cyrillic file too, as the wrong letters
-    return guess_encoding(head) == "windows-1252" and not better_encodings(head)
+    guessed = guess_encoding(head)
+    if guessed == "latin-1":  # no byte of Windows-1252's own: its words must say so (not 'ÿÿ' in a list)
+        return share(head, "cp1252") >= 0.5 and not better_encodings(head)
+    return guessed == "windows-1252" and not better_encodings(head)
 
 
 def _transcoded(path: Path, folder: Path, codec: str) -> Path | None:

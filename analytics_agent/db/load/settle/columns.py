@@ -19,6 +19,7 @@ from analytics_agent.db.load.settle.sniffed_dates import settle_sniffed, sniffed
 from analytics_agent.db.load.settle.text_dates import Clues, text_dates
 from analytics_agent.db.load.settle.token_notes import token_notes
 from analytics_agent.db.load.settle.token_scan import Recount
+from analytics_agent.db.load.settle.yes_no import settle_yes_no
 from analytics_agent.db.rows import first_row
 
 
@@ -90,6 +91,8 @@ def settle_columns(
     if ahead is not None:  # their first values as written, not the numbers stored
         probe |= {c: v for c, v in ahead.probe.items() if c in probe}
     numbers, notes = _excel_errors(conn, table, probe)
+    flagged, flag_notes = settle_yes_no(conn, table, {c: v for c, v in probe.items() if c not in numbers})
+    numbers, notes = numbers + flagged, notes + flag_notes
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
     probe = {c: v for c, v in probe.items() if c not in numbers}
     units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)

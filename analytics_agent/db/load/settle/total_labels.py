@@ -8,9 +8,11 @@ import re
 TOTAL_LABEL = (
     r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|total g[ée]n[ée]ral|(eind)?totaal|totale"
     r"|suma|razem|summa|totalt|итого|всего|合計|総計|合计|总计|합계"
+    r"|totales|celkem|celkom|összesen|yhteensä|toplam|σύνολα|σύνολο|i alt|в[сc]ього|razem|ukupno|skupaj|kopā"
+    r"|iš viso|kokku|סה\"כ|סך הכל|المجموع|الإجمالي"
 )
 """What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside):
-German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``."""
+German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Celkem``, Greek ``Σύνολα``."""
 SUBTOTAL = r"(?i)^.*\b(sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt)\b.*$"
 """A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
 Subtotal``, ``Subtotal: North``, ``North (total)``). Loose on purpose: the rows so labelled count as
