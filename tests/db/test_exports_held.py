@@ -79,7 +79,7 @@ def _note_option(note: str, options: dict[str, Any]) -> dict[str, Any] | None:
     if found[1] == "--negative":  # the first of the two marks named, as a user reads it
         mark = re.match(r"--negative (\S+)", note[found.start(1) :])
         return {"negative": mark[1]} if mark else None
-    if found[1] != "--decimal" or "stayed text" not in note:
+    if found[1] not in ("--decimal", "--thousands") or "stayed text" not in note:
         return None
     marks: dict[str, str] = {}
     for flag, mark in re.findall(r"--(decimal|thousands) '(.)'", note[found.start() :]):

@@ -135,3 +135,22 @@ def test_odd_values_with_a_digit_are_data_and_never_offered_as_missing_markers()
     """Contractors' ids (C-00217) among numeric employee ids: read as missing they would be lost."""
     assert odd_value_fix(["C-00217", "C-00425"]) == "fix them, or keep the column as text"
     assert odd_value_fix(["NVD"]) == "add --null 'NVD' if it means missing"
+
+
+def test_a_decimal_comma_given_without_thousands_names_the_grouping_of_columns_kept_text(
+    tmp_path: Path,
+) -> None:
+    """``--decimal ','`` alone kept ``1.680,00`` text without a word (the default load names both flags)."""
+    path = tmp_path / "movimentos.csv"
+    path.write_text(
+        "data;credito;saldo\n13-01-2024;79,54;2.804,16\n14-01-2024;1.680,00;4.484,16\n", encoding="utf-8"
+    )
+    summary = load_files(tmp_path / "m.duckdb", [str(path)], load_options(table="m", decimal=","))
+    assert (
+        "credito, saldo stayed text: their values group thousands with '.', like '1.680,00'; add --thousands "
+        "'.' to read them as numbers" in summary.notes
+    )
+    fixed = load_files(
+        tmp_path / "m.duckdb", [str(path)], load_options(table="m", replace=True, decimal=",", thousands=".")
+    )
+    assert {c.name: c.type for c in fixed.columns}["credito"] == "DOUBLE"

@@ -31,10 +31,11 @@ by``, ``Report generated``, ``Copyright``, ``As of``."""
 _BALANCE_LINE = (
     r"(?i)^\s*#?\s*(?:(?:closing|ending|end|final)\s+balance|balance\s+(?:as\s+)?(?:of|at|on)\b|kontostand"
     r"|endsaldo|eindsaldo|schlusssaldo|saldo\s+(?:finale?|al|am|per|ko[nń]cowe|zamkni[eę]cia)\b"
+    r"|saldo\s+(?:contabil[ií]stico|dispon[ií]vel|atual|actual)\b"
     r"|solde\s+(?:final|au)\b|nouveau\s+solde|kone[cč]n[ýy]\s+z[uů]statek)"
 )
 """How a bank statement's closing line starts (``Kontostand am 31.03.2024;;;;;7.549,48``, mBank's
-``#Saldo końcowe``): its numbers repeat the balance of the row above, so it is a note, numbers and all
+``#Saldo końcowe``, a Portuguese bank's ``Saldo contabilístico``): its numbers repeat the balance of the row above, so it is a note, numbers and all
 (``note_rows``)."""
 MOST_NOTE_ROWS = 5
 

@@ -89,11 +89,44 @@ def odd_value_notes(
             marked[name] = kind
     odd |= _markers(conn, table, marked, rows)
     numbers_only = [name for name, (present, numbers, *_) in counts.items() if present and numbers == present]
+    grouped = (
+        _grouped_notes(conn, table, [c for c in text_columns if c not in odd], rows) if decimal == "," else []
+    )
     return (
         _comma_notes(conn, table, comma, rows, comma_read)
+        + grouped
         + _odd_notes(conn, table, odd, rows)
         + _number_notes(conn, table, numbers_only, rows)
     )
+
+
+_COMMA_NUMBER = r"[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?"
+
+
+def _grouped_notes(
+    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], rows: int | None
+) -> list[str]:
+    """With ``--decimal ','`` and no ``--thousands``: the text columns whose every value (of the first
+    ``SAMPLE_ROWS``) is a decimal-comma number, some grouped with points (``1.680,00``), which DuckDB then
+    reads as text; one line naming ``--thousands '.'``."""
+    if not columns:
+        return []
+    parts = []
+    for col in map(quote_ident, columns):
+        parts += [
+            f"count({col}) > 0 AND count({col}) = count(*) FILTER (WHERE regexp_full_match(trim({col}), '{_COMMA_NUMBER}'))",
+            f"min({col}) FILTER (WHERE regexp_full_match(trim({col}), '{_GROUPED_COMMA}'))",
+        ]
+    found = first_row(
+        conn.execute(f"SELECT {', '.join(parts)} FROM {first_rows(table, columns, SAMPLE_ROWS, rows)}")
+    )
+    named = [(name, found[2 * i + 1]) for i, name in enumerate(columns) if found[2 * i] and found[2 * i + 1]]
+    if not named:
+        return []
+    return [
+        f"{', '.join(n for n, _ in named)} stayed text: their values group thousands with '.', like "
+        f"{named[0][1]!r}; add --thousands '.' to read them as numbers"
+    ]
 
 
 _CODE_MARK = "contains({c}, '_') OR regexp_matches({c}, '^\\s*[+-]?0[0-9]')"
