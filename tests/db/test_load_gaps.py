@@ -154,3 +154,23 @@ def test_a_decimal_comma_given_without_thousands_names_the_grouping_of_columns_k
         tmp_path / "m.duckdb", [str(path)], load_options(table="m", replace=True, decimal=",", thousands=".")
     )
     assert {c.name: c.type for c in fixed.columns}["credito"] == "DOUBLE"
+
+
+def test_a_column_kept_text_by_a_dropped_footer_is_read_with_the_load_s_separators(tmp_path: Path) -> None:
+    """A Portuguese statement's closing line sits in the Crédito column: once --drop-footer left it out, the
+    column was typed again without --decimal and --thousands, and stayed text."""
+    lines = ["data;descricao;credito;saldo"]
+    lines += [
+        f"{d + 13}-01-2024;Transferência {d};{d}.{d * 111:03d},{d:02d};{d * 2}.500,00" for d in range(1, 9)
+    ]
+    lines += [";;Saldo contabilístico ;16.500,00 EUR"]
+    path = tmp_path / "movimentos.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    options = load_options(table="m", decimal=",", thousands=".", drop_totals=True)
+    summary = load_files(tmp_path / "m.duckdb", [str(path)], options)
+    types = {c.name: c.type for c in summary.columns}
+    assert (types["credito"], types["saldo"], summary.rows_loaded) == ("DOUBLE", "DOUBLE", 8)
+    with duckdb.connect(str(tmp_path / "m.duckdb"), read_only=True) as conn:
+        assert conn.execute("SELECT sum(credito), max(saldo) FROM m").fetchall() == [
+            (sum(d * 1000 + d * 111 + d / 100 for d in range(1, 9)), 16500.0)
+        ]

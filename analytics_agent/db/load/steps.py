@@ -159,7 +159,8 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         if not dropped and not labels:
             return 0, [], []
         free = [c for c in self.plan.safe if c not in self.plan.fixed]
-        return dropped, labels, [r for c in free for r in retype_column(self.conn, self.table, c)]
+        marks = {"decimal": self.options.decimal, "thousands": self.options.thousands}
+        return dropped, labels, [r for c in free for r in retype_column(self.conn, self.table, c, **marks)]
 
     def _compact_dates(self) -> list[str]:
         """``compact_dates``: BIGINT columns named as dates whose values are ``%Y%m%d`` dates; asked only
@@ -288,7 +289,8 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         """``--drop-totals`` (``totals_row.drop_totals``); nothing without it."""
         if not self.options.drop_totals:
             return 0, "", [], ""
-        return drop_totals(self.conn, self.table, loaded, text, self.plan.fixed)
+        separators = (self.options.decimal, self.options.thousands)
+        return drop_totals(self.conn, self.table, loaded, text, self.plan.fixed, separators)
 
     def _written(self) -> Written:
         """``written_tables`` after the write: the tables before it and the new table's own columns, with

@@ -9,27 +9,37 @@ from analytics_agent.db.catalog import column_types, quote_ident
 from analytics_agent.db.rows import first_row
 
 
-def retype_column(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> list[str]:
+def retype_column(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    column: str,
+    *,
+    decimal: str | None = None,
+    thousands: str | None = None,
+) -> list[str]:
     """The column as DuckDB would have typed it without the rows that kept it text (a footer, headers
     repeated at page breaks), once they are deleted: BIGINT or DOUBLE when every
-    value left is one (with no leading zero: a code keeps its text), else DATE or TIMESTAMP when every
+    value left is one (with no leading zero: a code keeps its text), read with the load's ``--decimal``
+    and ``--thousands`` as DuckDB's reader would have, else DATE or TIMESTAMP when every
     value left is one as DuckDB writes them (other date forms are the text-date check's)."""
     col, t = quote_ident(column), quote_ident(table)
     if column_types(conn, table).get(column) != "VARCHAR":
         return []
+    num = _as_written(col, decimal, thousands)
     whole, number, day, stamp, present, padded = first_row(
         conn.execute(
             # whole numbers as written: DuckDB's cast rounds '10.50' to the BIGINT 11
-            f"SELECT count(CASE WHEN regexp_full_match(trim({col}), '[+-]?[0-9]+') THEN TRY_CAST({col} AS BIGINT) END), "
-            f"count(TRY_CAST({col} AS DOUBLE)), "
+            f"SELECT count(CASE WHEN regexp_full_match(trim({num}), '[+-]?[0-9]+') THEN TRY_CAST({num} AS BIGINT) END), "
+            f"count(TRY_CAST({num} AS DOUBLE)), "
             f"count(TRY_CAST({col} AS DATE)), count(TRY_CAST({col} AS TIMESTAMP)), count({col}), "
             f"count(*) FILTER (WHERE regexp_matches({col}, '^\\s*[+-]?0[0-9]')) FROM {t}"
         )
     )
     if not present:
         return []
+    source = col
     if number == present and not padded:
-        kind = "BIGINT" if whole == present else "DOUBLE"
+        kind, source = ("BIGINT" if whole == present else "DOUBLE"), num
     elif day == present and stamp == present and not _has_time(conn, table, column):
         kind = "DATE"
     elif stamp == present:
@@ -37,8 +47,19 @@ def retype_column(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> l
     else:
         return []
     # TRY_CAST: DuckDB rewrites the deleted rows too (the label is still there), within this transaction
-    conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE {kind} USING TRY_CAST({col} AS {kind})")
+    conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE {kind} USING TRY_CAST({source} AS {kind})")
     return [column]
+
+
+def _as_written(col: str, decimal: str | None, thousands: str | None) -> str:
+    """SQL reading ``col`` with the load's separators as DuckDB's CSV reader does (``1.680,00`` with
+    ``--decimal ','`` and ``--thousands '.'``); ``col`` itself when neither is given. Pure."""
+    expression = col
+    if thousands:
+        expression = f"replace({expression}, '{thousands.replace(chr(39), chr(39) * 2)}', '')"
+    if decimal and decimal != ".":
+        expression = f"replace({expression}, '{decimal.replace(chr(39), chr(39) * 2)}', '.')"
+    return expression
 
 
 def _has_time(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:

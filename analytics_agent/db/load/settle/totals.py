@@ -316,7 +316,12 @@ def totals_marker(
 
 
 def drop_totals(
-    conn: duckdb.DuckDBPyConnection, table: str, rows: int, text_columns: Sequence[str], fixed: Sequence[str]
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    rows: int,
+    text_columns: Sequence[str],
+    fixed: Sequence[str],
+    separators: tuple[str | None, str | None] = (None, None),
 ) -> tuple[int, str, list[str], str]:
     """``--drop-totals`` (``--drop-footer``): delete the footer, its totals row, its subtotal rows and the
     note lines below it (``find_footer``). Returns the rows deleted, the note (empty: none found), the
@@ -330,7 +335,13 @@ def drop_totals(
     conn.execute(f"DELETE FROM {t} WHERE rowid IN ({', '.join(map(str, gone))})")
     label = found.label if found else notes.columns[0]
     retype = dict.fromkeys([*([found.label] if found else []), *notes.columns])
-    retyped = [r for c in retype if c not in fixed for r in retype_column(conn, table, c)]
+    decimal, thousands = separators  # the load's, as its reader read the other columns
+    retyped = [
+        r
+        for c in retype
+        if c not in fixed
+        for r in retype_column(conn, table, c, decimal=decimal, thousands=thousands)
+    ]
     rows_said = "row" if len(gone) == 1 else "rows"
     if found is None:
         it = "it" if len(gone) == 1 else "them"
