@@ -21,6 +21,13 @@ from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.label_rows import drop_label_rows, label_rows_note
 from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
 from analytics_agent.db.load.settle.retype import retype_column
+from analytics_agent.db.load.settle.summary_rows import (
+    drop_edge_rows,
+    dropped_note,
+    edge_marker,
+    edge_rows_note,
+    find_edge_rows,
+)
 from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, moot_notes, totals_row_note
 from analytics_agent.db.load.settle.trailing import trailing_note
 from analytics_agent.db.load.write import drop_empty_tail, empty_tail_note, refuse_empty, write_rows
@@ -89,7 +96,12 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
                 retyped = [label] if relabelled else []
             # the label's column was text for the label alone: what the odd-value check said of it is moot
             notes = moot_notes(notes, retyped)
-            notes += [n for n in (early_note, late_note) if n] or [NO_TOTALS]
+            edges = find_edge_rows(self.conn, self.table, plan.text_columns)
+            if edges is not None:
+                drop_edge_rows(self.conn, self.table, edges)
+                loaded -= len(edges.rows)
+            dropped = [n for n in (early_note, late_note) if n] + ([dropped_note(edges)] if edges else [])
+            notes += dropped or [NO_TOTALS]
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
             totals_notes, totals, kept = totals_row_note(
                 self.conn, self.table, loaded, plan.text_columns, said=notes
@@ -97,6 +109,10 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             # a column kept text by a note below the table: --null, as the odd-value check advised, would
             # load the note as a row; the footer's note names --drop-footer instead
             notes = moot_notes(notes, kept) + totals_notes
+            edges = None if totals else find_edge_rows(self.conn, self.table, plan.text_columns)
+            if edges is not None:
+                notes.append(edge_rows_note(edges))
+                totals = edge_marker(edges)
         profile, links = self._store(own_names, units, None if appending else loaded, totals, labels)
         return loaded, rejected, notes, profile, links
 

@@ -23,13 +23,15 @@ def refuse_totals_rows(
     cursor: duckdb.DuckDBPyConnection, plan: QueryPlan, marker: dict[str, Any] | None
 ) -> None:
     """ToolError when the rows ``plan`` reads include the totals rows ``marker`` names; else nothing."""
-    if not marker or not (marker.get("labels") or marker.get("empty")):
+    if not marker or not (marker.get("labels") or marker.get("empty") or marker.get("filled")):
         return
     column, labels = str(marker["column"]), [str(v) for v in marker.get("labels", [])]
     params = Params()
     where = where_clause(plan.filters, params)
     if marker.get("empty"):  # a totals row with no label: the one row whose label's column is empty
         totals = f"t.{quote_ident(column)} IS NULL"
+    elif marker.get("filled"):  # a summary row: the one row that fills its column
+        totals = f"t.{quote_ident(column)} IS NOT NULL"
     else:
         totals = f"t.{quote_ident(column)} IN ({', '.join(params.add(v) for v in labels)})"
     where = f"{where} AND {totals}" if where else f" WHERE {totals}"
@@ -43,8 +45,21 @@ def totals_message(table: str, marker: dict[str, Any]) -> str:
     """Why the call is refused and the filter to add, in one line. Pure."""
     column, labels = str(marker["column"]), [str(v) for v in marker.get("labels", [])]
     rows = int(marker.get("rows", 1))
-    which = "its last row" if rows == 1 else f"its last row and {rows - 1} subtotal or other footer row(s)"
     sums = ", ".join(map(str, marker.get("sums", []))) or "its number columns"
+    if marker.get("kind") == "summary":
+        fix = json.dumps({"column": column, "op": "is_null"})
+        return (
+            f"{table} holds its first row, a summary ({column} filled, the sum of {sums} below), loaded as a "
+            f"row: this answer would count it. Add the filter {fix} (or reload the file with --drop-totals)"
+        )
+    if marker.get("kind") == "balance":
+        fix = json.dumps({"column": column, "op": "not_in", "value": labels})
+        return (
+            f"{table} holds its opening and closing balance rows ({column} = "
+            f"{', '.join(repr(v) for v in labels)}), loaded as rows: {sums} there are balances, not movements. "
+            f"Add the filter {fix} (or reload the file with --drop-totals)"
+        )
+    which = "its last row" if rows == 1 else f"its last row and {rows - 1} subtotal or other footer row(s)"
     if marker.get("empty"):
         said, fix = f"{column} empty", json.dumps({"column": column, "op": "not_null"})
     else:

@@ -73,7 +73,20 @@ def _view(
     # a summed column's max is the totals row's own number: shown, it reads as the largest value
     summed = set(totals.get("sums", [])) if totals else set()
     shown["columns"] = [_column(c, omitted, no_range=c["name"] in summed) for c in columns]
-    if totals and totals.get("empty"):  # a totals row with no label: its label's column is empty there
+    if totals and totals.get("kind") == "summary":  # a summary row above the records fills its column alone
+        shown["totals_rows"] = {
+            "column": totals["column"],
+            "note": "the first row is a summary of the rows below, loaded as a row, the one row with this "
+            "column filled: filter it out (is_null) before summing, counting or ranking",
+        }
+    elif totals and totals.get("kind") == "balance":
+        shown["totals_rows"] = {
+            "column": totals["column"],
+            "labels": totals["labels"],
+            "note": "the first and last rows are the opening and closing balances, loaded as rows: filter "
+            "them out (not_in) before summing, counting or ranking the movements",
+        }
+    elif totals and totals.get("empty"):  # a totals row with no label: its label's column is empty there
         shown["totals_rows"] = {
             "column": totals["column"],
             "note": "a footer totals row of the rows above, loaded as a row with this column empty: filter "

@@ -3,6 +3,8 @@ headers repeated at page breaks), as DuckDB's sniffer would have typed it withou
 
 from __future__ import annotations
 
+import re
+
 import duckdb
 
 from analytics_agent.db.catalog import column_types, quote_ident
@@ -25,12 +27,12 @@ def retype_column(
     col, t = quote_ident(column), quote_ident(table)
     if column_types(conn, table).get(column) != "VARCHAR":
         return []
-    num = _as_written(col, decimal, thousands)
+    num, shaped = _as_written(col, decimal, thousands)
     whole, number, day, stamp, present, padded = first_row(
         conn.execute(
             # whole numbers as written: DuckDB's cast rounds '10.50' to the BIGINT 11
-            f"SELECT count(CASE WHEN regexp_full_match(trim({num}), '[+-]?[0-9]+') THEN TRY_CAST({num} AS BIGINT) END), "
-            f"count(TRY_CAST({num} AS DOUBLE)), "
+            f"SELECT count(CASE WHEN {shaped} AND regexp_full_match(trim({num}), '[+-]?[0-9]+') THEN TRY_CAST({num} AS BIGINT) END), "
+            f"count(CASE WHEN {shaped} THEN TRY_CAST({num} AS DOUBLE) END), "
             f"count(TRY_CAST({col} AS DATE)), count(TRY_CAST({col} AS TIMESTAMP)), count({col}), "
             f"count(*) FILTER (WHERE regexp_matches({col}, '^\\s*[+-]?0[0-9]')) FROM {t}"
         )
@@ -51,15 +53,25 @@ def retype_column(
     return [column]
 
 
-def _as_written(col: str, decimal: str | None, thousands: str | None) -> str:
+def _as_written(col: str, decimal: str | None, thousands: str | None) -> tuple[str, str]:
     """SQL reading ``col`` with the load's separators as DuckDB's CSV reader does (``1.680,00`` with
-    ``--decimal ','`` and ``--thousands '.'``); ``col`` itself when neither is given. Pure."""
+    ``--decimal ','`` and ``--thousands '.'``), and the condition a value is written so (``13.01.2024``,
+    a date, is not a number with points between thousands); ``col`` and true when neither is given. Pure."""
+    if not thousands and (not decimal or decimal == "."):
+        return col, "true"
     expression = col
+    point = re.escape(decimal or ".")
+    pattern = f"[+-]?[0-9]+({point}[0-9]+)?"
     if thousands:
-        expression = f"replace({expression}, '{thousands.replace(chr(39), chr(39) * 2)}', '')"
+        expression = f"replace({expression}, {_literal(thousands)}, '')"
+        pattern = f"[+-]?([0-9]{{1,3}}({re.escape(thousands)}[0-9]{{3}})+|[0-9]+)({point}[0-9]+)?"
     if decimal and decimal != ".":
-        expression = f"replace({expression}, '{decimal.replace(chr(39), chr(39) * 2)}', '.')"
-    return expression
+        expression = f"replace({expression}, {_literal(decimal)}, '.')"
+    return expression, f"regexp_full_match(trim({col}), {_literal(pattern)})"
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _has_time(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:

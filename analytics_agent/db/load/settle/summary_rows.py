@@ -1,0 +1,182 @@
+"""Rows at a table's edges that are no records: a statement's opening and closing balance rows (Banco do
+Brasil's ``Saldo Anterior`` first and ``S A L D O`` last, ``Balance brought forward`` …), whose amounts
+are balances where every other row's is a movement, and a summary row above the records (an Amazon
+settlement file's first row: the settlement's total in a column no other row fills). Loaded as rows, a
+sum of the amounts adds the balances to the movements and a count is off. Each is called so only when
+the numbers say it: the opening balance plus the movements between is the closing balance, the summary's
+total is the sum of a column over the rows below. Runs inside the load's transaction."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import duckdb
+
+from analytics_agent.db.catalog import own_table_types, quote_ident
+from analytics_agent.db.rows import first_row
+
+_OPENING = (
+    r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente)|opening balance|previous balance"
+    r"|(beginning|starting) balance|(balance )?brought forward|b/f|anfangssaldo|alter saldo|vortrag"
+    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo)"
+)
+_CLOSING = (
+    r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível))?|closing balance|ending balance|new balance"
+    r"|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde|eindsaldo"
+    r"|utgående saldo)"
+)
+"""What a statement writes in its last row's label for the balance after the movements above; the label
+with the spaces of a spaced-out word taken out (``S A L D O``)."""
+_NUMBER_TYPES = ("DOUBLE", "FLOAT", "BIGINT", "INTEGER", "HUGEINT", "SMALLINT", "TINYINT")
+
+
+class EdgeRows(NamedTuple):
+    """Rows found at the table's edges: their rowids, what they are, the label's column (None: the column
+    only they fill, ``filled``), their labels, and the number columns the check read."""
+
+    rows: list[int]
+    kind: str
+    """``balance`` (opening and closing balance rows) or ``summary`` (a summary row above the records)."""
+    column: str
+    labels: list[str]
+    sums: list[str]
+    what: str
+    """What they are, as the notes name them (``the first row, a summary``)."""
+    why: str
+    """What the numbers say of them."""
+
+
+def _label(value: Any) -> str:
+    text = str(value).strip(" :")
+    if re.fullmatch(r"(\w ){2,}\w", text):  # S A L D O
+        text = text.replace(" ", "")
+    return text
+
+
+def find_edge_rows(
+    conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str]
+) -> EdgeRows | None:
+    """The opening and closing balance rows, or the summary row, of ``table``; None when there are none."""
+    types = own_table_types(conn, table)
+    numbers = [c for c, kind in types.items() if kind in _NUMBER_TYPES or kind.startswith("DECIMAL")]
+    if not numbers:
+        return None
+    t = quote_ident(table)
+    read = conn.execute(
+        f"SELECT rowid, * FROM {t} WHERE rowid <= (SELECT min(rowid) + 1 FROM {t}) "
+        f"OR rowid = (SELECT max(rowid) FROM {t}) ORDER BY rowid"
+    )
+    names = [d[0] for d in (read.description or [])[1:]]
+    edge = [(int(r[0]), dict(zip(names, r[1:], strict=True))) for r in read.fetchall()]
+    if len(edge) < 3:
+        return None
+    (first_id, first), (_, second), (last_id, last) = edge[0], edge[1], edge[-1]
+    if last_id - first_id < 3:  # two records and a row at each end at least
+        return None
+    texts = [c for c in text_columns if c in types and types[c] == "VARCHAR"]
+    return _balances(conn, t, texts, numbers, (first_id, first), (last_id, last)) or _summary(
+        conn, t, numbers, (first_id, first), second
+    )
+
+
+def _balances(
+    conn: duckdb.DuckDBPyConnection,
+    t: str,
+    texts: list[str],
+    numbers: list[str],
+    first: tuple[int, dict[str, Any]],
+    last: tuple[int, dict[str, Any]],
+) -> EdgeRows | None:
+    """The first and last rows when one text column labels them an opening and a closing balance and, in
+    a number column, the opening plus the rows between is the closing (to the cent)."""
+    column = next(
+        (
+            c
+            for c in texts
+            if first[1].get(c) is not None
+            and last[1].get(c) is not None
+            and re.fullmatch(_OPENING, _label(first[1][c]))
+            and re.fullmatch(_CLOSING, _label(last[1][c]))
+        ),
+        None,
+    )
+    if column is None:
+        return None
+    filled = [c for c in numbers if first[1].get(c) is not None and last[1].get(c) is not None]
+    if not filled:
+        return None
+    sums = first_row(
+        conn.execute(
+            f"SELECT {', '.join(f'coalesce(sum({quote_ident(c)}), 0)' for c in filled)} FROM {t} "
+            f"WHERE rowid > {first[0]} AND rowid < {last[0]}"
+        )
+    )
+    held = [c for c, moved in zip(filled, sums, strict=True) if abs(first[1][c] + moved - last[1][c]) < 0.005]
+    if not held:
+        return None
+    opening, closing = str(first[1][column]).strip(), str(last[1][column]).strip()
+    what = f"the opening and closing balance rows ({column} = {opening!r}, {closing!r})"
+    why = f"{', '.join(held)} of the first plus the rows between is the last's"
+    return EdgeRows([first[0], last[0]], "balance", column, sorted({opening, closing}), held, what, why)
+
+
+def _summary(
+    conn: duckdb.DuckDBPyConnection,
+    t: str,
+    numbers: list[str],
+    first: tuple[int, dict[str, Any]],
+    second: dict[str, Any],
+) -> EdgeRows | None:
+    """The first row when it fills a number column the second leaves empty, leaves empty most columns the
+    second fills, no other row fills that column, and its number there is the sum of another number column
+    over the rows below."""
+    own = [c for c in numbers if first[1].get(c) is not None and second.get(c) is None]
+    filled = [c for c, v in second.items() if v is not None]
+    if not own or 2 * sum(1 for c in filled if first[1].get(c) is None) < len(filled):
+        return None
+    others = [c for c in numbers if c not in own]
+    if not others:
+        return None
+    parts = [f"count({quote_ident(c)})" for c in own] + [f"sum({quote_ident(c)})" for c in others]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {t} WHERE rowid > {first[0]}"))
+    counts, sums = found[: len(own)], found[len(own) :]
+    for column, count in zip(own, counts, strict=True):
+        if count:
+            continue
+        total = first[1][column]
+        summed = [c for c, s in zip(others, sums, strict=True) if s is not None and abs(s - total) < 0.005]
+        if summed:
+            why = f"its {column}, {total:,}, is the sum of {summed[0]} over the rows below, and no other row fills it"
+            return EdgeRows([first[0]], "summary", column, [], [summed[0]], "the first row, a summary", why)
+    return None
+
+
+def edge_rows_note(found: EdgeRows) -> str:
+    """The load's note for rows kept. Pure."""
+    them = "it" if len(found.rows) == 1 else "them"
+    return (
+        f"{'the first row is a summary, no record' if found.kind == 'summary' else found.what + ' are no records'}: "
+        f"{found.why}; loaded as {'a row' if them == 'it' else 'rows'}, sums and counts include {them}: add "
+        f"--drop-totals to load without {them}"
+    )
+
+
+def dropped_note(found: EdgeRows) -> str:
+    """The load's note for rows left out by ``--drop-totals``. Pure."""
+    them = "it" if len(found.rows) == 1 else "them"
+    return f"--drop-totals: dropped {found.what}: {found.why}; leave out --drop-totals to keep {them}"
+
+
+def edge_marker(found: EdgeRows) -> dict[str, Any]:
+    """The kept rows as the stored profile says them (``tools/aggregate/totals_rows``). Pure."""
+    marker: dict[str, Any] = {"column": found.column, "labels": found.labels, "rows": len(found.rows)}
+    marker |= {"sums": found.sums, "kind": found.kind}
+    if found.kind == "summary":
+        marker["filled"] = True
+    return marker
+
+
+def drop_edge_rows(conn: duckdb.DuckDBPyConnection, table: str, found: EdgeRows) -> None:
+    conn.execute(f"DELETE FROM {quote_ident(table)} WHERE rowid IN ({', '.join(map(str, found.rows))})")

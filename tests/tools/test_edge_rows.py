@@ -1,0 +1,108 @@
+"""A statement's opening and closing balance rows and a settlement file's summary row above the records,
+kept by a load (the default) or left out with ``--drop-totals``: the load says what they are and why (the
+opening plus the movements is the closing; the summary's total is the sum below), ``aggregate`` refuses a
+call whose rows include them with the filter that leaves them out, and ``describe_table`` shows them. Real
+CSV files through the real loader into a DuckDB file in a temp dir; right numbers summed here in Python."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analytics_agent.db.load.options import load_options
+from analytics_agent.db.load.run import load_files
+from analytics_agent.workspace.workspace import Workspace
+
+MOVES = [2418.08, -968.2, 1198.96, -730.69, 1695.61, -52.4]
+OPENING = 3817.42
+
+
+def _statement(tmp_path: Path, closing: float) -> Path:
+    lines = ['"Data","Lançamento","Valor"', f'"29/12/2023","Saldo Anterior","{OPENING:.2f}"']
+    lines += [f'"{d + 13:02d}/01/2024","Pix {d}","{m:.2f}"' for d, m in enumerate(MOVES)]
+    lines.append(f'"31/01/2024","S A L D O","{closing:.2f}"')
+    path = tmp_path / "extrato.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _settlement(tmp_path: Path) -> Path:
+    lines = ["settlement-id\tdeposit-date\ttotal-amount\ttype\torder-id\tamount"]
+    lines.append(f"118945\t17.11.2026\t{sum(MOVES):.2f}\t\t\t")
+    lines += [f"118945\t\t\tOrder\t028-{i:04d}\t{m:.2f}" for i, m in enumerate(MOVES)]
+    path = tmp_path / "settlement.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _load(tmp_path: Path, path: Path, **options: Any) -> tuple[Path, list[str], int]:
+    db = tmp_path / "t.duckdb"
+    summary = load_files(db, [str(path)], load_options(table="t", replace=True, **options))  # type: ignore[arg-type]
+    return db, summary.notes, summary.rows_loaded
+
+
+def _call(db: Path, tool: str, args: dict[str, Any]) -> tuple[bool, str]:
+    with Workspace.open(db) as ws:
+        out = ws.executor.execute(tool, json.dumps(args))
+    return out.is_error, out.text
+
+
+SUM = {"table": "t", "metrics": [{"fn": "sum", "column": "valor"}, {"fn": "count"}]}
+
+
+def test_opening_and_closing_balance_rows_are_said_refused_in_a_sum_and_dropped_on_asking(
+    tmp_path: Path,
+) -> None:
+    db, notes, rows = _load(tmp_path, _statement(tmp_path, OPENING + sum(MOVES)))
+    assert rows == len(MOVES) + 2
+    assert (
+        "the opening and closing balance rows (lancamento = 'Saldo Anterior', 'S A L D O') are no records: valor "
+        "of the first plus the rows between is the last's; loaded as rows, sums and counts include them: add "
+        "--drop-totals to load without them" in notes
+    )
+    error, said = _call(db, "aggregate", SUM)
+    fix = json.loads(said[said.index("{") : said.index("}") + 1])
+    assert error and "balances, not movements" in said
+    assert fix == {"column": "lancamento", "op": "not_in", "value": ["S A L D O", "Saldo Anterior"]}
+    fixed_error, fixed = _call(db, "aggregate", {**SUM, "filters": [fix]})
+    assert not fixed_error and json.loads(fixed)["rows"] == [[pytest.approx(sum(MOVES)), len(MOVES)]]
+    shown = json.loads(_call(db, "describe_table", {"table": "t"})[1])["totals_rows"]
+    assert shown["column"] == "lancamento" and "opening and closing" in shown["note"]
+
+    db, notes, rows = _load(tmp_path, _statement(tmp_path, OPENING + sum(MOVES)), drop_totals=True)
+    assert rows == len(MOVES)
+    assert any(n.startswith("--drop-totals: dropped the opening and closing balance rows") for n in notes)
+    error, said = _call(db, "aggregate", SUM)
+    assert not error and json.loads(said)["rows"] == [[pytest.approx(sum(MOVES)), len(MOVES)]]
+
+
+def test_balance_labels_whose_numbers_do_not_add_up_are_records(tmp_path: Path) -> None:
+    db, notes, rows = _load(tmp_path, _statement(tmp_path, OPENING + sum(MOVES) + 10))
+    assert rows == len(MOVES) + 2 and not any("balance" in n for n in notes)
+    error, _ = _call(db, "aggregate", SUM)
+    assert not error
+
+
+def test_a_summary_row_above_the_records_is_said_refused_and_dropped_on_asking(tmp_path: Path) -> None:
+    path = _settlement(tmp_path)
+    db, notes, rows = _load(tmp_path, path, decimal=None)
+    assert rows == len(MOVES) + 1
+    assert any(
+        n.startswith("the first row is a summary, no record: its total_amount,")
+        and "is the sum of amount over the rows below" in n
+        for n in notes
+    ), notes
+    count = {"table": "t", "metrics": [{"fn": "count"}]}
+    error, said = _call(db, "aggregate", count)
+    fix = json.loads(said[said.index("{") : said.index("}") + 1])
+    assert error and fix == {"column": "total_amount", "op": "is_null"}
+    _, fixed = _call(db, "aggregate", {**count, "filters": [fix]})
+    assert json.loads(fixed)["rows"] == [[len(MOVES)]]
+
+    db, notes, rows = _load(tmp_path, path, drop_totals=True)
+    assert rows == len(MOVES) and any(
+        n.startswith("--drop-totals: dropped the first row, a summary") for n in notes
+    )
