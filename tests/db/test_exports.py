@@ -704,6 +704,23 @@ def test_timestamps_with_an_offset_after_a_space_are_stored_as_instants(tmp_path
     assert "--type paid_at=VARCHAR" in note
 
 
+def test_timestamps_written_in_utc_or_gmt_are_stored_as_instants(tmp_path: Path) -> None:
+    """Amazon's settlement file writes '01.11.2026 02:31:56 UTC': it stayed text."""
+    text = "ref\tposted\n1\t01.11.2026 02:31:56 UTC\n2\t13.11.2026 14:01:00 UTC\n3\t\n"
+    summary = _load(tmp_path, "settlement.txt", text)
+    assert _types(summary)["posted"] == "TIMESTAMP WITH TIME ZONE"
+    utc = datetime.UTC
+    got = _rows(tmp_path, "SELECT posted FROM t ORDER BY ref")
+    assert [r[0] if r[0] is None else r[0].astimezone(utc) for r in got] == [
+        datetime.datetime(2026, 11, 1, 2, 31, 56, tzinfo=utc),
+        datetime.datetime(2026, 11, 13, 14, 1, tzinfo=utc),
+        None,
+    ]
+    mixed = "ref,posted\n1,01.11.2026 02:31:56 UTC\n2,2026-11-14 09:00:00 GMT\n"
+    (note,) = [n for n in _load(tmp_path, "mixed.csv", mixed).notes if n.startswith("posted")]
+    assert note.endswith("it stayed text (fix them)")  # a value with digits is never offered as --null
+
+
 STATEMENT = (
     "Txn Date,Description,Amount,Balance\n"
     '21-Apr-2023,NEFT salary,"49,633.80 CR","1,49,633.80 CR"\n'

@@ -31,6 +31,9 @@ _WRITTEN_DATE = (
 _WRITTEN_STAMP = r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
 _NAMED_STAMP = r"^([A-Za-z]{3,9} \d{1,2},? \d{4}|\d{1,2}[-/ ][A-Za-z]{3,9}[-/ ]\d{2,4}),? \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
 _ZONED_STAMP = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})? [+-]\d{2}:?\d{2}$"
+_UTC_STAMP = r"^(\d{1,2}([-/.])\d{1,2}\2(\d{4}|\d{2})|\d{4}-\d{2}-\d{2}) \d{1,2}:\d{2}(:\d{2})? (UTC|GMT)$"
+"""A timestamp written with the zone it is in, UTC or GMT (Amazon's settlement ``01.11.2026 02:31:56 UTC``):
+the instant is known. Other zone names are not read (``IST`` is India's, Israel's and Ireland's)."""
 
 # Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.
 TEXT_DATE_FORMATS = (
@@ -88,6 +91,12 @@ ZONED_FORMATS = ("%Y-%m-%d %H:%M:%S %z", "%Y-%m-%d %H:%M %z", "%Y-%m-%dT%H:%M:%S
 """Timestamps with their UTC offset after a space (Shopify's ``2024-02-02 21:23:08 -0500``), which DuckDB's
 sniffer and cast leave as text (``2024-02-02T21:23:08-05:00`` it reads itself): stored as the instants
 they write (TIMESTAMP WITH TIME ZONE), as DuckDB stores the other form."""
+UTC_FORMATS = tuple(
+    f"{stamp} %Z"
+    for stamp in (*TEXT_STAMP_FORMATS, "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M")
+    if "%p" not in stamp
+)
+"""``_UTC_STAMP``'s formats: stored as the instants they write (TIMESTAMP WITH TIME ZONE), as offsets are."""
 ZONED_SAID = (
     "the instants their UTC offsets give; days and months counted in the business time zone, set with "
     "--timezone"
@@ -225,13 +234,15 @@ def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str
         fix = (
             "add --drop-totals if it labels a last row of totals"
             if bad == 1 and is_total_label(str(example))
+            else "fix them"
+            if re.search(r"\d", str(example))  # a value with a digit is data, no missing marker
             else f"fix them, or add --null {example!r} if they mean missing"
         )
         which = f"1 value, {example!r}, does" if bad == 1 else f"{bad:,} values such as {example!r} do"
         return f"{name} looks like dates ({chosen}) but {which} not fit; it stayed text ({fix})"
     sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
     kind = "TIMESTAMP" if "%H" in chosen or "%I" in chosen else "DATE"
-    if "%z" in chosen:
+    if "%z" in chosen or "%Z" in chosen:
         kind, why = "TIMESTAMP WITH TIME ZONE", f"{why}; {ZONED_SAID}"
     value = f"TRY_STRPTIME({text}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
     if text != col:
@@ -316,6 +327,8 @@ def _candidates(
             keep[name] = NAMED_STAMP_FORMATS
         elif all(len(v) <= 26 and re.match(_ZONED_STAMP, v) for v in values):
             keep[name] = ZONED_FORMATS
+        elif all(len(v) <= 28 and re.match(_UTC_STAMP, v) for v in values):
+            keep[name] = UTC_FORMATS
         elif all(len(v) <= 14 and re.match(_MONTH_PERIOD, v) for v in values):
             keep[name] = MONTH_FORMATS
     return keep, shaped, local & set(keep)
