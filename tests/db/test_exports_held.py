@@ -1,6 +1,7 @@
-"""Export files written by helper sessions that never saw the loader (``tests/data/exports_held`` and
-``exports_held_two``: bank statements with padded titles, SAP lists, QuickBooks ledgers, GA and Tableau exports, Windows-1252,
-UTF-16, totals rows with and without labels): each loads what it means, by default or by the options its
+"""Export files written by helper sessions that never saw the loader (``tests/data/exports_held``,
+``exports_held_two``, ``_three`` and ``_four``: bank statements with padded titles and balance rows, SAP
+lists, QuickBooks ledgers, GA and Tableau exports, Windows-1252, Greek, Hebrew, Korean and Chinese
+encodings, UTF-16, totals rows with and without labels): each loads what it means, by default or by the options its
 refusals and then its notes name, followed one at a time as a user would, checked cell by cell and by
 column sums against ``expect.json`` (computed from the values the generator wrote)."""
 
@@ -22,10 +23,11 @@ from tests.db.csv_suites import options_from, suggested_options
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 HELD = DATA / "exports_held"
-ROUNDS = (HELD, DATA / "exports_held_two", DATA / "exports_held_three")
-"""Three rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
+ROUNDS = (HELD, DATA / "exports_held_two", DATA / "exports_held_three", DATA / "exports_held_four")
+"""Four rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
 keys a repeated header name as ``<name> (position N)`` with the header in ``header``; the third writes
-ids and times of day as text, which the load stores as exact BIGINT and TIME (``_same``)."""
+ids and times of day as text, which the load stores as exact BIGINT and TIME (``_same``); the fourth
+writes a percent as the number before its ``%``."""
 CASES = {
     f"{folder.name}/{case['file']}": case
     for folder in ROUNDS
