@@ -93,13 +93,14 @@ def test_a_column_of_exactly_90_percent_numbers_gets_its_odd_value_note(rows: in
 
 def test_a_column_just_under_90_percent_numbers_gets_no_note_unless_the_rest_is_one_marker() -> None:
     """Under 90 % numbers, odd values of many kinds make a text column; one or two words without a digit,
-    however many, are a system's missing marker (a manifest's NVD) as long as half the values are numbers."""
+    however many, are a system's missing marker (a manifest's NVD) as long as a quarter of the values are
+    numbers."""
     with duckdb.connect() as conn:
         conn.execute(
             "CREATE TABLE t AS SELECT CASE WHEN range < 11 THEN 'word' || range ELSE range::VARCHAR END AS v, "
             "CASE WHEN range < 11 THEN ['n/k', 'NVD'][range % 2 + 1] ELSE range::VARCHAR END AS m, "
             "CASE WHEN range < 50 THEN 'NVD' ELSE range::VARCHAR END AS half, "
-            "CASE WHEN range < 51 THEN 'NVD' ELSE range::VARCHAR END AS under, "
+            "CASE WHEN range < 76 THEN 'NVD' ELSE range::VARCHAR END AS under, "
             "CASE WHEN range < 30 THEN ['a', 'b', 'c'][range % 3 + 1] ELSE range::VARCHAR END AS three "
             "FROM range(100)"
         )

@@ -18,9 +18,10 @@ PROBE_ROWS = 4_000
 """Rows cast first (see ``odd_value_notes``). ``TRY_CAST`` of a value that fails is the dearest part of
 the check: a text column of a big table fails both casts on every sampled value."""
 _MOSTLY = 0.9
-_HALF = 0.5
-"""A column of numbers or dates at least half of which fit, the rest one or two words a system writes for
-a missing value (a manifest's ``NVD``, ``k.A.``): named as one of a few odd values is (``_markers``)."""
+_SOME = 0.25
+"""A column of numbers or dates at least a quarter of which fit, the rest one or two words a system writes
+for a missing value (a manifest's ``NVD``, ``k.A.``; Meta's ``Ongoing`` for an ad set with no end, more than
+half of its rows): named as one of a few odd values is (``_markers``)."""
 _MARKER = r"[^0-9]{1,12}"
 _NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
 _DECIMAL_COMMA = r"[+-]?(\d{1,3}(\.\d{3})+,\d+|\d+,(\d{1,2}|\d{4,}))"
@@ -85,7 +86,7 @@ def odd_value_notes(
         kind = "DOUBLE" if numbers >= dates else "DATE"
         if present and _MOSTLY * present <= fitting < present:
             odd[name] = kind
-        elif present and _HALF * present <= fitting < present:
+        elif present and _SOME * present <= fitting < present:
             marked[name] = kind
     odd |= _markers(conn, table, marked, rows)
     numbers_only = [name for name, (present, numbers, *_) in counts.items() if present and numbers == present]
@@ -137,7 +138,7 @@ as 41101): a code, not a number (``_number_notes``)."""
 def _markers(
     conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], rows: int | None
 ) -> dict[str, str]:
-    """Those of ``kinds`` (column -> the type half its values fit) whose other values are at most two
+    """Those of ``kinds`` (column -> the type a quarter of its values fit at least) whose other values are at most two
     distinct words without a digit, over the sample: a marker, however often a file writes it."""
     if not kinds:
         return {}
