@@ -96,7 +96,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
                 retyped = [label] if relabelled else []
             # the label's column was text for the label alone: what the odd-value check said of it is moot
             notes = moot_notes(notes, retyped)
-            edges = find_edge_rows(self.conn, self.table, plan.text_columns)
+            edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
             if edges is not None:
                 drop_edge_rows(self.conn, self.table, edges)
                 loaded -= len(edges.rows)
@@ -109,7 +109,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             # a column kept text by a note below the table: --null, as the odd-value check advised, would
             # load the note as a row; the footer's note names --drop-footer instead
             notes = moot_notes(notes, kept) + totals_notes
-            edges = None if totals else find_edge_rows(self.conn, self.table, plan.text_columns)
+            edges = None if totals else find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
             if edges is not None:
                 notes.append(edge_rows_note(edges))
                 totals = edge_marker(edges)
