@@ -170,3 +170,20 @@ def test_a_column_text_only_for_a_note_reads_its_decimals_back_not_rounded(tmp_p
     summary = _load(tmp_path, path, drop_totals=True)
     assert {c.name: c.type for c in summary.columns}["amount"] == "DOUBLE"
     assert _one(tmp_path, "SELECT sum(amount), count(*) FROM t") == (33.75, 3)
+
+
+def test_a_percentage_of_total_row_under_the_total_is_a_note_and_both_are_dropped(tmp_path: Path) -> None:
+    """Xero's aged payables end in 'Total' and then 'Percentage of total' (31.45%, ...): the percents kept
+    every amount column text, and no option named left them out."""
+    rows = [("AAA Couriers", 100.0, 8321.23), ("DHL Express", 16402.51, 0.0), ("Zenith", 0.0, 15892.53)]
+    lines = ["Contact,Current,< 1 Month"] + [f'{c},"{a:,.2f}","{b:,.2f}"' for c, a, b in rows]
+    current, month = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    lines += [f'Total,"{current:,.2f}","{month:,.2f}"', "Percentage of total,40.95%,59.05%"]
+    path = tmp_path / "aged.csv"
+    path.write_text("\n".join(lines) + "\n")
+    kept = _load(tmp_path, path)
+    (note,) = [n for n in kept.notes if "below the table" in n]
+    assert "('Percentage of total') is a note" in note and "--drop-footer" in note
+    summary = _load(tmp_path, path, drop_totals=True)
+    assert summary.rows_loaded == 3
+    assert {c.name: c.type for c in summary.columns}["current"] == "DOUBLE"

@@ -37,6 +37,12 @@ _BALANCE_LINE = (
 """How a bank statement's closing line starts (``Kontostand am 31.03.2024;;;;;7.549,48``, mBank's
 ``#Saldo końcowe``, a Portuguese bank's ``Saldo contabilístico``): its numbers repeat the balance of the row above, so it is a note, numbers and all
 (``note_rows``)."""
+_SHARE_LINE = (
+    r"(?i)^\s*(?:percent(?:age)?|%|share|anteil|pourcentage|porcentaje|percentuale)\s*(?:of|du|del|vom|am|sul)?\s*"
+    r"(?:the\s+)?(?:grand\s+)?(?:total|gesamt|totale?)\b"
+)
+"""A row under a totals row that gives each column's share of the grand total (Xero's ``Percentage of
+total``, ``31.45%``): a note, its percents no amounts (``note_rows``)."""
 MOST_NOTE_ROWS = 5
 
 
@@ -62,7 +68,9 @@ class Notes:
         """The trailing run of these rows that each start like a note (or a closing balance)."""
         run = 0
         while run < len(self.rows) and (
-            re.match(_NOTE_START, self.texts[run]) or re.match(_BALANCE_LINE, self.texts[run])
+            re.match(_NOTE_START, self.texts[run])
+            or re.match(_BALANCE_LINE, self.texts[run])
+            or re.match(_SHARE_LINE, self.texts[run])
         ):
             run += 1
         return Notes(self.rows[:run], self.texts[:run], self.written[:run], self.read)
