@@ -72,9 +72,14 @@ def find_edge_rows(
     if not numbers:
         return None
     first_two = head.fetchall()
-    # rowids stay as written when rows are deleted: the last row's is at least rows - 1
-    tail = conn.execute(f"SELECT rowid, * FROM {t} WHERE rowid >= {rows - 1}").fetchall()
-    if len(first_two) < 2 or not tail:
+    if len(first_two) < 2:
+        return None
+    # rowids rise in the order rows were written and stay when rows are deleted (before the commit they
+    # start far from 0): the last row's is at least the first's plus rows - 1
+    tail = conn.execute(
+        f"SELECT rowid, * FROM {t} WHERE rowid >= {int(first_two[0][0]) + rows - 1}"
+    ).fetchall()
+    if not tail:
         return None
     edge = [(int(r[0]), dict(zip(names, r[1:], strict=True))) for r in first_two]
     last = max(((int(r[0]), dict(zip(names, r[1:], strict=True))) for r in tail), key=lambda row: row[0])
