@@ -855,16 +855,15 @@ def test_a_japanese_export_reads_its_dates_and_names_its_total(tmp_path: Path) -
     )
 
 
-def test_a_percent_row_under_amounts_is_named_as_the_odd_value(tmp_path: Path) -> None:
+def test_a_percent_row_under_amounts_is_named_as_a_note_below_the_table(tmp_path: Path) -> None:
     # Xero's "Percentage of total" row: the note said the column "holds amounts (%)" and that every amount
-    # above did not read, not that one percent did not
+    # above did not read; then that one percent did not; it is a footer line, which --drop-footer leaves out
     lines = ["Contact,Current,Older"] + [f'c{i},"{i},{i:03d}.50","{i}.25"' for i in range(1, 9)]
     lines += ['Total,"36,036.00","38.00"', "Percentage of total,49.2%,50.8%"]
     summary = _load(tmp_path, "aged.csv", "\n".join(lines) + "\n")
-    (note,) = [n for n in summary.notes if n.startswith("current stayed text")]
-    assert note.startswith(
-        "current stayed text: it holds amounts but 1 value does not read as one, like '49.2%'"
-    )
+    (note,) = [n for n in summary.notes if "below the table" in n]
+    assert "('Percentage of total') is a note" in note and "current" in note and "--drop-footer" in note
+    assert not any(n.startswith("current stayed text") for n in summary.notes)
 
 
 def test_eight_digit_dates_in_a_column_named_as_dates_are_dates(tmp_path: Path) -> None:
@@ -988,3 +987,18 @@ def test_latin_1_bytes_that_make_words_load_as_windows_1252_and_bytes_that_make_
     assert ("Renter på lån",) in _rows(tmp_path, "SELECT tekst FROM t")
     with pytest.raises(LoadError, match="add --encoding latin-1"):
         _load(tmp_path, "lists.csv", b'"[1, 2]"\n"[1, 2]"\n"[1, \xff\xff2]"\n"[1, 2]"\n')
+
+
+def test_decimal_numbers_padded_with_spaces_are_numbers_and_padded_whole_numbers_stay_text(
+    tmp_path: Path,
+) -> None:
+    """Alipay pads every cell ('1005.70 '): the amounts stayed text, a sum refused. A padded '0042' may be a
+    code and keeps its text."""
+    text = "id,amount,fee,code\n1,1005.70 ,0.00    ,0042 \n2,3.50    ,  1.25,0107 \n3,  12.00,0.50,  12\n"
+    summary = _load(tmp_path, "record.csv", text)
+    assert _types(summary) == {"id": "BIGINT", "amount": "DOUBLE", "fee": "DOUBLE", "code": "VARCHAR"}
+    assert _rows(tmp_path, "SELECT sum(amount), sum(fee) FROM t") == [(1021.2, 1.75)]
+    assert (
+        "amount, fee: numbers padded with spaces, like '  12.00', stored as DOUBLE; add --type amount=VARCHAR "
+        "(for each such column) to keep them as text" in summary.notes
+    )

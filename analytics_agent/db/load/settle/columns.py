@@ -92,7 +92,10 @@ def settle_columns(
         probe |= {c: v for c, v in ahead.probe.items() if c in probe}
     numbers, notes = _excel_errors(conn, table, probe)
     flagged, flag_notes = settle_yes_no(conn, table, {c: v for c, v in probe.items() if c not in numbers})
-    numbers, notes = numbers + flagged, notes + flag_notes
+    padded, padded_notes = _padded(
+        conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}
+    )
+    numbers, notes = numbers + flagged + padded, notes + flag_notes + padded_notes
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
     probe = {c: v for c, v in probe.items() if c not in numbers}
     units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)
@@ -194,6 +197,22 @@ def _excel_errors(
     from analytics_agent.db.load.settle.excel_errors import error_columns, settle_excel_errors
 
     return settle_excel_errors(conn, table, error_columns(probe))
+
+
+def _padded(
+    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
+) -> tuple[list[str], list[str]]:
+    """``padded_numbers.settle_padded_numbers`` when a first value starts or ends with a space and has a
+    digit; else nothing."""
+    if not any(
+        (v[:1].isspace() or v[-1:].isspace()) and any(c.isdigit() for c in v)
+        for values in probe.values()
+        for v in values[:10]
+    ):  # rare: kept off other loads
+        return [], []
+    from analytics_agent.db.load.settle.padded_numbers import padded_columns, settle_padded_numbers
+
+    return settle_padded_numbers(conn, table, padded_columns(probe))
 
 
 def _year_last(
