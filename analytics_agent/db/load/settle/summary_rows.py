@@ -130,7 +130,11 @@ def _balances(
             f"WHERE rowid > {first[0]} AND rowid < {last[0]}"
         )
     )
-    held = [c for c, moved in zip(filled, sums, strict=True) if abs(first[1][c] + moved - last[1][c]) < 0.005]
+    held = [
+        c
+        for c, moved in zip(filled, sums, strict=True)
+        if abs(float(first[1][c]) + float(moved) - float(last[1][c])) < 0.005
+    ]
     if not held:
         return None
     opening, closing = str(first[1][column]).strip(), str(last[1][column]).strip()
@@ -163,7 +167,11 @@ def _summary(
         if count:
             continue
         total = first[1][column]
-        summed = [c for c, s in zip(others, sums, strict=True) if s is not None and abs(s - total) < 0.005]
+        summed = [
+            c
+            for c, s in zip(others, sums, strict=True)
+            if s is not None and abs(float(s) - float(total)) < 0.005
+        ]
         if summed:
             why = f"its {column}, {total:,}, is the sum of {summed[0]} over the rows below, and no other row fills it"
             return EdgeRows([first[0]], "summary", column, [], [summed[0]], "the first row, a summary", why)
