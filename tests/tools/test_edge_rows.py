@@ -106,3 +106,11 @@ def test_a_summary_row_above_the_records_is_said_refused_and_dropped_on_asking(t
     assert rows == len(MOVES) and any(
         n.startswith("--drop-totals: dropped the first row, a summary") for n in notes
     )
+
+
+def test_a_summary_over_a_decimal_column_is_found_too(tmp_path: Path) -> None:
+    """The summary's total (DOUBLE) against a column typed DECIMAL: compared as Decimal minus float, the
+    check raised TypeError and the load failed with an internal error."""
+    _, notes, rows = _load(tmp_path, _settlement(tmp_path), types=["amount=DECIMAL(12,2)"])
+    assert rows == len(MOVES) + 1
+    assert any(n.startswith("the first row is a summary, no record") for n in notes), notes
