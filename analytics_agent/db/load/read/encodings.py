@@ -73,7 +73,10 @@ def _script(head: bytes) -> tuple[str, str] | None:
     any other reading. Pure."""
     from charset_normalizer import from_bytes  # a file that is not UTF-8 only: 30 ms to import
 
-    best = from_bytes(head, cp_isolation=_CANDIDATES).best()
+    try:
+        best = from_bytes(head, cp_isolation=_CANDIDATES).best()
+    except Exception:  # a hint only: a library failing on odd bytes must not fail the load
+        return None
     if best is None or best.encoding not in _SCRIPTS:
         return None
     if best.encoding == "cp1254" and not _TURKISH_ONLY & set(head.decode("cp1252", errors="replace")):
