@@ -62,3 +62,21 @@ def test_the_note_s_type_keeps_the_words_and_one_word_alone_stays_text(tmp_path:
 def test_south_and_north_are_no_flags(tmp_path: Path) -> None:
     types, notes, _ = _load(tmp_path, "id,hemisphere\n1,S\n2,N\n3,S\n")
     assert types["hemisphere"] == "VARCHAR" and notes == []
+
+
+def test_a_share_of_a_loaded_flag_is_asked_with_pct_as_the_refusal_of_avg_says(tmp_path: Path) -> None:
+    import json
+
+    from analytics_agent.workspace.workspace import Workspace
+
+    text = "id,billable,hours\n1,Yes,2\n2,No,3\n3,Yes,5\n4,Yes,1\n"
+    _load(tmp_path, text)
+    with Workspace.open(tmp_path / "f.duckdb") as ws:
+        refused = ws.executor.execute(
+            "aggregate", json.dumps({"table": "f", "metrics": [{"fn": "avg", "column": "billable"}]})
+        )
+        said = refused.text
+        pct = json.loads(said[said.index('{"fn": "pct"') : said.index("}", said.index('{"fn": "pct"')) + 1])
+        answered = ws.executor.execute("aggregate", json.dumps({"table": "f", "metrics": [pct]}))
+    assert refused.is_error and pct == {"fn": "pct", "where": "billable = true"}
+    assert json.loads(answered.text)["rows"] == [[75]]

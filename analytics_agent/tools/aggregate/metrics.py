@@ -62,9 +62,16 @@ def build_metric(
         refuse_nested(f"metrics: {fn}", column, ref.type, refs.table, refs.catalog[refs.table])
     if fn in NUMERIC_FNS and not NUMERIC.match(ref.type):
         numeric = [c for c, t in refs.catalog[refs.table].items() if NUMERIC.match(t)]
+        # a yes/no flag (Billable Yes/No loads as BOOLEAN): its share or count of true is a pct or a count
+        flag = (
+            f'; for the share of rows where it is true: {{"fn": "pct", "where": "{column} = true"}}, '
+            f'for their number: {{"fn": "count", "where": "{column} = true"}}'
+            if ref.type == "BOOLEAN"
+            else ""
+        )
         raise ToolError(
             f"metrics: {fn} needs a numeric column; {column} is {ref.type}; "
-            f"numeric columns of {refs.table}: {listing(numeric) or 'none'}"
+            f"numeric columns of {refs.table}: {listing(numeric) or 'none'}{flag}"
         )
     grain = ref.grain if fans_out(fn, ref.grain) and not each_row else ""
     return MetricPlan(
