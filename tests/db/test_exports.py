@@ -999,6 +999,49 @@ def test_decimal_numbers_padded_with_spaces_are_numbers_and_padded_whole_numbers
     assert _types(summary) == {"id": "BIGINT", "amount": "DOUBLE", "fee": "DOUBLE", "code": "VARCHAR"}
     assert _rows(tmp_path, "SELECT sum(amount), sum(fee) FROM t") == [(1021.2, 1.75)]
     assert (
-        "amount, fee: numbers padded with spaces, like '  12.00', stored as DOUBLE; add --type amount=VARCHAR "
+        "amount, fee: numbers padded with spaces or signed with a plus, like '  12.00', stored as DOUBLE; add "
+        "--type amount=VARCHAR "
         "(for each such column) to keep them as text" in summary.notes
+    )
+
+
+def test_amounts_marked_db_read_as_debits(tmp_path: Path) -> None:
+    """BCA (Indonesia) marks debits DB: the column stayed text without a word."""
+    text = (
+        'Tanggal,Keterangan,Jumlah\n13/03/2024,TRSF,"24,914,000.00 CR"\n14/03/2024,TARIK,"1,587,000.00 DB"\n'
+    )
+    kept = _load(tmp_path, "bca.csv", text)
+    assert any(n.startswith("jumlah stayed text: its amounts are marked CR or DR") for n in kept.notes)
+    summary = _load(tmp_path, "bca.csv", text, negative="DR")
+    assert _types(summary)["jumlah"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT jumlah FROM t ORDER BY tanggal") == [(24914000.0,), (-1587000.0,)]
+
+
+def test_hungarian_dates_with_a_closing_dot_and_iso_dates_with_a_12_hour_time_are_read(
+    tmp_path: Path,
+) -> None:
+    """OTP's '2024.03.01.' and GCash's '2024-03-01 07:07 PM' stayed text."""
+    text = "id,booked,at\n1,2024.03.01.,2024-03-01 07:07 PM\n2,2024.03.14.,2024-03-14 11:58 AM\n3,,2024-12-31 12:05 AM\n"
+    summary = _load(tmp_path, "otp.csv", text)
+    assert _types(summary) == {"id": "BIGINT", "booked": "DATE", "at": "TIMESTAMP"}
+    assert _rows(tmp_path, 'SELECT booked, "at" FROM t ORDER BY id') == [
+        (datetime.date(2024, 3, 1), datetime.datetime(2024, 3, 1, 19, 7)),
+        (datetime.date(2024, 3, 14), datetime.datetime(2024, 3, 14, 11, 58)),
+        (None, datetime.datetime(2024, 12, 31, 0, 5)),
+    ]
+
+
+def test_decimal_numbers_signed_with_a_plus_are_numbers_with_either_decimal_mark(tmp_path: Path) -> None:
+    """PKO's '+1072.12' stayed text; Rabobank's '+451,76' stayed text without a word under --decimal ','
+    (the balance beside it became numbers). A '+12' may be a phone number: whole numbers stay text."""
+    point = "id,kwota,phone\n1,+1072.12,+4812\n2,-578.11,+4813\n3,+12.00,+4814\n"
+    summary = _load(tmp_path, "pko.csv", point)
+    assert _types(summary) == {"id": "BIGINT", "kwota": "DOUBLE", "phone": "VARCHAR"}
+    assert _rows(tmp_path, "SELECT round(sum(kwota), 2) FROM t") == [(506.01,)]
+    comma = "id;bedrag;saldo\n1;+451,76;1000,00\n2;-801,54;198,46\n3;+12,00;210,46\n"
+    summary = _load(tmp_path, "rabo.csv", comma, decimal=",")
+    assert _types(summary) == {"id": "BIGINT", "bedrag": "DOUBLE", "saldo": "DOUBLE"}
+    assert _rows(tmp_path, "SELECT round(sum(bedrag), 2) FROM t") == [(-337.78,)]
+    assert any(
+        n.startswith("bedrag: numbers padded with spaces or signed with a plus") for n in summary.notes
     )

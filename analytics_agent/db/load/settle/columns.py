@@ -92,8 +92,8 @@ def settle_columns(
         probe |= {c: v for c, v in ahead.probe.items() if c in probe}
     numbers, notes = _excel_errors(conn, table, probe)
     flagged, flag_notes = settle_yes_no(conn, table, {c: v for c, v in probe.items() if c not in numbers})
-    padded, padded_notes = _padded(
-        conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}
+    padded, padded_notes = _plain(
+        conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}, decimal
     )
     numbers, notes = numbers + flagged + padded, notes + flag_notes + padded_notes
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
@@ -119,7 +119,7 @@ def settle_columns(
     return notes, units
 
 
-_MARKED = re.compile(r"[0-9] *[CDcd][Rr]\.? *(?:\n|$)")
+_MARKED = re.compile(r"[0-9] *([CDcd][Rr]|[Dd][Bb])\.? *(?:\n|$)")
 """A first value ending in ``CR`` or ``DR`` after a digit (``49,633.80 CR``): one search of a column's
 first ten values joined (nearly every value of such a column is marked): 0.38 -> 0.06 ms a load of
 60 text columns against a per-value check of fifty."""
@@ -199,20 +199,20 @@ def _excel_errors(
     return settle_excel_errors(conn, table, error_columns(probe))
 
 
-def _padded(
-    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
+def _plain(
+    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
 ) -> tuple[list[str], list[str]]:
-    """``padded_numbers.settle_padded_numbers`` when a first value starts or ends with a space and has a
-    digit; else nothing."""
+    """``plain_numbers.settle_plain_numbers`` when a first value with a digit starts or ends with a space
+    or starts with a plus; else nothing."""
     if not any(
-        (v[:1].isspace() or v[-1:].isspace()) and any(c.isdigit() for c in v)
+        (v[:1].isspace() or v[-1:].isspace() or v[:1] == "+") and any(c.isdigit() for c in v)
         for values in probe.values()
         for v in values[:10]
     ):  # rare: kept off other loads
         return [], []
-    from analytics_agent.db.load.settle.padded_numbers import padded_columns, settle_padded_numbers
+    from analytics_agent.db.load.settle.plain_numbers import plain_columns, settle_plain_numbers
 
-    return settle_padded_numbers(conn, table, padded_columns(probe))
+    return settle_plain_numbers(conn, table, plain_columns(probe, decimal), decimal)
 
 
 def _year_last(

@@ -15,8 +15,11 @@ from analytics_agent.db.amount_forms import COMMA_NUMBER, POINT_NUMBER, literal,
 from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.rows import first_row
 
-MARKS = ("DR", "CR")
-_SUFFIX = "(?:CR|DR|Cr|Dr|cr|dr)[.]?"
+MARKS = ("DR", "CR", "DB")
+"""``DB`` is Indonesian and Malay banks' debit (``1,587,000.00 DB``): read as ``DR``."""
+_SUFFIX = "(?:CR|DR|DB|Cr|Dr|Db|cr|dr|db)[.]?"
+_SAME = {"DR": "(dr|db)", "CR": "cr"}
+"""The marks each ``--negative`` value names, as a pattern (any case)."""
 
 
 def _marked(number: str) -> str:
@@ -53,7 +56,7 @@ def settle_debit_credit(
         present, fits, example = first_row(
             conn.execute(
                 f"SELECT count({col}), count(*) FILTER (WHERE regexp_full_match({col}, {literal(pattern)})), "
-                f"min({col}) FILTER (WHERE regexp_matches({col}, '(?i)dr[.]? *$')) FROM {t}"
+                f"min({col}) FILTER (WHERE regexp_matches({col}, '(?i)(dr|db)[.]? *$')) FROM {t}"
             )
         )
         if not present or fits < present:
@@ -79,7 +82,7 @@ def _notes(
         which = f"{kept[0]} stayed text: its" if len(kept) == 1 else f"{', '.join(kept)} stayed text: their"
         notes.append(
             f"{which} amounts are marked CR or DR (like {examples[kept[0]]!r}), and which is negative "
-            "depends on whose books these are; add --negative DR if debits take away (a bank statement), "
+            "depends on whose books these are; add --negative DR if debits (DR, DB) take away (a bank statement), "
             "or --negative CR if credits do (a ledger)"
         )
     if converted and negative is not None:
@@ -109,12 +112,12 @@ def _value_sql(col: str, mark: str, negative: str) -> str:
     """SQL: the signed number of a marked amount (TRY_CAST: rows deleted in this load are rewritten too)."""
     digits = f"regexp_replace({col}, '[^0-9{mark}]', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
-    minus = f"(regexp_matches({col}, '^ *-') <> regexp_matches({col}, '(?i){negative}[.]? *$'))"
+    minus = f"(regexp_matches({col}, '^ *-') <> regexp_matches({col}, '(?i){_SAME[negative]}[.]? *$'))"
     return f"(CASE WHEN {minus} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE)"
 
 
 def _read(text: str, mark: str, negative: str) -> float:
     """``_value_sql`` in Python, for the note's example. Pure."""
     digits = re.sub(f"[^0-9{mark}]", "", text).replace(",", ".")
-    minus = text.lstrip().startswith("-") != text.rstrip(" .").upper().endswith(negative.upper())
+    minus = text.lstrip().startswith("-") != (re.search(f"(?i){_SAME[negative]}[.]? *$", text) is not None)
     return (-1 if minus else 1) * float(digits)

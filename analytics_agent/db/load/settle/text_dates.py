@@ -26,9 +26,12 @@ _DATE_SHAPE = r"^(\d{1,2}([-/])(\d{1,2}|[A-Za-z]{3,9})\2\d{2,4}|\d{4}([-/.])(\d{
 _ISO_DATE = r"^\d{4}-\d{1,2}-\d{1,2}$"
 _WRITTEN_DATE = (
     r"^(\d{1,4}|[A-Za-z]{3,9})[-/. ]+(\d{1,2}|[A-Za-z]{3,9})[-/., ]+\d{2,4}$|^\d{2}[A-Za-z]{3}\d{2}(\d{2})?$"
-    r"|^\d{4}年\d{1,2}月\d{1,2}日$"
+    r"|^\d{4}年\d{1,2}月\d{1,2}日$|^\d{4}\. ?\d{1,2}\. ?\d{1,2}\.$"
 )
-_WRITTEN_STAMP = r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+_WRITTEN_STAMP = (
+    r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+    r"|^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(:\d{2})? ?[AaPp][Mm]$"
+)
 _NAMED_STAMP = r"^([A-Za-z]{3,9} \d{1,2},? \d{4}|\d{1,2}[-/ ][A-Za-z]{3,9}[-/ ]\d{2,4}),? \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
 _ZONED_STAMP = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})? [+-]\d{2}:?\d{2}$"
 _UTC_STAMP = r"^(\d{1,2}([-/.])\d{1,2}\2(\d{4}|\d{2})|\d{4}-\d{2}-\d{2}) \d{1,2}:\d{2}(:\d{2})? (UTC|GMT)$"
@@ -57,6 +60,8 @@ TEXT_DATE_FORMATS = (
     "%d-%m-%Y",
     "%m-%d-%Y",
     "%Y年%m月%d日",
+    "%Y.%m.%d.",
+    "%Y. %m. %d.",
 )
 _NAMED_FORMATS = tuple(f for f in TEXT_DATE_FORMATS if "%b" in f)
 """The formats of a column whose month names ``month_names`` puts in English (``Mar``)."""
@@ -76,11 +81,13 @@ TEXT_STAMP_FORMATS = tuple(
         "%d/%m/%y",
         "%m/%d/%y",
         "%d.%m.%y",
+        "%Y-%m-%d",
     )
     for time in ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p")
 )
 """Day/month timestamps DuckDB's sniffer leaves as text (it reads ``28.09.2021 03:21:00`` itself), with
-four- or two-digit years (``3/15/24 2:05 PM``)."""
+four- or two-digit years (``3/15/24 2:05 PM``), and ISO dates with a 12-hour time (GCash's
+``2024-03-01 07:07 PM``)."""
 NAMED_STAMP_FORMATS = tuple(
     f"{day} {time}"
     for day in ("%b %d, %Y", "%b %d %Y", "%d %b %Y", "%d-%b-%Y", "%d/%b/%y", "%d/%b/%Y", "%d-%b-%y")
@@ -91,11 +98,7 @@ ZONED_FORMATS = ("%Y-%m-%d %H:%M:%S %z", "%Y-%m-%d %H:%M %z", "%Y-%m-%dT%H:%M:%S
 """Timestamps with their UTC offset after a space (Shopify's ``2024-02-02 21:23:08 -0500``), which DuckDB's
 sniffer and cast leave as text (``2024-02-02T21:23:08-05:00`` it reads itself): stored as the instants
 they write (TIMESTAMP WITH TIME ZONE), as DuckDB stores the other form."""
-UTC_FORMATS = tuple(
-    f"{stamp} %Z"
-    for stamp in (*TEXT_STAMP_FORMATS, "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M")
-    if "%p" not in stamp
-)
+UTC_FORMATS = tuple(f"{stamp} %Z" for stamp in TEXT_STAMP_FORMATS if "%p" not in stamp)
 """``_UTC_STAMP``'s formats: stored as the instants they write (TIMESTAMP WITH TIME ZONE), as offsets are."""
 ZONED_SAID = (
     "the instants their UTC offsets give; days and months counted in the business time zone, set with "

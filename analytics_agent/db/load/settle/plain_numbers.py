@@ -1,0 +1,72 @@
+"""Decimal numbers whose form alone keeps them text: padded with spaces (``1005.70 ``, ``   12.00``: an
+Alipay record pads every cell, a fixed-width report saved as CSV pads its columns) or signed with a plus
+(``+1072.12``, Rabobank's and OP's ``+451,76``). DuckDB's reader keeps such a column text, and a sum over
+it is refused; with ``--decimal ','`` given the column stayed text without a word. A column whose every
+value is a number with a decimal part, some so written, is stored as DOUBLE and said in one line with the
+option that keeps the text. Whole numbers stay as they are (a padded ``0042`` or a ``+12`` may be a code
+or a phone number: the odd-value check names the ``--type`` that reads them). Runs inside the load's
+transaction, in DuckDB's SQL."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.rows import first_row
+
+
+def _number(decimal: str) -> str:
+    return rf"\s*[+-]?[0-9]+{re.escape(decimal)}[0-9]+\s*"
+
+
+def _written(value: str) -> bool:
+    return value[:1].isspace() or value[-1:].isspace() or value.lstrip()[:1] == "+"
+
+
+def plain_columns(probe: Mapping[str, Sequence[str]], decimal: str | None) -> list[str]:
+    """The columns whose first values are all decimal numbers (``decimal``: the load's ``--decimal``, a
+    point if none), some padded or signed with a plus. Pure."""
+    pattern = _number(decimal or ".")
+    return [
+        name
+        for name, values in probe.items()
+        if values and any(_written(v) for v in values) and all(re.fullmatch(pattern, v) for v in values)
+    ]
+
+
+def settle_plain_numbers(
+    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], decimal: str | None
+) -> tuple[list[str], list[str]]:
+    """The columns of ``columns`` stored as DOUBLE (every value in the table a decimal number, some padded
+    or signed with a plus), and one note for them."""
+    if not columns:
+        return [], []
+    mark = decimal or "."
+    pattern = _number(mark).replace("'", "''")
+    parts = []
+    for col in map(quote_ident, columns):
+        parts += [
+            f"count({col}) = count(*) FILTER (WHERE regexp_full_match({col}, '{pattern}'))",
+            f"min({col}) FILTER (WHERE {col} <> trim({col}) OR starts_with(trim({col}), '+'))",
+        ]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    done, examples = [], []
+    for i, name in enumerate(columns):
+        every, written = found[2 * i : 2 * i + 2]
+        if not every or written is None:
+            continue
+        col = quote_ident(name)
+        value = f"trim({col})" if mark == "." else f"replace(trim({col}), '{mark}', '.')"
+        conn.execute(f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE DOUBLE USING ({value})::DOUBLE")
+        done.append(name)
+        examples.append(written)
+    if not done:
+        return [], []
+    each = " (for each such column)" if len(done) > 1 else ""
+    return done, [
+        f"{', '.join(done)}: numbers padded with spaces or signed with a plus, like {examples[0]!r}, stored as "
+        f"DOUBLE; add --type {done[0]}=VARCHAR{each} to keep them as text"
+    ]
