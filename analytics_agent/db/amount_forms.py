@@ -13,10 +13,17 @@ from collections.abc import Iterable
 # Patterns work alike in Python's re (the sample check) and DuckDB's RE2 (the whole column): [0-9], not \d
 # (Unicode digits in Python), and the spaces listed (RE2's \s has no no-break space).
 SP = "[ \u00a0\u202f]*"
-_SYMBOLS = "€£¥₹₩₽₺₪₫฿"
-_CODES = "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|RUB|KRW|HKD|SGD|TRY"
-CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{_SYMBOLS}]|{_CODES}|kr|zł|Fr)"
-"""A currency written before or after an amount: ``$``, ``US$``, ``R$``, a symbol, an ISO code."""
+_SYMBOLS = "€£¥₹₩₽₺₪₫฿₱₦₴₸﷼"
+_CODES = (
+    "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|RUB|KRW|HKD|SGD|TRY"
+    "|RON|IDR|PHP|NGN|KES|SAR|AED|EGP|THB|VND|MYR|CLP|COP|PEN|ARS|ILS|UAH|BGN"
+)
+_LOCAL = "kr|zł|Fr|Ft|Kč|lei|Rp|KSh|ر\\.س|د\\.إ|ج\\.م"
+"""Currencies written as their local abbreviation: krona/krone, złoty, franc, forint, koruna, leu, rupiah,
+Kenyan shilling, riyal (``ر.س``), dirham, Egyptian pound."""
+CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{_SYMBOLS}]|{_CODES}|{_LOCAL})"
+"""A currency written before or after an amount: ``$``, ``US$``, ``R$``, a symbol, an ISO code, a local
+abbreviation (``1 587 120,00 Ft``, ``36,818.15 ر.س``)."""
 INDIAN = "[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}"
 """Thousands grouped the Indian way (lakh and crore: ``1,23,45,678``), always with a decimal point."""
 POINT_NUMBER = (
@@ -36,12 +43,13 @@ def _full(number: str) -> str:
     """A whole value: an amount with an optional currency before or after it and a percent sign,
     negative by a leading minus, a trailing minus or parentheses (one of them), or marked positive by a
     leading plus (``+5.1 %``). Excel's accounting format writes a currency with parentheses after it
-    (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``)."""
+    (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``); a currency written after the
+    number follows the parentheses (``(17,625.24) ر.س``)."""
     amount = f"(?:{CURRENCY}{SP})?{number}{SP}%?(?:{SP}{CURRENCY})?"
     signed = (
         f"\\({SP}{amount}{SP}\\)|{MINUS}{SP}{amount}|[+]{SP}{amount}|{amount}{SP}-"
         f"|{CURRENCY}{SP}{MINUS}{SP}{number}{SP}%?|{CURRENCY}{SP}\\({SP}{number}{SP}\\)"
-        f"|{CURRENCY}{SP}-|{amount}"
+        f"|{CURRENCY}{SP}-|\\({SP}{number}{SP}\\){SP}{CURRENCY}|{amount}"
     )
     return f"^{SP}(?:{signed}){SP}$"
 
@@ -94,7 +102,9 @@ def _plain_sql(column: str, mark: str) -> str:
 
 def _read_sql(column: str, mark: str) -> str:
     """SQL: ``value_sql`` for any value of the shape."""
-    digits = f"regexp_replace({column}, '[^0-9{mark}]', '', 'g')"
+    # a point not before a digit is no decimal mark: the riyal's ``ر.س`` after ``36,818.15``
+    kept = "[^0-9.]|[.]([^0-9]|$)" if mark == "." else f"[^0-9{mark}]"
+    digits = f"regexp_replace({column}, '{kept}', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
     negative = f"regexp_matches({column}, '[-(\u2212]')"
     # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too. No digit at

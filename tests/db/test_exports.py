@@ -1045,3 +1045,19 @@ def test_decimal_numbers_signed_with_a_plus_are_numbers_with_either_decimal_mark
     assert any(
         n.startswith("bedrag: numbers padded with spaces or signed with a plus") for n in summary.notes
     )
+
+
+def test_local_currency_abbreviations_after_the_number_are_read(tmp_path: Path) -> None:
+    """A Saudi invoice list's '36,818.15 ر.س' and '(17,625.24) ر.س' (whose point after the digits was read
+    as a second decimal mark once the riyal was known: an internal error), OTP's '1 587 120,00 Ft'."""
+    text = 'id,total,egyenleg\n1,"36,818.15 ر.س","1 587 120,00 Ft"\n2,"(17,625.24) ر.س","-18 914,45 Ft"\n'
+    text += '3,"9,738.18 ر.س","449 938,88 Ft"\n'
+    summary = _load(tmp_path, "sa.csv", text)
+    assert _types(summary) == {"id": "BIGINT", "total": "DOUBLE", "egyenleg": "DOUBLE"}
+    assert _rows(tmp_path, "SELECT total, egyenleg FROM t ORDER BY id") == [
+        (36818.15, 1587120.0),
+        (-17625.24, -18914.45),
+        (9738.18, 449938.88),
+    ]
+    (note,) = [n for n in summary.notes if n.startswith("amounts stored as numbers")]
+    assert "total '36,818.15 ر.س' -> 36818.15 (ر.س)" in note

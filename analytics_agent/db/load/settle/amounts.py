@@ -103,7 +103,7 @@ def amount_marks(value: str) -> tuple[str, bool] | None:
         marked = True
         if text[:1] in ("-", "\u2212"):  # $-5.00
             text = text[1:].lstrip(" \u00a0\u202f")
-        elif text.startswith("(") and text.endswith(")") and currency.start() == 0:  # $ (5.00)
+        elif text.startswith("(") and text.endswith(")"):  # $ (5.00), (17,625.24) ر.س
             text = text[1:-1].strip(" \u00a0\u202f")
     if text.endswith("%"):
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
@@ -192,7 +192,8 @@ def count_sql(column: str, marks: str) -> list[str]:
 
 def read_amount(text: str, mark: str) -> float:
     """``value_sql`` in Python, for the note's example. Pure."""
-    digits = re.sub(f"[^0-9{mark}]", "", text).replace(",", ".")
+    kept = "[^0-9.]|[.](?:[^0-9]|$)" if mark == "." else f"[^0-9{mark}]"  # as value_sql: ``ر.س``'s point
+    digits = re.sub(kept, "", text).replace(",", ".")
     return (-1 if re.search("[(\u2212-]", text) else 1) * float(digits) if digits else 0.0
 
 

@@ -228,7 +228,9 @@ def _year_last(
     return formats
 
 
-_AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿\u2212")  # and the Unicode minus, which no cast reads
+_LOCAL_UNITS = ("kr", "zł", "Fr", "Ft", "Kč", "lei", "Rp", "KSh", "ر.س", "د.إ", "ج.م")
+"""Currencies written as local abbreviations (``amount_forms.CURRENCY``), before or after the number."""
+_AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿₱₦₴₸﷼\u2212")  # and the Unicode minus, which no cast reads
 _SPACES = frozenset("'’ \u00a0\u202f")
 
 
@@ -241,7 +243,7 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
             text = value.strip()
             if not any(map(str.isdigit, text)):
                 continue
-            if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text[-2:] in ("kr", "zł", "Fr"):
+            if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text.endswith(_LOCAL_UNITS):
                 return True
             if len(text) > 4 and text[-4] in ",'\u00a0\u202f " and text[-3:].isdigit():  # 1,234 1'234
                 return True
@@ -251,7 +253,7 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 return True  # 1 234,50
             if text.count(".") > 1 or ("." in text.partition(",")[0] and "," in text):
                 return True  # 1.234.567, 1.234,50
-            if _code(text[:3]) or _code(text[-3:]) or text[:2] in ("kr", "Fr"):
+            if _code(text[:3]) or _code(text[-3:]) or text.startswith(_LOCAL_UNITS):
                 return True
     return False
 
