@@ -22,12 +22,11 @@ from analytics_agent.errors import LoadError
 from tests.db.csv_suites import options_from, suggested_options
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-HELD = DATA / "exports_held"
-ROUNDS = (HELD, DATA / "exports_held_two", DATA / "exports_held_three", DATA / "exports_held_four")
-"""Four rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
+ROUNDS = tuple(DATA / f"exports_held{part}" for part in ("", "_two", "_three", "_four", "_five"))
+"""Five rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
 keys a repeated header name as ``<name> (position N)`` with the header in ``header``; the third writes
 ids and times of day as text, which the load stores as exact BIGINT and TIME (``_same``); the fourth
-writes a percent as the number before its ``%``."""
+writes a percent as the number before its ``%``, as the fifth does."""
 CASES = {
     f"{folder.name}/{case['file']}": case
     for folder in ROUNDS

@@ -80,3 +80,15 @@ def test_a_share_of_a_loaded_flag_is_asked_with_pct_as_the_refusal_of_avg_says(t
         answered = ws.executor.execute("aggregate", json.dumps({"table": "f", "metrics": [pct]}))
     assert refused.is_error and pct == {"fn": "pct", "where": "billable = true"}
     assert json.loads(answered.text)["rows"] == [[75]]
+
+
+def test_flags_and_totals_labels_in_more_languages(tmp_path: Path) -> None:
+    """A Saudi ERP's نعم/لا kept text; a Vietnamese ledger's 'Tổng cộng' row was no totals label, so its
+    date column stayed text and --drop-totals was never named."""
+    from analytics_agent.db.load.settle.total_labels import is_total_label
+
+    types, _, rows = _load(tmp_path, "id,paid\n1,نعم\n2,لا\n3,نعم\n")
+    assert types["paid"] == "BOOLEAN" and [r[1] for r in rows] == [True, False, True]
+    labels = ["Tổng cộng", "Celkem", "Σύνολα", "Totales", "Toplam", "I alt", "รวม", "Kabuuan"]
+    assert all(is_total_label(label) for label in labels)
+    assert not any(is_total_label(word) for word in ("Tổng công ty", "Celkový", "Brand X"))

@@ -42,6 +42,12 @@ PAIRS = (
     ("是", "否"),
     ("예", "아니오"),
     ("はい", "いいえ"),
+    ("نعم", "لا"),
+    ("כן", "לא"),
+    ("có", "không"),
+    ("da", "nu"),
+    ("ya", "tidak"),
+    ("ใช่", "ไม่ใช่"),
 )
 """(yes, no) in lower case, as spreadsheets and business systems write a flag in their language."""
 
