@@ -70,7 +70,7 @@ def test_opening_and_closing_balance_rows_are_said_refused_in_a_sum_and_dropped_
     fixed_error, fixed = _call(db, "aggregate", {**SUM, "filters": [fix]})
     assert not fixed_error and json.loads(fixed)["rows"] == [[pytest.approx(sum(MOVES)), len(MOVES)]]
     shown = json.loads(_call(db, "describe_table", {"table": "t"})[1])["totals_rows"]
-    assert shown["column"] == "lancamento" and "opening and closing" in shown["note"]
+    assert shown["column"] == "lancamento" and "opening (and closing) balance rows" in shown["note"]
 
     db, notes, rows = _load(tmp_path, _statement(tmp_path, OPENING + sum(MOVES)), drop_totals=True)
     assert rows == len(MOVES)
@@ -114,3 +114,41 @@ def test_a_summary_over_a_decimal_column_is_found_too(tmp_path: Path) -> None:
     _, notes, rows = _load(tmp_path, _settlement(tmp_path), types=["amount=DECIMAL(12,2)"])
     assert rows == len(MOVES) + 1
     assert any(n.startswith("the first row is a summary, no record") for n in notes), notes
+
+
+def _wallet(tmp_path: Path, start: float) -> Path:
+    lines = ["Date and Time,Description,Debit,Credit,Balance", f",STARTING BALANCE,,,{start:.2f}"]
+    balance = START
+    for i, move in enumerate(MOVES):
+        balance += move
+        debit, credit = (f"{-move:.2f}", "") if move < 0 else ("", f"{move:.2f}")
+        lines.append(f"2024-03-{i + 10:02d} 04:51 PM,Move {i},{debit},{credit},{balance:.2f}")
+    lines.append(f",ENDING BALANCE,,,{balance:.2f}")
+    path = tmp_path / "wallet.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+START = 3250.0
+
+
+def test_an_opening_balance_above_a_running_balance_is_named_with_the_closing_one(tmp_path: Path) -> None:
+    """GCash's STARTING BALANCE and ENDING BALANCE: the balance column runs, no column sums to the closing
+    one; the two rows loaded as records, their balances counted in a max or a count."""
+    db, notes, rows = _load(tmp_path, _wallet(tmp_path, START))
+    assert rows == len(MOVES) + 2
+    assert any(
+        n.startswith(
+            "the opening and closing balance rows (description = 'STARTING BALANCE', 'ENDING BALANCE')"
+        )
+        for n in notes
+    ), notes
+    error, said = _call(db, "aggregate", {"table": "t", "metrics": [{"fn": "count"}]})
+    assert error and "balance rows" in said
+    _, notes, rows = _load(tmp_path, _wallet(tmp_path, START), drop_totals=True)
+    assert rows == len(MOVES)
+
+
+def test_an_opening_label_whose_balance_does_not_run_into_the_next_row_is_a_record(tmp_path: Path) -> None:
+    _, notes, rows = _load(tmp_path, _wallet(tmp_path, START + 100))
+    assert rows == len(MOVES) + 2 and not any("balance row" in n for n in notes)

@@ -55,7 +55,7 @@ def totals_message(table: str, marker: dict[str, Any]) -> str:
     if marker.get("kind") == "balance":
         fix = json.dumps({"column": column, "op": "not_in", "value": labels})
         return (
-            f"{table} holds its opening and closing balance rows ({column} = "
+            f"{table} holds a statement's balance rows ({column} = "
             f"{', '.join(repr(v) for v in labels)}), loaded as rows: {sums} there are balances, not movements. "
             f"Add the filter {fix} (or reload the file with --drop-totals)"
         )

@@ -83,8 +83,8 @@ def _view(
         shown["totals_rows"] = {
             "column": totals["column"],
             "labels": totals["labels"],
-            "note": "the first and last rows are the opening and closing balances, loaded as rows: filter "
-            "them out (not_in) before summing, counting or ranking the movements",
+            "note": "a statement's opening (and closing) balance rows, loaded as rows: filter them out "
+            "(not_in) before summing, counting or ranking the movements",
         }
     elif totals and totals.get("empty"):  # a totals row with no label: its label's column is empty there
         shown["totals_rows"] = {

@@ -86,16 +86,63 @@ def find_edge_rows(
     if texts:
         # rowids rise in the order rows were written and stay when rows are deleted (before the commit they
         # start far from 0): the last row's is at least the first's plus rows - 1
-        tail = conn.execute(f"SELECT rowid, * FROM {t} WHERE rowid >= {first[0] + rows - 1}").fetchall()
-        last = max(
-            ((int(r[0]), dict(zip(names, r[1:], strict=True))) for r in tail),
-            key=lambda row: row[0],
-            default=None,
-        )
-        found = _balances(conn, t, texts, numbers, first, last) if last else None
+        tail = conn.execute(f"SELECT rowid, * FROM {t} WHERE rowid >= {first[0] + rows - 2}").fetchall()
+        ends = sorted((int(r[0]), dict(zip(names, r[1:], strict=True))) for r in tail)
+        found = _balances(conn, t, texts, numbers, first, ends[-1]) if len(ends) > 1 else None
+        if found is None:
+            found = _running(texts, numbers, first, edge[1][1], ends)
         if found is not None:
             return found
     return _summary(conn, t, numbers, first, edge[1][1])
+
+
+def _running(
+    texts: list[str],
+    numbers: list[str],
+    first: tuple[int, dict[str, Any]],
+    second: dict[str, Any],
+    ends: list[tuple[int, dict[str, Any]]],
+) -> EdgeRows | None:
+    """The opening balance row above a running balance (GCash's ``STARTING BALANCE``, KBank's ``Beginning
+    Balance``): its balance plus the next row's movement (one column, or one less another) is the next
+    row's balance; with the closing balance row when the last row is labelled so and repeats the balance
+    of the row above it. Pure."""
+    held = [b for b in numbers if _moves_to(first[1].get(b), second, b, numbers)]
+    if not held:
+        return None
+    column, balance = texts[0], held[0]
+    rows, labels = [first[0]], [str(first[1][column]).strip()]
+    (_, above), (last_id, last) = ends[-2], ends[-1]
+    closing = last.get(column)
+    if (
+        closing is not None
+        and re.fullmatch(_CLOSING, _label(closing))
+        and _same(last.get(balance), above.get(balance))
+    ):
+        rows.append(last_id)
+        labels.append(str(closing).strip())
+    what = (
+        f"the {'opening and closing balance rows' if len(rows) > 1 else 'opening balance row'} ({column} = "
+    )
+    what += ", ".join(map(repr, labels)) + ")"
+    why = f"{balance} there is the balance the next row's movement starts from" + (
+        ", and the last repeats the balance above it" if len(rows) > 1 else ""
+    )
+    return EdgeRows(rows, "balance", column, sorted(set(labels)), [balance], what, why)
+
+
+def _moves_to(start: Any, row: dict[str, Any], balance: str, numbers: list[str]) -> bool:
+    """Whether ``row``'s ``balance`` is ``start`` moved by one of its other numbers, added or taken, or by
+    one less another (a credit and a debit column). Pure."""
+    if start is None or row.get(balance) is None:
+        return False
+    moves = [float(row[c]) for c in numbers if c != balance and row.get(c) is not None]
+    steps = {m for m in moves} | {-m for m in moves} | {a - b for a in moves for b in moves if a is not b}
+    return any(_same(float(start) + step, row[balance]) for step in steps)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and abs(float(a) - float(b)) < 0.005
 
 
 def _balances(
