@@ -10,18 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from analytics_agent.db.currencies import LOCAL_UNITS, SYMBOLS
+
 # Patterns work alike in Python's re (the sample check) and DuckDB's RE2 (the whole column): [0-9], not \d
 # (Unicode digits in Python), and the spaces listed (RE2's \s has no no-break space).
 SP = "[ \u00a0\u202f]*"
-_SYMBOLS = "€£¥₹₩₽₺₪₫฿₱₦₴₸﷼"
 _CODES = (
     "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|RUB|KRW|HKD|SGD|TRY"
     "|RON|IDR|PHP|NGN|KES|SAR|AED|EGP|THB|VND|MYR|CLP|COP|PEN|ARS|ILS|UAH|BGN"
 )
-_LOCAL = "kr|zł|Fr|Ft|Kč|lei|Rp|KSh|ر\\.س|د\\.إ|ج\\.م"
-"""Currencies written as their local abbreviation: krona/krone, złoty, franc, forint, koruna, leu, rupiah,
-Kenyan shilling, riyal (``ر.س``), dirham, Egyptian pound."""
-CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{_SYMBOLS}]|{_CODES}|{_LOCAL})"
+_LOCAL = "|".join(unit.replace(".", "\\.") for unit in LOCAL_UNITS)
+CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{SYMBOLS}]|{_CODES}|{_LOCAL})"
 """A currency written before or after an amount: ``$``, ``US$``, ``R$``, a symbol, an ISO code, a local
 abbreviation (``1 587 120,00 Ft``, ``36,818.15 ر.س``)."""
 INDIAN = "[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}"

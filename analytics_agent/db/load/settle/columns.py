@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident, table_names
+from analytics_agent.db.currencies import LOCAL_UNITS, SYMBOLS
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.odd_values import odd_value_notes
 from analytics_agent.db.load.settle.sniffed_dates import settle_sniffed, sniffed_counts
@@ -228,9 +229,7 @@ def _year_last(
     return formats
 
 
-_LOCAL_UNITS = ("kr", "zł", "Fr", "Ft", "Kč", "lei", "Rp", "KSh", "ر.س", "د.إ", "ج.م")
-"""Currencies written as local abbreviations (``amount_forms.CURRENCY``), before or after the number."""
-_AMOUNT_SIGNS = frozenset("$%(€£¥₹₩₽₺₪₫฿₱₦₴₸﷼\u2212")  # and the Unicode minus, which no cast reads
+_AMOUNT_SIGNS = frozenset(f"$%({SYMBOLS}\u2212")  # and the Unicode minus, which no cast reads
 _SPACES = frozenset("'’ \u00a0\u202f")
 
 
@@ -243,7 +242,7 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
             text = value.strip()
             if not any(map(str.isdigit, text)):
                 continue
-            if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text.endswith(_LOCAL_UNITS):
+            if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text.endswith(LOCAL_UNITS):
                 return True
             if len(text) > 4 and text[-4] in ",'\u00a0\u202f " and text[-3:].isdigit():  # 1,234 1'234
                 return True
@@ -253,7 +252,7 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 return True  # 1 234,50
             if text.count(".") > 1 or ("." in text.partition(",")[0] and "," in text):
                 return True  # 1.234.567, 1.234,50
-            if _code(text[:3]) or _code(text[-3:]) or text.startswith(_LOCAL_UNITS):
+            if _code(text[:3]) or _code(text[-3:]) or text.startswith(LOCAL_UNITS):
                 return True
     return False
 

@@ -1,0 +1,9 @@
+"""The currency signs an amount is written with, in one place: the amount patterns (``amount_forms``) and the
+load's quick look at a column's first values (``load.settle.columns``, which imports this alone: the
+patterns stay off loads without amounts)."""
+
+SYMBOLS = "€£¥₹₩₽₺₪₫฿₱₦₴₸﷼"
+"""One-character currency symbols (``$`` apart: ``US$``, ``R$`` are read with it)."""
+LOCAL_UNITS = ("kr", "zł", "Fr", "Ft", "Kč", "lei", "Rp", "KSh", "ر.س", "د.إ", "ج.م")
+"""Currencies written as their local abbreviation: krona/krone, złoty, franc, forint, koruna, leu, rupiah,
+Kenyan shilling, riyal (``36,818.15 ر.س``), dirham, Egyptian pound."""
