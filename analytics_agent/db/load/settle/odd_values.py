@@ -79,15 +79,7 @@ def odd_value_notes(
         ]
         sample = first_rows(table, undecided, SAMPLE_ROWS, rows)
         counts = _cast_counts(conn, sample, undecided)[1] if undecided else {}
-    odd: dict[str, str] = {}
-    marked: dict[str, str] = {}
-    for name, (present, numbers, dates, *_) in counts.items():
-        fitting = max(numbers, dates)
-        kind = "DOUBLE" if numbers >= dates else "DATE"
-        if present and _MOSTLY * present <= fitting < present:
-            odd[name] = kind
-        elif present and _SOME * present <= fitting < present:
-            marked[name] = kind
+    odd, marked = _fitting(counts)
     odd |= _markers(conn, table, marked, rows)
     numbers_only = [name for name, (present, numbers, *_) in counts.items() if present and numbers == present]
     grouped = (
@@ -133,6 +125,21 @@ def _grouped_notes(
 _CODE_MARK = "contains({c}, '_') OR regexp_matches({c}, '^\\s*[+-]?0[0-9]')"
 """A value with a leading zero (``007``, ``02134``) or an underscore (``41_10_1``, which DuckDB's cast reads
 as 41101): a code, not a number (``_number_notes``)."""
+
+
+def _fitting(counts: dict[str, tuple[int, ...]]) -> tuple[dict[str, str], dict[str, str]]:
+    """The columns (-> the type most of their values fit) with a few odd values (``_MOSTLY``), and those
+    whose odd values may be a marker (``_SOME``). Pure."""
+    odd: dict[str, str] = {}
+    marked: dict[str, str] = {}
+    for name, (present, numbers, dates, *_) in counts.items():
+        fitting = max(numbers, dates)
+        kind = "DOUBLE" if numbers >= dates else "DATE"
+        if present and _MOSTLY * present <= fitting < present:
+            odd[name] = kind
+        elif present and _SOME * present <= fitting < present:
+            marked[name] = kind
+    return odd, marked
 
 
 def _markers(
