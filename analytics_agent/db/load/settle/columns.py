@@ -93,10 +93,10 @@ def settle_columns(
         probe |= {c: v for c, v in ahead.probe.items() if c in probe}
     numbers, notes = _excel_errors(conn, table, probe)
     flagged, flag_notes = settle_yes_no(conn, table, {c: v for c, v in probe.items() if c not in numbers})
-    padded, padded_notes = _plain(
+    plain, plain_notes = _plain(
         conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}, decimal
     )
-    numbers, notes = numbers + flagged + padded, notes + flag_notes + padded_notes
+    numbers, notes = numbers + flagged + plain, notes + flag_notes + plain_notes
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
     probe = {c: v for c, v in probe.items() if c not in numbers}
     units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)
