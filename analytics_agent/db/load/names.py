@@ -9,8 +9,7 @@ trailing underscore (``select`` → ``select_``; ``rename_reason`` says so), and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Container, Sequence
 
 MAX_NAME_LENGTH = 63
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -20,7 +19,7 @@ _DATA_SUFFIXES = (".zip", ".gz", ".bz2", ".zst", ".csv", ".tsv", ".txt", ".parqu
 
 
 def safe_identifier(
-    text: str, *, reserved: Iterable[str] = (), prefix: str = "c", fallback: str | None = None
+    text: str, *, reserved: Container[str] = (), prefix: str = "c", fallback: str | None = None
 ) -> str:
     """One safe name; ``prefix`` (``c`` for columns, ``t`` for tables) goes before a leading digit;
     ``fallback`` (default: the prefix) stands in for a name with no usable letters."""
@@ -30,16 +29,9 @@ def safe_identifier(
     elif snake[0].isdigit():
         snake = f"{prefix}_{snake}"
     snake = snake[:MAX_NAME_LENGTH].rstrip("_")
-    if snake in _lowered(frozenset(reserved)):
+    if snake in reserved:
         snake += "_"
     return snake
-
-
-@lru_cache(maxsize=4)
-def _lowered(words: frozenset[str]) -> frozenset[str]:
-    """The reserved words in lowercase, worked out once per set: each of a 60-column file's names lowered
-    all 76 of them again (6 us a name)."""
-    return frozenset(w.lower() for w in words)
 
 
 def _without_accents(text: str) -> str:
@@ -56,10 +48,10 @@ def _without_accents(text: str) -> str:
     return "".join(out)
 
 
-def rename_reason(original: str, stored: str, reserved: Iterable[str]) -> str | None:
+def rename_reason(original: str, stored: str, reserved: Container[str]) -> str | None:
     """Why a name changed, when the change is not obvious from the two names: a reserved word. Pure."""
     base = stored.rstrip("_")
-    if stored != original and stored.endswith("_") and base in {r.lower() for r in reserved}:
+    if stored != original and stored.endswith("_") and base in reserved:
         what = "DuckDB's name for a row's id" if base == "rowid" else "an SQL keyword"
         return f"{original} is {what}, stored as {stored}"
     return None
@@ -131,7 +123,7 @@ def _listed(items: Sequence[object], *, quote: bool = False, most: int = 5) -> s
 
 
 def safe_column_names(
-    originals: Sequence[str], *, reserved: Iterable[str] = (), cells: Sequence[str] = ()
+    originals: Sequence[str], *, reserved: Container[str] = (), cells: Sequence[str] = ()
 ) -> list[str]:
     """Safe, distinct names for a file's columns, in order.
 
@@ -141,7 +133,6 @@ def safe_column_names(
     then the rest numbered past every name of both kinds. Numbering in file order instead gave the second
     ``a`` the name ``a_1`` and the file's own ``a_1`` column another: one column's name over another's
     numbers (issue 38)."""
-    reserved = frozenset(r.lower() for r in reserved)
     names = [
         cell if cell.strip() else original
         for cell, original in zip(
@@ -174,7 +165,7 @@ def safe_column_names(
     return [name for name in result if name is not None]
 
 
-def table_name_from_path(path: str, *, reserved: Iterable[str] = ()) -> str:
+def table_name_from_path(path: str, *, reserved: Container[str] = ()) -> str:
     """The table a file loads into when no name is given: its file name without data suffixes and
     glob characters (``exports/Sales 2024-*.csv.gz`` → ``sales_2024``)."""
     name = re.split(r"[/\\]", path)[-1]

@@ -6,7 +6,7 @@ select list.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -64,7 +64,7 @@ def make_plan(
     files: list[Path],
     inputs: list[Input],
     options: LoadOptions,
-    reserved: frozenset[str],
+    reserved: Container[str],
     rejects: Rejects | None,
     *,
     writing: bool = True,
@@ -91,7 +91,7 @@ def build_plan(
     dialect: Dialect,
     files: list[Path],
     options: LoadOptions,
-    reserved: frozenset[str],
+    reserved: Container[str],
     rejects: Rejects | None,
     *,
     batch: int | None = None,

@@ -18,7 +18,7 @@ from analytics_agent.db.catalog import written_tables
 from analytics_agent.db.connect import ensure_database, holds_tables, is_new_database, open_writer
 from analytics_agent.db.load.ahead import plan_ahead
 from analytics_agent.db.load.inputs import load_threads
-from analytics_agent.db.load.keywords import renamed_words
+from analytics_agent.db.load.keywords import RenamedWords
 from analytics_agent.db.load.names import rename_reason
 from analytics_agent.db.load.options import (
     Input,
@@ -135,7 +135,7 @@ def _load(
     ):
         if copied_codec(options.encoding):  # the files DuckDB reads are UTF-8 copies
             options = options._replace(encoding=None)
-        reserved = renamed_words(conn)
+        reserved = RenamedWords(conn)
         table = target_table(options, patterns, reserved)
         before = written_tables(conn)  # the writer holds the file: nobody else adds or drops a table
         existing = list(before[0])

@@ -10,12 +10,13 @@ imports the loader.
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import duckdb
 
-from analytics_agent.db.load.keywords import renamed_words
+from analytics_agent.db.load.keywords import RenamedWords
 from analytics_agent.db.load.names import rename_reason
 from analytics_agent.db.load.options import LoadOptions, check_options, file_kind, resolve_inputs
 from analytics_agent.db.load.plan import Plan, excel_note, make_plan
@@ -61,7 +62,7 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
     options = check_options(options, "csv")
     files = [i.path for i in inputs]
     with duckdb.connect() as conn:
-        reserved = renamed_words(conn)
+        reserved = RenamedWords(conn)
         plan = make_plan(conn, "csv", files, inputs, options, reserved, None, writing=False)
         free = [c for c in plan.text_columns if c not in plan.fixed]  # --column-type TEXT: left alone
         amounts, amount_notes = _amounts(conn, plan.query, plan.params, free, options.decimal)
@@ -74,7 +75,7 @@ def pin_csv_reading(pattern: str, options: LoadOptions, *, many: bool) -> Pinned
     return PinnedReading(read, renamed, notes, amounts)
 
 
-def _notes(plan: Plan, renamed: dict[str, str], reserved: frozenset[str]) -> list[str]:
+def _notes(plan: Plan, renamed: dict[str, str], reserved: Container[str]) -> list[str]:
     """What the reading decided that a reader of the source should know: Excel's sep= line, the renames,
     the order of day and month. Pure."""
     notes = excel_note(plan.dialect) + [r for o, s in renamed.items() if (r := rename_reason(o, s, reserved))]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from analytics_agent.db.load.names import safe_identifier, table_name_from_path
 from analytics_agent.db.load.options import LoadOptions, Mode
@@ -26,7 +26,7 @@ def write_mode(mode: Mode, table: str, existing: list[str]) -> Mode:
     return "create"
 
 
-def target_table(options: LoadOptions, patterns: Sequence[str], reserved: frozenset[str]) -> str:
+def target_table(options: LoadOptions, patterns: Sequence[str], reserved: Container[str]) -> str:
     """The table a load writes: ``--table`` made safe, or the first file's (or archive member's) name."""
     if options.table is not None:
         name = safe_identifier(options.table, reserved=reserved, prefix="t")
