@@ -223,7 +223,9 @@ def test_a_footer_sentence_without_spaces_is_named_a_line_of_text(tmp_path: Path
     assert suggested_options(refusal) == {"skip_bad_rows": True}
     summary = _load(path, skip_bad_rows=True)
     assert summary.columns[0].type == "DATE" and summary.rejected_lines == [12]
-    short = _refusal(_write(tmp_path, "short.csv", text.replace("本資料僅供參考，實際交易以本行帳載為準", "手續費")))
+    short = _refusal(
+        _write(tmp_path, "short.csv", text.replace("本資料僅供參考，實際交易以本行帳載為準", "手續費"))
+    )
     assert "cannot convert" in short and "line of text" not in short, short
 
 

@@ -103,7 +103,9 @@ def _unspaced_letter(char: str) -> bool:
     """A letter of a script that writes no space between words: Thai and Lao, and the CJK block's kana
     and ideographs (Hangul is written with spaces). Pure."""
     code = ord(char)
-    return char.isalpha() and (0x0E00 <= code <= 0x0EFF or 0x3040 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF)
+    return char.isalpha() and (
+        0x0E00 <= code <= 0x0EFF or 0x3040 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF
+    )
 
 
 def fields_of(record: str, delimiter: str | None) -> int | None:

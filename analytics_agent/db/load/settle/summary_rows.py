@@ -20,12 +20,15 @@ from analytics_agent.db.rows import first_row
 _OPENING = (
     r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente)|opening balance|previous balance"
     r"|(beginning|starting) balance|(balance )?brought forward|b/f|anfangssaldo|alter saldo|vortrag"
-    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo)"
+    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo"
+    r"|начално салдо|входящ(ий|ее) (остаток|сальдо)|остаток на начало( периода)?|вхідний залишок"
+    r"|saldo pocz[aą]tkowe|po[cč]ate[cč]n[ýy] z[uů]statek)"
 )
 _CLOSING = (
     r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível))?|closing balance|ending balance|new balance"
     r"|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde|eindsaldo"
-    r"|utgående saldo)"
+    r"|utgående saldo|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
+    r"|вихідний залишок|saldo ko[nń]cowe|kone[cč]n[ýy] z[uů]statek)"
 )
 """What a statement writes in its last row's label for the balance after the movements above; the label
 with the spaces of a spaced-out word taken out (``S A L D O``)."""
@@ -236,10 +239,14 @@ def edge_rows_note(found: EdgeRows) -> str:
     """The load's note for rows kept. Pure."""
     them = "it" if len(found.rows) == 1 else "them"
     return (
-        f"{'the first row is a summary, no record' if found.kind == 'summary' else found.what + ' are no records'}: "
+        f"{'the first row is a summary, no record' if found.kind == 'summary' else found.what + _are(found)}: "
         f"{found.why}; loaded as {'a row' if them == 'it' else 'rows'}, sums and counts include {them}: add "
         f"--drop-totals to load without {them}"
     )
+
+
+def _are(found: EdgeRows) -> str:
+    return " is no record" if len(found.rows) == 1 else " are no records"
 
 
 def dropped_note(found: EdgeRows) -> str:
