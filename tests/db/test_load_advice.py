@@ -229,6 +229,22 @@ def test_a_footer_sentence_without_spaces_is_named_a_line_of_text(tmp_path: Path
     assert "cannot convert" in short and "line of text" not in short, short
 
 
+def test_a_label_and_value_line_below_the_table_is_a_line_of_text(tmp_path: Path) -> None:
+    """Slovenská sporiteľňa ends its statement with ``Počet pohybov:;50`` (two fields under eleven): the
+    refusal named --type for the date column it fell into; it is a line of text, and --skip-bad-rows
+    loads the table. Two fields without the label's colon keep the record's own advice."""
+    rows = "".join(f"1{d}.03.2024;Platba {d};-{d}7,50\n" for d in range(1, 8))
+    path = _write(tmp_path, "pohyby.csv", "Dátum;Popis;Suma\n" + rows + "\nPočet pohybov:;7\n")
+    refusal = _refusal(path, decimal=",")
+    assert "has 2 fields where the header has 3; it is a line of text" in refusal, refusal
+    summary = _load(path, decimal=",", skip_bad_rows=True)
+    assert summary.columns[0].type == "DATE" and summary.rows_loaded == 7
+    other = _refusal(
+        _write(tmp_path, "plain.csv", "Dátum;Popis;Suma\n" + rows + "Počet pohybov;7\n"), decimal=","
+    )
+    assert "line of text" not in other, other
+
+
 def test_key_value_lines_read_as_the_header_name_the_skip_to_the_real_one(tmp_path: Path) -> None:
     """An Indian bank's statement starts with ``Account Name :,M/S …`` lines, two fields each, and ends in a
     one-field footer: DuckDB took the first line for a two-column header and the refusal named
