@@ -1102,3 +1102,22 @@ def test_local_currency_abbreviations_after_the_number_are_read(tmp_path: Path) 
     ]
     (note,) = [n for n in summary.notes if n.startswith("amounts stored as numbers")]
     assert "total '36,818.15 ر.س' -> 36818.15 (ر.س)" in note
+
+
+def test_the_marks_that_keep_a_value_text_in_a_spreadsheet_are_taken_off_and_said(tmp_path: Path) -> None:
+    """An ERP writes ``="00123"`` so Excel keeps a SKU's zeros, and WeChat Pay ends its order numbers with a
+    tab: DuckDB stored both as written, so ``sku = '00123'`` matched nothing. The marks are taken off,
+    the columns stay text (no --type BIGINT is offered for the numbers the export marked as text), and
+    --type keeps them as written."""
+    text = 'sku,order_no,qty\n="00123","4200001234567890123\t",5\n="00456",/,7\n="00789","4200001234567890125\t",1\n'
+    summary = _load(tmp_path, "export.csv", text)
+    assert _rows(tmp_path, "SELECT sku, order_no FROM t ORDER BY qty") == [
+        ("00789", "4200001234567890125"),
+        ("00123", "4200001234567890123"),
+        ("00456", "/"),
+    ]
+    said = [n for n in summary.notes if "keep a value text" in n]
+    assert [n.split(":")[0] for n in said] == ["sku", "order_no"] and "taken off 3 values" in said[0], said
+    assert not any("--type sku=BIGINT" in n for n in summary.notes), summary.notes
+    _load(tmp_path, "export.csv", text, types={"sku": "VARCHAR"})
+    assert _rows(tmp_path, "SELECT sku FROM t ORDER BY qty")[0] == ('="00789"',)
