@@ -1121,3 +1121,12 @@ def test_the_marks_that_keep_a_value_text_in_a_spreadsheet_are_taken_off_and_sai
     assert not any("--type sku=BIGINT" in n for n in summary.notes), summary.notes
     _load(tmp_path, "export.csv", text, types={"sku": "VARCHAR"})
     assert _rows(tmp_path, "SELECT sku FROM t ORDER BY qty")[0] == ('="00789"',)
+
+
+def test_full_width_yen_amounts_are_numbers_in_one_unit_with_the_yen_sign(tmp_path: Path) -> None:
+    """Yamato's B2 export writes its fares with the full-width yen (``￥1,450``), which stayed text; beside
+    the ordinary ``¥`` it is the same currency."""
+    summary = _load(tmp_path, "b2.csv", 'id,fare\n1,￥930\n2,"￥1,450"\n3,¥1230\n')
+    assert _types(summary)["fare"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT sum(fare) FROM t") == [(3610.0,)]
+    assert any("fare '￥930' -> 930 (¥)" in n for n in summary.notes), summary.notes
