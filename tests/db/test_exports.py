@@ -1130,3 +1130,15 @@ def test_full_width_yen_amounts_are_numbers_in_one_unit_with_the_yen_sign(tmp_pa
     assert _types(summary)["fare"] == "DOUBLE"
     assert _rows(tmp_path, "SELECT sum(fare) FROM t") == [(3610.0,)]
     assert any("fare '￥930' -> 930 (¥)" in n for n in summary.notes), summary.notes
+
+
+def test_international_phone_numbers_grouped_by_threes_stay_text_beside_signed_amounts(
+    tmp_path: Path,
+) -> None:
+    """Zásilkovna's export (round seven) writes ``+420 646 149 637``: a plus and groups of three read as a
+    signed amount with space thousands, and the phones were stored as the number 420646149637. Amounts
+    signed the same way beside them still read."""
+    text = "id;telefon;castka\n1;+420 646 149 637;+1 234,50\n2;+420 747 434 157;+12,00\n3;+420 746 111 108;-5,00\n"
+    summary = _load(tmp_path, "zasilky.csv", text)
+    assert _types(summary)["telefon"] == "VARCHAR" and _types(summary)["castka"] == "DOUBLE", summary.notes
+    assert _rows(tmp_path, "SELECT telefon, castka FROM t ORDER BY id")[0] == ("+420 646 149 637", 1234.5)
