@@ -222,3 +222,47 @@ def test_a_statement_with_opening_turnover_and_closing_rows_says_each_and_drops_
         1961.37,
         4832.29,
     )
+
+
+def _ostatki(tmp_path: Path) -> Path:
+    """A МойСклад stock list (round seven): a group's name alone on its row, its items (amounts with
+    no-break-space thousands and a decimal comma, dates dd.mm.yy), its 'Итого по группе «…»' row; a grand
+    'Итого' at the end."""
+    groups = {"Электроника": [("00033", "1\u00a0518", "2\u00a0631\u00a0771,78", "26.12.23")]}
+    groups["Электроника"].append(("00065", "383", "1\u00a0370\u00a0787,64", "03.09.23"))
+    groups["Канцтовары"] = [("00512", "20", "1\u00a0000,50", "14.02.24"), ("00513", "7", "70,00", "01.03.24")]
+    lines = ["Код;Остаток;Сумма;Последнее поступление"]
+    for name, items in groups.items():
+        lines.append(f"{name};;;")
+        lines += [";".join(item) for item in items]
+        units = sum(int(i[1].replace("\u00a0", "")) for i in items)
+        total = sum(float(i[2].replace("\u00a0", "").replace(",", ".")) for i in items)
+        lines.append(f"Итого по группе «{name}»;{units};{total:.2f}".replace(".", ",") + ";")
+    lines.append("Итого;1928;4003629,92;")
+    path = tmp_path / "ostatki.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_russian_group_subtotals_and_total_are_said_and_dropped_with_the_dates_left_right(
+    tmp_path: Path,
+) -> None:
+    """'Итого по группе' rows were no subtotals to DuckDB's RE2 (its \\b is a boundary of ASCII words), so
+    the grand total was no total either and all of them loaded as rows. With --drop-totals, the second
+    settling of the label's column read the year-last dates again and swapped them back (26.12.23 as
+    2026-12-23)."""
+    path = _ostatki(tmp_path)
+    summary = _load(tmp_path, path)
+    said = " | ".join(summary.notes)
+    assert "the last row (код = 'Итого') holds the sums of the rows above" in said, said
+    assert "2 subtotal rows such as 'Итого по группе «Электроника»' and 2 rows naming their groups" in said
+    summary = _load(tmp_path, path, drop_totals=True)
+    assert summary.rows_loaded == 4
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        rows = conn.execute("SELECT код, последнее_поступление::VARCHAR FROM t ORDER BY код").fetchall()
+    assert rows == [
+        ("00033", "2023-12-26"),
+        ("00065", "2023-09-03"),
+        ("00512", "2024-02-14"),
+        ("00513", "2024-03-01"),
+    ]

@@ -297,7 +297,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             recount=None,
             stored_to_original=self._stored_to_original(),
             tokens=self.options.nulls(),
-            date_formats=self.plan.date_formats,
+            date_formats={},  # DuckDB's own dates settled in the first pass: read again, they swapped back
             decimal=self.options.decimal,
             rows=rows,
             units_known=units,

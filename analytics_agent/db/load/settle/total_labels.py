@@ -13,11 +13,14 @@ TOTAL_LABEL = (
 )
 """What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside):
 German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Celkem``, Greek ``Σύνολα``."""
-SUBTOTAL = r"(?i)^.*\b(sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt)\b.*$"
+_SUBTOTAL_WORDS = r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|итого|всего|razem|suma|summa|totaal"
+SUBTOTAL = rf"(?i)^.*\b({_SUBTOTAL_WORDS})\b.*$"
 """A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
 Subtotal``, ``Subtotal: North``, ``North (total)``). Loose on purpose: the rows so labelled count as
 subtotals only when their sums and the other rows' sums each equal the totals row. (Only a label ending
 or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
+SUBTOTAL_SQL = rf"(?i)^(.*[^\pL])?({_SUBTOTAL_WORDS})([^\pL].*)?$"
+"""``SUBTOTAL`` in DuckDB's RE2, whose ``\b`` is a boundary of ASCII words only (``Итого по группе``)."""
 
 
 def is_total_label(value: str) -> bool:

@@ -19,7 +19,7 @@ from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.footer import Notes, note_rows
 from analytics_agent.db.load.settle.retype import retype_column
 from analytics_agent.db.load.settle.stacked_totals import stacked
-from analytics_agent.db.load.settle.total_labels import SUBTOTAL, is_total_label
+from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL, is_total_label
 from analytics_agent.db.load.settle.total_sums import aggregated, numbers_of, whole_row
 from analytics_agent.db.rows import first_row
 
@@ -82,7 +82,7 @@ def find_totals(
     if not numbers:
         return None
     col = quote_ident(label)
-    sub = f"coalesce(regexp_full_match({col}, '{SUBTOTAL}'), false)"
+    sub = f"coalesce(regexp_full_match({col}, '{SUBTOTAL_SQL}'), false)"
     subtotals = [
         int(r[0]) for r in conn.execute(f"SELECT rowid FROM {t} WHERE rowid < {row} AND {sub}").fetchall()
     ]
