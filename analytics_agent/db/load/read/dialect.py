@@ -204,7 +204,7 @@ def _header_after_all(
 
 def _unnamed(columns: dict[str, str]) -> bool:
     """Whether DuckDB named a column itself (``column1``): the first line has an empty field."""
-    return any(re.fullmatch(r"column\d+", name) for name in columns)
+    return any(name.startswith("column") and re.fullmatch(r"column\d+", name) for name in columns)
 
 
 def _token_names(

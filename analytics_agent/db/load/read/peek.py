@@ -84,12 +84,12 @@ def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | No
     return Peek(guessed, found_comment, line_endings(text), text)
 
 
-_EXCEL_SEP = re.compile("\ufeff?sep=([^\r\n])\r?(?:\n|$)")
+_EXCEL_SEP = "\ufeff?sep=([^\r\n])\r?(?:\n|$)"
 
 
 def excel_delimiter(text: str) -> str | None:
     """The delimiter Excel's ``sep=;`` line names when it is the first line of ``text``, else None. Pure."""
-    found = _EXCEL_SEP.match(text)
+    found = re.match(_EXCEL_SEP, text) if text.startswith(("sep=", "\ufeffsep=")) else None
     return found.group(1) if found else None
 
 

@@ -1,0 +1,219 @@
+"""The plain-string tests run before the load's big case-blind regexes (``settle.plain_words``) only
+spare a compile: each checked function answers as its regex alone did, on strings built from the
+regex itself (every alternative, in several cases, after white space and a ``#``, with the letters a
+case-blind match takes past ASCII), and every word of each list is needed (drop one and a string the
+regex matches is refused)."""
+
+from __future__ import annotations
+
+import re
+import re._constants as sre
+import re._parser as sre_parse
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import duckdb
+import pytest
+
+from analytics_agent.db import profile_scan
+from analytics_agent.db.load.settle import footer, summary_rows, total_labels
+from analytics_agent.db.load.settle.plain_words import lowered, may_hold, may_start
+
+_CATEGORY = {
+    sre.CATEGORY_DIGIT: "7",
+    sre.CATEGORY_SPACE: " ",
+    sre.CATEGORY_WORD: "a",
+    sre.CATEGORY_NOT_DIGIT: "x",
+    sre.CATEGORY_NOT_SPACE: "x",
+    sre.CATEGORY_NOT_WORD: "-",
+}
+
+
+def _one(op: Any, av: Any) -> list[str]:
+    """Strings one node of a parsed regex matches: each alternative once."""
+    if op is sre.LITERAL:
+        return [chr(av)]
+    if op in (sre.NOT_LITERAL, sre.ANY):
+        return ["x" if av != ord("x") else "y"]
+    if op is sre.IN:
+        if any(o is sre.NEGATE for o, _ in av):
+            return ["x", "-"]
+        found: list[str] = []
+        for o, a in av:
+            found += (
+                [chr(a[0]), chr(a[1])]
+                if o is sre.RANGE
+                else [_CATEGORY[a]]
+                if o is sre.CATEGORY
+                else [chr(a)]
+            )
+        return found
+    if op is sre.CATEGORY:
+        return [_CATEGORY[av]]
+    if op is sre.BRANCH:
+        return [s for branch in av[1] for s in _seq(branch)]
+    if op is sre.SUBPATTERN:
+        return _seq(av[3])
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+        low, high, inner = av
+        strings = _seq(inner)
+        once = max(low, 1)
+        return [strings[0] * low] + ([s * once for s in strings] if once <= high else [])
+    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+        return [""]
+    raise AssertionError(f"no examples for {op}")
+
+
+def _seq(items: Iterable[tuple[Any, Any]]) -> list[str]:
+    """Strings a sequence matches: the first example of every node, then each other example of a node
+    among the first of the rest (each alternative once, not every combination)."""
+    options = [_one(op, av) for op, av in items]
+    base = [o[0] for o in options]
+    out = ["".join(base)]
+    for i, strings in enumerate(options):
+        out += ["".join([*base[:i], s, *base[i + 1 :]]) for s in strings[1:]]
+    return out
+
+
+def _examples(pattern: str) -> list[str]:
+    """Strings built from ``pattern``'s alternatives, in other cases, after white space and a ``#``, with
+    a digit or text after them, and with letters past ASCII a case-blind match takes (``ſ``, ``ı``, the
+    Kelvin sign)."""
+    found = set()
+    for s in _seq(sre_parse.parse(pattern)):
+        for case in (s, s.upper(), s.title(), s.swapcase()):
+            for lead in ("", "  ", "\t", "#", " # ", "\u2003"):
+                for tail in ("", " 2024", ":", " x"):
+                    found.add(lead + case + tail)
+        found |= {s.replace("s", "ſ"), s.replace("i", "ı"), s.replace("k", "\u212a"), s.replace("i", "İ")}
+    return sorted(found)
+
+
+def _label_old(value: Any) -> str:
+    text = str(value).strip(" :")
+    if re.fullmatch(r"(\w ){2,}\w", text):
+        text = text.replace(" ", "")
+    return text
+
+
+_TOTAL = _examples(total_labels.TOTAL_LABEL) + _examples(total_labels.SUBTOTAL)
+_CASES: list[tuple[Any, str, Callable[[str], bool], Callable[[str], bool], list[str]]] = [
+    (
+        total_labels,
+        "_WORDS",
+        total_labels.is_total_label,
+        lambda v: bool(
+            re.fullmatch(total_labels.TOTAL_LABEL, v.strip(" :"))
+            or re.fullmatch(total_labels.SUBTOTAL, v.strip(" :"))
+        ),
+        _TOTAL,
+    ),
+    (
+        footer,
+        "_NOTE_STARTS",
+        footer.is_note_start,
+        lambda v: re.match(footer._NOTE_START, v) is not None,
+        _examples(footer._NOTE_START),
+    ),
+    (
+        footer,
+        "_BALANCE_STARTS",
+        footer.is_balance_line,
+        lambda v: re.match(footer._BALANCE_LINE, v) is not None,
+        _examples(footer._BALANCE_LINE),
+    ),
+    (
+        footer,
+        "_SHARE_STARTS",
+        footer.is_share_line,
+        lambda v: re.match(footer._SHARE_LINE, v) is not None,
+        _examples(footer._SHARE_LINE),
+    ),
+    (
+        summary_rows,
+        "_OPENING_WORDS",
+        summary_rows._opening,
+        lambda v: re.fullmatch(summary_rows._OPENING, v) is not None,
+        _examples(summary_rows._OPENING),
+    ),
+]
+_IDS = [attr for _, attr, *_ in _CASES]
+_PLAIN = [
+    "T",
+    "42",
+    "1) a",
+    "12",
+    "East",
+    "2024-01-31",
+    "Saldo",
+    "  ",
+    "",
+    "#",
+    "(c)",
+    "(12)",
+    "12)x",
+    "Totally",
+]
+
+
+@pytest.mark.parametrize(("module", "attr", "check", "regex", "strings"), _CASES, ids=_IDS)
+def test_each_check_answers_as_its_regex(
+    module: Any, attr: str, check: Callable[[str], bool], regex: Callable[[str], bool], strings: list[str]
+) -> None:
+    matched = [s for s in strings if regex(s)]
+    assert len(matched) >= len(getattr(module, attr))  # the strings do reach the regex's alternatives
+    assert [s for s in [*strings, *_PLAIN] if check(s) != regex(s)] == []
+
+
+@pytest.mark.parametrize(("module", "attr", "check", "regex", "strings"), _CASES, ids=_IDS)
+def test_every_word_of_a_list_is_needed(
+    module: Any,
+    attr: str,
+    check: Callable[[str], bool],
+    regex: Callable[[str], bool],
+    strings: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The other side: the strings above would catch a word dropped from the list."""
+    words = getattr(module, attr)
+    matched = [s for s in strings if regex(s)]
+    for word in words:
+        monkeypatch.setattr(module, attr, tuple(w for w in words if w != word))
+        assert any(not check(s) for s in matched), f"{word!r} dropped from {attr}: no string refused"
+    monkeypatch.setattr(module, attr, words)
+
+
+def test_the_spaced_out_label_reads_as_before() -> None:
+    strings = [*_examples(r"(\w ){2,}\w"), "S A L D O", " S A L D O :", "a b", "ab c d", "Saldo Anterior"]
+    assert all(summary_rows._label(s) == _label_old(s) for s in strings)
+    assert summary_rows._label("S A L D O") == "SALDO"
+
+
+def test_white_space_the_regex_skips_is_stripped_too() -> None:
+    """``may_start`` strips what ``^\\s*`` skips: every code point ``\\s`` matches."""
+    spaces = [chr(c) for c in range(0x110000) if re.match(r"\s", chr(c))]
+    assert all(may_start(f"{s}saldo", ("saldo",)) for s in spaces)
+    assert len(spaces) > 20
+
+
+def test_only_ascii_text_is_tested_plainly() -> None:
+    assert lowered("Total") == "total" and lowered("Toſal") is None
+    assert may_hold("ſumme", ("sum",)) and re.fullmatch(total_labels.TOTAL_LABEL, "ſumme")
+    assert not may_hold("Net amount", ("sum",)) and may_start("Kontostand", ("konto",))
+
+
+def test_the_profiles_orderable_types_are_the_regexs() -> None:
+    """``profile_scan._orderable`` against the regex it stood for, over DuckDB's own type names."""
+    old = re.compile(
+        r"^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL.*|BIGNUM|DATE|TIME.*|TIMESTAMP.*"
+        r"|INTERVAL|VARCHAR|BOOLEAN|UUID)$"
+    )
+    with duckdb.connect() as conn:
+        names = [str(r[0]) for r in conn.execute("SELECT DISTINCT type_name FROM duckdb_types()").fetchall()]
+        described = conn.execute(
+            "SELECT 1.5::DECIMAL(18,3), now()::TIMESTAMPTZ, [1], {'a': 1}, 'x'::BLOB, 1::UTINYINT"
+        ).description
+    kinds = [k.upper() for k in names] + [str(d[1]) for d in described or []]
+    kinds += [f"{k}\n" for k in kinds] + [f"{k}\n\n" for k in kinds] + ["DECIMAL\nX", "TIME X", "XDATE"]
+    assert [k for k in kinds if profile_scan._orderable(k) != bool(old.match(k))] == []
+    assert profile_scan._orderable("DECIMAL(18,3)") and not profile_scan._orderable("INTEGER[]")
