@@ -7,9 +7,7 @@ regex matches is refused)."""
 from __future__ import annotations
 
 import re
-import re._constants as sre
-import re._parser as sre_parse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import duckdb
@@ -18,75 +16,7 @@ import pytest
 from analytics_agent.db import profile_scan
 from analytics_agent.db.load.settle import footer, summary_rows, total_labels
 from analytics_agent.db.load.settle.plain_words import lowered, may_hold, may_start
-
-_CATEGORY = {
-    sre.CATEGORY_DIGIT: "7",
-    sre.CATEGORY_SPACE: " ",
-    sre.CATEGORY_WORD: "a",
-    sre.CATEGORY_NOT_DIGIT: "x",
-    sre.CATEGORY_NOT_SPACE: "x",
-    sre.CATEGORY_NOT_WORD: "-",
-}
-
-
-def _one(op: Any, av: Any) -> list[str]:
-    """Strings one node of a parsed regex matches: each alternative once."""
-    if op is sre.LITERAL:
-        return [chr(av)]
-    if op in (sre.NOT_LITERAL, sre.ANY):
-        return ["x" if av != ord("x") else "y"]
-    if op is sre.IN:
-        if any(o is sre.NEGATE for o, _ in av):
-            return ["x", "-"]
-        found: list[str] = []
-        for o, a in av:
-            found += (
-                [chr(a[0]), chr(a[1])]
-                if o is sre.RANGE
-                else [_CATEGORY[a]]
-                if o is sre.CATEGORY
-                else [chr(a)]
-            )
-        return found
-    if op is sre.CATEGORY:
-        return [_CATEGORY[av]]
-    if op is sre.BRANCH:
-        return [s for branch in av[1] for s in _seq(branch)]
-    if op is sre.SUBPATTERN:
-        return _seq(av[3])
-    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
-        low, high, inner = av
-        strings = _seq(inner)
-        once = max(low, 1)
-        return [strings[0] * low] + ([s * once for s in strings] if once <= high else [])
-    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
-        return [""]
-    raise AssertionError(f"no examples for {op}")
-
-
-def _seq(items: Iterable[tuple[Any, Any]]) -> list[str]:
-    """Strings a sequence matches: the first example of every node, then each other example of a node
-    among the first of the rest (each alternative once, not every combination)."""
-    options = [_one(op, av) for op, av in items]
-    base = [o[0] for o in options]
-    out = ["".join(base)]
-    for i, strings in enumerate(options):
-        out += ["".join([*base[:i], s, *base[i + 1 :]]) for s in strings[1:]]
-    return out
-
-
-def _examples(pattern: str) -> list[str]:
-    """Strings built from ``pattern``'s alternatives, in other cases, after white space and a ``#``, with
-    a digit or text after them, and with letters past ASCII a case-blind match takes (``ſ``, ``ı``, the
-    Kelvin sign)."""
-    found = set()
-    for s in _seq(sre_parse.parse(pattern)):
-        for case in (s, s.upper(), s.title(), s.swapcase()):
-            for lead in ("", "  ", "\t", "#", " # ", "\u2003"):
-                for tail in ("", " 2024", ":", " x"):
-                    found.add(lead + case + tail)
-        found |= {s.replace("s", "ſ"), s.replace("i", "ı"), s.replace("k", "\u212a"), s.replace("i", "İ")}
-    return sorted(found)
+from tests.regex_examples import examples
 
 
 def _label_old(value: Any) -> str:
@@ -96,7 +26,7 @@ def _label_old(value: Any) -> str:
     return text
 
 
-_TOTAL = _examples(total_labels.TOTAL_LABEL) + _examples(total_labels.SUBTOTAL)
+_TOTAL = examples(total_labels.TOTAL_LABEL) + examples(total_labels.SUBTOTAL)
 _CASES: list[tuple[Any, str, Callable[[str], bool], Callable[[str], bool], list[str]]] = [
     (
         total_labels,
@@ -113,28 +43,28 @@ _CASES: list[tuple[Any, str, Callable[[str], bool], Callable[[str], bool], list[
         "_NOTE_STARTS",
         footer.is_note_start,
         lambda v: re.match(footer._NOTE_START, v) is not None,
-        _examples(footer._NOTE_START),
+        examples(footer._NOTE_START),
     ),
     (
         footer,
         "_BALANCE_STARTS",
         footer.is_balance_line,
         lambda v: re.match(footer._BALANCE_LINE, v) is not None,
-        _examples(footer._BALANCE_LINE),
+        examples(footer._BALANCE_LINE),
     ),
     (
         footer,
         "_SHARE_STARTS",
         footer.is_share_line,
         lambda v: re.match(footer._SHARE_LINE, v) is not None,
-        _examples(footer._SHARE_LINE),
+        examples(footer._SHARE_LINE),
     ),
     (
         summary_rows,
         "_OPENING_WORDS",
         summary_rows._opening,
         lambda v: re.fullmatch(summary_rows._OPENING, v) is not None,
-        _examples(summary_rows._OPENING),
+        examples(summary_rows._OPENING),
     ),
 ]
 _IDS = [attr for _, attr, *_ in _CASES]
@@ -184,7 +114,7 @@ def test_every_word_of_a_list_is_needed(
 
 
 def test_the_spaced_out_label_reads_as_before() -> None:
-    strings = [*_examples(r"(\w ){2,}\w"), "S A L D O", " S A L D O :", "a b", "ab c d", "Saldo Anterior"]
+    strings = [*examples(r"(\w ){2,}\w"), "S A L D O", " S A L D O :", "a b", "ab c d", "Saldo Anterior"]
     assert all(summary_rows._label(s) == _label_old(s) for s in strings)
     assert summary_rows._label("S A L D O") == "SALDO"
 
