@@ -13,7 +13,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from analytics_agent.db import profile_scan
+from analytics_agent.db import profile_scan, relationships_base
+from analytics_agent.db.load.read import peek
 from analytics_agent.db.load.settle import footer, summary_rows, total_labels
 from analytics_agent.db.load.settle.plain_words import lowered, may_hold, may_start
 from tests.regex_examples import examples
@@ -132,18 +133,38 @@ def test_only_ascii_text_is_tested_plainly() -> None:
     assert not may_hold("Net amount", ("sum",)) and may_start("Kontostand", ("konto",))
 
 
+def _type_names() -> list[str]:
+    """DuckDB's own type names and a few types as it writes them, each also with one and two line breaks
+    after it (which a regex's ``$`` tells apart)."""
+    with duckdb.connect() as conn:
+        names = [str(r[0]) for r in conn.execute("SELECT DISTINCT type_name FROM duckdb_types()").fetchall()]
+        described = conn.execute(
+            "SELECT 1.5::DECIMAL(18,3), now()::TIMESTAMPTZ, [1], {'a': 1}, 'x'::BLOB, 1::UTINYINT, uuid()"
+        ).description
+    kinds = [k.upper() for k in names] + [str(d[1]) for d in described or []]
+    return kinds + [f"{k}\n" for k in kinds] + [f"{k}\n\n" for k in kinds] + ["DECIMAL\nX", "TIME X", "XDATE"]
+
+
+def test_the_key_types_are_the_regexs() -> None:
+    old = re.compile(r"^(VARCHAR|U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|UUID)$")
+    kinds = _type_names()
+    assert [k for k in kinds if relationships_base.KEY_TYPES.match(k) != bool(old.match(k))] == []
+    assert sum(bool(old.match(k)) for k in kinds) >= 12
+
+
+def test_every_name_duckdb_gives_a_header_cell_ends_in_a_digit() -> None:
+    """The plain test before ``peek._RENAMED`` (and ``column\\d+`` in ``dialect``)."""
+    matched = [s for s in examples(peek._RENAMED) if re.fullmatch(peek._RENAMED, s)]
+    assert {"column7", "x_7"} <= set(matched) and all(s[-1:].isdecimal() for s in matched)
+    assert peek.header_cells("a,b_1\n1,2\n", ["a", "b_1"], ",", '"') == ("a", "b_1")
+
+
 def test_the_profiles_orderable_types_are_the_regexs() -> None:
     """``profile_scan._orderable`` against the regex it stood for, over DuckDB's own type names."""
     old = re.compile(
         r"^(U?(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)|FLOAT|DOUBLE|DECIMAL.*|BIGNUM|DATE|TIME.*|TIMESTAMP.*"
         r"|INTERVAL|VARCHAR|BOOLEAN|UUID)$"
     )
-    with duckdb.connect() as conn:
-        names = [str(r[0]) for r in conn.execute("SELECT DISTINCT type_name FROM duckdb_types()").fetchall()]
-        described = conn.execute(
-            "SELECT 1.5::DECIMAL(18,3), now()::TIMESTAMPTZ, [1], {'a': 1}, 'x'::BLOB, 1::UTINYINT"
-        ).description
-    kinds = [k.upper() for k in names] + [str(d[1]) for d in described or []]
-    kinds += [f"{k}\n" for k in kinds] + [f"{k}\n\n" for k in kinds] + ["DECIMAL\nX", "TIME X", "XDATE"]
+    kinds = _type_names()
     assert [k for k in kinds if profile_scan._orderable(k) != bool(old.match(k))] == []
     assert profile_scan._orderable("DECIMAL(18,3)") and not profile_scan._orderable("INTEGER[]")

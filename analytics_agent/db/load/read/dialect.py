@@ -217,7 +217,7 @@ def _token_names(
 ) -> dict[str, str]:
     """A header cell that is a missing-value token (``NA``, ``null``) is a name all the same: DuckDB calls
     such a column ``column2``; give it back its own name."""
-    generic = [n for n in columns if re.fullmatch(r"column\d+", n)]
+    generic = [n for n in columns if n.startswith("column") and re.fullmatch(r"column\d+", n)]
     if not generic:
         return columns
     try:
