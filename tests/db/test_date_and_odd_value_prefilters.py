@@ -58,7 +58,7 @@ def _old_candidates(text: Sequence[str], probe: dict[str, Sequence[str]]) -> tup
         if not values:
             continue
         first = values[0]
-        if 6 <= len(first) <= 24 and first[:1].isdigit() and not first.isdigit() and t.local_months(values):
+        if 6 <= len(first) <= 32 and first[:1].isdigit() and not first.isdigit() and t.local_months(values):
             values = [t.in_english(v) for v in values]
             local.add(name)
         if all(6 <= len(v) <= 20 and re.match(t._WRITTEN_DATE, v) for v in values):
@@ -82,7 +82,11 @@ def test_the_date_candidates_are_the_regexs_alone() -> None:
     """Every example as a column of its own, and beside the next one (a column of two values)."""
     probe = {f"c{i}": [v] for i, v in enumerate(_VALUES)}
     probe |= {f"p{i}": [a, b] for i, (a, b) in enumerate(itertools.pairwise(_VALUES))}
-    probe |= {"local": ["15. März 2024", "1. Mai 2024"], "empty": []}
+    probe |= {
+        "local": ["15. März 2024", "1. Mai 2024"],
+        "long": ["31 de marzo de 2024 14:03 hs."],
+        "empty": [],
+    }
     new, old = text_dates._candidates(list(probe), probe), _old_candidates(list(probe), probe)
     assert new == old
     assert len(new[0]) >= 100  # columns of each kind were found

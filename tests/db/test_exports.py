@@ -250,6 +250,22 @@ def test_two_digit_birth_years_take_the_spreadsheet_century(tmp_path: Path, text
     assert any("30-99 read as 1930-1999" in n for n in summary.notes)
 
 
+def test_a_two_digit_year_column_beside_a_four_digit_one_is_not_the_year_24(tmp_path: Path) -> None:
+    """DuckDB reads one date format for a whole file: a Bulgarian statement's value date ``03.03.24``
+    beside its booking date ``02.03.2024`` was read with %d.%m.%Y as the year 24, silently. Each such
+    value is now put in the spreadsheet century, and the load says so; the four-digit column is kept."""
+    text = "d;e;v\n02.03.2024;03.03.24;1\n14.03.2024;14.03.24;2\n28.03.2024;29.03.98;3\n"
+    summary = _load(tmp_path, "izvlechenie.csv", text)
+    assert _rows(tmp_path, "SELECT d, e FROM t ORDER BY v") == [
+        (datetime.date(2024, 3, 2), datetime.date(2024, 3, 3)),
+        (datetime.date(2024, 3, 14), datetime.date(2024, 3, 14)),
+        (datetime.date(2024, 3, 28), datetime.date(1998, 3, 29)),
+    ]
+    said = [n for n in summary.notes if "two-digit year" in n]
+    assert len(said) == 1 and said[0].startswith("e: 3 values have a two-digit year ('03.03.24')"), said
+    assert any(n.startswith("e: dates read day-first (%d.%m.%y)") for n in summary.notes), summary.notes
+
+
 # 3. Totals rows
 
 

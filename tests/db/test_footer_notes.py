@@ -187,3 +187,38 @@ def test_a_percentage_of_total_row_under_the_total_is_a_note_and_both_are_droppe
     summary = _load(tmp_path, path, drop_totals=True)
     assert summary.rows_loaded == 3
     assert {c.name: c.type for c in summary.columns}["current"] == "DOUBLE"
+
+
+DSK = (
+    "Дата\tОписание\tДебит\tКредит\tСалдо\n"
+    "\tНачално салдо\t\t\t4 972,31\n"
+    "02.03.2024\tТеглене от АТМ\t140,02\t\t4 832,29\n"
+    "05.03.2024\tЗаплата\t\t1 961,37\t6 793,66\n"
+    "17.03.2024\tКомунални услуги\t414,53\t\t6 379,13\n"
+    "\tОбороти\t554,55\t1 961,37\t\n"
+    "\tКрайно салдо\t\t\t6 379,13\n"
+)
+"""A Bulgarian statement (round six's DSK file): an opening balance row, the records, a turnover row of
+the debit and credit sums, and the closing balance under it, which repeats the last record's balance."""
+
+
+def test_a_statement_with_opening_turnover_and_closing_rows_says_each_and_drops_them(tmp_path: Path) -> None:
+    """The closing line repeats the balance of the last record two rows up, not of the turnover row
+    right above it: before, it was no note, so the turnover row was no footer total either, and the
+    opening row went unsaid once a totals row was found. Now the load names all three, and --drop-totals
+    loads the three records."""
+    path = tmp_path / "izvlechenie.tsv"
+    path.write_text(DSK, encoding="utf-8")
+    summary = _load(tmp_path, path, decimal=",")
+    said = " | ".join(summary.notes)
+    assert "the last row (описание = 'Обороти') holds the sums of the rows above in дебит" in said
+    assert "'Крайно салдо'" in said
+    assert "the opening balance row (описание = 'Начално салдо') is no record" in said
+    summary = _load(tmp_path, path, decimal=",", drop_totals=True)
+    assert summary.rows_loaded == 3
+    assert _one(tmp_path, "SELECT count(*), sum(дебит), sum(кредит), min(салдо) FROM t") == (
+        3,
+        554.55,
+        1961.37,
+        4832.29,
+    )

@@ -210,6 +210,25 @@ def test_an_sap_list_names_the_skip_to_its_wide_header_then_sets_its_footer_asid
     assert _rows(path, "SELECT count(*), sum(amount_in_lc) FROM t") == [(39, 78019.5)]
 
 
+def test_a_footer_sentence_without_spaces_is_named_a_line_of_text(tmp_path: Path) -> None:
+    """A Taiwanese bank's disclaimer below its table (one field, no spaces between words, round six's
+    Cathay file): it fell into the date column and the refusal named --type 交易日期=VARCHAR, which loads
+    the disclaimer as a row; it is a line of text, and --skip-bad-rows loads the table right. A short
+    value (``手續費``) is no sentence and keeps the conversion's advice."""
+    rows = "".join(f'2024/03/0{d},跨行轉帳,"{d},383"\r\n' for d in range(1, 10))
+    text = "交易日期,說明,存入\r\n" + rows + "\r\n本資料僅供參考，實際交易以本行帳載為準\r\n"
+    path = _write(tmp_path, "mingxi.csv", text)
+    refusal = _refusal(path)
+    assert "line 12 has 1 field where the header has 3; it is a line of text" in refusal, refusal
+    assert suggested_options(refusal) == {"skip_bad_rows": True}
+    summary = _load(path, skip_bad_rows=True)
+    assert summary.columns[0].type == "DATE" and summary.rejected_lines == [12]
+    short = _refusal(
+        _write(tmp_path, "short.csv", text.replace("本資料僅供參考，實際交易以本行帳載為準", "手續費"))
+    )
+    assert "cannot convert" in short and "line of text" not in short, short
+
+
 def test_key_value_lines_read_as_the_header_name_the_skip_to_the_real_one(tmp_path: Path) -> None:
     """An Indian bank's statement starts with ``Account Name :,M/S …`` lines, two fields each, and ends in a
     one-field footer: DuckDB took the first line for a two-column header and the refusal named

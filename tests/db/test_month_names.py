@@ -27,6 +27,11 @@ CASES = [
         [dt.date(2024, 3, 15), dt.date(2024, 4, 22), dt.date(2024, 5, 1), dt.date(2024, 12, 3)],
     ),
     (
+        "ventas.csv",  # Spanish long form (round six's Mercado Libre report), the dates alone
+        "fecha,total\n31 de marzo de 2024,1\n1º de abril de 2024,2\n9 de diciembre de 2024,3\n",
+        [dt.date(2024, 3, 31), dt.date(2024, 4, 1), dt.date(2024, 12, 9)],
+    ),
+    (
         "fr.csv",
         "date,montant\n3 janv. 2024,1\n24 févr. 2024,2\n4 oct. 2024,3\n22 août 2024,4\n",
         [dt.date(2024, 1, 3), dt.date(2024, 2, 24), dt.date(2024, 10, 4), dt.date(2024, 8, 22)],
@@ -56,3 +61,29 @@ def test_english_words_alone_are_no_other_language_and_text_stays_text(tmp_path:
     assert summary.columns[0].type == "VARCHAR"
     with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
         assert conn.execute("SELECT note FROM t").fetchall()[1] == ("12 mag sold",)
+
+
+def test_a_long_spanish_date_with_its_hours_unit_is_a_timestamp(tmp_path: Path) -> None:
+    """Mercado Libre writes ``31 de marzo de 2024 14:03 hs.``: the ``de`` between the parts and the ``hs.``
+    after the time kept the column text without a word. The Python reading (``in_english``, which picks
+    the format) and the SQL one (which converts) agree on it."""
+    assert in_english("31 de marzo de 2024 14:03 hs.") == "31 Mar 2024 14:03"
+    assert (
+        in_english("Modelo de 2024") == "Modelo 2024"
+        and in_english("15. März 2024 9:05 Uhr") == "15 Mar 2024 9:05"
+    )
+    path = tmp_path / "ventas.csv"
+    rows = [
+        "31 de marzo de 2024 14:03 hs.",
+        "1º de abril de 2024 9:05 hs.",
+        "29 de febrero de 2024 23:30 hs.",
+    ]
+    path.write_text("id,fecha\n" + "".join(f"{i},{r}\n" for i, r in enumerate(rows)), encoding="utf-8")
+    summary = load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t"))
+    assert summary.columns[1].type == "TIMESTAMP", summary.notes
+    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
+        assert [r[0] for r in conn.execute("SELECT fecha FROM t ORDER BY id").fetchall()] == [
+            dt.datetime(2024, 3, 31, 14, 3),
+            dt.datetime(2024, 4, 1, 9, 5),
+            dt.datetime(2024, 2, 29, 23, 30),
+        ]

@@ -152,3 +152,50 @@ def test_an_opening_balance_above_a_running_balance_is_named_with_the_closing_on
 def test_an_opening_label_whose_balance_does_not_run_into_the_next_row_is_a_record(tmp_path: Path) -> None:
     _, notes, rows = _load(tmp_path, _wallet(tmp_path, START + 100))
     assert rows == len(MOVES) + 2 and not any("balance row" in n for n in notes)
+
+
+REGIONS = [("Reykjavíkurborg", 139000, 141224), ("Kópavogsbær", 21273, 21038), ("Akureyrarbær", 19642, 19912)]
+REGIONS += [("Hafnarfjarðarkaupstaður", 29799, 30264), ("Garðabær", 18252, 18706)]
+
+
+def _px_web(tmp_path: Path, *, first: tuple[str, int, int] | None = None) -> Path:
+    """A statistics office's table (round six's PX-Web export): the whole country first, its numbers the
+    sums of the municipalities below, then a percent change beside them that is no sum."""
+    total = first or ("Alls landið", sum(r[1] for r in REGIONS), sum(r[2] for r in REGIONS))
+    lines = ['"Sveitarfélag";"2023";"2024";"Breyting (%)"']
+    lines += [
+        f'"{n}";{a};{b};{round(100 * (b - a) / a, 1):.1f}'.replace(".", ",") for n, a, b in [total, *REGIONS]
+    ]
+    path = tmp_path / "mannfjoldi.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_totals_row_above_the_records_is_said_refused_and_dropped_on_asking(tmp_path: Path) -> None:
+    db, notes, rows = _load(tmp_path, _px_web(tmp_path), decimal=",")
+    assert rows == len(REGIONS) + 1
+    (said,) = [n for n in notes if n.startswith("the first row (")]
+    assert said.startswith(
+        "the first row (sveitarfelag = 'Alls landið') is no record: its c_2023, c_2024 are"
+    )
+    query = {"table": "t", "metrics": [{"fn": "sum", "column": "c_2024"}]}
+    error, refusal = _call(db, "aggregate", query)
+    fix = json.loads(refusal[refusal.index("{") : refusal.index("}") + 1])
+    assert error and fix == {"column": "sveitarfelag", "op": "not_in", "value": ["Alls landið"]}, refusal
+    _, fixed = _call(db, "aggregate", {**query, "filters": [fix]})
+    assert json.loads(fixed)["rows"] == [[sum(r[2] for r in REGIONS)]]
+    _, described = _call(db, "describe_table", {"table": "t"})
+    assert json.loads(described)["totals_rows"]["labels"] == ["Alls landið"]
+
+    db, notes, rows = _load(tmp_path, _px_web(tmp_path), decimal=",", drop_totals=True)
+    assert rows == len(REGIONS)
+    assert any(
+        n.startswith("--drop-totals: dropped the first row (sveitarfelag = 'Alls landið')") for n in notes
+    )
+
+
+def test_a_first_row_whose_numbers_are_not_the_sums_below_is_a_record(tmp_path: Path) -> None:
+    """The biggest municipality first, bigger than the next in both years, but no sum: a record."""
+    path = _px_web(tmp_path, first=("Reykjanesbær", 90000, 91000))
+    _, notes, rows = _load(tmp_path, path, decimal=",")
+    assert rows == len(REGIONS) + 1 and not any("first row" in n for n in notes), notes

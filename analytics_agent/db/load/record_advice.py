@@ -88,9 +88,24 @@ def unquoted_reader(where: str, fields: int, expected: int) -> str:
 
 
 def text_line(record: str, fields: int) -> bool:
-    """A record of one field that reads as words (a footer, a note), not as a short record. Pure."""
+    """A record of one field that reads as words (a footer, a note), not as a short record: three words,
+    two of them all letters, or, in a script written without spaces between words (Chinese, Japanese,
+    Thai), a sentence of eight letters or more (``本資料僅供參考，實際交易以本行帳載為準``). Pure."""
+    if fields != 1:
+        return False
     words = record.strip().split()
-    return fields == 1 and len(words) >= 3 and sum(w.isalpha() for w in words) >= 2
+    if len(words) >= 3 and sum(w.isalpha() for w in words) >= 2:
+        return True
+    return sum(_unspaced_letter(c) for c in record) >= 8
+
+
+def _unspaced_letter(char: str) -> bool:
+    """A letter of a script that writes no space between words: Thai and Lao, and the CJK block's kana
+    and ideographs (Hangul is written with spaces). Pure."""
+    code = ord(char)
+    return char.isalpha() and (
+        0x0E00 <= code <= 0x0EFF or 0x3040 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF
+    )
 
 
 def fields_of(record: str, delimiter: str | None) -> int | None:

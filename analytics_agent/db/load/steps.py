@@ -108,10 +108,12 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             # a column kept text by a note below the table: --null, as the odd-value check advised, would
             # load the note as a row; the footer's note names --drop-footer instead
             notes = moot_notes(notes, kept) + totals_notes
-            edges = None if totals else find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
+            edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
             if edges is not None:
                 notes.append(edge_rows_note(edges))
-                totals = edge_marker(edges)
+                # the profile names one kind of rows for aggregate to refuse: the totals row's sums count
+                # twice, an opening balance row (under a turnover row and a closing line) only is said
+                totals = totals or edge_marker(edges)
         profile, links = self._store(own_names, units, None if appending else loaded, totals, labels)
         return loaded, rejected, notes, profile, links
 

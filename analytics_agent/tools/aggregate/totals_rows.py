@@ -59,6 +59,13 @@ def totals_message(table: str, marker: dict[str, Any]) -> str:
             f"{', '.join(repr(v) for v in labels)}), loaded as rows: {sums} there are balances, not movements. "
             f"Add the filter {fix} (or reload the file with --drop-totals)"
         )
+    if marker.get("kind") == "total":
+        fix = json.dumps({"column": column, "op": "not_in", "value": labels})
+        return (
+            f"{table} holds its first row ({column} = {', '.join(repr(v) for v in labels)}) with the sums of "
+            f"the rows below in {sums}, loaded as a row: this answer would count them twice. Add the filter "
+            f"{fix} (or reload the file with --drop-totals)"
+        )
     which = "its last row" if rows == 1 else f"its last row and {rows - 1} subtotal or other footer row(s)"
     if marker.get("empty"):
         said, fix = f"{column} empty", json.dumps({"column": column, "op": "not_null"})

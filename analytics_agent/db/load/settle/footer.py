@@ -13,6 +13,7 @@ Runs inside the load's transaction on the freshly written table (its ``rowid`` f
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import duckdb
@@ -40,7 +41,8 @@ _BALANCE_LINE = (
     r"(?i)^\s*#?\s*(?:(?:closing|ending|end|final)\s+balance|balance\s+(?:as\s+)?(?:of|at|on)\b|kontostand"
     r"|endsaldo|eindsaldo|schlusssaldo|saldo\s+(?:finale?|al|am|per|ko[nń]cowe|zamkni[eę]cia)\b"
     r"|saldo\s+(?:contabil[ií]stico|dispon[ií]vel|atual|actual)\b"
-    r"|solde\s+(?:final|au)\b|nouveau\s+solde|kone[cč]n[ýy]\s+z[uů]statek)"
+    r"|solde\s+(?:final|au)\b|nouveau\s+solde|kone[cč]n[ýy]\s+z[uů]statek"
+    r"|крайно\s+салдо|исходящ(?:ий|ее)\s+(?:остаток|сальдо)|остаток\s+на\s+конец|вихідний\s+залишок)"
 )
 """How a bank statement's closing line starts (``Kontostand am 31.03.2024;;;;;7.549,48``, mBank's
 ``#Saldo końcowe``, a Portuguese bank's ``Saldo contabilístico``): its numbers repeat the balance of the row above, so it is a note, numbers and all
@@ -136,6 +138,15 @@ def _first(conn: duckdb.DuckDBPyConnection, t: str) -> tuple[Any, ...] | None:
     return conn.execute(f"SELECT * FROM {t} WHERE rowid = (SELECT min(rowid) FROM {t})").fetchone()
 
 
+def _above(
+    conn: duckdb.DuckDBPyConnection, t: str, rows: Sequence[tuple[int, Sequence[Any]]]
+) -> Iterator[Sequence[Any]]:
+    """The rows read above a closing line, then the table's first row (read only if asked)."""
+    yield from (row for _, row in rows)
+    if (first := _first(conn, t)) is not None:
+        yield first
+
+
 def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
     """The table's trailing rows (at most ``MOST_NOTE_ROWS``) with no value outside its text columns (as
     typed now) and some text, last first: one rowid range read (not a sort), its types from DuckDB's
@@ -153,17 +164,15 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
         cells = list(zip(names, row, strict=True))
         written = [(c, str(v).strip()) for (c, text), v in cells if text and v is not None and str(v).strip()]
         numbers = [(i, v) for i, ((_, text), v) in enumerate(cells) if not text and v is not None]
-        above = ordered[at + 1][1] if at + 1 < len(ordered) else None
         if (
             numbers  # only then is the label read (its regex is compiled on first use)
             and written
             and is_balance_line(written[0][1])
-            and any(
-                said is not None and all(said[i] == v for i, v in numbers)
-                for said in (above, _first(conn, t))
-            )
+            and any(all(said[i] == v for i, v in numbers) for said in _above(conn, t, ordered[at + 1 :]))
         ):
-            numbers = []  # a closing balance: the numbers of the row above (or of the first, newest first)
+            # a closing balance: the numbers of a row above it (the last record's, under a turnover row),
+            # or of the first row (a statement written newest first)
+            numbers = []
         if not written or numbers:
             break
         rows.append(rowid)

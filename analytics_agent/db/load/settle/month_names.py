@@ -52,6 +52,12 @@ _DAY_DOT = r"^(\d{1,2})(?:\.|er|º|°) "
 ``1º de``): dropped."""
 
 
+_OF = r"(?i)(?<=\d) del? (?=[^\W\d_])|(?<=[^\W\d_]) del? (?=\d)"
+"""Spanish and Portuguese write a date's parts with ``de`` between them (``31 de marzo de 2024``)."""
+_HOURS = r"(?i)(\d{1,2}:\d{2}(?::\d{2})?) ?(?:hs?|hrs?|uhr)\.?$"
+"""A time's unit after it (Mercado Libre's ``14:03 hs.``, German ``14:03 Uhr``): dropped."""
+
+
 def local_months(values: Sequence[str]) -> bool:
     """Whether some value writes a month in one of these languages. Pure."""
     return any(m[1].lower() in _LOCAL for v in values for m in re.finditer(_WORD, v))
@@ -61,12 +67,15 @@ def in_english(value: str) -> str:
     """``value`` with its month word in English and a day's dot or ordinal dropped (``15. März 2024`` ->
     ``15 Mar 2024``, ``1er octobre 2026`` -> ``1 Oct 2026``), as ``english_sql`` writes it. Pure."""
     value = re.sub(_WORD, lambda m: _READ.get(m[1].lower(), m[0]), value)
-    return re.sub(_DAY_DOT, r"\1 ", value)
+    return re.sub(_HOURS, r"\1", re.sub(_OF, " ", re.sub(_DAY_DOT, r"\1 ", value)))
 
 
 def english_sql(column: str) -> str:
     """SQL: the quoted ``column``'s text as ``in_english`` writes it (RE2: ``\\pL`` is a letter)."""
     expr = f"regexp_replace({column}, '^(\\d{{1,2}})(?:\\.|er|º|°) ', '\\1 ')"
+    expr = f"regexp_replace({expr}, '(\\d) (?i:del?) (\\pL)', '\\1 \\2')"
+    expr = f"regexp_replace({expr}, '(\\pL) (?i:del?) (\\d)', '\\1 \\2')"
+    expr = f"regexp_replace({expr}, '(\\d{{1,2}}:\\d{{2}}(?::\\d{{2}})?) ?(?i:hs?|hrs?|uhr)\\.?$', '\\1')"
     for (month, words), name in zip(_MONTHS, _ENGLISH, strict=True):
         alternatives = "|".join(sorted([month.lower(), name, *words.split()], key=len, reverse=True))
         expr = f"regexp_replace({expr}, '(^|[^\\pL])(?i:{alternatives})\\.?($|[^\\pL])', '\\1{month}\\2')"

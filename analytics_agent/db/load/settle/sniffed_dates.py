@@ -41,7 +41,13 @@ def sniffed_counts(conn: duckdb.DuckDBPyConnection, table: str, formats: Mapping
     parts = []
     for name, fmt in formats.items():
         col = quote_ident(name)
-        late = f"count(*) FILTER (WHERE year({col}) BETWEEN 20{PIVOT} AND 2068)" if "%y" in fmt else "0"
+        late = (
+            f"count(*) FILTER (WHERE year({col}) BETWEEN 20{PIVOT} AND 2068)"
+            if "%y" in fmt
+            # DuckDB reads one format for the file: '03.03.24' under the %d.%m.%Y of '02.03.2024' in
+            # another column is the year 24, not 2024
+            else f"count(*) FILTER (WHERE year({col}) < 100)"
+        )
         parts += [
             f"count(*) FILTER (WHERE day({col}) > 12)",
             f"count(*) FILTER (WHERE day({col}) <> month({col}))",
@@ -67,6 +73,10 @@ def settle_sniffed(
     for name, fmt in formats.items():
         decide, changing, late = sniffed.counts[name]
         first, col = first_of(fmt), quote_ident(name)
+        short = None
+        if late and "%Y" in fmt:
+            short = _short_years(conn, target, name, fmt, late)
+            fmt, late = fmt.replace("%Y", "%y"), 0
         if deciding:
             other = next(iter(deciding))
             why = (
@@ -91,6 +101,8 @@ def settle_sniffed(
                 f"{name}: dates read {first}-first ({fmt}) {reason}; every value fits {swapped(fmt)} too: if "
                 f"that is meant, load again with --date-format {name}={swapped(fmt)}"
             )
+        if short:
+            notes.append(short)
         if late:
             conn.execute(
                 f"UPDATE {target} SET {col} = {col} - INTERVAL 100 YEAR WHERE year({col}) BETWEEN 20{PIVOT} AND 2068"
@@ -99,3 +111,21 @@ def settle_sniffed(
                 f"{name}: {PIVOT_SAID} ({late:,} moved back a century); add --type {name}=VARCHAR to keep the text"
             )
     return notes
+
+
+def _short_years(conn: duckdb.DuckDBPyConnection, target: str, name: str, fmt: str, count: int) -> str:
+    """Two-digit years DuckDB read with the file's four-digit format (as the years 0-99) put in the
+    spreadsheet century, and said."""
+    col, short = quote_ident(name), fmt.replace("%Y", "%y")
+    example = first_row(
+        conn.execute(f"SELECT strftime(min({col}), '{short}') FROM {target} WHERE year({col}) < 100")
+    )[0]
+    conn.execute(
+        f"UPDATE {target} SET {col} = {col} + to_years(CASE WHEN year({col}) < {PIVOT} THEN 2000 ELSE 1900 END) "
+        f"WHERE year({col}) < 100"
+    )
+    values = "value has" if count == 1 else "values have"
+    return (
+        f"{name}: {count:,} {values} a two-digit year ('{example}'), which DuckDB read as the year itself "
+        f"under the file's {fmt}: {PIVOT_SAID}; add --type {name}=VARCHAR to keep the text"
+    )

@@ -16,19 +16,23 @@ import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.plain_words import may_hold
+from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
 _OPENING = (
     r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente)|opening balance|previous balance"
     r"|(beginning|starting) balance|(balance )?brought forward|b/f|anfangssaldo|alter saldo|vortrag"
-    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo)"
+    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo"
+    r"|начално салдо|входящ(ий|ее) (остаток|сальдо)|остаток на начало( периода)?|вхідний залишок"
+    r"|saldo pocz[aą]tkowe|po[cč]ate[cč]n[ýy] z[uů]statek)"
 )
-_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde")
+_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde", "zustatek")
 """A word every ASCII label ``_OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
 _CLOSING = (
     r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível))?|closing balance|ending balance|new balance"
     r"|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde|eindsaldo"
-    r"|utgående saldo)"
+    r"|utgående saldo|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
+    r"|вихідний залишок|saldo ko[nń]cowe|kone[cč]n[ýy] z[uů]statek)"
 )
 """What a statement writes in its last row's label for the balance after the movements above; the label
 with the spaces of a spaced-out word taken out (``S A L D O``)."""
@@ -46,7 +50,8 @@ class EdgeRows:
         self.rows = rows
         """Their rowids."""
         self.kind = kind
-        """``balance`` (opening and closing balance rows) or ``summary`` (a summary row above the records)."""
+        """``balance`` (opening and closing balance rows), ``summary`` (a summary row above the records) or
+        ``total`` (a totals row above them)."""
         self.column = column
         """The label's column (a summary's: the column only it fills)."""
         self.labels = labels
@@ -101,7 +106,47 @@ def find_edge_rows(
             found = _running(texts, numbers, first, edge[1][1], ends)
         if found is not None:
             return found
-    return _summary(conn, t, numbers, first, edge[1][1])
+    labels = [c for c in text_columns if types.get(c) == "VARCHAR" and first[1].get(c) is not None]
+    return _summary(conn, t, numbers, first, edge[1][1]) or _first_total(
+        conn, t, numbers, first, edge[1][1], labels
+    )
+
+
+def _first_total(
+    conn: duckdb.DuckDBPyConnection,
+    t: str,
+    numbers: list[str],
+    first: tuple[int, dict[str, Any]],
+    second: dict[str, Any],
+    labels: list[str],
+) -> EdgeRows | None:
+    """The first row when its numbers are the sums of the rows below (a statistics office's ``Alls landið``
+    or ``Total`` above the regions): in two number columns, or in one under a totals label. Summed only
+    when the first row's numbers are bigger than the second's, as a total of positive parts is."""
+    if not labels:
+        return None
+    label = str(first[1][labels[0]]).strip()
+    need = 1 if is_total_label(label) else 2
+    bigger = [
+        c
+        for c in numbers
+        if first[1].get(c) is not None
+        and second.get(c) is not None
+        and float(first[1][c]) > abs(float(second[c]))
+    ]
+    if len(bigger) < need:
+        return None
+    sums = first_row(
+        conn.execute(
+            f"SELECT {', '.join(f'sum({quote_ident(c)})' for c in bigger)} FROM {t} WHERE rowid > {first[0]}"
+        )
+    )
+    summed = [c for c, s in zip(bigger, sums, strict=True) if s is not None and _same(s, first[1][c])]
+    if len(summed) < need:
+        return None
+    what = f"the first row ({labels[0]} = {label!r})"
+    why = f"its {', '.join(summed)} {'is the sum' if len(summed) == 1 else 'are the sums'} of the rows below"
+    return EdgeRows([first[0]], "total", labels[0], [label], summed, what, why)
 
 
 def _opening(label: str) -> bool:
@@ -242,10 +287,14 @@ def edge_rows_note(found: EdgeRows) -> str:
     """The load's note for rows kept. Pure."""
     them = "it" if len(found.rows) == 1 else "them"
     return (
-        f"{'the first row is a summary, no record' if found.kind == 'summary' else found.what + ' are no records'}: "
+        f"{'the first row is a summary, no record' if found.kind == 'summary' else found.what + _are(found)}: "
         f"{found.why}; loaded as {'a row' if them == 'it' else 'rows'}, sums and counts include {them}: add "
         f"--drop-totals to load without {them}"
     )
+
+
+def _are(found: EdgeRows) -> str:
+    return " is no record" if len(found.rows) == 1 else " are no records"
 
 
 def dropped_note(found: EdgeRows) -> str:

@@ -315,7 +315,7 @@ def _candidates(
         if not values:
             continue
         first = values[0]  # a date with a month name holds both; most text columns do not
-        if 6 <= len(first) <= 24 and first[:1].isdigit() and not first.isdigit() and local_months(values):
+        if 6 <= len(first) <= 32 and first[:1].isdigit() and not first.isdigit() and local_months(values):
             values = [in_english(v) for v in values]  # 15. März 2024 -> 15 Mar 2024
             local.add(name)
         if all(_date_like(v) for v in values):

@@ -9,7 +9,7 @@ from analytics_agent.db.load.settle.plain_words import may_hold
 
 TOTAL_LABEL = (
     r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|total g[ée]n[ée]ral|(eind)?totaal|totale"
-    r"|suma|razem|summa|totalt|итого|всего|合計|総計|合计|总计|합계"
+    r"|suma|razem|summa|totalt|итого|всего|обороти|обороты|обороти за период|обороты за период|合計|総計|合计|总计|합계"
     r"|totales|celkem|celkom|összesen|yhteensä|toplam|σύνολα|σύνολο|i alt|в[сc]ього|razem|ukupno|skupaj|kopā"
     r"|iš viso|kokku|סה\"כ|סך הכל|المجموع|الإجمالي|tổng cộng|tổng|รวม|ยอดรวม|jumlah|kabuuan|razem ogółem"
 )
