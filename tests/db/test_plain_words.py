@@ -14,8 +14,9 @@ import duckdb
 import pytest
 
 from analytics_agent.db import profile_scan, relationships_base
+from analytics_agent.db.load import names
 from analytics_agent.db.load.read import peek
-from analytics_agent.db.load.settle import footer, summary_rows, total_labels
+from analytics_agent.db.load.settle import columns, compact_dates, footer, summary_rows, total_labels
 from analytics_agent.db.load.settle.plain_words import lowered, may_hold, may_start
 from tests.regex_examples import examples
 
@@ -168,3 +169,61 @@ def test_the_profiles_orderable_types_are_the_regexs() -> None:
     kinds = _type_names()
     assert [k for k in kinds if profile_scan._orderable(k) != bool(old.match(k))] == []
     assert profile_scan._orderable("DECIMAL(18,3)") and not profile_scan._orderable("INTEGER[]")
+
+
+_NAMES = [
+    "customerID", "OrderDate", "order_date", "Booking Date", "Datum", "date_key", "DateID", "HTTPServer",
+    "Café Straße", "備考", "2024 sales", "a__b", "ABC", "abcDef", "x1Y", "Fecha", "dt", "DT_created", "İstanbul",
+    "\u212aelvin", "data", "update", "validated", "DATE", "", "_", "Sales 2024-*.csv.gz", "exports\\a[b].csv",
+    "dir/sub/Orders {1}.csv", "dir\\sub\\x.tsv", "ſtart", "ÀBC", "naïveDate",
+]  # fmt: skip
+
+
+def _old_safe_identifier(text: str, reserved: tuple[str, ...] = (), prefix: str = "c") -> str:
+    """``names.safe_identifier`` as it was (its camelCase regex on every name)."""
+    camel = r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])"
+    snake = re.sub(r"[\W_]+", "_", re.sub(camel, "_", names._without_accents(text)).lower()).strip("_")
+    if not snake:
+        snake = prefix
+    elif snake[0].isdigit():
+        snake = f"{prefix}_{snake}"
+    snake = snake[: names.MAX_NAME_LENGTH].rstrip("_")
+    return snake + "_" if snake in reserved else snake
+
+
+def test_names_are_made_as_before() -> None:
+    assert [n for n in _NAMES if names.safe_identifier(n) != _old_safe_identifier(n)] == []
+    assert names.safe_identifier("customerID") == "customer_id" and names.safe_identifier("abc") == "abc"
+    assert [p for p in _NAMES if names.table_name_from_path(p) != _old_table_name(p)] == []
+
+
+def _old_table_name(path: str) -> str:
+    """``names.table_name_from_path`` as it was (a regex split and a regex for glob characters)."""
+    name = re.split(r"[/\\]", path)[-1]
+    lowered = name.lower()
+    stripped = True
+    while stripped:
+        stripped = False
+        for suffix in names._DATA_SUFFIXES:
+            if lowered.endswith(suffix) and len(lowered) > len(suffix):
+                name, lowered = name[: -len(suffix)], lowered[: -len(suffix)]
+                stripped = True
+    return names.safe_identifier(re.sub(r"[*?\[\]{}]", " ", name), prefix="t")
+
+
+def test_date_named_columns_as_before() -> None:
+    def old(original: str) -> bool:
+        words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", original)}
+        return bool(words & compact_dates._DATE_WORDS) and not words & compact_dates._KEY_WORDS
+
+    assert [n for n in _NAMES if compact_dates.date_named(n) != old(n)] == []
+    assert sum(map(old, _NAMES)) >= 6  # the names reach both answers
+
+
+def test_the_debit_credit_marks_as_before() -> None:
+    texts = [*examples(columns._MARKED), "49,633.80 CR", "12 dr.\n13", "1 Db", "Andorra", "x CR", "1 cR", ""]
+    found = [t for t in texts if re.search(columns._MARKED, t)]
+    assert (
+        len(found) >= 10
+        and [t for t in texts if columns._marked(t) != bool(re.search(columns._MARKED, t))] == []
+    )

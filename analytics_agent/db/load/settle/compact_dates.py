@@ -18,13 +18,16 @@ _DATE_WORDS = frozenset({"date", "datum", "fecha", "data", "dato", "dt"})
 """A word of a column's name that says it holds dates (English, Dutch, German, Spanish, Portuguese …)."""
 _KEY_WORDS = frozenset({"key", "id", "sk", "nr", "no", "num", "number", "code", "version"})
 """A word that says the number is a key or a code: ``date_key`` joins a date table by its number."""
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_WORD = r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])"
 
 
 def date_named(original: str) -> bool:
     """Whether a column's name (as the file wrote it) says dates and no key: ``Datum``, ``BookingDate``,
     ``posting_date``; not ``date_key``, ``DateID``. Pure."""
-    words = {w.lower() for w in _WORD.findall(original)}
+    low = original.lower()
+    if not any(word in low for word in _DATE_WORDS):  # most names: a plain test, no regex compiled
+        return False
+    words = {w.lower() for w in re.findall(_WORD, original)}
     return bool(words & _DATE_WORDS) and not words & _KEY_WORDS
 
 
