@@ -943,6 +943,20 @@ def test_a_long_preamble_above_a_wider_table_names_the_skip_not_skip_bad_rows(tm
         # every byte of these reads as Windows-1252 (or latin-1) too, as the wrong letters: 'Äàòà', 'wodê'
         ("Дата;Описание\n01.02.2024;Оплата заказа\n02.02.2024;Возврат товара\n", "cp1251", "cp1251"),
         ("Data;Opis\n01.02.2024;Opłata za wodę\n02.02.2024;Zwrot środków\n", "cp1250", "cp1250"),
+        # Slovak and Hungarian read as Windows-1252 letters too ('úètu', 'Poèet'): the words tied, and the
+        # letters of no one language were read silently (round six's Slovenská sporiteľňa file)
+        (
+            "Dátum;Popis\n01.02.2024;Platba kartou Počet účtu\n02.02.2024;Mária Kováčová nájomné\n"
+            "03.02.2024;Záloha plyn Západoslovenská\n04.02.2024;Majiteľ účtu vklad\n",
+            "cp1250",
+            "cp1250",
+        ),
+        (
+            "Dátum;Közlemény\n01.02.2024;Bérleti díj őszi időszak\n02.02.2024;Számla kiegyenlítése űrlap\n"
+            "03.02.2024;Fűtés és víz díja\n04.02.2024;Tőkés Zoltán átutalás\n",
+            "cp1250",
+            "cp1250",
+        ),
         # Greek and Hebrew bytes read as Cyrillic words too ('ЗмеспмзнЯб'): they were named cp1251; Turkish
         # read as Windows-1252 ('Açýklama'), Korean and Chinese as latin-1 with no encoding named
         (
@@ -989,6 +1003,17 @@ def test_text_that_reads_better_in_another_encoding_is_not_read_as_windows_1252(
     assert _rows(tmp_path, f'SELECT "{column}" FROM t ORDER BY 1') == sorted(
         (line.split(";")[1],) for line in text.splitlines()[1:]
     )
+
+
+def test_german_and_french_words_in_windows_1252_are_read_so_though_they_read_as_letters_in_cp1250(
+    tmp_path: Path,
+) -> None:
+    """'Crème' and 'Größe' in one German file: in cp1250 'è' is 'č', so both readings are letters, and no
+    one language writes all of the Central European reading's: Windows-1252 stands, read with its note."""
+    text = "Datum;Artikel\n13.02.2024;Crème brûlée Größe L\n14.02.2024;Käse für Café\n15.02.2024;Müsli süß\n"
+    summary = _load(tmp_path, "artikel.csv", text.encode("cp1252"))
+    assert any("Windows-1252" in n for n in summary.notes), summary.notes
+    assert _rows(tmp_path, "SELECT artikel FROM t ORDER BY datum")[0] == ("Crème brûlée Größe L",)
 
 
 def test_latin_1_bytes_that_make_words_load_as_windows_1252_and_bytes_that_make_none_are_refused(

@@ -187,6 +187,23 @@ def test_a_title_padded_to_the_tables_width_names_the_skip_to_the_header(tmp_pat
     assert summary.rows_loaded == 8
 
 
+def test_a_long_padded_title_block_behind_a_byte_order_mark_names_its_skip(tmp_path: Path) -> None:
+    """WeChat Pay's bill: a UTF-8 byte-order mark, then sixteen lines of one value each padded to the
+    table's width (nickname, period, counts, notes, a banner) above the header. Ten such lines at most were
+    looked at, so the first was taken for the header and the bill loaded as a table of its notes; and the
+    refusal showed the byte-order mark as '\\ufeff'."""
+    notes = ["微信支付账单明细", "微信昵称：[小满]", "起始时间：[2024-03-01 00:00:00]", "", "共9笔记录"]
+    notes += [f"{i}. 说明第{i}条" for i in range(1, 10)] + ["", "------微信支付账单明细列表------"]
+    rows = "".join(f"2024-03-{d:02d} 10:00:00,商户消费,¥{d}.50\n" for d in range(11, 20))
+    text = "\ufeff" + "".join(f"{n},,\n" for n in notes) + "交易时间,交易类型,金额(元)\n" + rows
+    path = _write(tmp_path, "wechat.csv", text)
+    refusal = _refusal(path)
+    assert "lines 1-16 are a title or notes ('微信支付账单明细')" in refusal, refusal
+    advice, summary = _follow_first(path)
+    assert advice == {"skip": 16} and summary.rows_loaded == 9
+    assert [c.original for c in summary.columns] == ["交易时间", "交易类型", "金额(元)"]
+
+
 def test_an_sap_list_names_the_skip_to_its_wide_header_then_sets_its_footer_aside(tmp_path: Path) -> None:
     """An SAP list: a title, then ``Company Code<TAB>1000`` lines DuckDB took for a two-column table's
     header (--skip 2 loaded them as the table); below the records, a footer whose first words fall into
@@ -227,6 +244,22 @@ def test_a_footer_sentence_without_spaces_is_named_a_line_of_text(tmp_path: Path
         _write(tmp_path, "short.csv", text.replace("本資料僅供參考，實際交易以本行帳載為準", "手續費"))
     )
     assert "cannot convert" in short and "line of text" not in short, short
+
+
+def test_a_label_and_value_line_below_the_table_is_a_line_of_text(tmp_path: Path) -> None:
+    """Slovenská sporiteľňa ends its statement with ``Počet pohybov:;50`` (two fields under eleven): the
+    refusal named --type for the date column it fell into; it is a line of text, and --skip-bad-rows
+    loads the table. Two fields without the label's colon keep the record's own advice."""
+    rows = "".join(f"1{d}.03.2024;Platba {d};-{d}7,50\n" for d in range(1, 8))
+    path = _write(tmp_path, "pohyby.csv", "Dátum;Popis;Suma\n" + rows + "\nPočet pohybov:;7\n")
+    refusal = _refusal(path, decimal=",")
+    assert "has 2 fields where the header has 3; it is a line of text" in refusal, refusal
+    summary = _load(path, decimal=",", skip_bad_rows=True)
+    assert summary.columns[0].type == "DATE" and summary.rows_loaded == 7
+    other = _refusal(
+        _write(tmp_path, "plain.csv", "Dátum;Popis;Suma\n" + rows + "Počet pohybov;7\n"), decimal=","
+    )
+    assert "line of text" not in other, other
 
 
 def test_key_value_lines_read_as_the_header_name_the_skip_to_the_real_one(tmp_path: Path) -> None:

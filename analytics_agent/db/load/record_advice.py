@@ -7,6 +7,7 @@ this says what the record is). Pure: text in, text out."""
 from __future__ import annotations
 
 import csv
+import re
 
 
 def short(value: str, limit: int = 40) -> str:
@@ -88,9 +89,12 @@ def unquoted_reader(where: str, fields: int, expected: int) -> str:
 
 
 def text_line(record: str, fields: int) -> bool:
-    """A record of one field that reads as words (a footer, a note), not as a short record: three words,
-    two of them all letters, or, in a script written without spaces between words (Chinese, Japanese,
-    Thai), a sentence of eight letters or more (``本資料僅供參考，實際交易以本行帳載為準``). Pure."""
+    """A short record that is a line of text below or above the table, not a record: of one field, three
+    words, two of them all letters, or, in a script written without spaces between words (Chinese,
+    Japanese, Thai), a sentence of eight letters or more (``本資料僅供參考，實際交易以本行帳載為準``); of two, a
+    label ending in a colon and its value. Pure."""
+    if fields == 2:  # a 'label: value' line (``Počet pohybov:;50``, ``Total records:,57``)
+        return re.match(r"\s*[^\W\d_][^:;,\t|]*:\s*[;,\t|]", record) is not None
     if fields != 1:
         return False
     words = record.strip().split()

@@ -41,7 +41,7 @@ def better_encodings(head: bytes, than: float | None = None) -> list[str]:
         if codec == "cp1251" and script is not None:
             continue  # Greek and Hebrew bytes read as Cyrillic letters too
         score = share(head, codec)
-        if score >= 0.5 and score >= base + _MARGIN:
+        if score >= 0.5 and (score >= base + _MARGIN or (codec == "cp1250" and _one_language(head))):
             scored.append((score, f"--encoding {codec} if it is {what}"))
     found = [f"--encoding {script[0]} if it is {script[1]}"] if script else []
     return found + [option for _, option in sorted(scored, key=lambda s: -s[0])]
@@ -145,3 +145,41 @@ def _native_share(text: str, codec: str) -> float:
     if len({c for w in native for c in w if not c.isascii()}) < _FEWEST_LETTERS:
         return 0.0  # one byte over and over ('\xfd' as 'эээ' or 'ýýý') says no language
     return len(native) / len(words)
+
+
+_ALPHABETS = (
+    "äöüß",  # German
+    "àâæçéèêëîïôœùûüÿ",  # French
+    "áéíñóúü",  # Spanish
+    "áâãàçéêíóôõú",  # Portuguese
+    "àèéìíîòóù",  # Italian
+    "àçèéíïòóúü",  # Catalan
+    "áèéëïóöü",  # Dutch
+    "åäöé",  # Swedish, Finnish
+    "åæøé",  # Danish, Norwegian
+    "áðéíóúýþæö",  # Icelandic
+    "áčďéěíňóřšťúůýž",  # Czech
+    "áäčďéíĺľňóôŕšťúýž",  # Slovak
+    "ąćęłńóśźż",  # Polish
+    "áéíóöőúüű",  # Hungarian
+    "čćđšž",  # Slovenian, Croatian, Bosnian
+    "ăâîşţ",  # Romanian
+)
+"""The letters past ASCII each language of Windows-1252 or Central European (cp1250) writes."""
+
+
+def _one_language(head: bytes) -> bool:
+    """Whether the Central European reading of ``head`` is one language's letters and the Windows-1252
+    reading is not: a Slovak ``účtu`` reads as ``úètu`` in Windows-1252, letters both, so the word check
+    ties, but no language writes ``ú`` beside ``è``, ``ý`` and ``ž``. German reads alike in both. Pure."""
+    western, central = (_fit(head.decode(c, errors="replace")) for c in ("cp1252", "cp1250"))
+    return central >= 0.97 and central >= western + 0.1
+
+
+def _fit(text: str) -> float:
+    """The share of ``text``'s letters past ASCII that the language whose alphabet holds most of them
+    writes. Pure."""
+    letters = [c.lower() for c in text if c.isalpha() and not c.isascii()]
+    if len(letters) < 8:
+        return 0.0
+    return max(sum(c in alphabet for c in letters) for alphabet in _ALPHABETS) / len(letters)

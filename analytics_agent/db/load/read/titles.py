@@ -56,7 +56,7 @@ def _title_refusal(skipped: int, first: str, width: int) -> str:
     them) and the --skip that starts at it. Pure."""
     which = "line 1 is a title or note" if skipped == 1 else f"lines 1-{skipped} are a title or notes"
     return (
-        f"{which} ({short_line(first)}) above the header (line {skipped + 1}, {width} fields); add "
+        f"{which} ({short_line(first.lstrip(chr(0xFEFF)))}) above the header (line {skipped + 1}, {width} fields); add "
         f"--skip {skipped} to start at the header"
     )
 
@@ -79,6 +79,11 @@ def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
     return first
 
 
+_MOST_PADDED_LINES = 30
+"""Lines of one value each above a header: a padded title block may be longer than a title (WeChat Pay's
+bill has 16: nickname, period, export time, counts and sums, three notes, a banner)."""
+
+
 def padded_title(text: str, delimiter: str, quote: str) -> str | None:
     """``title_above_header``'s refusal for a title block a spreadsheet padded to the table's width
     (``Umsätze Girokonto;;;;;`` and ``;;;;;`` above the header), which DuckDB reads as the header: the first
@@ -86,13 +91,13 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
     as many fields. None when the file does not start so. Pure."""
     import csv
 
-    lines = whole_lines(text, _MOST_TITLE_LINES + 2)
+    lines = whole_lines(text, _MOST_PADDED_LINES + 2)
     try:
         rows = [[cell.strip() for cell in row] for row in csv_rows(lines, delimiter, quote)]
     except csv.Error:
         return None
     filled = [sum(1 for cell in row if cell) for row in rows]
-    for start in range(1, min(_MOST_TITLE_LINES, len(rows) - 2) + 1):
+    for start in range(1, min(_MOST_PADDED_LINES, len(rows) - 2) + 1):
         if filled[start] <= 1:
             continue  # another title line, or a blank one
         width = len(rows[start])
