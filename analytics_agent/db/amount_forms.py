@@ -30,7 +30,7 @@ POINT_NUMBER = (
     "|[0-9]+(?:[.][0-9]+)?|[.][0-9]+)"
 )
 COMMA_NUMBER = "(?:[0-9]{1,3}(?:[.' \u00a0\u202f][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]+)?|,[0-9]+)"
-SAME = {"US$": "$", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹"}
+SAME = {"US$": "$", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "￥": "¥", "￡": "£"}
 """Two ways of writing one currency (``EUR 12`` beside ``3 €``): one unit, the symbol."""
 
 

@@ -1102,3 +1102,43 @@ def test_local_currency_abbreviations_after_the_number_are_read(tmp_path: Path) 
     ]
     (note,) = [n for n in summary.notes if n.startswith("amounts stored as numbers")]
     assert "total '36,818.15 ر.س' -> 36818.15 (ر.س)" in note
+
+
+def test_the_marks_that_keep_a_value_text_in_a_spreadsheet_are_taken_off_and_said(tmp_path: Path) -> None:
+    """An ERP writes ``="00123"`` so Excel keeps a SKU's zeros, and WeChat Pay ends its order numbers with a
+    tab: DuckDB stored both as written, so ``sku = '00123'`` matched nothing. The marks are taken off,
+    the columns stay text (no --type BIGINT is offered for the numbers the export marked as text), and
+    --type keeps them as written."""
+    text = 'sku,order_no,qty\n="00123","4200001234567890123\t",5\n="00456",/,7\n="00789","4200001234567890125\t",1\n'
+    summary = _load(tmp_path, "export.csv", text)
+    assert _rows(tmp_path, "SELECT sku, order_no FROM t ORDER BY qty") == [
+        ("00789", "4200001234567890125"),
+        ("00123", "4200001234567890123"),
+        ("00456", "/"),
+    ]
+    said = [n for n in summary.notes if "keep a value text" in n]
+    assert [n.split(":")[0] for n in said] == ["sku", "order_no"] and "taken off 3 values" in said[0], said
+    assert not any("--type sku=BIGINT" in n for n in summary.notes), summary.notes
+    _load(tmp_path, "export.csv", text, types={"sku": "VARCHAR"})
+    assert _rows(tmp_path, "SELECT sku FROM t ORDER BY qty")[0] == ('="00789"',)
+
+
+def test_full_width_yen_amounts_are_numbers_in_one_unit_with_the_yen_sign(tmp_path: Path) -> None:
+    """Yamato's B2 export writes its fares with the full-width yen (``￥1,450``), which stayed text; beside
+    the ordinary ``¥`` it is the same currency."""
+    summary = _load(tmp_path, "b2.csv", 'id,fare\n1,￥930\n2,"￥1,450"\n3,¥1230\n')
+    assert _types(summary)["fare"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT sum(fare) FROM t") == [(3610.0,)]
+    assert any("fare '￥930' -> 930 (¥)" in n for n in summary.notes), summary.notes
+
+
+def test_international_phone_numbers_grouped_by_threes_stay_text_beside_signed_amounts(
+    tmp_path: Path,
+) -> None:
+    """Zásilkovna's export (round seven) writes ``+420 646 149 637``: a plus and groups of three read as a
+    signed amount with space thousands, and the phones were stored as the number 420646149637. Amounts
+    signed the same way beside them still read."""
+    text = "id;telefon;castka\n1;+420 646 149 637;+1 234,50\n2;+420 747 434 157;+12,00\n3;+420 746 111 108;-5,00\n"
+    summary = _load(tmp_path, "zasilky.csv", text)
+    assert _types(summary)["telefon"] == "VARCHAR" and _types(summary)["castka"] == "DOUBLE", summary.notes
+    assert _rows(tmp_path, "SELECT telefon, castka FROM t ORDER BY id")[0] == ("+420 646 149 637", 1234.5)

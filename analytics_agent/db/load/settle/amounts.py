@@ -55,6 +55,8 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
         # most text holds no digit: the patterns are compiled for the few columns that do
         if not shown or sum(1 for v in shown if any(c.isdigit() for c in v)) < _MOSTLY * len(shown):
             continue
+        if _phone_numbers(shown):
+            continue
         marks = [amount_marks(v) for v in shown]
         if not any(m is not None and m[1] for m in marks) and not grouped_column(shown):
             continue
@@ -65,6 +67,20 @@ def candidates(probe: Mapping[str, Sequence[str]]) -> dict[str, str]:
                 "," if comma == len(shown) or comma > point else ""
             )
     return found
+
+
+def _phone_numbers(values: Sequence[str]) -> bool:
+    """International phone numbers (``+420 646 149 637``): a plus, nine digits or more in groups, no
+    decimal part, most of them as long as each other (a country's numbers are; amounts vary). Grouped by
+    threes they read as a signed amount with thousands, and were stored as the number 420646149637. Pure."""
+    digits = []
+    for value in values:
+        text = value.strip()
+        if not text.startswith("+") or any(c not in "0123456789 -()\u00a0" for c in text[1:]):
+            return False
+        digits.append(sum(c.isdigit() for c in text))
+    most = max(map(digits.count, set(digits)))
+    return min(digits) >= 9 and 5 * most >= 4 * len(digits)
 
 
 def _example(values: Sequence[str]) -> str:

@@ -91,7 +91,10 @@ def settle_columns(
     probe = _probe(conn, table, free)
     if ahead is not None:  # their first values as written, not the numbers stored
         probe |= {c: v for c, v in ahead.probe.items() if c in probe}
+    marked, mark_notes = _text_marks(conn, table, probe)
+    probe, free = {c: v for c, v in probe.items() if c not in marked}, [c for c in free if c not in marked]
     numbers, notes = _excel_errors(conn, table, probe)
+    notes = mark_notes + notes
     flagged, flag_notes = settle_yes_no(conn, table, {c: v for c, v in probe.items() if c not in numbers})
     plain, plain_notes = _plain(
         conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}, decimal
@@ -114,7 +117,9 @@ def settle_columns(
     notes += token_notes(conn, table, text, recount, stored_to_original, tokens, rows=rows)
     noted += noted_amounts
     odd = [c for c in text if c not in fixed and c not in noted]
-    notes += odd_value_notes(conn, table, odd, decimal=decimal, rows=rows, comma_read=comma_read)
+    notes += odd_value_notes(
+        conn, table, odd, decimal=decimal, rows=rows, comma_read=comma_read, text_marked=marked
+    )
     clues = clues.adding(decided)
     notes += settle_sniffed(conn, table, date_formats, sniffed, clues)
     return notes, units
@@ -205,6 +210,18 @@ def _excel_errors(
     from analytics_agent.db.load.settle.excel_errors import error_columns, settle_excel_errors
 
     return settle_excel_errors(conn, table, error_columns(probe))
+
+
+def _text_marks(
+    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
+) -> tuple[list[str], list[str]]:
+    """``text_marks.settle_text_marks`` when a first value is ``="…"`` or ends in a tab; else nothing."""
+    if not any(v[:2] == '="' or v[-1:] == "\t" for values in probe.values() for v in values[:10]):
+        return [], []  # rare: kept off other loads
+    from analytics_agent.db.load.settle.text_marks import marked_columns, settle_text_marks
+
+    marked = marked_columns(probe)
+    return marked, settle_text_marks(conn, table, marked)
 
 
 def _plain(

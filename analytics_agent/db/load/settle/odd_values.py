@@ -46,6 +46,7 @@ def odd_value_notes(
     decimal: str | None = None,
     rows: int | None = None,
     comma_read: Sequence[str] = (),
+    text_marked: Sequence[str] = (),
 ) -> list[str]:
     """One line per text column whose values are numbers or dates except for a few: which values, and
     the option that reads them. Counted over the first ``SAMPLE_ROWS`` rows; the first ``PROBE_ROWS``
@@ -57,7 +58,9 @@ def odd_value_notes(
     A column of numbers written with a decimal comma (``1.234,50``) is named with ``--decimal ','``
     unless ``decimal`` (the load's ``--decimal``) was given; the probe decides. ``rows``: the table's
     row count, when the caller knows it (see ``first_rows``). ``comma_read``: number columns the amount
-    check read with a decimal comma (``--decimal ','`` reads them alike: they do not stand in its way)."""
+    check read with a decimal comma (``--decimal ','`` reads them alike: they do not stand in its way).
+    ``text_marked``: columns the export marked as text (``text_marks``): no ``--type`` is named to read them as
+    numbers (it would meet the marks)."""
     if not text_columns:
         return []
     whole = rows is not None and rows <= 2 * PROBE_ROWS
@@ -81,7 +84,11 @@ def odd_value_notes(
         counts = _cast_counts(conn, sample, undecided)[1] if undecided else {}
     odd, marked = _fitting(counts)
     odd |= _markers(conn, table, marked, rows)
-    numbers_only = [name for name, (present, numbers, *_) in counts.items() if present and numbers == present]
+    numbers_only = [
+        name
+        for name, (present, numbers, *_) in counts.items()
+        if present and numbers == present and name not in text_marked
+    ]
     grouped = (
         _grouped_notes(conn, table, [c for c in text_columns if c not in odd], rows) if decimal == "," else []
     )
