@@ -903,6 +903,24 @@ def test_eight_digit_dates_in_a_column_named_as_dates_are_dates(tmp_path: Path) 
     assert _types(kept)["datum"] == "BIGINT"
 
 
+def test_spreadsheet_serial_numbers_in_a_column_named_as_dates_are_dates(tmp_path: Path) -> None:
+    """Dynamics 365 saved from Excel (round seven) writes its closing dates as Excel's day numbers
+    (``45628``): BIGINT, a sum of dates. In a column whose name says dates (a German compound too), every
+    value a day from 1954 to 2119, they are dates; a count beside them is not."""
+    text = "Abschlussdatum\tAnzahl\tBetrag\n45628\t45628\t1\n45532\t3\t2\n45366\t7\t3\n"
+    summary = _load(tmp_path, "chancen.txt", text)
+    types = _types(summary)
+    assert types["abschlussdatum"] == "DATE" and types["anzahl"] == "BIGINT", summary.notes
+    assert _rows(tmp_path, "SELECT abschlussdatum FROM t ORDER BY betrag") == [
+        (datetime.date(2024, 12, 2),),
+        (datetime.date(2024, 8, 28),),
+        (datetime.date(2024, 3, 15),),
+    ]
+    (note,) = [n for n in summary.notes if "serial numbers" in n]
+    assert note.startswith("abschlussdatum: spreadsheet serial numbers like 45366 stored as DATE")
+    assert "--type abschlussdatum=BIGINT" in note
+
+
 MBANK = (
     "mBank S.A. Bankowość Detaliczna;\n"
     "Skrytka Pocztowa 2108;\n"

@@ -199,3 +199,34 @@ def test_a_first_row_whose_numbers_are_not_the_sums_below_is_a_record(tmp_path: 
     path = _px_web(tmp_path, first=("Reykjanesbær", 90000, 91000))
     _, notes, rows = _load(tmp_path, path, decimal=",")
     assert rows == len(REGIONS) + 1 and not any("first row" in n for n in notes), notes
+
+
+def _freeform(tmp_path: Path) -> Path:
+    """Adobe Analytics' freeform table (round seven): '#' comment blocks with a blank line between them,
+    then the header, then a totals row with its first cell empty, then the days."""
+    days = [(f"Jan {d}, 2024", 1000 + 37 * d, 300 + 11 * d) for d in range(1, 9)]
+    lines = ["#" * 20, "# Marketing Daily KPIs", "#" * 20, "", "# Freeform table", "Day,Page Views,Visits"]
+    lines.append(f",{sum(d[1] for d in days)},{sum(d[2] for d in days)}")
+    lines += [f'"{day}",{views},{visits}' for day, views, visits in days]
+    path = tmp_path / "freeform.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_an_unlabelled_totals_row_under_the_header_is_said_refused_and_dropped(tmp_path: Path) -> None:
+    """With --comment '#' named first, the blank line between the comment blocks was read as the header
+    (DuckDB's sniffer skips it; an explicit read from line 0 did not), so the load failed on 'Page Views'
+    as a number; and the totals row, no label but its empty first cell, loaded as a day."""
+    db, notes, rows = _load(tmp_path, _freeform(tmp_path), comment="#")
+    assert rows == 9
+    (said,) = [n for n in notes if n.startswith("the first row (")]
+    assert said.startswith("the first row (day empty) is no record: its page_views, visits are the sums"), (
+        said
+    )
+    error, refusal = _call(db, "aggregate", {"table": "t", "metrics": [{"fn": "sum", "column": "visits"}]})
+    fix = json.loads(refusal[refusal.index("{") : refusal.index("}") + 1])
+    assert error and fix == {"column": "day", "op": "not_null"}, refusal
+    _, fixed = _call(db, "aggregate", {"table": "t", "metrics": [{"fn": "count"}], "filters": [fix]})
+    assert json.loads(fixed)["rows"] == [[8]]
+    _, notes, rows = _load(tmp_path, _freeform(tmp_path), comment="#", drop_totals=True)
+    assert rows == 8

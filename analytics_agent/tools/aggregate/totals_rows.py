@@ -60,9 +60,16 @@ def totals_message(table: str, marker: dict[str, Any]) -> str:
             f"Add the filter {fix} (or reload the file with --drop-totals)"
         )
     if marker.get("kind") == "total":
-        fix = json.dumps({"column": column, "op": "not_in", "value": labels})
+        fix = json.dumps(
+            {"column": column, "op": "not_null"}
+            if marker.get("empty")
+            else {"column": column, "op": "not_in", "value": labels}
+        )
+        said = (
+            f"{column} empty" if marker.get("empty") else f"{column} = {', '.join(repr(v) for v in labels)}"
+        )
         return (
-            f"{table} holds its first row ({column} = {', '.join(repr(v) for v in labels)}) with the sums of "
+            f"{table} holds its first row ({said}) with the sums of "
             f"the rows below in {sums}, loaded as a row: this answer would count them twice. Add the filter "
             f"{fix} (or reload the file with --drop-totals)"
         )

@@ -86,11 +86,12 @@ def _view(
             "note": "a statement's opening (and closing) balance rows, loaded as rows: filter them out "
             "(not_in) before summing, counting or ranking the movements",
         }
-    elif totals and totals.get("kind") == "total":
+    elif totals and totals.get("kind") == "total":  # a totals row above the records
+        op = "not_null" if totals.get("empty") else "not_in"
         shown["totals_rows"] = {
             "column": totals["column"],
-            "labels": totals["labels"],
-            "note": "the first row holds the totals of the rows below, loaded as a row: filter it out (not_in) "
+            **({} if totals.get("empty") else {"labels": totals["labels"]}),
+            "note": f"the first row holds the totals of the rows below, loaded as a row: filter it out ({op}) "
             "before summing, counting or ranking; the columns it sums show no min/max (its own would be the total)",
         }
     elif totals and totals.get("empty"):  # a totals row with no label: its label's column is empty there

@@ -91,6 +91,15 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         pinned = _pin(conn, path, label, options, sniffed, peeked.text)
     except _SniffFailed:  # a ragged record inside the sample
         pinned = _first_line_layout(conn, path, label, options, peeked.endings)
+    if (
+        pinned
+        and options.comment
+        and options.skip is None
+        and _blank_below_comments(peeked.text, options, sniffed)
+    ):
+        # a blank line between comment blocks (Adobe's report header): DuckDB skipped it; read from 0, the
+        # blank line was the header and the real one a record
+        options = options._replace(skip=int(sniffed["SkipRows"]))
     if pinned:
         # ignore_errors: the sniff must not trip over the very records the strict read will report
         sniffed = _sniff(
@@ -279,6 +288,14 @@ def _pin(
     if delimiter is None or delimiter not in line:
         return {}  # really one column
     return {"delim": delimiter, "header": header}
+
+
+def _blank_below_comments(head: str, options: LoadOptions, sniffed: dict[str, Any]) -> bool:
+    """Whether the lines DuckDB's sniffer skipped (``SkipRows``, comment lines not counted) are blank.
+    Pure."""
+    skipped = int(sniffed["SkipRows"])
+    lines = [line for line in head.splitlines() if not line.lstrip().startswith(options.comment or "\0")]
+    return 0 < skipped < len(lines) and all(not line.strip() for line in lines[:skipped])
 
 
 def _quoted_header(head: str, delimiter: str, fields: int) -> bool:

@@ -19,16 +19,20 @@ _DATE_WORDS = frozenset({"date", "datum", "fecha", "data", "dato", "dt"})
 _KEY_WORDS = frozenset({"key", "id", "sk", "nr", "no", "num", "number", "code", "version"})
 """A word that says the number is a key or a code: ``date_key`` joins a date table by its number."""
 _WORD = r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])"
+_SERIALS = (20000, 80000)
+"""Excel's day numbers a date column may hold: 1954-10-03 to 2119-01-10 (a ``yyyymmdd`` has eight digits)."""
 
 
 def date_named(original: str) -> bool:
     """Whether a column's name (as the file wrote it) says dates and no key: ``Datum``, ``BookingDate``,
-    ``posting_date``; not ``date_key``, ``DateID``. Pure."""
+    ``posting_date``, a German or Dutch compound (``Abschlussdatum``, ``boekdatum``); not ``date_key``,
+    ``DateID``. Pure."""
     low = original.lower()
-    if not any(word in low for word in _DATE_WORDS):  # most names: a plain test, no regex compiled
+    if not any(word in low for word in _DATE_WORDS):  # most names: a plain test (a compound holds datum)
         return False
     words = {w.lower() for w in re.findall(_WORD, original)}
-    return bool(words & _DATE_WORDS) and not words & _KEY_WORDS
+    compound = any(len(w) > 7 and w.endswith("datum") for w in words)
+    return bool(words & _DATE_WORDS or compound) and not words & _KEY_WORDS
 
 
 def compact_dates(
@@ -48,23 +52,32 @@ def compact_dates(
     for col in map(quote_ident, named):
         read = f"TRY_STRPTIME({col}::VARCHAR, '%Y%m%d')"
         parts += [f"count({col})", f"count({read}) FILTER (WHERE {col} BETWEEN 19000101 AND 20991231)"]
-        parts.append(f"min({col})")
+        parts += [f"count({col}) FILTER (WHERE {col} BETWEEN {_SERIALS[0]} AND {_SERIALS[1]})", f"min({col})"]
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {t}"))
-    stored = []
+    compact: list[tuple[str, int]] = []
+    serial: list[tuple[str, int]] = []
     for i, name in enumerate(named):
-        present, fits, example = found[3 * i : 3 * i + 3]
-        if present and fits == present:
+        present, fits, serials, example = found[4 * i : 4 * i + 4]
+        if present and present in (fits, serials):
             col = quote_ident(name)
             # TRY: rows deleted in this load (a totals row) are rewritten too
-            conn.execute(
-                f"ALTER TABLE {t} ALTER {col} TYPE DATE USING TRY_STRPTIME({col}::VARCHAR, '%Y%m%d')::DATE"
+            read = (
+                f"TRY_STRPTIME({col}::VARCHAR, '%Y%m%d')::DATE"
+                if fits == present
+                else f"DATE '1899-12-30' + {col}::INTEGER"
             )
-            stored.append((name, example))
-    if not stored:
-        return []
-    names = ", ".join(n for n, _ in stored)
-    first, example = stored[0]
-    return [
-        f"{names}: eight-digit numbers like {example} stored as DATE (format %Y%m%d), as the column's name "
-        f"says it holds dates; add --type {first}=BIGINT (for each such column) to keep the numbers"
-    ]
+            conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE DATE USING {read}")
+            (compact if fits == present else serial).append((name, example))
+    said = "as the column's name says it holds dates; add --type {first}=BIGINT (for each such column) to keep the numbers"
+    notes = []
+    if compact:
+        notes.append(
+            f"{', '.join(n for n, _ in compact)}: eight-digit numbers like {compact[0][1]} stored as DATE "
+            f"(format %Y%m%d), {said.format(first=compact[0][0])}"
+        )
+    if serial:
+        notes.append(
+            f"{', '.join(n for n, _ in serial)}: spreadsheet serial numbers like {serial[0][1]} stored as DATE "
+            f"(days since 1899-12-30, as Excel counts them), {said.format(first=serial[0][0])}"
+        )
+    return notes

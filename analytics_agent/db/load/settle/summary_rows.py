@@ -123,10 +123,13 @@ def _first_total(
     """The first row when its numbers are the sums of the rows below (a statistics office's ``Alls landið``
     or ``Total`` above the regions): in two number columns, or in one under a totals label. Summed only
     when the first row's numbers are bigger than the second's, as a total of positive parts is."""
-    if not labels:
+    # no label: the totals row right under the header that an analytics export writes with its first
+    # cell empty (Adobe's freeform table): named by that column, empty there alone
+    empty = next((c for c, v in first[1].items() if v is None and second.get(c) is not None), None)
+    if not labels and empty is None:
         return None
-    label = str(first[1][labels[0]]).strip()
-    need = 1 if is_total_label(label) else 2
+    label = str(first[1][labels[0]]).strip() if labels else ""
+    need = 1 if labels and is_total_label(label) else 2
     bigger = [
         c
         for c in numbers
@@ -144,8 +147,10 @@ def _first_total(
     summed = [c for c, s in zip(bigger, sums, strict=True) if s is not None and _same(s, first[1][c])]
     if len(summed) < need:
         return None
-    what = f"the first row ({labels[0]} = {label!r})"
     why = f"its {', '.join(summed)} {'is the sum' if len(summed) == 1 else 'are the sums'} of the rows below"
+    if not labels:
+        return EdgeRows([first[0]], "total", str(empty), [], summed, f"the first row ({empty} empty)", why)
+    what = f"the first row ({labels[0]} = {label!r})"
     return EdgeRows([first[0]], "total", labels[0], [label], summed, what, why)
 
 
@@ -309,6 +314,8 @@ def edge_marker(found: EdgeRows) -> dict[str, Any]:
     marker |= {"sums": found.sums, "kind": found.kind}
     if found.kind == "summary":
         marker["filled"] = True
+    if found.kind == "total" and not found.labels:
+        marker["empty"] = True  # the one row whose column is empty
     return marker
 
 
