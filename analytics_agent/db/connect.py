@@ -301,7 +301,8 @@ def is_lock_conflict(exc: BaseException) -> bool:
 
 # Every DuckDB database file has these bytes at offset 8 (after the header block's checksum).
 _DUCKDB_MAGIC = b"DUCK"
-_DATA_FILE = re.compile(r"\.(csv|tsv|txt|parquet|pq)(\.(gz|zst|zstd))?$|\.zip$", re.I)
+_DATA_FILE = r"(?i)\.(csv|tsv|txt|parquet|pq)(\.(gz|zst|zstd))?$|\.zip$"
+"""A data file's name (compiled on the error path only, not by every process that opens a database)."""
 
 
 def _not_duckdb(path: Path) -> str | None:
@@ -315,7 +316,7 @@ def _not_duckdb(path: Path) -> str | None:
         return None
     if not head or (len(head) == 12 and head[8:12] == _DUCKDB_MAGIC):
         return None  # a DuckDB file, or an empty one (DuckDB starts a database in it)
-    if _DATA_FILE.search(path.name):
+    if re.search(_DATA_FILE, path.name):
         import shlex  # the error path only
 
         return (

@@ -135,6 +135,19 @@ def test_loading_a_plain_csv_imports_neither_gzip_nor_glob_nor_the_error_path(
     assert found & {"gzip", "glob", "analytics_agent.db.load.reader_errors", "pydantic"} == set()
 
 
+def test_loading_a_table_with_no_totals_row_imports_neither_the_sums_nor_the_retyping(
+    sample_db: Path, tmp_path: Path
+) -> None:
+    """The sums of a totals row, a stack of them and the retyping of columns after dropped rows are the
+    load's only when its last row is labelled as a total (or holds no text) or rows are dropped."""
+    plain = tmp_path / "plain.csv"
+    plain.write_text("city,temp,note\nPune,31,dry\nOslo,4,wet\nLima,19,dry\nKyiv,2,snow\nNice,15,sun\n")
+    found = _top(imported_by(["--db", str(sample_db), "load", str(plain)], cwd=tmp_path).modules)
+    assert "analytics_agent.db.load.settle.totals" in found  # the totals check did run
+    settle = "analytics_agent.db.load.settle"
+    assert found & {f"{settle}.total_sums", f"{settle}.stacked_totals", f"{settle}.retype"} == set()
+
+
 @pytest.mark.parametrize(
     "call",
     [

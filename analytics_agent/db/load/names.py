@@ -12,9 +12,9 @@ import re
 from collections.abc import Container, Sequence
 
 MAX_NAME_LENGTH = 63
-_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_CAMEL_BOUNDARY = r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])"  # compiled for a name with capitals
 _NOT_WORD = re.compile(r"[\W_]+")  # \W is Unicode-aware: letters of any script and digits stay
-_GLOB_CHARS = re.compile(r"[*?\[\]{}]")
+_GLOB_CHARS = r"[*?\[\]{}]"
 _DATA_SUFFIXES = (".zip", ".gz", ".bz2", ".zst", ".csv", ".tsv", ".txt", ".parquet", ".pq")
 
 
@@ -23,7 +23,11 @@ def safe_identifier(
 ) -> str:
     """One safe name; ``prefix`` (``c`` for columns, ``t`` for tables) goes before a leading digit;
     ``fallback`` (default: the prefix) stands in for a name with no usable letters."""
-    snake = _NOT_WORD.sub("_", _CAMEL_BOUNDARY.sub("_", _without_accents(text)).lower()).strip("_")
+    plain = _without_accents(text)
+    lower = plain.lower()
+    if lower != plain:  # a capital letter: the only place a camelCase boundary can be
+        lower = re.sub(_CAMEL_BOUNDARY, "_", plain).lower()
+    snake = _NOT_WORD.sub("_", lower).strip("_")
     if not snake:
         snake = fallback or prefix
     elif snake[0].isdigit():
@@ -168,7 +172,7 @@ def safe_column_names(
 def table_name_from_path(path: str, *, reserved: Container[str] = ()) -> str:
     """The table a file loads into when no name is given: its file name without data suffixes and
     glob characters (``exports/Sales 2024-*.csv.gz`` → ``sales_2024``)."""
-    name = re.split(r"[/\\]", path)[-1]
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]  # after the last / or backslash
     lowered = name.lower()
     stripped = True
     while stripped:
@@ -177,4 +181,6 @@ def table_name_from_path(path: str, *, reserved: Container[str] = ()) -> str:
             if lowered.endswith(suffix) and len(lowered) > len(suffix):
                 name, lowered = name[: -len(suffix)], lowered[: -len(suffix)]
                 stripped = True
-    return safe_identifier(_GLOB_CHARS.sub(" ", name), reserved=reserved, prefix="t")
+    if any(c in name for c in "*?[]{}"):
+        name = re.sub(_GLOB_CHARS, " ", name)
+    return safe_identifier(name, reserved=reserved, prefix="t")

@@ -267,7 +267,10 @@ class Dialect(NamedTuple):
 def duckdb_path(path: Path) -> str:
     """The path as DuckDB's reader takes it: DuckDB globs ``[``, ``*`` and ``?`` itself, so a file whose
     name holds them is named through one-character classes (``[[]a].csv`` reads ``[a].csv``). Pure."""
-    return re.sub(r"([\[*?])", r"[\1]", str(path))
+    text = str(path)
+    if not any(c in text for c in "[*?"):  # most paths: the regex is not compiled
+        return text
+    return re.sub(r"([\[*?])", r"[\1]", text)
 
 
 def csv_reader_sql(

@@ -20,7 +20,6 @@ from analytics_agent.db.load.settle.compact_dates import compact_dates, date_nam
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.label_rows import drop_label_rows, label_rows_note
 from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
-from analytics_agent.db.load.settle.retype import retype_column
 from analytics_agent.db.load.settle.summary_rows import (
     drop_edge_rows,
     dropped_note,
@@ -176,6 +175,8 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         labels = drop_label_rows(self.conn, self.table, self.plan.safe, types)
         if not dropped and not labels:
             return 0, [], []
+        from analytics_agent.db.load.settle.retype import retype_column  # rows were dropped: rare
+
         free = [c for c in self.plan.safe if c not in self.plan.fixed]
         marks = {"decimal": self.options.decimal, "thousands": self.options.thousands}
         return dropped, labels, [r for c in free for r in retype_column(self.conn, self.table, c, **marks)]

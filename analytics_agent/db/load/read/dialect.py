@@ -213,7 +213,7 @@ def _header_after_all(
 
 def _unnamed(columns: dict[str, str]) -> bool:
     """Whether DuckDB named a column itself (``column1``): the first line has an empty field."""
-    return any(re.fullmatch(r"column\d+", name) for name in columns)
+    return any(name.startswith("column") and re.fullmatch(r"column\d+", name) for name in columns)
 
 
 def _token_names(
@@ -226,7 +226,7 @@ def _token_names(
 ) -> dict[str, str]:
     """A header cell that is a missing-value token (``NA``, ``null``) is a name all the same: DuckDB calls
     such a column ``column2``; give it back its own name."""
-    generic = [n for n in columns if re.fullmatch(r"column\d+", n)]
+    generic = [n for n in columns if n.startswith("column") and re.fullmatch(r"column\d+", n)]
     if not generic:
         return columns
     try:

@@ -84,16 +84,16 @@ def peek_file(path: Path, label: str, *, encoding: str | None, comment: str | No
     return Peek(guessed, found_comment, line_endings(text), text)
 
 
-_EXCEL_SEP = re.compile("\ufeff?sep=([^\r\n])\r?(?:\n|$)")
+_EXCEL_SEP = "\ufeff?sep=([^\r\n])\r?(?:\n|$)"
 
 
 def excel_delimiter(text: str) -> str | None:
     """The delimiter Excel's ``sep=;`` line names when it is the first line of ``text``, else None. Pure."""
-    found = _EXCEL_SEP.match(text)
+    found = re.match(_EXCEL_SEP, text) if text.startswith(("sep=", "\ufeffsep=")) else None
     return found.group(1) if found else None
 
 
-_RENAMED = re.compile(r"column\d+|.+_\d+")
+_RENAMED = r"column\d+|.+_\d+"
 """How DuckDB names a header cell that is empty (``column0``) or repeats an earlier one (``a_1``)."""
 
 
@@ -102,7 +102,7 @@ def header_cells(
 ) -> tuple[str, ...]:
     """The header's own cells in ``text`` (the first block) when DuckDB may have renamed some of them
     (``names``: its names) and the header line splits into as many; else (). Pure."""
-    if not any(_RENAMED.fullmatch(n) for n in names):
+    if not any(n[-1:].isdecimal() and re.fullmatch(_RENAMED, n) for n in names):  # a digit last: a test first
         return ()
     row = header_row(text, delimiter, quote, skip=skip)
     return row if len(row) == len(names) else ()

@@ -18,7 +18,7 @@ _DATE_WORDS = frozenset({"date", "datum", "fecha", "data", "dato", "dt"})
 """A word of a column's name that says it holds dates (English, Dutch, German, Spanish, Portuguese …)."""
 _KEY_WORDS = frozenset({"key", "id", "sk", "nr", "no", "num", "number", "code", "version"})
 """A word that says the number is a key or a code: ``date_key`` joins a date table by its number."""
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_WORD = r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])"
 _SERIALS = (20000, 80000)
 """Excel's day numbers a date column may hold: 1954-10-03 to 2119-01-10 (a ``yyyymmdd`` has eight digits)."""
 
@@ -27,7 +27,10 @@ def date_named(original: str) -> bool:
     """Whether a column's name (as the file wrote it) says dates and no key: ``Datum``, ``BookingDate``,
     ``posting_date``, a German or Dutch compound (``Abschlussdatum``, ``boekdatum``); not ``date_key``,
     ``DateID``. Pure."""
-    words = {w.lower() for w in _WORD.findall(original)}
+    low = original.lower()
+    if not any(word in low for word in _DATE_WORDS):  # most names: a plain test (a compound holds datum)
+        return False
+    words = {w.lower() for w in re.findall(_WORD, original)}
     compound = any(len(w) > 7 and w.endswith("datum") for w in words)
     return bool(words & _DATE_WORDS or compound) and not words & _KEY_WORDS
 

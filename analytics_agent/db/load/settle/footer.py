@@ -19,6 +19,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.plain_words import lowered, may_start
 
 _NOTE_START = (
     r"(?i)^\s*(?:[*†‡©]|\(c\)|\(\d+\)|\d+\)\s"
@@ -29,6 +30,13 @@ _NOTE_START = (
 )
 """How a note below a table starts: a footnote mark, ``Source:``/``Note:`` (in a few languages), ``Prepared
 by``, ``Report generated``, ``Copyright``, ``As of``."""
+_NOTE_STARTS = (
+    "*", "(", "source", "note", "footnote", "remark", "comment", "disclaimer", "quelle", "hinweis",
+    "anmerkung", "fuente", "nota", "remarque", "stand", "prepared", "generated", "created", "exported",
+    "printed", "compiled", "produced", "downloaded", "extracted", "report", "copyright", "data", "as", "all"
+)  # fmt: skip
+"""How a text ``_NOTE_START`` matches starts when not with a digit, in lower case (``plain_words``: the
+test before it)."""
 _BALANCE_LINE = (
     r"(?i)^\s*#?\s*(?:(?:closing|ending|end|final)\s+balance|balance\s+(?:as\s+)?(?:of|at|on)\b|kontostand"
     r"|endsaldo|eindsaldo|schlusssaldo|saldo\s+(?:finale?|al|am|per|ko[nń]cowe|zamkni[eę]cia)\b"
@@ -39,12 +47,19 @@ _BALANCE_LINE = (
 """How a bank statement's closing line starts (``Kontostand am 31.03.2024;;;;;7.549,48``, mBank's
 ``#Saldo końcowe``, a Portuguese bank's ``Saldo contabilístico``): its numbers repeat the balance of the row above, so it is a note, numbers and all
 (``note_rows``)."""
+_BALANCE_STARTS = (
+    "closing", "end", "final", "balance", "kontostand", "eindsaldo", "schlusssaldo", "saldo", "solde", "nouveau",
+    "kone"
+)  # fmt: skip
+"""How a text ``_BALANCE_LINE`` matches starts after its ``#``, in lower case (the test before it; ``end``
+stands for ``ending`` and ``endsaldo``)."""
 _SHARE_LINE = (
     r"(?i)^\s*(?:percent(?:age)?|%|share|anteil|pourcentage|porcentaje|percentuale)\s*(?:of|du|del|vom|am|sul)?\s*"
     r"(?:the\s+)?(?:grand\s+)?(?:total|gesamt|totale?)\b"
 )
 """A row under a totals row that gives each column's share of the grand total (Xero's ``Percentage of
 total``, ``31.45%``): a note, its percents no amounts (``note_rows``)."""
+_SHARE_STARTS = ("percent", "%", "share", "anteil", "pourcentage", "porcentaje")  # percent: percentuale too
 MOST_NOTE_ROWS = 5
 
 
@@ -70,9 +85,9 @@ class Notes:
         """The trailing run of these rows that each start like a note (or a closing balance)."""
         run = 0
         while run < len(self.rows) and (
-            re.match(_NOTE_START, self.texts[run])
-            or re.match(_BALANCE_LINE, self.texts[run])
-            or re.match(_SHARE_LINE, self.texts[run])
+            is_note_start(self.texts[run])
+            or is_balance_line(self.texts[run])
+            or is_share_line(self.texts[run])
         ):
             run += 1
         return Notes(self.rows[:run], self.texts[:run], self.written[:run], self.read)
@@ -93,6 +108,29 @@ class Notes:
     def first(self) -> int | None:
         """The rowid the notes start at (the lowest), or None when there are none."""
         return min(self.rows) if self.rows else None
+
+
+def is_note_start(text: str) -> bool:
+    """Whether ``text`` starts like a note (``_NOTE_START``). Pure."""
+    low = lowered(text.lstrip())
+    if low is not None and low[:1].isdigit():  # only ``1) ...`` of a number: not a value such as 42
+        may = low.lstrip("0123456789").startswith(")")
+    else:
+        may = low is None or low.startswith(_NOTE_STARTS)
+    return may and re.match(_NOTE_START, text) is not None
+
+
+def is_balance_line(text: str) -> bool:
+    """Whether ``text`` starts like a closing balance line (``_BALANCE_LINE``). Pure."""
+    return (
+        may_start(text.lstrip().removeprefix("#"), _BALANCE_STARTS)
+        and re.match(_BALANCE_LINE, text) is not None
+    )
+
+
+def is_share_line(text: str) -> bool:
+    """Whether ``text`` starts like a line of shares of the grand total (``_SHARE_LINE``). Pure."""
+    return may_start(text, _SHARE_STARTS) and re.match(_SHARE_LINE, text) is not None
 
 
 def _first(conn: duckdb.DuckDBPyConnection, t: str) -> tuple[Any, ...] | None:
@@ -127,9 +165,9 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
         written = [(c, str(v).strip()) for (c, text), v in cells if text and v is not None and str(v).strip()]
         numbers = [(i, v) for i, ((_, text), v) in enumerate(cells) if not text and v is not None]
         if (
-            numbers
+            numbers  # only then is the label read (its regex is compiled on first use)
             and written
-            and re.match(_BALANCE_LINE, written[0][1]) is not None
+            and is_balance_line(written[0][1])
             and any(all(said[i] == v for i, v in numbers) for said in _above(conn, t, ordered[at + 1 :]))
         ):
             # a closing balance: the numbers of a row above it (the last record's, under a turnover row),

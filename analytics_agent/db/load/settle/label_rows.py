@@ -7,7 +7,6 @@ beside its column. Runs inside the load's transaction on the freshly written tab
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import duckdb
@@ -20,7 +19,6 @@ _MOST_LABEL_ROWS = 2
 _MOSTLY = 0.9
 """The share of a column's other values that must be numbers or dates (a census margin column also holds
 ``**``, its own marks)."""
-_NUMBER = re.compile(r"\s*[-+(]?[$€£¥]?[0-9][0-9.,' ]*%?\)?\s*")
 
 
 def drop_label_rows(
@@ -52,13 +50,13 @@ def drop_label_rows(
 
 
 def _words(cells: dict[str, object]) -> bool:
-    """Whether a row reads as labels: two or more cells, each holding a letter and none a number, all
+    """Whether a row reads as labels: two or more cells, each holding a letter (so none a number), all
     different. Pure."""
     shown = [str(v).strip() for v in cells.values() if v is not None and str(v).strip()]
     return (
         len(shown) >= 2
         and len(set(shown)) == len(shown)
-        and all(any(ch.isalpha() for ch in v) and not _NUMBER.fullmatch(v) for v in shown)
+        and all(any(ch.isalpha() for ch in v) for v in shown)
     )
 
 

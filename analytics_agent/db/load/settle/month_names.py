@@ -46,28 +46,28 @@ _READ = {
 }
 """What is read as a month: also English's names, which a German column writes beside its own (``April``
 by ``März``), and abbreviations, whose dot the other languages write (``oct.``)."""
-_WORD = re.compile(r"(?<![^\W\d_])([^\W\d_]+)\.?(?![^\W\d_])")
-_DAY_DOT = re.compile(r"^(\d{1,2})(?:\.|er|º|°) ")
+_WORD = r"(?<![^\W\d_])([^\W\d_]+)\.?(?![^\W\d_])"  # patterns, compiled on first use: most loads read none
+_DAY_DOT = r"^(\d{1,2})(?:\.|er|º|°) "
 """A day's dot (``15. März``) or the first of a month as French and Spanish write it (``1er octobre``,
 ``1º de``): dropped."""
 
 
-_OF = re.compile(r"(?i)(?<=\d) del? (?=[^\W\d_])|(?<=[^\W\d_]) del? (?=\d)")
+_OF = r"(?i)(?<=\d) del? (?=[^\W\d_])|(?<=[^\W\d_]) del? (?=\d)"
 """Spanish and Portuguese write a date's parts with ``de`` between them (``31 de marzo de 2024``)."""
-_HOURS = re.compile(r"(?i)(\d{1,2}:\d{2}(?::\d{2})?) ?(?:hs?|hrs?|uhr)\.?$")
+_HOURS = r"(?i)(\d{1,2}:\d{2}(?::\d{2})?) ?(?:hs?|hrs?|uhr)\.?$"
 """A time's unit after it (Mercado Libre's ``14:03 hs.``, German ``14:03 Uhr``): dropped."""
 
 
 def local_months(values: Sequence[str]) -> bool:
     """Whether some value writes a month in one of these languages. Pure."""
-    return any(m[1].lower() in _LOCAL for v in values for m in _WORD.finditer(v))
+    return any(m[1].lower() in _LOCAL for v in values for m in re.finditer(_WORD, v))
 
 
 def in_english(value: str) -> str:
     """``value`` with its month word in English and a day's dot or ordinal dropped (``15. März 2024`` ->
     ``15 Mar 2024``, ``1er octobre 2026`` -> ``1 Oct 2026``), as ``english_sql`` writes it. Pure."""
-    value = _WORD.sub(lambda m: _READ.get(m[1].lower(), m[0]), value)
-    return _HOURS.sub(r"\1", _OF.sub(" ", _DAY_DOT.sub(r"\1 ", value)))
+    value = re.sub(_WORD, lambda m: _READ.get(m[1].lower(), m[0]), value)
+    return re.sub(_HOURS, r"\1", re.sub(_OF, " ", re.sub(_DAY_DOT, r"\1 ", value)))
 
 
 def english_sql(column: str) -> str:

@@ -23,7 +23,7 @@ _SOME = 0.25
 for a missing value (a manifest's ``NVD``, ``k.A.``; Meta's ``Ongoing`` for an ad set with no end, more than
 half of its rows): named as one of a few odd values is (``_markers``)."""
 _MARKER = r"[^0-9]{1,12}"
-_NUMBER_WITH_SEPARATORS = re.compile(r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$")
+_NUMBER_WITH_SEPARATORS = r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$"  # compiled on first use: most loads none
 _DECIMAL_COMMA = r"[+-]?(\d{1,3}(\.\d{3})+,\d+|\d+,(\d{1,2}|\d{4,}))"
 """A number only a decimal comma reads: 1.234,50, 2,00 or 0,5 (1,234 could be a thousand: not counted)."""
 _GROUPED_COMMA = r"[+-]?\d{1,3}(\.\d{3})+,\d+"
@@ -330,7 +330,8 @@ def _odd_notes(
         kinds, odd_counts(conn, table, kinds, rows, listed_up_to=SAMPLE_ROWS), strict=True
     ):
         values = "value" if count == 1 else "values"
-        commas = all(re.fullmatch(_DECIMAL_COMMA, v) for v in odd)  # only then is the answer needed
+        # only then is the answer needed; a comma first, a plain test: the regex is compiled on first use
+        commas = all("," in v and re.fullmatch(_DECIMAL_COMMA, v) for v in odd)
         fix = odd_value_fix(odd, points=not commas or _points(conn, table, name, rows=rows))
         notes.append(
             f"{name} stayed text because of {count:,} {values} like {', '.join(map(repr, odd))}; {fix}"
@@ -366,9 +367,10 @@ def _points(
 def odd_value_fix(odd: Sequence[str], *, points: bool = True) -> str:
     """The option that reads such values; ``points``: whether a decimal point is in use in the file (then
     ``--decimal ','`` would lose those numbers, and is not offered). Pure."""
-    if not points and all(re.fullmatch(_DECIMAL_COMMA, v) for v in odd):
+    if not points and all("," in v and re.fullmatch(_DECIMAL_COMMA, v) for v in odd):
         return "add --decimal ',' if ',' is their decimal mark"
-    if all(_NUMBER_WITH_SEPARATORS.match(v) for v in odd):
+    # a plain test before each regex (compiled on first use): a comma; a digit first, or after a sign
+    if all(any(c.isdecimal() for c in v[:2]) and re.match(_NUMBER_WITH_SEPARATORS, v) for v in odd):
         separator = next((c for c in odd[0] if c in ",.' "), ",")
         return f"add --thousands {separator!r} if {separator!r} separates thousands"
     if any(is_total_label(v) for v in odd):  # read as missing, its row's numbers would count twice

@@ -15,6 +15,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.plain_words import may_hold
 from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
@@ -25,6 +26,8 @@ _OPENING = (
     r"|начално салдо|входящ(ий|ее) (остаток|сальдо)|остаток на начало( периода)?|вхідний залишок"
     r"|saldo pocz[aą]tkowe|po[cč]ate[cč]n[ýy] z[uů]statek)"
 )
+_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde", "zustatek")
+"""A word every ASCII label ``_OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
 _CLOSING = (
     r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível))?|closing balance|ending balance|new balance"
     r"|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde|eindsaldo"
@@ -62,7 +65,7 @@ class EdgeRows:
 
 def _label(value: Any) -> str:
     text = str(value).strip(" :")
-    if re.fullmatch(r"(\w ){2,}\w", text):  # S A L D O
+    if text[1:2] == " " and re.fullmatch(r"(\w ){2,}\w", text):  # S A L D O
         text = text.replace(" ", "")
     return text
 
@@ -91,9 +94,7 @@ def find_edge_rows(
     texts = [
         c
         for c in text_columns
-        if types.get(c) == "VARCHAR"
-        and first[1].get(c) is not None
-        and re.fullmatch(_OPENING, _label(first[1][c]))
+        if types.get(c) == "VARCHAR" and first[1].get(c) is not None and _opening(_label(first[1][c]))
     ]
     if texts:
         # rowids rise in the order rows were written and stay when rows are deleted (before the commit they
@@ -151,6 +152,11 @@ def _first_total(
         return EdgeRows([first[0]], "total", str(empty), [], summed, f"the first row ({empty} empty)", why)
     what = f"the first row ({labels[0]} = {label!r})"
     return EdgeRows([first[0]], "total", labels[0], [label], summed, what, why)
+
+
+def _opening(label: str) -> bool:
+    """Whether a first row's label says an opening balance (``_OPENING``). Pure."""
+    return may_hold(label, _OPENING_WORDS) and re.fullmatch(_OPENING, label) is not None
 
 
 def _running(
@@ -218,7 +224,7 @@ def _balances(
             for c in texts
             if first[1].get(c) is not None
             and last[1].get(c) is not None
-            and re.fullmatch(_OPENING, _label(first[1][c]))
+            and _opening(_label(first[1][c]))
             and re.fullmatch(_CLOSING, _label(last[1][c]))
         ),
         None,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from analytics_agent.db.load.settle.plain_words import may_hold
+
 TOTAL_LABEL = (
     r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|total g[ée]n[ée]ral|(eind)?totaal|totale"
     r"|suma|razem|summa|totalt|итого|всего|обороти|обороты|обороти за период|обороты за период|合計|総計|合计|总计|합계"
@@ -21,10 +23,18 @@ subtotals only when their sums and the other rows' sums each equal the totals ro
 or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
 SUBTOTAL_SQL = rf"(?i)^(.*[^\pL])?({_SUBTOTAL_WORDS})([^\pL].*)?$"
 """``SUBTOTAL`` in DuckDB's RE2, whose ``\b`` is a boundary of ASCII words only (``Итого по группе``)."""
+_WORDS = (
+    "total", "sum", "gesamt", "totaal", "razem", "celkem", "celkom", "toplam", "i alt", "ukupno", "skupaj",
+    "kokku", "jumlah", "kabuuan"
+)  # fmt: skip
+"""A word every ASCII text either pattern matches holds, in lower case (``plain_words``: the test before
+them; ``sum`` stands for ``summe``, ``suma``, ``summa`` and ``zwischensumme``)."""
 
 
 def is_total_label(value: str) -> bool:
     """A totals row's label (``Total``, ``Summe:``, and the word among others: ``Company Total``, ``Total:
     all campaigns``): the row's numbers are checked against the rows above before it is called one. Pure."""
     text = value.strip(" :")
+    if not may_hold(text, _WORDS):  # most cells: neither regex is compiled
+        return False
     return re.fullmatch(TOTAL_LABEL, text) is not None or re.fullmatch(SUBTOTAL, text) is not None

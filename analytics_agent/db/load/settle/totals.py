@@ -17,10 +17,7 @@ import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.footer import Notes, note_rows
-from analytics_agent.db.load.settle.retype import retype_column
-from analytics_agent.db.load.settle.stacked_totals import stacked
 from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL, is_total_label
-from analytics_agent.db.load.settle.total_sums import aggregated, numbers_of, whole_row
 from analytics_agent.db.rows import first_row
 
 
@@ -72,9 +69,13 @@ def find_totals(
         ),
         None,
     )
+    if label is None and any(isinstance(cell, str) and cell.strip() for cell in cells):
+        return None
+    # a last row labelled as totals or holding no text: its sums are read (most loads stop above)
+    from analytics_agent.db.load.settle.stacked_totals import stacked
+    from analytics_agent.db.load.settle.total_sums import aggregated, numbers_of, whole_row
+
     if label is None:
-        if any(isinstance(cell, str) and cell.strip() for cell in cells):
-            return None
         return _unlabelled(conn, table, row, whole_row(conn, table, row, whole), text_columns)
     t = quote_ident(table)
     last = whole_row(conn, table, row, whole)
@@ -136,6 +137,8 @@ def _unlabelled(
     two or more non-zero values above; its rates, weighted by columns the file does not hold, need be no
     aggregate. Its label's column is the first text column empty in that row alone (what a query leaves
     out with ``not_null``); None when there is none."""
+    from analytics_agent.db.load.settle.total_sums import aggregated, numbers_of  # such a last row only
+
     sums = aggregated(conn, table, last, numbers_of(last), f"rowid < {row}", loose=True)
     if len(sums) < 2:
         return None
@@ -331,6 +334,8 @@ def drop_totals(
     gone = ([found.row, *found.also, *found.subtotals, *found.headers] if found else []) + notes.rows
     if not gone:
         return 0, "", [], ""
+    from analytics_agent.db.load.settle.retype import retype_column  # a load that drops a footer only
+
     t = quote_ident(table)
     conn.execute(f"DELETE FROM {t} WHERE rowid IN ({', '.join(map(str, gone))})")
     label = found.label if found else notes.columns[0]
