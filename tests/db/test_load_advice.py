@@ -204,6 +204,22 @@ def test_a_long_padded_title_block_behind_a_byte_order_mark_names_its_skip(tmp_p
     assert [c.original for c in summary.columns] == ["交易时间", "交易类型", "金额(元)"]
 
 
+def test_sparse_lines_above_a_fully_named_header_are_skipped_to_it(tmp_path: Path) -> None:
+    """A Kingdee trial balance (round seven): a title, a line of three key-value cells padded to the
+    table's width, a blank line, a row of column groups over the names (``,,期初余额,,本期发生额,``), then
+    the header. The refusal named --skip 1, which read the key-value line as the header (its cells the
+    column names, the names row and the group row as records); it now names --skip 4."""
+    rows = "".join(f'{1000 + d},科目{d},"{d},000.50",,"{d}00.25",\n' for d in range(1, 9))
+    text = "科目余额表\n核算单位：上海华晨,,期间：2024年第3期,,,币别：人民币\n\n,,期初余额,,本期发生额,\n"
+    text += "科目代码,科目名称,借方,贷方,借方,贷方\n" + rows
+    path = _write(tmp_path, "kemu.csv", text)
+    refusal = _refusal(path)
+    assert "add --skip 4 to start at" in refusal, refusal
+    advice, summary = _follow_first(path)
+    assert advice == {"skip": 4} and summary.rows_loaded == 8
+    assert [c.original for c in summary.columns][:3] == ["科目代码", "科目名称", "借方"]
+
+
 def test_an_sap_list_names_the_skip_to_its_wide_header_then_sets_its_footer_aside(tmp_path: Path) -> None:
     """An SAP list: a title, then ``Company Code<TAB>1000`` lines DuckDB took for a two-column table's
     header (--skip 2 loaded them as the table); below the records, a footer whose first words fall into

@@ -12,6 +12,7 @@ import duckdb
 from analytics_agent.db.load.line_numbers import physical_lines
 from analytics_agent.db.load.options import Dialect, Input, LoadOptions
 from analytics_agent.db.load.plan import Plan
+from analytics_agent.db.load.read.titles import past_sparse_lines
 from analytics_agent.db.load.reader_errors import (
     explain_load_error,
     fields_in_record,
@@ -126,7 +127,8 @@ def table_below(path: Path, message: str, dialect: Dialect, expected: int) -> in
         width = widths[start]
         rest = [w for w in widths[start:] if w]
         if width > expected and len(rest) >= _TABLE_LINES and all(w == width for w in rest):
-            return start
+            # its first lines may be sparse: an ERP's key-value line, a row of column groups
+            return past_sparse_lines("\n".join(head), dialect.delimiter, dialect.quote, start)
     return None
 
 

@@ -30,6 +30,7 @@ from analytics_agent.db.load.read.peek import (
 from analytics_agent.db.load.read.titles import (
     names_over_numbers,
     padded_title,
+    past_sparse_lines,
     table_start,
     title_above_header,
     title_block,
@@ -174,6 +175,7 @@ def _title_lines(head: str, delimiter: str, quote: str, columns: dict[str, str])
         if title is not None:
             return title
     start = table_start(head, delimiter, quote, 0)
+    start = past_sparse_lines(head, delimiter, quote, start) if start else start
     above = head.splitlines()[: start + 1]
     if not start or any(line.lstrip().startswith("#") for line in above):
         return None  # comment lines: --comment '#' is named first, by the strict read
@@ -265,7 +267,7 @@ def _pin(
             quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
             start = int(sniffed["SkipRows"])
             if not options.comment:  # --skip counts no comment line; the head holds them
-                start = table_start(head, delimiter, quote, start)
+                start = past_sparse_lines(head, delimiter, quote, table_start(head, delimiter, quote, start))
             title = title_above_header(head, delimiter, quote, start)
             if title is not None and not _quoted_header(head, delimiter, len(sniffed["Columns"])):
                 raise LoadError(f"{label}: {title}")

@@ -84,6 +84,29 @@ _MOST_PADDED_LINES = 30
 bill has 16: nickname, period, export time, counts and sums, three notes, a banner)."""
 
 
+def past_sparse_lines(text: str, delimiter: str, quote: str, start: int) -> int:
+    """The header's line when lines of the table's width from ``start`` on fill at most half their fields
+    (an ERP's ``核算单位：…,,,期间：…,,,,币别：…`` and a row of column groups, ``,,期初余额,,本期发生额,,…``)
+    above a line that names every field and a record with a digit below it; else ``start``. Pure."""
+    import csv
+
+    lines = _records(whole_lines(text, start + _MOST_TITLE_LINES + 2), quote)
+    try:
+        rows = [[cell.strip() for cell in row] for row in csv_rows(lines[start:], delimiter, quote)]
+    except csv.Error:
+        return start
+    for at, row in enumerate(rows[:_MOST_TITLE_LINES], start=start):
+        filled = sum(1 for cell in row if cell)
+        if 2 * filled <= len(row):
+            continue  # a sparse line, or a blank one
+        below = rows[at - start + 1] if at - start + 1 < len(rows) else []
+        named = filled == len(row) and all(map(_name_like, row))
+        if at > start and named and len(below) == len(row) and any(c.isdigit() for c in "".join(below)):
+            return at
+        return start
+    return start
+
+
 def padded_title(text: str, delimiter: str, quote: str) -> str | None:
     """``title_above_header``'s refusal for a title block a spreadsheet padded to the table's width
     (``Umsätze Girokonto;;;;;`` and ``;;;;;`` above the header), which DuckDB reads as the header: the first
