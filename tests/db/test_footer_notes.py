@@ -266,3 +266,39 @@ def test_russian_group_subtotals_and_total_are_said_and_dropped_with_the_dates_l
         ("00512", "2024-02-14"),
         ("00513", "2024-03-01"),
     ]
+
+
+def _huvudbok(tmp_path: Path, *, wrong: bool = False) -> Path:
+    """A Fortnox general ledger (round six): per account its entries and a 'Summa period' row of their
+    debit and credit sums, no grand total below."""
+    accounts = {
+        "1930": [(44526.92, None), (None, 18052.42), (27742.36, None)],
+        "2440": [(None, 800.0), (120.5, None)],
+    }
+    lines = ["Konto;Text;Debet;Kredit"]
+    for account, entries in accounts.items():
+        lines += [f"{account};Post;{d or ''};{k or ''}" for d, k in entries]
+        debit = sum(d or 0 for d, _ in entries) + (1 if wrong else 0)
+        credit = sum(k or 0 for _, k in entries) + (1 if wrong else 0)
+        lines.append(f"{account};Summa period;{debit:.2f};{credit:.2f}")
+    path = tmp_path / "huvudbok.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_subtotal_rows_inside_a_ledger_with_no_grand_total_are_said_and_dropped(tmp_path: Path) -> None:
+    """Each account's 'Summa period' row loaded as a record without a word: a sum of debet over the table
+    counted every entry twice. The rows are named when each one's numbers are the sums since the one
+    above; --drop-totals leaves them out."""
+    summary = _load(tmp_path, _huvudbok(tmp_path))
+    (said,) = [n for n in summary.notes if "Summa period" in n]
+    assert said.startswith("2 rows labelled like 'Summa period' (text) hold the sums of debet, kredit"), said
+    summary = _load(tmp_path, _huvudbok(tmp_path), drop_totals=True)
+    assert summary.rows_loaded == 5
+    assert _one(tmp_path, "SELECT round(sum(debet), 2), round(sum(kredit), 2) FROM t") == (72389.78, 18852.42)
+
+
+def test_rows_labelled_as_subtotals_whose_numbers_do_not_add_up_are_records(tmp_path: Path) -> None:
+    summary = _load(tmp_path, _huvudbok(tmp_path, wrong=True))
+    assert not any("Summa period" in n for n in summary.notes), summary.notes
+    assert summary.rows_loaded == 7

@@ -17,6 +17,7 @@ from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
+from analytics_agent.db.load.settle.group_sums import drop_group_sums, find_group_sums, group_sums_note
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.label_rows import drop_label_rows, label_rows_note
 from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
@@ -100,6 +101,10 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
                 drop_edge_rows(self.conn, self.table, edges)
                 loaded -= len(edges.rows)
             dropped = [n for n in (early_note, late_note) if n] + ([dropped_note(edges)] if edges else [])
+            groups = None if early or late else find_group_sums(self.conn, self.table, plan.text_columns)
+            if groups is not None:
+                dropped.append(drop_group_sums(self.conn, self.table, groups))
+                loaded -= len(groups.rows)
             notes += dropped or [NO_TOTALS]
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
             totals_notes, totals, kept = totals_row_note(
@@ -108,6 +113,9 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             # a column kept text by a note below the table: --null, as the odd-value check advised, would
             # load the note as a row; the footer's note names --drop-footer instead
             notes = moot_notes(notes, kept) + totals_notes
+            groups = None if totals else find_group_sums(self.conn, self.table, plan.text_columns)
+            if groups is not None:
+                notes.append(group_sums_note(groups))
             edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
             if edges is not None:
                 notes.append(edge_rows_note(edges))

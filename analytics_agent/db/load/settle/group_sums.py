@@ -1,0 +1,102 @@
+"""Subtotal rows inside a table with no grand total below them: a general ledger's ``Summa period`` after
+each account's entries (Fortnox's huvudbok), a report's ``Total for …`` after each group. The footer
+check reads only the last rows, so these loaded as records and every sum over the table counted each
+account's entries twice, without a word. A row counts only when its label is a subtotal's and each of
+its numbers is the sum, to the cent, of that column over the rows since the subtotal above it (two such
+rows at least). Runs inside the load's transaction on the freshly written table, in DuckDB's SQL."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+
+from analytics_agent.db.catalog import own_table_types, quote_ident
+from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL
+
+_NUMBER_TYPES = ("DOUBLE", "BIGINT", "INTEGER", "HUGEINT", "DECIMAL")
+_HEAD_ROWS = 200
+
+
+class GroupSums:
+    """The subtotal rows found: their label's column, labels, rowids and the columns they sum."""
+
+    __slots__ = ("column", "labels", "rows", "sums")
+
+    def __init__(self, column: str, labels: list[str], rows: list[int], sums: list[str]) -> None:
+        self.column, self.labels, self.rows, self.sums = column, labels, rows, sums
+
+
+def find_group_sums(
+    conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str]
+) -> GroupSums | None:
+    """The subtotal rows of ``table``, or None: a query of its first rows for a subtotal's label, and only
+    when one holds it, one more of the whole table that checks their sums."""
+    types = own_table_types(conn, table)
+    numbers = [c for c, kind in types.items() if kind.startswith(_NUMBER_TYPES)]
+    texts = [c for c in text_columns if types.get(c) == "VARCHAR"]
+    if not numbers or not texts:
+        return None
+    t = quote_ident(table)
+    flags = ", ".join(
+        f"count(*) FILTER (WHERE regexp_full_match({quote_ident(c)}, '{SUBTOTAL_SQL}'))" for c in texts
+    )
+    # a ledger's first subtotal comes within its first accounts: the whole table is read only then
+    head = conn.execute(f"SELECT {flags} FROM (SELECT * FROM {t} LIMIT {_HEAD_ROWS})").fetchone() or ()
+    column = next((c for c, n in zip(texts, head, strict=True) if n), None)
+    if column is None:
+        return None
+    return _checked(conn, t, column, numbers)
+
+
+def _checked(conn: duckdb.DuckDBPyConnection, t: str, column: str, numbers: list[str]) -> GroupSums | None:
+    """The labelled rows of ``column`` when, in some number column they fill, each one's number is the sum
+    of the rows since the labelled row above it: per group (the labelled rows before a row; a labelled row
+    closes the group it is counted in), each number column's sum over its records beside the value its
+    subtotal row holds."""
+    col = quote_ident(column)
+    label = f"coalesce(regexp_full_match({col}, '{SUBTOTAL_SQL}'), false)"
+    grouped = (
+        f"SELECT rowid AS r, {label} AS sub, {col} AS lab, {', '.join(map(quote_ident, numbers))}, "
+        f"count(*) FILTER (WHERE {label}) OVER (ORDER BY rowid ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) "
+        f"AS grp FROM {t}"
+    )
+    parts = ", ".join(
+        f"sum({quote_ident(n)}) FILTER (WHERE NOT sub), max({quote_ident(n)}) FILTER (WHERE sub)"
+        for n in numbers
+    )
+    rows = conn.execute(
+        f"SELECT grp, count(*) FILTER (WHERE sub), list(r) FILTER (WHERE sub), list(lab) FILTER (WHERE sub), {parts} "
+        f"FROM ({grouped}) GROUP BY grp"
+    ).fetchall()
+    closed = [row for row in rows if row[1]]
+    if len(closed) < 2:
+        return None
+    summed = []
+    for i, name in enumerate(numbers):
+        pairs = [(row[4 + 2 * i], row[5 + 2 * i]) for row in closed if row[5 + 2 * i] is not None]
+        if len(pairs) >= 2 and all(part is not None and abs(part - whole) < 0.005 for part, whole in pairs):
+            summed.append(name)
+    if not summed:
+        return None
+    ids = sorted(int(row[2][0]) for row in closed)
+    labels = sorted({str(row[3][0]) for row in closed})
+    return GroupSums(column, labels, ids, summed)
+
+
+def group_sums_note(found: GroupSums) -> str:
+    """The load's note for subtotal rows kept. Pure."""
+    return (
+        f"{len(found.rows):,} rows labelled like {found.labels[0]!r} ({found.column}) hold the sums of "
+        f"{', '.join(found.sums)} over the rows above each of them, back to the one before: loaded as rows, "
+        "a sum over the table counts those rows twice: add --drop-totals to load without them"
+    )
+
+
+def drop_group_sums(conn: duckdb.DuckDBPyConnection, table: str, found: GroupSums) -> str:
+    """Delete the subtotal rows; the note that says so."""
+    conn.execute(f"DELETE FROM {quote_ident(table)} WHERE rowid IN ({', '.join(map(str, found.rows))})")
+    return (
+        f"--drop-totals: dropped {len(found.rows):,} rows labelled like {found.labels[0]!r} ({found.column}), "
+        f"the sums of {', '.join(found.sums)} over the rows above each; leave out --drop-totals to keep them"
+    )
