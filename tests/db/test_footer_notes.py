@@ -293,6 +293,15 @@ def test_subtotal_rows_inside_a_ledger_with_no_grand_total_are_said_and_dropped(
     summary = _load(tmp_path, _huvudbok(tmp_path))
     (said,) = [n for n in summary.notes if "Summa period" in n]
     assert said.startswith("2 rows labelled like 'Summa period' (text) hold the sums of debet, kredit"), said
+    query = {"table": "t", "metrics": [{"fn": "sum", "column": "debet"}]}
+    with Workspace.open(tmp_path / "t.duckdb") as ws:
+        refused = ws.executor.execute("aggregate", json.dumps(query))
+        fix = json.loads(refused.text[refused.text.index("{") : refused.text.index("}") + 1])
+        answered = ws.executor.execute("aggregate", json.dumps({**query, "filters": [fix]}))
+    assert refused.is_error and fix == {"column": "text", "op": "not_in", "value": ["Summa period"]}, (
+        refused.text
+    )
+    assert json.loads(answered.text)["rows"] == [[72389.78]]
     summary = _load(tmp_path, _huvudbok(tmp_path), drop_totals=True)
     assert summary.rows_loaded == 5
     assert _one(tmp_path, "SELECT round(sum(debet), 2), round(sum(kredit), 2) FROM t") == (72389.78, 18852.42)

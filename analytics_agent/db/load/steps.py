@@ -17,7 +17,12 @@ from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
-from analytics_agent.db.load.settle.group_sums import drop_group_sums, find_group_sums, group_sums_note
+from analytics_agent.db.load.settle.group_sums import (
+    drop_group_sums,
+    find_group_sums,
+    group_marker,
+    group_sums_note,
+)
 from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.label_rows import drop_label_rows, label_rows_note
 from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
@@ -116,6 +121,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             groups = None if totals else find_group_sums(self.conn, self.table, plan.text_columns)
             if groups is not None:
                 notes.append(group_sums_note(groups))
+                totals = group_marker(groups)
             edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
             if edges is not None:
                 notes.append(edge_rows_note(edges))

@@ -59,6 +59,13 @@ def totals_message(table: str, marker: dict[str, Any]) -> str:
             f"{', '.join(repr(v) for v in labels)}), loaded as rows: {sums} there are balances, not movements. "
             f"Add the filter {fix} (or reload the file with --drop-totals)"
         )
+    if marker.get("kind") == "subtotals":
+        fix = json.dumps({"column": column, "op": "not_in", "value": labels})
+        return (
+            f"{table} holds {rows} subtotal rows ({column} = {', '.join(repr(v) for v in labels)}), each the sum of "
+            f"{sums} over the rows above it, loaded as rows: this answer would count those rows twice. Add the "
+            f"filter {fix} (or reload the file with --drop-totals)"
+        )
     if marker.get("kind") == "total":
         fix = json.dumps(
             {"column": column, "op": "not_null"}

@@ -86,6 +86,13 @@ def _view(
             "note": "a statement's opening (and closing) balance rows, loaded as rows: filter them out "
             "(not_in) before summing, counting or ranking the movements",
         }
+    elif totals and totals.get("kind") == "subtotals":  # a ledger's subtotal rows, no grand total
+        shown["totals_rows"] = {
+            "column": totals["column"],
+            "labels": totals["labels"],
+            "note": "subtotal rows, each the sum of the rows above it, loaded as rows: filter them out (not_in) "
+            "before summing, counting or ranking",
+        }
     elif totals and totals.get("kind") == "total":  # a totals row above the records
         op = "not_null" if totals.get("empty") else "not_in"
         shown["totals_rows"] = {

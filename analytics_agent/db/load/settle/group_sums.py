@@ -8,6 +8,7 @@ rows at least). Runs inside the load's transaction on the freshly written table,
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import duckdb
 
@@ -91,6 +92,17 @@ def group_sums_note(found: GroupSums) -> str:
         f"{', '.join(found.sums)} over the rows above each of them, back to the one before: loaded as rows, "
         "a sum over the table counts those rows twice: add --drop-totals to load without them"
     )
+
+
+def group_marker(found: GroupSums) -> dict[str, Any]:
+    """The kept subtotal rows as the stored profile says them (``tools/aggregate/totals_rows``). Pure."""
+    return {
+        "column": found.column,
+        "labels": found.labels,
+        "rows": len(found.rows),
+        "sums": found.sums,
+        "kind": "subtotals",
+    }
 
 
 def drop_group_sums(conn: duckdb.DuckDBPyConnection, table: str, found: GroupSums) -> str:
