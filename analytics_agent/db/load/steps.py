@@ -112,24 +112,29 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
                 loaded -= len(groups.rows)
             notes += dropped or [NO_TOTALS]
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
-            totals_notes, totals, kept = totals_row_note(
-                self.conn, self.table, loaded, plan.text_columns, said=notes
-            )
-            # a column kept text by a note below the table: --null, as the odd-value check advised, would
-            # load the note as a row; the footer's note names --drop-footer instead
-            notes = moot_notes(notes, kept) + totals_notes
-            groups = None if totals else find_group_sums(self.conn, self.table, plan.text_columns)
-            if groups is not None:
-                notes.append(group_sums_note(groups))
-                totals = group_marker(groups)
-            edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
-            if edges is not None:
-                notes.append(edge_rows_note(edges))
-                # the profile names one kind of rows for aggregate to refuse: the totals row's sums count
-                # twice, an opening balance row (under a turnover row and a closing line) only is said
-                totals = totals or edge_marker(edges)
+            notes, totals = self._kept_rows(loaded, notes)
         profile, links = self._store(own_names, units, None if appending else loaded, totals, labels)
         return loaded, rejected, notes, profile, links
+
+    def _kept_rows(self, loaded: int, notes: list[str]) -> tuple[list[str], dict[str, Any] | None]:
+        """Totals, subtotal, balance and summary rows loaded as rows (no --drop-totals): said, and the kind
+        the profile marks for aggregate to refuse."""
+        text = self.plan.text_columns
+        totals_notes, totals, kept = totals_row_note(self.conn, self.table, loaded, text, said=notes)
+        # a column kept text by a note below the table: --null, as the odd-value check advised, would
+        # load the note as a row; the footer's note names --drop-footer instead
+        notes = moot_notes(notes, kept) + totals_notes
+        groups = None if totals else find_group_sums(self.conn, self.table, text)
+        if groups is not None:
+            notes.append(group_sums_note(groups))
+            totals = group_marker(groups)
+        edges = find_edge_rows(self.conn, self.table, text, loaded)
+        if edges is not None:
+            notes.append(edge_rows_note(edges))
+            # the profile names one kind of rows for aggregate to refuse: the totals row's sums count
+            # twice, an opening balance row (under a turnover row and a closing line) only is said
+            totals = totals or edge_marker(edges)
+        return notes, totals
 
     def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str], dict[str, str]]:
         """The rows written (less a trailing run of empty ones, repeated headers and label rows), the

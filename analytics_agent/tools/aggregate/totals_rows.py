@@ -44,50 +44,32 @@ def refuse_totals_rows(
 def totals_message(table: str, marker: dict[str, Any]) -> str:
     """Why the call is refused and the filter to add, in one line. Pure."""
     column, labels = str(marker["column"]), [str(v) for v in marker.get("labels", [])]
-    rows = int(marker.get("rows", 1))
+    rows, kind = int(marker.get("rows", 1)), marker.get("kind")
     sums = ", ".join(map(str, marker.get("sums", []))) or "its number columns"
-    if marker.get("kind") == "summary":
-        fix = json.dumps({"column": column, "op": "is_null"})
-        return (
-            f"{table} holds its first row, a summary ({column} filled, the sum of {sums} below), loaded as a "
-            f"row: this answer would count it. Add the filter {fix} (or reload the file with --drop-totals)"
-        )
-    if marker.get("kind") == "balance":
-        fix = json.dumps({"column": column, "op": "not_in", "value": labels})
-        return (
-            f"{table} holds a statement's balance rows ({column} = "
-            f"{', '.join(repr(v) for v in labels)}), loaded as rows: {sums} there are balances, not movements. "
-            f"Add the filter {fix} (or reload the file with --drop-totals)"
-        )
-    if marker.get("kind") == "subtotals":
-        fix = json.dumps({"column": column, "op": "not_in", "value": labels})
-        return (
-            f"{table} holds {rows} subtotal rows ({column} = {', '.join(repr(v) for v in labels)}), each the sum of "
-            f"{sums} over the rows above it, loaded as rows: this answer would count those rows twice. Add the "
-            f"filter {fix} (or reload the file with --drop-totals)"
-        )
-    if marker.get("kind") == "total":
-        fix = json.dumps(
-            {"column": column, "op": "not_null"}
-            if marker.get("empty")
-            else {"column": column, "op": "not_in", "value": labels}
-        )
-        said = (
-            f"{column} empty" if marker.get("empty") else f"{column} = {', '.join(repr(v) for v in labels)}"
-        )
-        return (
-            f"{table} holds its first row ({said}) with the sums of "
-            f"the rows below in {sums}, loaded as a row: this answer would count them twice. Add the filter "
-            f"{fix} (or reload the file with --drop-totals)"
-        )
-    which = "its last row" if rows == 1 else f"its last row and {rows - 1} subtotal or other footer row(s)"
-    if marker.get("empty"):
-        said, fix = f"{column} empty", json.dumps({"column": column, "op": "not_null"})
-    else:
-        said = f"{column} = {', '.join(repr(v) for v in labels)}"
-        fix = json.dumps({"column": column, "op": "not_in", "value": labels})
-    return (
-        f"{table} holds {which} ({said}) with the sums of the rows above in {sums}, loaded as "
-        f"rows: this answer would count them twice. Add the filter {fix} (or reload the file with "
-        "--drop-totals)"
+    said = f"{column} empty" if marker.get("empty") else f"{column} = {', '.join(repr(v) for v in labels)}"
+    fix = json.dumps(
+        {"column": column, "op": "is_null"}
+        if kind == "summary"
+        else {"column": column, "op": "not_null"}
+        if marker.get("empty")
+        else {"column": column, "op": "not_in", "value": labels}
     )
+    if kind == "summary":
+        what = f"its first row, a summary ({column} filled, the sum of {sums} below), loaded as a row: this answer would count it"
+    elif kind == "balance":
+        what = (
+            f"a statement's balance rows ({said}), loaded as rows: {sums} there are balances, not movements"
+        )
+    elif kind == "subtotals":
+        what = (
+            f"{rows} subtotal rows ({said}), each the sum of {sums} over the rows above it, loaded as rows: this "
+            "answer would count those rows twice"
+        )
+    elif kind == "total":
+        what = f"its first row ({said}) with the sums of the rows below in {sums}, loaded as a row: this answer would count them twice"
+    else:
+        which = (
+            "its last row" if rows == 1 else f"its last row and {rows - 1} subtotal or other footer row(s)"
+        )
+        what = f"{which} ({said}) with the sums of the rows above in {sums}, loaded as rows: this answer would count them twice"
+    return f"{table} holds {what}. Add the filter {fix} (or reload the file with --drop-totals)"

@@ -90,17 +90,10 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     try:
         sniffed = _sniff(conn, path, label, options, **lf)
         pinned = _pin(conn, path, label, options, sniffed, peeked.text)
+        if pinned:
+            options = _past_blank_below_comments(options, peeked.text, sniffed)
     except _SniffFailed:  # a ragged record inside the sample
         pinned = _first_line_layout(conn, path, label, options, peeked.endings)
-    if (
-        pinned
-        and options.comment
-        and options.skip is None
-        and _blank_below_comments(peeked.text, options, sniffed)
-    ):
-        # a blank line between comment blocks (Adobe's report header): DuckDB skipped it; read from 0, the
-        # blank line was the header and the real one a record
-        options = options._replace(skip=int(sniffed["SkipRows"]))
     if pinned:
         # ignore_errors: the sniff must not trip over the very records the strict read will report
         sniffed = _sniff(
@@ -292,12 +285,17 @@ def _pin(
     return {"delim": delimiter, "header": header}
 
 
-def _blank_below_comments(head: str, options: LoadOptions, sniffed: dict[str, Any]) -> bool:
-    """Whether the lines DuckDB's sniffer skipped (``SkipRows``, comment lines not counted) are blank.
-    Pure."""
+def _past_blank_below_comments(options: LoadOptions, head: str, sniffed: dict[str, Any]) -> LoadOptions:
+    """``options`` skipping the lines DuckDB's sniffer skipped (``SkipRows``, comment lines not counted)
+    when they are blank below comments (Adobe's report header, a blank line between comment blocks): read
+    from line 0 with the dialect pinned, the blank line was the header and the real one a record. Pure."""
+    if not options.comment or options.skip is not None:
+        return options
     skipped = int(sniffed["SkipRows"])
-    lines = [line for line in head.splitlines() if not line.lstrip().startswith(options.comment or "\0")]
-    return 0 < skipped < len(lines) and all(not line.strip() for line in lines[:skipped])
+    lines = [line for line in head.splitlines() if not line.lstrip().startswith(options.comment)]
+    if 0 < skipped < len(lines) and all(not line.strip() for line in lines[:skipped]):
+        return options._replace(skip=skipped)
+    return options
 
 
 def _quoted_header(head: str, delimiter: str, fields: int) -> bool:

@@ -93,13 +93,8 @@ def settle_columns(
         probe |= {c: v for c, v in ahead.probe.items() if c in probe}
     marked, mark_notes = _text_marks(conn, table, probe)
     probe, free = {c: v for c, v in probe.items() if c not in marked}, [c for c in free if c not in marked]
-    numbers, notes = _excel_errors(conn, table, probe)
+    numbers, notes = _plain_values(conn, table, probe, decimal)
     notes = mark_notes + notes
-    flagged, flag_notes = settle_yes_no(conn, table, {c: v for c, v in probe.items() if c not in numbers})
-    plain, plain_notes = _plain(
-        conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}, decimal
-    )
-    numbers, notes = numbers + flagged + plain, notes + flag_notes + plain_notes
     text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
     probe = {c: v for c, v in probe.items() if c not in numbers}
     units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)
@@ -210,6 +205,19 @@ def _excel_errors(
     from analytics_agent.db.load.settle.excel_errors import error_columns, settle_excel_errors
 
     return settle_excel_errors(conn, table, error_columns(probe))
+
+
+def _plain_values(
+    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
+) -> tuple[list[str], list[str]]:
+    """The text columns that are numbers but for Excel's error values, yes/no flags, or numbers padded or
+    signed with a plus, each settled in turn; with their notes."""
+    numbers, notes = _excel_errors(conn, table, probe)
+    flagged, flag_notes = settle_yes_no(conn, table, {c: v for c, v in probe.items() if c not in numbers})
+    plain, plain_notes = _plain(
+        conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}, decimal
+    )
+    return numbers + flagged + plain, notes + flag_notes + plain_notes
 
 
 def _text_marks(

@@ -61,14 +61,7 @@ def find_totals(
     if candidate is None:
         return None
     row, cells, whole = candidate
-    label = next(
-        (
-            c
-            for c, cell in zip(text_columns, cells, strict=False)
-            if isinstance(cell, str) and is_total_label(cell)
-        ),
-        None,
-    )
+    label = _label_column(text_columns, cells)
     if label is None and any(isinstance(cell, str) and cell.strip() for cell in cells):
         return None
     # a last row labelled as totals or holding no text: its sums are read (most loads stop above)
@@ -107,6 +100,18 @@ def find_totals(
     found = Totals(label, whole[label], at, sums, [], "")
     found.also, found.stack = [r for r in labels if r != at], list(labels.values())
     return found
+
+
+def _label_column(text_columns: Sequence[str], cells: Sequence[Any]) -> str | None:
+    """The text column whose cell in the last row is a totals label, if any. Pure."""
+    return next(
+        (
+            c
+            for c, cell in zip(text_columns, cells, strict=False)
+            if isinstance(cell, str) and is_total_label(cell)
+        ),
+        None,
+    )
 
 
 def _group_headers(
