@@ -17,6 +17,7 @@ from analytics_agent.db.currencies import LOCAL_UNITS, SYMBOLS
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.odd_values import odd_value_notes
 from analytics_agent.db.load.settle.sniffed_dates import settle_sniffed, sniffed_counts
+from analytics_agent.db.load.settle.stat_symbols import may_mark
 from analytics_agent.db.load.settle.text_dates import Clues, text_dates
 from analytics_agent.db.load.settle.token_notes import token_notes
 from analytics_agent.db.load.settle.token_scan import Recount
@@ -207,12 +208,27 @@ def _excel_errors(
     return settle_excel_errors(conn, table, error_columns(probe))
 
 
+def _stat_marks(
+    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
+) -> tuple[list[str], list[str]]:
+    """``stat_marks.settle_stat_marks`` when a first value may be a statistics office's mark (``..``,
+    ``:``, ``12.3 p``); else nothing."""
+    if not any(may_mark(v) for values in probe.values() for v in values):  # rare: kept off other loads
+        return [], []
+    from analytics_agent.db.load.settle.stat_marks import marked_columns, settle_stat_marks
+
+    return settle_stat_marks(conn, table, marked_columns(probe), decimal)
+
+
 def _plain_values(
     conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
 ) -> tuple[list[str], list[str]]:
-    """The text columns that are numbers but for Excel's error values, yes/no flags, or numbers padded or
-    signed with a plus, each settled in turn; with their notes."""
-    numbers, notes = _excel_errors(conn, table, probe)
+    """The text columns that are numbers but for a statistics office's marks, Excel's error values, yes/no
+    flags, or numbers padded or signed with a plus, each settled in turn; with their notes."""
+    marked, notes = _stat_marks(conn, table, probe, decimal)
+    probe = {c: v for c, v in probe.items() if c not in marked}
+    numbers, excel_notes = _excel_errors(conn, table, probe)
+    numbers, notes = marked + numbers, notes + excel_notes
     flagged, flag_notes = settle_yes_no(conn, table, {c: v for c, v in probe.items() if c not in numbers})
     plain, plain_notes = _plain(
         conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}, decimal

@@ -1,0 +1,306 @@
+"""Numbers as statistics offices publish them: a symbol for a missing value (Eurostat's ``:``, StatCan's
+``..``, ``x`` and ``F``, the ABS's ``np``; ``stat_symbols`` lists whose) and a flag after a number
+(Eurostat's ``12.3 p``, the ONS's ``123 [r]``). DuckDB reads such a column as text, and a sum over it is
+refused. A text column whose every value is a number, a flagged number or such a symbol becomes numbers:
+the symbols NULL, the flags dropped, said in one line with the option that keeps the text. Runs inside
+the load's transaction, in DuckDB's SQL.
+
+A wrong guess is worse than text, so the reading is strict: only the symbols and flags of the offices'
+own lists, a flag only after a number and written as the office writes it, no code with a leading zero
+(``007``), symbols in letters (``x``, ``F``) only where numbers are at least half of the values (a size
+column's ``x``, ``F`` for female stay text), and a column of Eurostat's lower-case flags with no symbol
+(``12.3 e``: ``1.2 s`` may be a unit) only beside other columns that show the office's marks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import duckdb
+
+from analytics_agent.db.amount_forms import literal
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.stat_symbols import (
+    EUROSTAT_FLAGS,
+    GSS_FLAGS,
+    LETTERS,
+    MISSING,
+    STATCAN_FLAGS,
+)
+from analytics_agent.db.rows import first_row
+
+# Patterns work alike in Python's re (the first values) and DuckDB's RE2 (the whole column): [0-9], not \d
+_GROUP = "[ \u00a0\u202f]"
+NUMBER = {
+    ".": f"[+-]?(?:[0-9]{{1,3}}(?:,[0-9]{{3}})+|[0-9]{{1,3}}(?:{_GROUP}[0-9]{{3}})+|[0-9]+)(?:[.][0-9]+)?|[+-]?[.][0-9]+",
+    ",": f"[+-]?(?:[0-9]{{1,3}}(?:[.][0-9]{{3}})+|[0-9]{{1,3}}(?:{_GROUP}[0-9]{{3}})+|[0-9]+)(?:,[0-9]+)?|[+-]?,[0-9]+",
+}
+"""A number read with a decimal point (thousands grouped with commas or spaces) or a decimal comma
+(grouped with points or spaces), as the offices' English and French, Spanish or Nordic tables write it."""
+_COLON = f":(?: ?[{EUROSTAT_FLAGS}]{{1,3}})?"
+_EUROSTAT_TAIL = f"[0-9] +[{EUROSTAT_FLAGS}]{{1,3}}$"
+_SURE_TAIL = (
+    f"[0-9] ?(?:\\[(?:{'|'.join(GSS_FLAGS)})\\])+$"  # the GSS shorthand: only offices write it so
+    f"|[.,][0-9]+ ?[{STATCAN_FLAGS[:5]}]$|[.,][0-9]+[{STATCAN_FLAGS[5:]}]$"  # StatCan's, after a decimal
+)
+_FLAG_TAIL = f"{_EUROSTAT_TAIL}|{_SURE_TAIL}"
+_STRIP = "(?: *(?:\\[[a-z]{1,3}\\])+| *[A-Za-z]{1,3})$"
+"""What a flag's removal takes off the end of a value (any letters, any shorthand): the value is read so
+only once ``_FLAG_TAIL`` has matched each value whose end it takes."""
+_WHOLE = "[+-]?[0-9]{1,18}"
+_EITHER = "[+-]?[0-9]{1,3}[.,][0-9]{3}"
+"""A number both marks read, to different numbers (``1,234``: 1234 or 1.234)."""
+
+
+class Counts(NamedTuple):
+    """What one column holds, counted in one scan."""
+
+    present: int
+    symbols: int
+    """Values that are a missing-value symbol."""
+    letters: int
+    """Of those, symbols written in letters (``stat_symbols.LETTERS``)."""
+    point: int
+    """Values (a flag taken off) that read as a number with a decimal point."""
+    comma: int
+    """Values (a flag taken off) that read as a number with a decimal comma."""
+    either: int
+    stripped: int
+    """Values with something taken off their end (letters, a shorthand in brackets)."""
+    flagged: int
+    """Of those, the ones written as an office writes a flag after a number."""
+    sure: int
+    """Of those, flags only an office writes (the GSS shorthand, StatCan's after a decimal)."""
+    whole: int
+    coded: int
+    """Values with a leading zero (``007``): a code, kept as text."""
+    seen: list[str]
+    """The symbols met."""
+    flags: list[str]
+    """The flags met."""
+
+
+class Reading(NamedTuple):
+    mark: str
+    kind: str
+    """BIGINT when every number is whole and ungrouped, else DOUBLE."""
+    sure: bool
+    """Whether the column shows a symbol or a flag only an office writes (``corroborated``)."""
+
+
+def _value(col: str) -> str:
+    return f"trim({col})"
+
+
+def _symbol(value: str) -> str:
+    """SQL: whether a trimmed value is a missing-value symbol."""
+    symbols = ", ".join(map(literal, MISSING))
+    return f"({value} IN ({symbols}) OR (starts_with({value}, ':') AND regexp_full_match({value}, '{_COLON}')))"
+
+
+def _core(value: str) -> str:
+    """SQL: a trimmed value with its flag taken off."""
+    return f"rtrim(regexp_replace({value}, {literal(_STRIP)}, ''))"
+
+
+def _count_sql(i: int) -> list[str]:
+    """The aggregates of ``Counts`` over the inner query's columns ``v{i}`` (the value), ``s{i}`` (a
+    symbol) and ``k{i}`` (the value less its flag, NULL for a symbol). CASE, not FILTER: DuckDB plans a
+    FILTER per aggregate in time growing with their square."""
+    v, s, k = f"v{i}", f"s{i}", f"k{i}"
+    letters = ", ".join(map(literal, LETTERS))
+    return [
+        f"count({v})",
+        f"count(CASE WHEN {s} THEN 1 END)",
+        f"count(CASE WHEN {s} AND {v} IN ({letters}) THEN 1 END)",
+        f"count(CASE WHEN regexp_full_match({k}, {literal(NUMBER['.'])}) THEN 1 END)",
+        f"count(CASE WHEN regexp_full_match({k}, {literal(NUMBER[','])}) THEN 1 END)",
+        f"count(CASE WHEN regexp_full_match({k}, '{_EITHER}') THEN 1 END)",
+        f"count(CASE WHEN {k} <> {v} THEN 1 END)",
+        f"count(CASE WHEN {k} <> {v} AND regexp_matches({v}, {literal(_FLAG_TAIL)}) THEN 1 END)",
+        f"count(CASE WHEN {k} <> {v} AND regexp_matches({v}, {literal(_SURE_TAIL)}) THEN 1 END)",
+        f"count(CASE WHEN regexp_full_match({k}, '{_WHOLE}') THEN 1 END)",
+        f"count(CASE WHEN regexp_matches({k}, '^[+-]?0[0-9]') THEN 1 END)",
+        f"coalesce(list(DISTINCT {v} ORDER BY {v}) FILTER (WHERE {s}), [])",
+        f"coalesce(list(DISTINCT ltrim({v}[length({k}) + 1:]) ORDER BY ltrim({v}[length({k}) + 1:])) "
+        f"FILTER (WHERE {k} <> {v}), [])",
+    ]
+
+
+def mark_counts(
+    conn: duckdb.DuckDBPyConnection, relation: str, columns: Sequence[str]
+) -> dict[str, Counts]:
+    """``Counts`` of each column of ``relation`` (a quoted table, or ``odd_values.first_rows``'s), one scan
+    for all: each value trimmed, tested as a symbol and stripped of its flag once."""
+    inner = []
+    for i, name in enumerate(columns):
+        value = _value(quote_ident(name))
+        inner += [
+            f"{value} AS v{i}",
+            f"{_symbol(value)} AS s{i}",
+            f"CASE WHEN NOT {_symbol(value)} THEN {_core(value)} END AS k{i}",
+        ]
+    parts = [p for i in range(len(columns)) for p in _count_sql(i)]
+    row = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM (SELECT {', '.join(inner)} FROM {relation})"))
+    width = len(Counts._fields)
+    return {name: Counts(*row[width * i : width * (i + 1)]) for i, name in enumerate(columns)}
+
+
+def read_as(counts: Counts, decimal: str | None) -> Reading | None:
+    """How a column of numbers with an office's marks reads, or None when it is not one: some value is
+    neither a number, a flagged number nor a symbol, none is marked, a value is a code, or symbols in
+    letters are more than half of the values. ``decimal``: the load's ``--decimal``. Pure."""
+    numbers = counts.present - counts.symbols
+    if not numbers or not (counts.symbols or counts.stripped) or counts.coded:
+        return None
+    if counts.flagged != counts.stripped or 2 * counts.letters > counts.present:
+        return None
+    mark = _mark(counts, numbers, decimal)
+    if mark is None:
+        return None
+    kind = "BIGINT" if counts.whole == numbers else "DOUBLE"
+    return Reading(mark, kind, bool(counts.symbols or counts.sure))
+
+
+def _mark(counts: Counts, numbers: int, decimal: str | None) -> str | None:
+    """The decimal mark every number reads with: ``decimal`` if given; else the one that reads them all,
+    a point where both do alike; None where both read them, to different numbers (``1,234``). Pure."""
+    if decimal in (".", ","):
+        return decimal if (counts.point if decimal == "." else counts.comma) == numbers else None
+    if counts.point == numbers and not (counts.comma == numbers and counts.either):
+        return "."
+    if counts.comma == numbers and counts.point < numbers:
+        return ","
+    return None
+
+
+def corroborated(
+    readings: Mapping[str, tuple[Reading, Counts]], seen: bool = False
+) -> dict[str, tuple[Reading, Counts]]:
+    """The columns whose reading stands: all of them when one shows a symbol or a flag only an office
+    writes (or ``seen``: the load converted such a column already). Eurostat's lower-case flags alone
+    (``12.3 p``) stand when two columns or more write some numbers without a flag and the flags are of
+    two letters or more: a unit is written after every value (``1.2 s``). Pure."""
+    if seen or any(reading.sure for reading, _ in readings.values()):
+        return dict(readings)
+    partly = [c for _, c in readings.values() if c.stripped < c.present - c.symbols]
+    letters = {flag for _, c in readings.values() for flag in c.flags}
+    return dict(readings) if len(partly) >= 2 and len(letters) >= 2 else {}
+
+
+def value_sql(col: str, reading: Reading) -> str:
+    """SQL: a quoted column's value as a number: NULL for a symbol, the flag and the thousands marks
+    taken off. TRY_CAST: rows deleted in this load (``--drop-totals``) are rewritten by the ALTER too."""
+    value = _value(col)
+    core = _core(value)
+    if reading.mark == ".":
+        digits = f"regexp_replace({core}, '[,{_GROUP[1:-1]}]', '', 'g')"
+    else:
+        digits = f"replace(regexp_replace({core}, '[.{_GROUP[1:-1]}]', '', 'g'), ',', '.')"
+    return f"CASE WHEN {_symbol(value)} THEN NULL ELSE TRY_CAST({digits} AS {reading.kind}) END"
+
+
+def settle_stat_marks(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: Sequence[str],
+    decimal: str | None,
+    *,
+    sample: str | None = None,
+    seen: bool = False,
+) -> tuple[list[str], list[str]]:
+    """Convert each of ``columns`` that is numbers with an office's marks (``read_as``, ``corroborated``)
+    to BIGINT or DOUBLE. ``sample``: a relation of the table's first rows (``odd_values.first_rows``),
+    counted first so that only the columns it leaves are read whole. Returns the converted columns and
+    the notes for them."""
+    if sample is not None and columns:
+        first = mark_counts(conn, sample, columns)
+        columns = [c for c in columns if read_as(first[c], decimal) is not None]
+    if not columns:
+        return [], []
+    counted = mark_counts(conn, quote_ident(table), columns)
+    readings = {}
+    for name, counts in counted.items():
+        reading = read_as(counts, decimal)
+        if reading is not None:
+            readings[name] = (reading, counts)
+    readings = corroborated(readings, seen)
+    for name, (reading, _) in readings.items():
+        col = quote_ident(name)
+        conn.execute(
+            f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE {reading.kind} USING {value_sql(col, reading)}"
+        )
+    return list(readings), marks_notes(readings)
+
+
+def marks_notes(readings: Mapping[str, tuple[Reading, Counts]]) -> list[str]:
+    """One line for the columns converted to each type: the symbols read as missing and the flags
+    dropped, how many, and the option that keeps the text. Pure."""
+    notes = []
+    for kind in ("BIGINT", "DOUBLE"):
+        group = {name: counts for name, (reading, counts) in readings.items() if reading.kind == kind}
+        if not group:
+            continue
+        said = []
+        missing = sum(c.symbols for c in group.values())
+        if missing:
+            symbols = sorted({s for c in group.values() for s in c.seen})
+            said.append(f"{_count(missing, 'value')} {_shown(symbols)} read as missing (NULL)")
+        flagged = sum(c.stripped for c in group.values())
+        if flagged:
+            flags = sorted({f for c in group.values() for f in c.flags})
+            said.append(f"the flags after {_count(flagged, 'number')} ({_shown(flags)}) dropped")
+        first = next(iter(group))
+        each = " (for each such column)" if len(group) > 1 else ""
+        notes.append(
+            f"{', '.join(group)}: numbers with a statistics office's marks, stored as {kind}: "
+            f"{', and '.join(said)}; add --type {first}=VARCHAR{each} to keep them as text"
+        )
+    return notes
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def _shown(values: Sequence[str], most: int = 6) -> str:
+    """The values quoted, the first ``most`` of them. Pure."""
+    shown = ", ".join(map(repr, values[:most]))
+    return shown + (", …" if len(values) > most else "")
+
+
+# the first values' reading, in Python: compiled on first use (this module is imported for such files)
+_FIRST = {
+    "number": re.compile(f"(?:{NUMBER['.']})|(?:{NUMBER[',']})"),
+    "colon": re.compile(_COLON),
+    "tail": re.compile(_FLAG_TAIL),
+    "strip": re.compile(_STRIP),
+}
+_MISSING = frozenset(MISSING)
+
+
+def _marked(value: str) -> bool | None:
+    """Whether a first value is an office's mark (a symbol, a flagged number), False for a plain number,
+    None for any other value. Pure."""
+    text = value.strip(" ")
+    if text in _MISSING or _FIRST["colon"].fullmatch(text):
+        return True
+    if _FIRST["number"].fullmatch(text):
+        return False
+    core = _FIRST["strip"].sub("", text).rstrip(" ")
+    if core != text and _FIRST["tail"].search(text) and _FIRST["number"].fullmatch(core):
+        return True
+    return None
+
+
+def marked_columns(probe: Mapping[str, Sequence[str]]) -> list[str]:
+    """The columns whose first values are numbers, flagged numbers or symbols, some of them marked: only
+    these are counted whole. Pure."""
+    found = []
+    for name, values in probe.items():
+        marks = [_marked(v) for v in values]
+        if marks and None not in marks and any(marks):
+            found.append(name)
+    return found

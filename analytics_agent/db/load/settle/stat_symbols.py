@@ -1,0 +1,59 @@
+"""The marks statistics offices print in a table of numbers: the symbols that stand for a missing value,
+and the flags written after a number. A plain test of a column's first values (``may_mark``) says
+whether ``stat_marks``, which reads them, is imported at all: most loads hold none. Pure.
+
+Missing values, alone in a cell (each office's legend of its table symbols):
+
+- ``..`` not available: Statistics Canada (for a reference period), the OECD and the World Bank's
+  DataBank exports, the ABS and IBGE (not applicable), INE, the PX-Web tables of the Nordic offices;
+  ``.``, ``...`` and longer runs of dots are PX-Web's (PC-Axis) dot codes, ``.`` and ``...`` also
+  StatCan's (not available for any period, not applicable) and IBGE's (``...`` not available), ``…``
+  the same three dots as one character;
+- ``:`` Eurostat's, alone or with its flag (``: c`` confidential, ``: z`` not applicable);
+- ``x`` (``X``) suppressed for confidentiality: StatCan, the ONS, IBGE, Destatis, INE Portugal;
+  ``F`` too unreliable to be published: StatCan;
+- ``np`` (``n.p.``) not published, ``na`` (``n.a.``) not available, ``nya`` (``n.y.a.``) not yet
+  available: the ABS;
+- ``[x]``, ``[c]``, ``[z]``, ``[w]``, ``[low]``: the shorthand of the UK's Government Statistical
+  Service, which the ONS writes;
+- ``/`` (Destatis: not reliable enough), ``//`` (INE Portugal) and ``///`` (INDEC): not applicable;
+  ``..C`` Stats NZ's confidential.
+
+The dashes (``-``, ``–``, ``—``) are among the load's missing-value tokens already.
+
+Flags after a number (the number is kept, the flag dropped, and the load says so):
+
+- Eurostat: a space, then one or more of its letters ``b c d e f n p r s u z`` (``12.3 p``, ``0.5 bep``);
+- the GSS shorthand in square brackets, spaced or not (``123 [p]``, ``45[r][e]``);
+- StatCan's quality letters ``A``-``E`` and ``p``, ``r`` (superscripts in print) after a number with a
+  decimal part or grouped thousands (``12.3E``, ``1,234.5 A``): after a whole number (``12A``) such a
+  letter is a house or part number's.
+"""
+
+from __future__ import annotations
+
+DOTS = (".", "..", "...", "....", ".....", "......", "\u2026", "..C")
+LETTERS = ("x", "X", "F", "np", "n.p.", "na", "n.a.", "nya", "n.y.a.")
+"""Symbols written in letters: a real text column may hold one (a size ``x``, ``F`` for female), so a
+column with them converts only where numbers are at least half of its values."""
+BRACKETS = ("[x]", "[c]", "[z]", "[w]", "[low]")
+SLASHES = ("/", "//", "///")
+MISSING = (*DOTS, ":", *LETTERS, *BRACKETS, *SLASHES)
+"""Every symbol that stands for a missing value (with ``:`` and a Eurostat flag: ``EUROSTAT_FLAGS``)."""
+EUROSTAT_FLAGS = "bcdefnprsuz"
+GSS_FLAGS = ("a", "b", "e", "f", "k", "p", "r", "s", "t", "u", "w", "ns", "ss", "sss")
+"""The GSS shorthand written beside a value (average, break, estimated, forecast, low figure, provisional,
+revised, significant, total, low reliability, ...): the others (``[x]``, ``[c]``, ``[z]``) stand alone."""
+STATCAN_FLAGS = "ABCDEpr"
+
+_MISSING = frozenset(MISSING)
+_FLAG_ENDS = frozenset(EUROSTAT_FLAGS + STATCAN_FLAGS + "]")
+
+
+def may_mark(value: str) -> bool:
+    """False only when ``value`` is no statistics office's mark: neither a missing-value symbol (or
+    Eurostat's ``:`` with a flag) nor, after a digit, a flag's last character. Pure."""
+    text = value.strip(" ")
+    if text in _MISSING or text[:1] == ":":
+        return True
+    return text[-1:] in _FLAG_ENDS and any(c.isdigit() for c in text[-8:])
