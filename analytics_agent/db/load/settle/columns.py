@@ -15,9 +15,9 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident, table_names
 from analytics_agent.db.currencies import LOCAL_UNITS, SYMBOLS
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
-from analytics_agent.db.load.settle.odd_values import odd_value_notes
+from analytics_agent.db.load.settle.odd_values import SAMPLE_ROWS, first_rows, odd_value_notes
 from analytics_agent.db.load.settle.sniffed_dates import settle_sniffed, sniffed_counts
-from analytics_agent.db.load.settle.stat_symbols import may_mark
+from analytics_agent.db.load.settle.stat_symbols import may_hold_marks
 from analytics_agent.db.load.settle.text_dates import Clues, text_dates
 from analytics_agent.db.load.settle.token_notes import token_notes
 from analytics_agent.db.load.settle.token_scan import Recount
@@ -59,6 +59,53 @@ class Rejects(NamedTuple):  # not a dataclass: a tenth of the import cost (0.07 
         return [int(r[0]) for r in lines]
 
 
+class Numbers(NamedTuple):
+    """What the checks of numbers written as text settled (``_numbers``), before the dates."""
+
+    notes: list[str]
+    units: dict[str, str | None]
+    """Columns of amounts stored as numbers, with their unit (``amounts``)."""
+    settled: list[str]
+    """Every column stored as numbers (or BOOLEAN)."""
+    marked: list[str]
+    """Columns the export marked as text (``text_marks``): kept text."""
+    noted: list[str]
+    """Columns of amounts kept text with a note of their own."""
+    probe: dict[str, list[str]]
+    """The first values of the columns left (and of the amounts)."""
+    comma_read: list[str]
+    marks_seen: bool
+    """Whether a column with a statistics office's marks was stored as numbers."""
+
+    def odd_options(self) -> dict[str, Any]:
+        """What ``odd_values.odd_value_notes`` takes from these checks."""
+        return {"comma_read": self.comma_read, "text_marked": self.marked, "marks_seen": self.marks_seen}
+
+
+def _numbers(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    probe: dict[str, list[str]],
+    decimal: str | None,
+    ahead: Ahead | None,
+    negative: str | None,
+) -> Numbers:
+    """The text columns whose first values show numbers written as text, settled in turn: the marks that
+    keep a value text (``_text_marks``), ``_plain_values``, amounts (``_amounts``), and amounts kept text
+    by a statistics office's marks below their first values (``_late_marks``)."""
+    marked, notes = _text_marks(conn, table, probe)
+    probe = {c: v for c, v in probe.items() if c not in marked}
+    numbers, plain_notes, seen = _plain_values(conn, table, probe, decimal)
+    probe = {c: v for c, v in probe.items() if c not in numbers}
+    units, amount_notes, noted, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)
+    late, late_notes = _late_marks(conn, table, noted, decimal)
+    amount_notes = [n for n in amount_notes if not n.startswith(tuple(f"{c} stayed text" for c in late))]
+    noted = [c for c in noted if c not in late]
+    notes += plain_notes + amount_notes + late_notes
+    settled = numbers + list(units) + late
+    return Numbers(notes, units, settled, marked, noted, probe, comma_read, seen or bool(late))
+
+
 def settle_columns(
     conn: duckdb.DuckDBPyConnection,
     table: str,
@@ -92,16 +139,10 @@ def settle_columns(
     probe = _probe(conn, table, free)
     if ahead is not None:  # their first values as written, not the numbers stored
         probe |= {c: v for c, v in ahead.probe.items() if c in probe}
-    marked, mark_notes = _text_marks(conn, table, probe)
-    probe, free = {c: v for c, v in probe.items() if c not in marked}, [c for c in free if c not in marked]
-    numbers, notes = _plain_values(conn, table, probe, decimal)
-    notes = mark_notes + notes
-    text, free = [c for c in text if c not in numbers], [c for c in free if c not in numbers]
-    probe = {c: v for c, v in probe.items() if c not in numbers}
-    units, amount_notes, noted_amounts, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)
-    notes += amount_notes
-    text = [c for c in text if c not in units]
-    free = [c for c in free if c not in units and c not in noted_amounts]
+    found = _numbers(conn, table, probe, decimal, ahead, negative)
+    notes, units, probe = found.notes, found.units, found.probe
+    text = [c for c in text if c not in found.settled]
+    free = [c for c in free if c not in found.settled and c not in found.marked and c not in found.noted]
     date_formats = _year_last(conn, table, date_formats, notes)
     sniffed = sniffed_counts(conn, table, date_formats)
     clues = Clues(
@@ -111,11 +152,8 @@ def settle_columns(
     notes += date_notes
     text = [c for c in text if c not in dated]
     notes += token_notes(conn, table, text, recount, stored_to_original, tokens, rows=rows)
-    noted += noted_amounts
-    odd = [c for c in text if c not in fixed and c not in noted]
-    notes += odd_value_notes(
-        conn, table, odd, decimal=decimal, rows=rows, comma_read=comma_read, text_marked=marked
-    )
+    odd = [c for c in text if c not in fixed and c not in noted + found.noted]
+    notes += odd_value_notes(conn, table, odd, decimal=decimal, rows=rows, **found.odd_options())
     clues = clues.adding(decided)
     notes += settle_sniffed(conn, table, date_formats, sniffed, clues)
     return notes, units
@@ -175,6 +213,20 @@ def _amounts(
     return units | dict.fromkeys(marked), notes + marked_notes, noted + kept, comma_read
 
 
+def _late_marks(
+    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], decimal: str | None
+) -> tuple[list[str], list[str]]:
+    """``stat_marks.settle_stat_marks`` on the columns of amounts kept text by values that do not read as
+    amounts: a statistics office's marks below the first values (``..`` in a column of ``33,001.0``),
+    counted over the first rows first (the columns they leave are read whole)."""
+    if not columns:
+        return [], []
+    from analytics_agent.db.load.settle.stat_marks import settle_stat_marks  # such columns only
+
+    sample = first_rows(table, columns, SAMPLE_ROWS, None)
+    return settle_stat_marks(conn, table, columns, decimal, sample=sample)
+
+
 def _still_text(
     conn: duckdb.DuckDBPyConnection,
     table: str,
@@ -213,7 +265,7 @@ def _stat_marks(
 ) -> tuple[list[str], list[str]]:
     """``stat_marks.settle_stat_marks`` when a first value may be a statistics office's mark (``..``,
     ``:``, ``12.3 p``); else nothing."""
-    if not any(may_mark(v) for values in probe.values() for v in values):  # rare: kept off other loads
+    if not any(map(may_hold_marks, probe.values())):  # rare: kept off other loads
         return [], []
     from analytics_agent.db.load.settle.stat_marks import marked_columns, settle_stat_marks
 
@@ -222,9 +274,10 @@ def _stat_marks(
 
 def _plain_values(
     conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[str], bool]:
     """The text columns that are numbers but for a statistics office's marks, Excel's error values, yes/no
-    flags, or numbers padded or signed with a plus, each settled in turn; with their notes."""
+    flags, or numbers padded or signed with a plus, each settled in turn; with their notes, and whether a
+    column with an office's marks was among them."""
     marked, notes = _stat_marks(conn, table, probe, decimal)
     probe = {c: v for c, v in probe.items() if c not in marked}
     numbers, excel_notes = _excel_errors(conn, table, probe)
@@ -233,7 +286,7 @@ def _plain_values(
     plain, plain_notes = _plain(
         conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}, decimal
     )
-    return numbers + flagged + plain, notes + flag_notes + plain_notes
+    return numbers + flagged + plain, notes + flag_notes + plain_notes, bool(marked)
 
 
 def _text_marks(

@@ -47,6 +47,7 @@ def odd_value_notes(
     rows: int | None = None,
     comma_read: Sequence[str] = (),
     text_marked: Sequence[str] = (),
+    marks_seen: bool = False,
 ) -> list[str]:
     """One line per text column whose values are numbers or dates except for a few: which values, and
     the option that reads them. Counted over the first ``SAMPLE_ROWS`` rows; the first ``PROBE_ROWS``
@@ -60,9 +61,46 @@ def odd_value_notes(
     row count, when the caller knows it (see ``first_rows``). ``comma_read``: number columns the amount
     check read with a decimal comma (``--decimal ','`` reads them alike: they do not stand in its way).
     ``text_marked``: columns the export marked as text (``text_marks``): no ``--type`` is named to read them as
-    numbers (it would meet the marks)."""
+    numbers (it would meet the marks).
+
+    A column whose odd values are a statistics office's marks (``..``, ``12.3 p``) past the first rows
+    the load read ahead is stored as numbers here (``_stat_marked``); ``marks_seen``: the load converted
+    such a column from its first values already."""
     if not text_columns:
         return []
+    comma, counts = _counted(conn, table, text_columns, decimal, rows)
+    text_columns = [c for c in text_columns if c not in comma]
+    odd, marked = _fitting(counts)
+    candidates = {c: kind for c, kind in {**odd, **marked}.items() if c not in text_marked}
+    stat, stat_notes = _stat_marked(conn, table, candidates, decimal, rows, marks_seen)
+    odd, marked = _without(odd, stat), _without(marked, stat)
+    odd |= _markers(conn, table, marked, rows)
+    numbers_only = [
+        name
+        for name, (present, numbers, *_) in counts.items()
+        if present and numbers == present and name not in text_marked
+    ]
+    left = [c for c in text_columns if c not in odd and c not in stat]
+    grouped = _grouped_notes(conn, table, left, rows) if decimal == "," else []
+    return (
+        stat_notes
+        + _comma_notes(conn, table, comma, rows, comma_read)
+        + grouped
+        + _odd_notes(conn, table, odd, rows)
+        + _number_notes(conn, table, numbers_only, rows)
+    )
+
+
+def _counted(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    text_columns: Sequence[str],
+    decimal: str | None,
+    rows: int | None,
+) -> tuple[list[str], dict[str, tuple[int, ...]]]:
+    """The columns of numbers written with a decimal comma (the probe decides, unless ``decimal``), and the
+    cast counts of the others: the probe's, or for a bigger table the sample's of the columns the probe
+    left undecided (``odd_value_notes``)."""
     whole = rows is not None and rows <= 2 * PROBE_ROWS
     probe = first_rows(table, text_columns, 2 * PROBE_ROWS if whole else PROBE_ROWS, rows)
     read, probed = _cast_counts(conn, probe, text_columns, commas=decimal is None)
@@ -71,33 +109,42 @@ def odd_value_notes(
         for name, (present, numbers, _, as_point, sure) in probed.items()
         if sure and numbers < _MOSTLY * present <= numbers + as_point  # no value with a comma casts as is
     ]
-    text_columns = [c for c in text_columns if c not in comma]
-    probed = {c: probed[c] for c in text_columns}
-    counts = probed
+    counts = {c: found for c, found in probed.items() if c not in comma}
     if read >= PROBE_ROWS and not whole:  # a bigger table: the sample's counts, for the columns left
         undecided = [
             c
-            for c in text_columns
-            if 10 * min(probed[c][0] - probed[c][1], probed[c][0] - probed[c][2]) <= SAMPLE_ROWS
+            for c, (present, numbers, dates, *_) in counts.items()
+            if 10 * min(present - numbers, present - dates) <= SAMPLE_ROWS
         ]
         sample = first_rows(table, undecided, SAMPLE_ROWS, rows)
         counts = _cast_counts(conn, sample, undecided)[1] if undecided else {}
-    odd, marked = _fitting(counts)
-    odd |= _markers(conn, table, marked, rows)
-    numbers_only = [
-        name
-        for name, (present, numbers, *_) in counts.items()
-        if present and numbers == present and name not in text_marked
-    ]
-    grouped = (
-        _grouped_notes(conn, table, [c for c in text_columns if c not in odd], rows) if decimal == "," else []
+    return comma, counts
+
+
+def _without(kinds: dict[str, str], columns: Sequence[str]) -> dict[str, str]:
+    return {name: kind for name, kind in kinds.items() if name not in columns}
+
+
+def _stat_marked(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    kinds: dict[str, str],
+    decimal: str | None,
+    rows: int | None,
+    seen: bool,
+) -> tuple[list[str], list[str]]:
+    """``stat_marks.settle_stat_marks`` on the columns a quarter or more of whose values are numbers and
+    the rest odd (``_fitting``): a statistics office's marks (``..``, ``12.3 p``) below the first rows,
+    which ``columns._stat_marks`` reads. Counted over the sample first, the columns it leaves whole."""
+    columns = [name for name, kind in kinds.items() if kind == "DOUBLE"]
+    if not columns:
+        return [], []
+    from analytics_agent.db.load.settle.stat_marks import settle_stat_marks  # such columns only
+
+    sample = (
+        None if rows is not None and rows <= SAMPLE_ROWS else first_rows(table, columns, SAMPLE_ROWS, rows)
     )
-    return (
-        _comma_notes(conn, table, comma, rows, comma_read)
-        + grouped
-        + _odd_notes(conn, table, odd, rows)
-        + _number_notes(conn, table, numbers_only, rows)
-    )
+    return settle_stat_marks(conn, table, columns, decimal, sample=sample, seen=seen)
 
 
 _COMMA_NUMBER = r"[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?"

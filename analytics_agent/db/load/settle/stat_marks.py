@@ -9,7 +9,8 @@ A wrong guess is worse than text, so the reading is strict: only the symbols and
 own lists, a flag only after a number and written as the office writes it, no code with a leading zero
 (``007``), symbols in letters (``x``, ``F``) only where numbers are at least half of the values (a size
 column's ``x``, ``F`` for female stay text), and a column of Eurostat's lower-case flags with no symbol
-(``12.3 e``: ``1.2 s`` may be a unit) only beside other columns that show the office's marks.
+(``12.3 e``: ``1.2 s`` may be a unit) or with symbols in letters alone (one ``X`` among numbers may be
+anything) only beside other columns that show the office's marks (``corroborated``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from analytics_agent.db.load.settle.stat_symbols import (
     LETTERS,
     MISSING,
     STATCAN_FLAGS,
+    WEAK,
 )
 from analytics_agent.db.rows import first_row
 
@@ -62,6 +64,8 @@ class Counts(NamedTuple):
     """Values that are a missing-value symbol."""
     letters: int
     """Of those, symbols written in letters (``stat_symbols.LETTERS``)."""
+    weak: int
+    """Of those, symbols other systems write too (``stat_symbols.WEAK``)."""
     point: int
     """Values (a flag taken off) that read as a number with a decimal point."""
     comma: int
@@ -75,7 +79,8 @@ class Counts(NamedTuple):
     """Of those, flags only an office writes (the GSS shorthand, StatCan's after a decimal)."""
     whole: int
     coded: int
-    """Values with a leading zero (``007``): a code, kept as text."""
+    """Values with a leading zero (``007``) or sixteen digits in a row (an order number, which a DOUBLE
+    would round): codes, kept as text."""
     seen: list[str]
     """The symbols met."""
     flags: list[str]
@@ -97,7 +102,9 @@ def _value(col: str) -> str:
 def _symbol(value: str) -> str:
     """SQL: whether a trimmed value is a missing-value symbol."""
     symbols = ", ".join(map(literal, MISSING))
-    return f"({value} IN ({symbols}) OR (starts_with({value}, ':') AND regexp_full_match({value}, '{_COLON}')))"
+    return (
+        f"({value} IN ({symbols}) OR (starts_with({value}, ':') AND regexp_full_match({value}, '{_COLON}')))"
+    )
 
 
 def _core(value: str) -> str:
@@ -110,11 +117,12 @@ def _count_sql(i: int) -> list[str]:
     symbol) and ``k{i}`` (the value less its flag, NULL for a symbol). CASE, not FILTER: DuckDB plans a
     FILTER per aggregate in time growing with their square."""
     v, s, k = f"v{i}", f"s{i}", f"k{i}"
-    letters = ", ".join(map(literal, LETTERS))
+    letters, weak = ", ".join(map(literal, LETTERS)), ", ".join(map(literal, WEAK))
     return [
         f"count({v})",
         f"count(CASE WHEN {s} THEN 1 END)",
         f"count(CASE WHEN {s} AND {v} IN ({letters}) THEN 1 END)",
+        f"count(CASE WHEN {s} AND {v} IN ({weak}) THEN 1 END)",
         f"count(CASE WHEN regexp_full_match({k}, {literal(NUMBER['.'])}) THEN 1 END)",
         f"count(CASE WHEN regexp_full_match({k}, {literal(NUMBER[','])}) THEN 1 END)",
         f"count(CASE WHEN regexp_full_match({k}, '{_EITHER}') THEN 1 END)",
@@ -122,16 +130,14 @@ def _count_sql(i: int) -> list[str]:
         f"count(CASE WHEN {k} <> {v} AND regexp_matches({v}, {literal(_FLAG_TAIL)}) THEN 1 END)",
         f"count(CASE WHEN {k} <> {v} AND regexp_matches({v}, {literal(_SURE_TAIL)}) THEN 1 END)",
         f"count(CASE WHEN regexp_full_match({k}, '{_WHOLE}') THEN 1 END)",
-        f"count(CASE WHEN regexp_matches({k}, '^[+-]?0[0-9]') THEN 1 END)",
+        f"count(CASE WHEN regexp_matches({k}, '^[+-]?0[0-9]|[0-9]{{16}}') THEN 1 END)",
         f"coalesce(list(DISTINCT {v} ORDER BY {v}) FILTER (WHERE {s}), [])",
         f"coalesce(list(DISTINCT ltrim({v}[length({k}) + 1:]) ORDER BY ltrim({v}[length({k}) + 1:])) "
         f"FILTER (WHERE {k} <> {v}), [])",
     ]
 
 
-def mark_counts(
-    conn: duckdb.DuckDBPyConnection, relation: str, columns: Sequence[str]
-) -> dict[str, Counts]:
+def mark_counts(conn: duckdb.DuckDBPyConnection, relation: str, columns: Sequence[str]) -> dict[str, Counts]:
     """``Counts`` of each column of ``relation`` (a quoted table, or ``odd_values.first_rows``'s), one scan
     for all: each value trimmed, tested as a symbol and stripped of its flag once."""
     inner = []
@@ -143,7 +149,9 @@ def mark_counts(
             f"CASE WHEN NOT {_symbol(value)} THEN {_core(value)} END AS k{i}",
         ]
     parts = [p for i in range(len(columns)) for p in _count_sql(i)]
-    row = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM (SELECT {', '.join(inner)} FROM {relation})"))
+    row = first_row(
+        conn.execute(f"SELECT {', '.join(parts)} FROM (SELECT {', '.join(inner)} FROM {relation})")
+    )
     width = len(Counts._fields)
     return {name: Counts(*row[width * i : width * (i + 1)]) for i, name in enumerate(columns)}
 
@@ -161,7 +169,7 @@ def read_as(counts: Counts, decimal: str | None) -> Reading | None:
     if mark is None:
         return None
     kind = "BIGINT" if counts.whole == numbers else "DOUBLE"
-    return Reading(mark, kind, bool(counts.symbols or counts.sure))
+    return Reading(mark, kind, counts.symbols > counts.weak or counts.sure > 0)
 
 
 def _mark(counts: Counts, numbers: int, decimal: str | None) -> str | None:
@@ -179,15 +187,20 @@ def _mark(counts: Counts, numbers: int, decimal: str | None) -> str | None:
 def corroborated(
     readings: Mapping[str, tuple[Reading, Counts]], seen: bool = False
 ) -> dict[str, tuple[Reading, Counts]]:
-    """The columns whose reading stands: all of them when one shows a symbol or a flag only an office
-    writes (or ``seen``: the load converted such a column already). Eurostat's lower-case flags alone
-    (``12.3 p``) stand when two columns or more write some numbers without a flag and the flags are of
-    two letters or more: a unit is written after every value (``1.2 s``). Pure."""
+    """The columns whose reading stands: all of them when one shows a symbol only an office writes or
+    such a flag (or ``seen``: the load converted such a column already). Symbols other systems write too
+    (``stat_symbols.WEAK``) stand alone when two of them are met (StatCan's ``x`` and ``F``, the ABS's
+    ``np`` and ``na``): one ``X`` among numbers, or a ``/``, may be anything. Eurostat's lower-case flags alone (``12.3 p``) stand when two
+    columns or more write some numbers without a flag and the flags are of two letters or more: a unit is
+    written after every value (``1.2 s``). Pure."""
     if seen or any(reading.sure for reading, _ in readings.values()):
         return dict(readings)
-    partly = [c for _, c in readings.values() if c.stripped < c.present - c.symbols]
-    letters = {flag for _, c in readings.values() for flag in c.flags}
-    return dict(readings) if len(partly) >= 2 and len(letters) >= 2 else {}
+    weak = {s for _, c in readings.values() for s in c.seen if s in WEAK} - {"X"}
+    if len(weak) >= 2:
+        return dict(readings)
+    partly = [c for _, c in readings.values() if c.stripped and c.stripped < c.present - c.symbols]
+    flags = {flag for _, c in readings.values() for flag in c.flags}
+    return dict(readings) if len(partly) >= 2 and len(flags) >= 2 else {}
 
 
 def value_sql(col: str, reading: Reading) -> str:

@@ -1,5 +1,5 @@
 """The marks statistics offices print in a table of numbers: the symbols that stand for a missing value,
-and the flags written after a number. A plain test of a column's first values (``may_mark``) says
+and the flags written after a number. A plain test of a column's first values (``may_hold_marks``) says
 whether ``stat_marks``, which reads them, is imported at all: most loads hold none. Pure.
 
 Missing values, alone in a cell (each office's legend of its table symbols):
@@ -32,12 +32,17 @@ Flags after a number (the number is kept, the flag dropped, and the load says so
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 DOTS = (".", "..", "...", "....", ".....", "......", "\u2026", "..C")
 LETTERS = ("x", "X", "F", "np", "n.p.", "na", "n.a.", "nya", "n.y.a.")
 """Symbols written in letters: a real text column may hold one (a size ``x``, ``F`` for female), so a
 column with them converts only where numbers are at least half of its values."""
 BRACKETS = ("[x]", "[c]", "[z]", "[w]", "[low]")
 SLASHES = ("/", "//", "///")
+WEAK = (*LETTERS, *SLASHES)
+"""Symbols other systems write too (an ``X`` among numbers, a path's ``/``): they read as missing only
+beside another of them or a stronger mark of an office (``stat_marks.corroborated``)."""
 MISSING = (*DOTS, ":", *LETTERS, *BRACKETS, *SLASHES)
 """Every symbol that stands for a missing value (with ``:`` and a Eurostat flag: ``EUROSTAT_FLAGS``)."""
 EUROSTAT_FLAGS = "bcdefnprsuz"
@@ -47,13 +52,30 @@ revised, significant, total, low reliability, ...): the others (``[x]``, ``[c]``
 STATCAN_FLAGS = "ABCDEpr"
 
 _MISSING = frozenset(MISSING)
-_FLAG_ENDS = frozenset(EUROSTAT_FLAGS + STATCAN_FLAGS + "]")
+_AFTER_SPACE = frozenset(EUROSTAT_FLAGS)
+_ATTACHED = frozenset(STATCAN_FLAGS)
+
+
+def may_hold_marks(values: Sequence[str]) -> bool:
+    """False only when no first value of a column is a statistics office's mark (``may_mark``) or none
+    starts with a digit (a column of paths ``/``, of ``F`` and ``M``). Pure."""
+    return any(map(may_mark, values)) and any(v.lstrip(" +-")[:1].isdigit() for v in values)
 
 
 def may_mark(value: str) -> bool:
-    """False only when ``value`` is no statistics office's mark: neither a missing-value symbol (or
-    Eurostat's ``:`` with a flag) nor, after a digit, a flag's last character. Pure."""
+    """False only when ``value`` is no office's mark: neither a missing-value symbol (nor Eurostat's
+    ``:`` with a flag) nor a number that ends as a flag does: a Eurostat letter after a space (``12 p``)
+    or after another (``0.5 bep``), a shorthand in brackets (``123 [r]``), or a StatCan letter after a
+    number with a decimal mark (``12.3E``, ``1,234.5 A``). Pure."""
     text = value.strip(" ")
     if text in _MISSING or text[:1] == ":":
         return True
-    return text[-1:] in _FLAG_ENDS and any(c.isdigit() for c in text[-8:])
+    if not text.lstrip("+-")[:1].isdigit():
+        return False
+    if text[-1:] == "]":
+        return True
+    decimal = "." in text or "," in text
+    head, _, tail = text.rpartition(" ")
+    if head.rstrip(" ")[-1:].isdigit() and 0 < len(tail) <= 3:  # after a space: 12 p, 0.5 bep, 12.3 E
+        return set(tail) <= _AFTER_SPACE or (decimal and tail in _ATTACHED)
+    return decimal and text[-2:-1].isdigit() and text[-1:] in _ATTACHED
