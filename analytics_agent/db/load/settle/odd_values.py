@@ -72,7 +72,7 @@ def odd_value_notes(
     text_columns = [c for c in text_columns if c not in comma]
     odd, marked = _fitting(counts)
     candidates = {c: kind for c, kind in {**odd, **marked}.items() if c not in text_marked}
-    stat, stat_notes = _stat_marked(conn, table, candidates, decimal, rows, marks_seen)
+    stat, stat_notes = _stat_marked(conn, table, candidates, decimal, rows, marks_seen)  # said: not odd
     odd, marked = _without(odd, stat), _without(marked, stat)
     odd |= _markers(conn, table, marked, rows)
     numbers_only = [
@@ -135,7 +135,8 @@ def _stat_marked(
 ) -> tuple[list[str], list[str]]:
     """``stat_marks.settle_stat_marks`` on the columns a quarter or more of whose values are numbers and
     the rest odd (``_fitting``): a statistics office's marks (``..``, ``12.3 p``) below the first rows,
-    which ``columns._stat_marks`` reads. Counted over the sample first, the columns it leaves whole."""
+    which ``columns._stat_marks`` reads. Counted over the sample first, the columns it leaves whole.
+    Returns the columns converted or said to read either way (``1.234``), and the notes."""
     columns = [name for name, kind in kinds.items() if kind == "DOUBLE"]
     if not columns:
         return [], []
@@ -144,7 +145,8 @@ def _stat_marked(
     sample = (
         None if rows is not None and rows <= SAMPLE_ROWS else first_rows(table, columns, SAMPLE_ROWS, rows)
     )
-    return settle_stat_marks(conn, table, columns, decimal, sample=sample, seen=seen)
+    marked = settle_stat_marks(conn, table, columns, decimal, sample=sample, seen=seen)
+    return marked.converted + marked.either, marked.notes + marked.either_notes
 
 
 _COMMA_NUMBER = r"[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?"

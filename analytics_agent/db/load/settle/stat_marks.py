@@ -9,8 +9,9 @@ A wrong guess is worse than text, so the reading is strict: only the symbols and
 own lists, a flag only after a number and written as the office writes it, no code with a leading zero
 (``007``), symbols in letters (``x``, ``F``) only where numbers are at least half of the values (a size
 column's ``x``, ``F`` for female stay text), and a column of Eurostat's lower-case flags with no symbol
-(``12.3 e``: ``1.2 s`` may be a unit) or with symbols in letters alone (one ``X`` among numbers may be
-anything) only beside other columns that show the office's marks (``corroborated``).
+(``12.3 e``: ``1.2 s`` may be a unit), or whose only symbols are ones other systems write too among whole
+numbers (one ``X`` among 1, 2, 3 may be anything), only beside other columns that show an office's marks
+(``corroborated``).
 """
 
 from __future__ import annotations
@@ -85,14 +86,18 @@ class Counts(NamedTuple):
     """The symbols met."""
     flags: list[str]
     """The flags met."""
+    example: str | None
+    """A number both marks read, to different numbers (``_EITHER``), if any."""
 
 
 class Reading(NamedTuple):
     mark: str
+    """The decimal mark, ``""`` when either reads every number, some to different numbers (``1,234``)."""
     kind: str
     """BIGINT when every number is whole and ungrouped, else DOUBLE."""
     sure: bool
-    """Whether the column shows a symbol or a flag only an office writes (``corroborated``)."""
+    """Whether the column shows a symbol or a flag only an office writes, or a symbol other systems write
+    too (``stat_symbols.WEAK``) among numbers with a decimal part or grouped thousands (``corroborated``)."""
 
 
 def _value(col: str) -> str:
@@ -134,6 +139,7 @@ def _count_sql(i: int) -> list[str]:
         f"coalesce(list(DISTINCT {v} ORDER BY {v}) FILTER (WHERE {s}), [])",
         f"coalesce(list(DISTINCT ltrim({v}[length({k}) + 1:]) ORDER BY ltrim({v}[length({k}) + 1:])) "
         f"FILTER (WHERE {k} <> {v}), [])",
+        f"min({k}) FILTER (WHERE regexp_full_match({k}, '{_EITHER}'))",
     ]
 
 
@@ -159,7 +165,8 @@ def mark_counts(conn: duckdb.DuckDBPyConnection, relation: str, columns: Sequenc
 def read_as(counts: Counts, decimal: str | None) -> Reading | None:
     """How a column of numbers with an office's marks reads, or None when it is not one: some value is
     neither a number, a flagged number nor a symbol, none is marked, a value is a code, or symbols in
-    letters are more than half of the values. ``decimal``: the load's ``--decimal``. Pure."""
+    letters are more than half of the values. ``decimal``: the load's ``--decimal``; the mark is ``""``
+    when either reads the numbers (``_mark``). Pure."""
     numbers = counts.present - counts.symbols
     if not numbers or not (counts.symbols or counts.stripped) or counts.coded:
         return None
@@ -169,28 +176,31 @@ def read_as(counts: Counts, decimal: str | None) -> Reading | None:
     if mark is None:
         return None
     kind = "BIGINT" if counts.whole == numbers else "DOUBLE"
-    return Reading(mark, kind, counts.symbols > counts.weak or counts.sure > 0)
+    # a weak symbol among 1,234.5 or 12.3 is an office's (``x``), among 1, 2, 3 it may be anything
+    sure = counts.symbols > counts.weak or counts.sure > 0 or (counts.weak > 0 and kind == "DOUBLE")
+    return Reading(mark, kind, sure)
 
 
 def _mark(counts: Counts, numbers: int, decimal: str | None) -> str | None:
     """The decimal mark every number reads with: ``decimal`` if given; else the one that reads them all,
-    a point where both do alike; None where both read them, to different numbers (``1,234``). Pure."""
+    a point where both do alike; ``""`` where both read them, to different numbers (``1,234``); None
+    where neither does. Pure."""
     if decimal in (".", ","):
         return decimal if (counts.point if decimal == "." else counts.comma) == numbers else None
-    if counts.point == numbers and not (counts.comma == numbers and counts.either):
+    if counts.point == numbers and counts.comma == numbers and counts.either:
+        return ""
+    if counts.point == numbers:
         return "."
-    if counts.comma == numbers and counts.point < numbers:
-        return ","
-    return None
+    return "," if counts.comma == numbers else None
 
 
 def corroborated(
     readings: Mapping[str, tuple[Reading, Counts]], seen: bool = False
 ) -> dict[str, tuple[Reading, Counts]]:
-    """The columns whose reading stands: all of them when one shows a symbol only an office writes or
-    such a flag (or ``seen``: the load converted such a column already). Symbols other systems write too
-    (``stat_symbols.WEAK``) stand alone when two of them are met (StatCan's ``x`` and ``F``, the ABS's
-    ``np`` and ``na``): one ``X`` among numbers, or a ``/``, may be anything. Eurostat's lower-case flags alone (``12.3 p``) stand when two
+    """The columns whose reading stands: all of them when one is sure (``Reading.sure``), or ``seen``:
+    the load converted such a column already. Symbols other systems write too (``stat_symbols.WEAK``)
+    among whole numbers stand when two of them are met (StatCan's ``x`` and ``F``): one ``X`` among
+    1, 2, 3 may be anything. Eurostat's lower-case flags alone (``12.3 p``) stand when two
     columns or more write some numbers without a flag and the flags are of two letters or more: a unit is
     written after every value (``1.2 s``). Pure."""
     if seen or any(reading.sure for reading, _ in readings.values()):
@@ -215,6 +225,17 @@ def value_sql(col: str, reading: Reading) -> str:
     return f"CASE WHEN {_symbol(value)} THEN NULL ELSE TRY_CAST({digits} AS {reading.kind}) END"
 
 
+class Marked(NamedTuple):
+    """What ``settle_stat_marks`` did."""
+
+    converted: list[str]
+    notes: list[str]
+    """The notes of the converted columns."""
+    either: list[str]
+    """Columns kept text: their numbers read either with a decimal point or with a comma (``1,234``)."""
+    either_notes: list[str]
+
+
 def settle_stat_marks(
     conn: duckdb.DuckDBPyConnection,
     table: str,
@@ -223,29 +244,49 @@ def settle_stat_marks(
     *,
     sample: str | None = None,
     seen: bool = False,
-) -> tuple[list[str], list[str]]:
+) -> Marked:
     """Convert each of ``columns`` that is numbers with an office's marks (``read_as``, ``corroborated``)
-    to BIGINT or DOUBLE. ``sample``: a relation of the table's first rows (``odd_values.first_rows``),
-    counted first so that only the columns it leaves are read whole. Returns the converted columns and
-    the notes for them."""
+    to BIGINT or DOUBLE. A column whose numbers read either way (``1,234``) reads as another of them
+    shows its decimal mark; else it stays text, said with the ``--decimal`` for each reading. ``sample``:
+    a relation of the table's first rows (``odd_values.first_rows``), counted first so that only the
+    columns it leaves are read whole."""
     if sample is not None and columns:
         first = mark_counts(conn, sample, columns)
         columns = [c for c in columns if read_as(first[c], decimal) is not None]
     if not columns:
-        return [], []
-    counted = mark_counts(conn, quote_ident(table), columns)
+        return Marked([], [], [], [])
     readings = {}
-    for name, counts in counted.items():
+    for name, counts in mark_counts(conn, quote_ident(table), columns).items():
         reading = read_as(counts, decimal)
         if reading is not None:
             readings[name] = (reading, counts)
+    shown = {reading.mark for reading, _ in readings.values()} - {""}
+    if len(shown) == 1:  # one file writes its numbers one way: 1,234 reads as 1,234.5 beside it does
+        readings = {n: (r._replace(mark=r.mark or next(iter(shown))), c) for n, (r, c) in readings.items()}
     readings = corroborated(readings, seen)
+    either = {n: c for n, (r, c) in readings.items() if not r.mark}
+    readings = {n: found for n, found in readings.items() if n not in either}
     for name, (reading, _) in readings.items():
         col = quote_ident(name)
         conn.execute(
             f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE {reading.kind} USING {value_sql(col, reading)}"
         )
-    return list(readings), marks_notes(readings)
+    return Marked(list(readings), marks_notes(readings), list(either), either_note(either))
+
+
+def either_note(columns: Mapping[str, Counts]) -> list[str]:
+    """The line for the columns of numbers with an office's marks that read either with a decimal point
+    or with a comma, kept text: the ``--decimal`` that reads the example's mark as grouping thousands
+    first (three digits after one mark are more often a thousand than three decimals). Pure."""
+    if not columns:
+        return []
+    example = next(c.example for c in columns.values() if c.example is not None)
+    marks = ("'.'", "','") if "," in example else ("','", "'.'")
+    return [
+        f"{', '.join(columns)} stayed text: numbers like {example!r} read either with a decimal point or "
+        f"with a decimal comma, beside a statistics office's marks; add --decimal {marks[0]} or --decimal "
+        f"{marks[1]} to say which"
+    ]
 
 
 def marks_notes(readings: Mapping[str, tuple[Reading, Counts]]) -> list[str]:

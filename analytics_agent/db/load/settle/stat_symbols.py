@@ -40,9 +40,10 @@ LETTERS = ("x", "X", "F", "np", "n.p.", "na", "n.a.", "nya", "n.y.a.")
 column with them converts only where numbers are at least half of its values."""
 BRACKETS = ("[x]", "[c]", "[z]", "[w]", "[low]")
 SLASHES = ("/", "//", "///")
-WEAK = (*LETTERS, *SLASHES)
-"""Symbols other systems write too (an ``X`` among numbers, a path's ``/``): they read as missing only
-beside another of them or a stronger mark of an office (``stat_marks.corroborated``)."""
+WEAK = ("x", "X", "F", *SLASHES)
+"""Symbols other systems write too (an ``X`` among whole numbers, a path's ``/``): they read as missing
+only among numbers with a decimal part or grouped thousands, or beside another of them or a mark only an
+office writes (``stat_marks.corroborated``)."""
 MISSING = (*DOTS, ":", *LETTERS, *BRACKETS, *SLASHES)
 """Every symbol that stands for a missing value (with ``:`` and a Eurostat flag: ``EUROSTAT_FLAGS``)."""
 EUROSTAT_FLAGS = "bcdefnprsuz"
