@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import duckdb
 
 from analytics_agent.db.idents import quote_ident
+from analytics_agent.db.load.settle.stat_symbols import LETTERS, may_mark
 from analytics_agent.db.rows import first_row
 
 _MOST_LABEL_ROWS = 2
@@ -51,12 +52,14 @@ def drop_label_rows(
 
 def _words(cells: dict[str, object]) -> bool:
     """Whether a row reads as labels: two or more cells, each holding a letter (so none a number), all
-    different. Pure."""
+    different, none a statistics office's mark (the ONS's ``[x]``, ``93.1 [p]``: a first row of data whose
+    every number is marked). Pure."""
     shown = [str(v).strip() for v in cells.values() if v is not None and str(v).strip()]
     return (
         len(shown) >= 2
         and len(set(shown)) == len(shown)
         and all(any(ch.isalpha() for ch in v) for v in shown)
+        and not any(may_mark(v) and v not in LETTERS for v in shown)
     )
 
 
