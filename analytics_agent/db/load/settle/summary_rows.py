@@ -20,22 +20,28 @@ from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
 _OPENING = (
-    r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente)|opening balance|previous balance"
+    r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente|awal)|opening balance|previous balance"
     r"|(beginning|starting) balance|(balance )?brought forward|b/f|anfangssaldo|alter saldo|vortrag"
-    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo"
+    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo|inngående saldo"
+    r"|alkusaldo|primosaldo|saldo primo|nyitó egyenleg|devreden bakiye|önceki bakiye|açılış bakiyesi"
+    r"|baki awal|số dư đầu kỳ|期初余额|期初餘額|前月繰越|前期繰越|이월 ?잔액|ยอดยกมา|προηγούμενο υπόλοιπο"
+    r"|υπόλοιπο από μεταφορά|από μεταφορά"
     r"|начално салдо|входящ(ий|ее) (остаток|сальдо)|остаток на начало( периода)?|вхідний залишок"
     r"|saldo pocz[aą]tkowe|po[cč]ate[cč]n[ýy] z[uů]statek)"
 )
-_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde", "zustatek")
+_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde", "zustatek", "baki")
 """A word every ASCII label ``_OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
 _CLOSING = (
-    r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível))?|closing balance|ending balance|new balance"
-    r"|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde|eindsaldo"
-    r"|utgående saldo|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
+    r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível|akhir))?|closing balance|ending balance"
+    r"|new balance|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde"
+    r"|eindsaldo|utgående saldo|loppusaldo|ultimosaldo|saldo ultimo|záró egyenleg|kapanış bakiyesi"
+    r"|son bakiye|baki akhir|số dư cuối kỳ|期末余额|期末餘額|次月繰越|次期繰越|ยอดยกไป|νέο υπόλοιπο"
+    r"|τελικό υπόλοιπο|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
     r"|вихідний залишок|saldo ko[nń]cowe|kone[cč]n[ýy] z[uů]statek)"
 )
 """What a statement writes in its last row's label for the balance after the movements above; the label
-with the spaces of a spaced-out word taken out (``S A L D O``)."""
+with the spaces of a spaced-out word taken out (``S A L D O``). Turkish ``Devreden Bakiye`` opens (the
+balance carried in), Japanese ``前月繰越`` too, ``次月繰越`` closes."""
 _NUMBER_TYPES = ("DOUBLE", "FLOAT", "BIGINT", "INTEGER", "HUGEINT", "SMALLINT", "TINYINT")
 
 
