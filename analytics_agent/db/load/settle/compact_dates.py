@@ -14,10 +14,24 @@ import duckdb
 from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.rows import first_row
 
-_DATE_WORDS = frozenset({"date", "datum", "fecha", "data", "dato", "dt", "tarih", "tarihi", "tanggal", "tarikh"})
+_DATE_WORDS = frozenset(
+    {"date", "datum", "fecha", "data", "dato", "dt", "tarih", "tarihi", "tanggal", "tarikh"}
+)
 """A word of a column's name that says it holds dates (English, Dutch, German, Spanish, Portuguese,
 Turkish, Indonesian, Malay …)."""
-_DATE_PAST_ASCII = ("日付", "日期", "年月日", "일자", "날짜", "дата", "päivä", "dátum", "ημερομηνία", "ngày", "วันที่")
+_DATE_PAST_ASCII = (
+    "日付",
+    "日期",
+    "年月日",
+    "일자",
+    "날짜",
+    "дата",
+    "päivä",
+    "dátum",
+    "ημερομηνία",
+    "ngày",
+    "วันที่",
+)
 """Words past ASCII that say dates in a name (Japanese, Chinese, Korean, Russian, Finnish, Hungarian and
 Slovak, Greek, Vietnamese, Thai), anywhere in it: these write no spaces between words, or compounds."""
 _DAY_ENDINGS = ("日", "일")
