@@ -80,11 +80,12 @@ def _view(
             "column filled: filter it out (is_null) before summing, counting or ranking",
         }
     elif totals and totals.get("kind") == "balance":
+        op = "not_null" if totals.get("empty") else "not_in"
         shown["totals_rows"] = {
             "column": totals["column"],
-            "labels": totals["labels"],
-            "note": "a statement's opening (and closing) balance rows, loaded as rows: filter them out "
-            "(not_in) before summing, counting or ranking the movements",
+            **({} if totals.get("empty") else {"labels": totals["labels"]}),
+            "note": f"a statement's opening (and closing) balance rows, loaded as rows: filter them out ({op}) "
+            "before summing, counting or ranking the movements",
         }
     elif totals and totals.get("kind") == "subtotals":  # a ledger's subtotal rows, no grand total
         shown["totals_rows"] = {

@@ -125,9 +125,13 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
             continue  # another title line, or a blank one
         width = len(rows[start])
         named = len(_trimmed(rows[start]))  # a spreadsheet pads every line with empty cells (a pivot's)
-        if filled[start] < named or named < 2 or len(rows[start + 1]) != width or filled[start + 1] < 2:
+        unnamed = int(rows[start][0] == "")  # a first column of no name (Venmo's, pandas' index)
+        below = rows[start + 1 : start + 3]  # a statement's balance row may fill one cell under the header
+        if filled[start] + unnamed < named or named - unnamed < 2 or len(rows[start + 1]) != width:
             return None
-        if not all(_name_like(cell) for cell in rows[start][:named]):
+        if not any(len(row) == width and sum(1 for c in row if c) >= 2 for row in below):
+            return None
+        if not all(_name_like(cell) for cell in rows[start][unnamed:named]):
             return None  # a record under a header with empty names (``id,,`` over ``1,2,3``), not a header
         if not any(filled[:start]):
             return None  # empty lines alone: DuckDB skips those itself
