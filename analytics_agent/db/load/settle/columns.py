@@ -228,8 +228,11 @@ def _plain_values(
 def _text_marks(
     conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
 ) -> tuple[list[str], list[str]]:
-    """``text_marks.settle_text_marks`` when a first value is ``="…"`` or ends in a tab; else nothing."""
-    if not any(v[:2] == '="' or v[-1:] == "\t" for values in probe.values() for v in values[:10]):
+    """``text_marks.settle_text_marks`` when a first value is ``="…"``, ends in a tab or starts with an
+    apostrophe; else nothing."""
+    if not any(
+        v[:2] == '="' or v[-1:] == "\t" or v[:1] == "'" for values in probe.values() for v in values[:10]
+    ):
         return [], []  # rare: kept off other loads
     from analytics_agent.db.load.settle.text_marks import marked_columns, settle_text_marks
 
