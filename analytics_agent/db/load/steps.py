@@ -33,7 +33,13 @@ from analytics_agent.db.load.settle.summary_rows import (
     edge_rows_note,
     find_edge_rows,
 )
-from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, moot_notes, totals_row_note
+from analytics_agent.db.load.settle.totals import (
+    NO_TOTALS,
+    drop_totals,
+    moot_notes,
+    totals_dropped,
+    totals_row_note,
+)
 from analytics_agent.db.load.settle.trailing import trailing_note
 from analytics_agent.db.load.write import drop_empty_tail, empty_tail_note, refuse_empty, write_rows
 from analytics_agent.db.relationships import store_relationships
@@ -70,7 +76,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         loaded, rejected, empty_tail, separator_notes, unrepeated, labels = self._write()
         # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
         # no longer keeps it text; once more after, for a total of amounts read as numbers only then
-        early, early_note, retyped, _ = self._drop_totals(loaded, plan.text_columns)
+        early, early_note, retyped, early_label = self._drop_totals(loaded, plan.text_columns)
         loaded -= early
         appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
         header_notes, own_names = _header_renames(plan)
@@ -90,37 +96,51 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes += self._point_thousands()
         totals = None  # the totals rows kept, as the profile says them
         if self.options.drop_totals:
-            # once more even after an early drop: one that found the notes alone (a total of amounts still
-            # text above them) leaves the totals row last, found once the amounts read as numbers
-            late, late_note, retyped, label = self._drop_totals(loaded, plan.text_columns)
-            loaded -= late
-            if late and label and not retyped:  # a label below text dates, dropped once the amounts read
-                relabelled, label_units = self._settle_label(label, loaded, units)
-                units |= label_units
-                notes += [n for n in relabelled if n not in notes]  # the date notes it says again
-                retyped = [label] if relabelled else []
-            # the label's column was text for the label alone: what the odd-value check said of it is moot
-            notes = moot_notes(notes, retyped)
-            edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
-            if edges is not None:
-                drop_edge_rows(self.conn, self.table, edges)
-                loaded -= len(edges.rows)
-            dropped = [n for n in (early_note, late_note) if n] + ([dropped_note(edges)] if edges else [])
-            groups = None if early or late else find_group_sums(self.conn, self.table, plan.text_columns)
-            if groups is not None:
-                dropped.append(drop_group_sums(self.conn, self.table, groups))
-                loaded -= len(groups.rows)
-            notes += dropped or [NO_TOTALS]
+            notes, loaded, pivot = self._dropped_rows(loaded, notes, units, (early, early_note, early_label))
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
-            notes, totals = self._kept_rows(loaded, notes)
+            notes, totals, pivot = self._kept_rows(loaded, notes)
+        else:
+            pivot = ""
+        notes += self._pivot_blanks(pivot)
         profile, links = self._store(own_names, units, None if appending else loaded, totals, labels)
         return loaded, rejected, notes, profile, links
 
-    def _kept_rows(self, loaded: int, notes: list[str]) -> tuple[list[str], dict[str, Any] | None]:
-        """Totals, subtotal, balance and summary rows loaded as rows (no --drop-totals): said, and the kind
-        the profile marks for aggregate to refuse."""
+    def _dropped_rows(
+        self, loaded: int, notes: list[str], units: dict[str, str | None], early: tuple[int, str, str]
+    ) -> tuple[list[str], int, str]:
+        """``--drop-totals``: the footer dropped once more (``early``: the rows, note and label column of the
+        drop before the columns settled), then the balance, summary and subtotal rows. Returns the notes, the rows
+        left, and the label column of a totals row dropped (a pivot table's row labels start there)."""
+        plan = self.plan
+        # once more even after an early drop: one that found the notes alone (a total of amounts still
+        # text above them) leaves the totals row last, found once the amounts read as numbers
+        late, late_note, retyped, label = self._drop_totals(loaded, plan.text_columns)
+        loaded -= late
+        if late and label and not retyped:  # a label below text dates, dropped once the amounts read
+            relabelled, label_units = self._settle_label(label, loaded, units)
+            units |= label_units
+            notes += [n for n in relabelled if n not in notes]  # the date notes it says again
+            retyped = [label] if relabelled else []
+        # the label's column was text for the label alone: what the odd-value check said of it is moot
+        notes = moot_notes(notes, retyped)
+        edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
+        if edges is not None:
+            drop_edge_rows(self.conn, self.table, edges)
+            loaded -= len(edges.rows)
+        dropped = [n for n in (early[1], late_note) if n] + ([dropped_note(edges)] if edges else [])
+        groups = None if early[0] or late else find_group_sums(self.conn, self.table, plan.text_columns)
+        if groups is not None:
+            dropped.append(drop_group_sums(self.conn, self.table, groups))
+            loaded -= len(groups.rows)
+        pivot = early[2] if totals_dropped(early[1]) else label if totals_dropped(late_note) else ""
+        return notes + (dropped or [NO_TOTALS]), loaded, pivot
+
+    def _kept_rows(self, loaded: int, notes: list[str]) -> tuple[list[str], dict[str, Any] | None, str]:
+        """Totals, subtotal, balance and summary rows loaded as rows (no --drop-totals): said, the kind
+        the profile marks for aggregate to refuse, and the label column of a footer totals row."""
         text = self.plan.text_columns
         totals_notes, totals, kept = totals_row_note(self.conn, self.table, loaded, text, said=notes)
+        pivot = str(totals["column"]) if totals else ""
         # a column kept text by a note below the table: --null, as the odd-value check advised, would
         # load the note as a row; the footer's note names --drop-footer instead
         notes = moot_notes(notes, kept) + totals_notes
@@ -134,7 +154,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             # the profile names one kind of rows for aggregate to refuse: the totals row's sums count
             # twice, an opening balance row (under a turnover row and a closing line) only is said
             totals = totals or edge_marker(edges)
-        return notes, totals
+        return notes, totals, pivot
 
     def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str], dict[str, str]]:
         """The rows written (less a trailing run of empty ones, repeated headers and label rows), the
@@ -199,6 +219,17 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         free = [c for c in self.plan.safe if c not in self.plan.fixed]
         marks = {"decimal": self.options.decimal, "thousands": self.options.thousands}
         return dropped, labels, [r for c in free for r in retype_column(self.conn, self.table, c, **marks)]
+
+    def _pivot_blanks(self, label: str) -> list[str]:
+        """``pivot_blanks.read_pivot_blanks`` on the row-label columns of a table with a footer totals row
+        labelled in ``label`` (a pivot table's: its ``Grand Total``); nothing without one."""
+        if not label:
+            return []
+        from analytics_agent.db.load.settle.pivot_blanks import read_pivot_blanks, row_labels  # rare
+
+        columns = row_labels(own_table_types(self.conn, self.table), label)
+        exact = "" in (self.options.null_tokens or ())
+        return read_pivot_blanks(self.conn, self.table, columns, exact=exact)
 
     def _compact_dates(self) -> list[str]:
         """``compact_dates``: BIGINT columns named as dates whose values are ``%Y%m%d`` dates; asked only

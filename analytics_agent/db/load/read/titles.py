@@ -121,8 +121,8 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
         return None
     filled = [sum(1 for cell in row if cell) for row in rows]
     for start in range(1, min(_MOST_PADDED_LINES, len(rows) - 2) + 1):
-        if filled[start] <= 1:
-            continue  # another title line, or a blank one
+        if filled[start] <= 1 or _pivot_pair(rows, start):
+            continue  # another title line, a blank one, or a pivot table's filter or corner
         width = len(rows[start])
         named = len(_trimmed(rows[start]))  # a spreadsheet pads every line with empty cells (a pivot's)
         unnamed = int(rows[start][0] == "")  # a first column of no name (Venmo's, pandas' index)
@@ -138,6 +138,24 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
         title = next(row for row in rows if any(row))
         return _title_refusal(start, next(c for c in title if c), width)
     return None
+
+
+def _pivot_pair(rows: list[list[str]], at: int) -> bool:
+    """Whether ``rows[at]`` is a pair above an Excel pivot table, its first two cells filled and no
+    other, in a run of them that a blank line closes (a report filter, ``Fiscal Year,FY2024,,,``,
+    ``Channel,(All),,,``: Excel leaves a blank line under its filters) or a line naming more fields (the
+    corner above the header, ``Sum of Net Sales,Column Labels,,``). Pure."""
+
+    def pair(row: list[str]) -> bool:
+        return len(row) > 2 and bool(row[0]) and bool(row[1]) and not any(row[2:])
+
+    if not pair(rows[at]):
+        return False
+    below = next((row for row in rows[at + 1 :] if not pair(row)), None)
+    if below is None:
+        return False
+    named = [cell for cell in below if cell]
+    return not named or (len(named) > 2 and all(map(_name_like, named)))
 
 
 def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> bool:
