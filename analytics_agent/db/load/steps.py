@@ -24,8 +24,8 @@ from analytics_agent.db.load.settle.group_sums import (
     group_sums_note,
 )
 from analytics_agent.db.load.settle.hex_values import hex_notes
-from analytics_agent.db.load.settle.label_rows import drop_label_rows, label_rows_note
-from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
+from analytics_agent.db.load.settle.describing_rows import described_marker
+from analytics_agent.db.load.settle.header_rows import NOTHING, UnderHeader, settle_header_rows
 from analytics_agent.db.load.settle.summary_rows import (
     drop_edge_rows,
     dropped_note,
@@ -73,7 +73,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         """Write, settle the columns, store the profile and relationships (inside the transaction).
         Returns the rows written, the rejected records (file, line), the notes, the stored profile and the links."""
         plan = self.plan
-        loaded, rejected, empty_tail, separator_notes, unrepeated, labels = self._write()
+        loaded, rejected, empty_tail, separator_notes, unrepeated, under = self._write()
         # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
         # no longer keeps it text; once more after, for a total of amounts read as numbers only then
         early, early_note, retyped, early_label = self._drop_totals(loaded, plan.text_columns)
@@ -102,7 +102,9 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         else:
             pivot = ""
         notes += self._pivot_blanks(pivot)
-        profile, links = self._store(own_names, units, None if appending else loaded, totals, labels)
+        if under.kept is not None:  # --keep-label-rows: their marks kept those columns text, no --null
+            notes, totals = moot_notes(notes, under.kept.markers), totals or described_marker(under.kept)
+        profile, links = self._store(own_names, units, None if appending else loaded, totals, under.labels)
         return loaded, rejected, notes, profile, links
 
     def _dropped_rows(
@@ -156,11 +158,11 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             totals = totals or edge_marker(edges)
         return notes, totals, pivot
 
-    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str], dict[str, str]]:
-        """The rows written (less a trailing run of empty ones, repeated headers and label rows), the
-        rejected lines, the empty rows dropped, what ``--thousands`` says, the columns typed again once the
-        repeated headers or label rows went, and each column's label; refuses an empty load, and a
-        misread ``--thousands``."""
+    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str], UnderHeader]:
+        """The rows written (less a trailing run of empty ones and the header's rows: repeated, labels, a
+        row describing the columns), the rejected lines, the empty rows dropped, the notes so far, the
+        columns typed again once the header's rows went, and those rows (``UnderHeader``); refuses an empty
+        load, and a misread ``--thousands``."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
         named = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
@@ -179,46 +181,30 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             if plan.dialect is not None
             else 0
         )
-        repeated, label_rows, retyped = self._header_rows()
-        notes = (
-            reject_notes
-            + repeated_headers_note(repeated)
-            + label_rows_note(label_rows, self._stored_to_original())
-            + self._thousands_notes()
-        )
-        labels = {c: " / ".join(r[c] for r in label_rows if c in r) for c in self.plan.safe}
-        return (
-            loaded - empty_tail - repeated - len(label_rows),
-            rejected,
-            empty_tail,
-            notes,
-            retyped,
-            {c: label for c, label in labels.items() if label},
-        )
+        under = self._header_rows()
+        notes = reject_notes + under.notes + self._thousands_notes()
+        return loaded - empty_tail - under.dropped, rejected, empty_tail, notes, under.retyped, under
 
-    def _header_rows(self) -> tuple[int, list[dict[str, str]], list[str]]:
-        """On a new table of a file with a header whose every column is text (words among the records keep
-        them so): ``repeated_headers.drop_repeated_headers`` (how many rows repeat the header),
-        ``label_rows.drop_label_rows`` (the label rows under it), and the columns then typed as DuckDB
-        would have typed them without those rows (``retype.retype_column``)."""
-        dialect = self.plan.dialect
+    def _header_rows(self) -> UnderHeader:
+        """``header_rows.settle_header_rows`` on a new table of a file with a header, when every column is
+        text (words among the records keep them so: repeated headers, a line of labels) or the file's first
+        lines show a row that may describe the columns (``Dialect.describing``); nothing otherwise."""
+        dialect, plan = self.plan.dialect, self.plan
         if dialect is None or not dialect.header or self.options.mode == "append":
-            return 0, [], []
-        if not set(self.plan.safe) <= set(self.plan.text_columns):  # the plan's types: no query
-            return 0, [], []
-        types = own_table_types(self.conn, self.table)
-        if any(kind != "VARCHAR" for kind in types.values()):
-            return 0, [], []
-        cells = dialect.header_cells or tuple(self.plan.originals)
-        dropped = drop_repeated_headers(self.conn, self.table, self.plan.safe, cells, types)
-        labels = drop_label_rows(self.conn, self.table, self.plan.safe, types)
-        if not dropped and not labels:
-            return 0, [], []
-        from analytics_agent.db.load.settle.retype import retype_column  # rows were dropped: rare
-
-        free = [c for c in self.plan.safe if c not in self.plan.fixed]
-        marks = {"decimal": self.options.decimal, "thousands": self.options.thousands}
-        return dropped, labels, [r for c in free for r in retype_column(self.conn, self.table, c, **marks)]
+            return NOTHING
+        if not dialect.describing and not set(plan.safe) <= set(plan.text_columns):  # no query
+            return NOTHING
+        return settle_header_rows(
+            self.conn,
+            self.table,
+            plan.safe,
+            cells=dialect.header_cells or tuple(plan.originals),
+            originals=self._stored_to_original(),
+            may_describe=dialect.describing,
+            keep=self.options.keep_label_rows,
+            fixed=plan.fixed,
+            marks={"decimal": self.options.decimal, "thousands": self.options.thousands},
+        )
 
     def _pivot_blanks(self, label: str) -> list[str]:
         """``pivot_blanks.read_pivot_blanks`` on the row-label columns of a table with a footer totals row

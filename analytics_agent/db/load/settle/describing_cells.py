@@ -1,0 +1,61 @@
+"""What the cells of a row under the header say when the row describes the columns rather than being a
+record: a label naming what the row holds (Canvas' ``Points Possible``, ``Units``, ``Data type``) and
+values no record of the column has (``(read only)``, ``kg``, ``%`` above numbers). Shared by the load's
+quick look at the file's first lines (``read/under_header``) and the check of the written table
+(``describing_rows``). Pure."""
+
+from __future__ import annotations
+
+SAID_ALONE = frozenset(
+    (
+        "points possible",
+        "possible points",
+        "max points",
+        "maximum points",
+        "max score",
+        "maximum score",
+        "max marks",
+        "maximum marks",
+        "out of",
+        "manual posting",
+        "muted",
+        "unit",
+        "units",
+        "unit of measure",
+        "units of measure",
+        "uom",
+        "data type",
+        "data types",
+        "datatype",
+        "dtype",
+        "einheit",
+        "unité",
+        "unidad",
+        "unidade",
+        "unità",
+        "eenheid",
+        "jednostka",
+        "datentyp",
+    )
+)
+"""Labels that say by themselves the row describes the columns (a gradebook's maximum points, a units or
+types line): a record's first cell is a name, not one of these."""
+SAID_WITH_MORE = frozenset(
+    ("type", "types", "format", "description", "weight", "weighting", "max", "maximum", "scale", "label")
+)
+"""Labels a record could hold too (a product called ``Max``): they count with other evidence only."""
+
+
+def describing_label(value: str) -> int:
+    """2 when ``value`` is a label of ``SAID_ALONE``, 1 of ``SAID_WITH_MORE``, else 0 (case, spaces and a
+    trailing colon aside: Canvas writes ``    Points Possible``)."""
+    text = " ".join(value.split()).strip(" :").lower()
+    if not text or len(text) > 20:
+        return 0
+    return 2 if text in SAID_ALONE else 1 if text in SAID_WITH_MORE else 0
+
+
+def number_like(value: str) -> bool:
+    """A value written as a number, an amount or a date (``12.5``, ``$1,234``, ``(5.00)``, ``12%``,
+    ``2024-03-01``): a digit and no letter."""
+    return any(c.isdigit() for c in value) and not any(c.isalpha() for c in value)
