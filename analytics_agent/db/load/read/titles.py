@@ -141,21 +141,24 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
 
 
 def _pivot_pair(rows: list[list[str]], at: int) -> bool:
-    """Whether ``rows[at]`` is a pair above an Excel pivot table, its first two cells filled and no
-    other, in a run of them that a blank line closes (a report filter, ``Fiscal Year,FY2024,,,``,
-    ``Channel,(All),,,``: Excel leaves a blank line under its filters) or a line naming more fields (the
-    corner above the header, ``Sum of Net Sales,Column Labels,,``). Pure."""
+    """Whether ``rows[at]`` is a pair above an Excel pivot table, a name and a value in its first two
+    cells and nothing else, in a run of them closed by a blank line and then the table (report filters,
+    ``Fiscal Year,FY2024,,,``, ``Channel,(All),,,``: Excel leaves one blank line under them), or by a line
+    naming more fields (the corner above the header, ``Sum of Net Sales,Column Labels,,``). Pure."""
 
     def pair(row: list[str]) -> bool:
-        return len(row) > 2 and bool(row[0]) and bool(row[1]) and not any(row[2:])
+        return len(row) > 2 and _name_like(row[0]) and bool(row[1]) and not any(row[2:])
 
     if not pair(rows[at]):
         return False
-    below = next((row for row in rows[at + 1 :] if not pair(row)), None)
-    if below is None:
+    end = next((i for i in range(at + 1, len(rows)) if not pair(rows[i])), len(rows))
+    named = [cell for cell in rows[end] if cell] if end < len(rows) else None
+    if named is None:
         return False
-    named = [cell for cell in below if cell]
-    return not named or (len(named) > 2 and all(map(_name_like, named)))
+    if named:
+        return len(named) > 2 and all(map(_name_like, named))
+    table = next((row for row in rows[end + 1 :] if any(row)), [])  # what the blank line closes on
+    return pair(table) or sum(1 for cell in table if cell) > 2
 
 
 def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> bool:
