@@ -17,15 +17,15 @@ from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
+from analytics_agent.db.load.settle.describing_rows import described_marker
 from analytics_agent.db.load.settle.group_sums import (
     drop_group_sums,
     find_group_sums,
     group_marker,
     group_sums_note,
 )
-from analytics_agent.db.load.settle.hex_values import hex_notes
-from analytics_agent.db.load.settle.describing_rows import described_marker
 from analytics_agent.db.load.settle.header_rows import NOTHING, UnderHeader, settle_header_rows
+from analytics_agent.db.load.settle.hex_values import hex_notes
 from analytics_agent.db.load.settle.summary_rows import (
     drop_edge_rows,
     dropped_note,

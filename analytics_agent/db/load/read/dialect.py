@@ -27,7 +27,6 @@ from analytics_agent.db.load.read.peek import (
     peek_file,
     trailing_empty_fields,
 )
-from analytics_agent.db.load.read.under_header import may_describe
 from analytics_agent.db.load.read.titles import (
     names_over_numbers,
     padded_title,
@@ -36,6 +35,7 @@ from analytics_agent.db.load.read.titles import (
     title_above_header,
     title_block,
 )
+from analytics_agent.db.load.read.under_header import may_describe
 from analytics_agent.db.load.settle.hex_values import written_in_hex
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import LoadError

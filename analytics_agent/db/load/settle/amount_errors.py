@@ -40,7 +40,9 @@ def without_errors(probe: Mapping[str, Sequence[str]], columns: Sequence[str]) -
 
 def masked(table: str, columns: Sequence[str]) -> str:
     """SQL: ``table`` (quoted) as a relation whose ``columns`` read their error values as NULL. Pure."""
-    parts = ", ".join(f"{read_past_errors(quote_ident(c), quote_ident(c))} AS {quote_ident(c)}" for c in columns)
+    parts = ", ".join(
+        f"{read_past_errors(quote_ident(c), quote_ident(c))} AS {quote_ident(c)}" for c in columns
+    )
     return f"(SELECT * REPLACE ({parts}) FROM {table})"
 
 
@@ -65,9 +67,7 @@ def counted_errors(
         ]
     row = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
     return [
-        (name, int(row[2 * i]), list(row[2 * i + 1] or []))
-        for i, name in enumerate(columns)
-        if row[2 * i]
+        (name, int(row[2 * i]), list(row[2 * i + 1] or [])) for i, name in enumerate(columns) if row[2 * i]
     ]
 
 

@@ -240,7 +240,9 @@ def settle_amounts(
     errors = error_columns(probe)  # Excel's #N/A among them: read as missing, said
     if errors:
         probe = without_errors(probe, errors)
-    readings, notes, noted = read_amounts(conn, masked(target, errors) if errors else target, probe, decimal, ahead)
+    readings, notes, noted = read_amounts(
+        conn, masked(target, errors) if errors else target, probe, decimal, ahead
+    )
     counted = counted_errors(conn, table, [n for n in errors if n in readings])
     for name, reading in readings.items():
         if ahead is not None and name in ahead.forms:

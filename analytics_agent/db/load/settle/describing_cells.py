@@ -58,4 +58,5 @@ def describing_label(value: str) -> int:
 def number_like(value: str) -> bool:
     """A value written as a number, an amount or a date (``12.5``, ``$1,234``, ``(5.00)``, ``12%``,
     ``2024-03-01``): a digit and no letter."""
-    return any(c.isdigit() for c in value) and not any(c.isalpha() for c in value)
+    # map over str methods: a third of a generator's cost, on every cell of a file's first rows
+    return any(map(str.isdigit, value)) and not any(map(str.isalpha, value))

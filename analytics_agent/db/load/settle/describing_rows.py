@@ -117,10 +117,7 @@ def _described(
 ) -> Described:
     """The rows' label cells (in each, the first text value that is no marker: ``Points Possible``) and
     what they say of each other column. Pure."""
-    heads = [
-        next((c for c, v in row.items() if isinstance(v, str) and v.strip() and not _marker(row, c, body, types)), None)
-        for row in rows
-    ]
+    heads = [_head(row, body, types) for row in rows]
     labels: dict[str, list[str]] = {}
     for row, head in zip(rows, heads, strict=True):
         said = str(row[head]).strip() if head is not None else ""
@@ -128,10 +125,18 @@ def _described(
             if column != head and value is not None:
                 labels.setdefault(column, []).append(f"{said}: {_shown(value)}" if said else _shown(value))
     same = heads[0] if heads[0] is not None and len(set(heads)) == 1 else None
-    said = [str(row[same]) for row in rows] if same is not None else []
-    found = Described([], same, said, {c: " / ".join(v) for c, v in labels.items()})
+    written = [str(row[same]) for row in rows] if same is not None else []
+    found = Described([], same, written, {c: " / ".join(v) for c, v in labels.items()})
     found.values = {c: _shown(v) for c, v in rows[0].items() if v is not None and c != heads[0]}
     return found
+
+
+def _head(row: Mapping[str, Any], body: Sequence[Mapping[str, Any]], types: Mapping[str, str]) -> str | None:
+    """The column of ``row``'s label cell: its first text value that is no marker. Pure."""
+    return next(
+        (c for c, v in row.items() if isinstance(v, str) and v.strip() and not _marker(row, c, body, types)),
+        None,
+    )
 
 
 def _shown(value: Any) -> str:

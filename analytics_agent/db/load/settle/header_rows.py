@@ -92,6 +92,8 @@ def labelled(ids: list[int], rows: Sequence[Mapping[str, str]], stored: Sequence
     cell, each column's labels joined, every other column kept text by them. Pure."""
     head = stored[0] if all(stored[0] in row for row in rows) else None
     labels = {c: " / ".join(r[c] for r in rows if c in r) for c in stored}
-    found = Described(ids, head, [r[head] for r in rows] if head else [], {c: v for c, v in labels.items() if v})
+    found = Described(
+        ids, head, [r[head] for r in rows] if head else [], {c: v for c, v in labels.items() if v}
+    )
     found.markers = [c for c in stored if c != head]
     return found

@@ -89,7 +89,9 @@ def _numbers_below(conn: duckdb.DuckDBPyConnection, table: str, stored: Sequence
     return typed >= 2
 
 
-def label_rows_note(labels: Sequence[dict[str, str]], originals: dict[str, str], *, kept: bool = False) -> list[str]:
+def label_rows_note(
+    labels: Sequence[dict[str, str]], originals: dict[str, str], *, kept: bool = False
+) -> list[str]:
     """The note of ``drop_label_rows``' rows (``originals``: stored column -> the header's name), or of
     those ``--keep-label-rows`` loaded (``kept``). Pure."""
     if not labels:
