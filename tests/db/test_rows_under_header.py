@@ -106,6 +106,8 @@ def test_a_points_row_of_numbers_alone_is_told_by_its_label(tmp_path: Path) -> N
         ("Product,Weight,Price,Share\n,kg,USD,%\nApple,1.5,2.40,10\nPear,0.5,1.10,20\nFig,2,3.00,5\n", (4.0, 6.5)),
         # a units line over numbers only, one column without a unit
         ("Time,Count,Weight\ns,,kg\n0,5,1.5\n10,7,0.5\n20,9,2\n", (21, 4.0)),
+        # a units line labelled so, its units above numbers
+        ("Item,Weight,Price\nUnits,kg,USD\nApple,1.5,2.40\nPear,0.5,1.10\nFig,2,3.00\n", (4.0, 6.5)),
     ],
 )  # fmt: skip
 def test_a_line_of_units_is_left_out_and_the_numbers_read(tmp_path: Path, text: str, sums: tuple) -> None:
@@ -114,7 +116,7 @@ def test_a_line_of_units_is_left_out_and_the_numbers_read(tmp_path: Path, text: 
     assert _rows(tmp_path, f"SELECT count(*), sum({summary.columns[1].name}), sum({second}) FROM t") == [
         (3, *sums)
     ]
-    assert [n for n in summary.notes if n.startswith("the line under the header describes the columns")]
+    assert [n for n in summary.notes if n.startswith("the line under the header ")]  # a label line, or units
 
 
 @pytest.mark.parametrize(
@@ -133,6 +135,17 @@ def test_a_first_record_with_text_in_a_number_column_is_kept(tmp_path: Path, tex
     assert _rows(tmp_path, "SELECT count(*) FROM t") == [(3,)]
     assert not [n for n in summary.notes if "under the header" in n]
     assert [n for n in summary.notes if "stayed text" in n]  # the odd value is named, as before
+
+
+def test_a_metric_named_like_a_label_with_numbers_of_its_own_is_a_record(tmp_path: Path) -> None:
+    # 'Units' is a word a units line starts with, but here a metric's row with its own numbers
+    summary = _load(tmp_path, "Metric,Jan,Feb\nUnits,120,130\nRevenue,5000,5200\nMargin,30,31\n")
+    assert _rows(tmp_path, "SELECT metric, jan FROM t ORDER BY jan") == [
+        ("Margin", 30),
+        ("Units", 120),
+        ("Revenue", 5000),
+    ]
+    assert not [n for n in summary.notes if "under the header" in n]
 
 
 def test_keep_label_rows_loads_the_row_said_and_refused_in_a_sum(tmp_path: Path) -> None:

@@ -16,18 +16,24 @@ SAID_ALONE = frozenset(
         "maximum score",
         "max marks",
         "maximum marks",
-        "out of",
         "manual posting",
         "muted",
-        "unit",
-        "units",
         "unit of measure",
         "units of measure",
-        "uom",
         "data type",
         "data types",
         "datatype",
         "dtype",
+        "datentyp",
+    )
+)
+"""Labels that say by themselves the row describes the columns (a gradebook's maximum points, a types
+line): no record is named so."""
+SAID_WITH_MORE = frozenset(
+    (
+        "unit",
+        "units",
+        "uom",
         "einheit",
         "unité",
         "unidad",
@@ -35,15 +41,21 @@ SAID_ALONE = frozenset(
         "unità",
         "eenheid",
         "jednostka",
-        "datentyp",
+        "out of",
+        "type",
+        "types",
+        "format",
+        "description",
+        "weight",
+        "weighting",
+        "max",
+        "maximum",
+        "scale",
+        "label",
     )
 )
-"""Labels that say by themselves the row describes the columns (a gradebook's maximum points, a units or
-types line): a record's first cell is a name, not one of these."""
-SAID_WITH_MORE = frozenset(
-    ("type", "types", "format", "description", "weight", "weighting", "max", "maximum", "scale", "label")
-)
-"""Labels a record could hold too (a product called ``Max``): they count with other evidence only."""
+"""Labels a record could hold too (a metric called ``Units`` with its own numbers, a product called
+``Max``): they count only beside values no record of their columns has, or a key left empty."""
 
 
 def describing_label(value: str) -> int:

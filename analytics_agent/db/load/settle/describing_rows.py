@@ -6,10 +6,11 @@ whose note then offered ``--null '(read only)'``, loading the row for good. Such
 said, and its values kept in the profile beside their columns; ``--keep-label-rows`` loads it as a row,
 said and marked for ``aggregate`` to refuse, as a kept totals row is.
 
-Called one only on clear evidence, from the table's first rows: a label that says it (``Points
-Possible``, ``Units``); or values no record of their column has (text above numbers) in two columns or
-more while the row leaves empty a column every record fills with its own value (a student's ID); or a
-row of such values alone (a units line). A record with text in a number column keeps its key: it stays.
+Called one only on clear evidence, from the table's first rows: a label that says it alone (``Points
+Possible``, ``Data type``), or a label a record could hold (``Units``) beside values no record of their
+column has (text above numbers: ``kg``) or a key left empty; values no record of their column has in two
+columns or more while the row leaves empty a column every record fills with its own value (a student's
+ID); or a row of such values alone (a units line). A record with text in a number column keeps its key: it stays.
 Runs inside the load's transaction on the freshly written table."""
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ def _describes(row: Mapping[str, Any], body: Sequence[Mapping[str, Any]], types:
     markers = [c for c in row if _marker(row, c, body, types)]
     present = [c for c, v in row.items() if v is not None]
     if len(markers) >= 2 and markers == present:  # values no record has, and nothing else: a units line
+        return True
+    if said == 1 and markers:  # 'Units' over 'kg' and 'USD'; over numbers alone, a metric's row
         return True
     return (said == 1 or len(markers) >= 2) and any(_gap(row, c, body) for c in row)
 
