@@ -110,8 +110,9 @@ def past_sparse_lines(text: str, delimiter: str, quote: str, start: int) -> int:
 def padded_title(text: str, delimiter: str, quote: str) -> str | None:
     """``title_above_header``'s refusal for a title block a spreadsheet padded to the table's width
     (``Umsätze Girokonto;;;;;`` and ``;;;;;`` above the header), which DuckDB reads as the header: the first
-    lines hold at most one value each, the line below them a name in every field, and the record after it
-    as many fields. None when the file does not start so. Pure."""
+    lines hold at most one value each (or an Excel pivot's filter pairs, ``_pivot_pair``), the line below
+    them a name in every field, and the record after it as many fields. None when the file does not start
+    so. Pure."""
     import csv
 
     lines = whole_lines(text, _MOST_PADDED_LINES + 2)
