@@ -160,6 +160,7 @@ class Workspace:
         max_line_size: int | None = None,
         drop_totals: bool = False,
         negative: str | None = None,
+        keep_label_rows: bool = False,
         timezone: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same

@@ -64,6 +64,9 @@ OPTIONS = (
     Option("drop_totals", "--drop-totals --drop-footer", "flag",
            "Leave out the footer below the table: a last row of totals (and the subtotal rows it counts), "
            "checked against the rows above, and note lines (Source: ..., * ...)."),
+    Option("keep_label_rows", "--keep-label-rows", "flag",
+           "Load the rows under the header that label or describe the columns (a line of labels or "
+           "units, a gradebook's Points Possible) as rows; they are left out by default."),
     Option("negative", "--negative", "text",
            "DR or CR: in a column of amounts marked DR and CR (49.80 CR), the mark of the negative ones "
            "(DR for a bank statement, CR for a ledger's credit balances).", "MARK"),

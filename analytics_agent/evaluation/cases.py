@@ -108,6 +108,7 @@ class DataFile(BaseModel):
     max_line_size: int | None = Field(default=None, gt=0)
     drop_totals: bool = False
     negative: str | None = None
+    keep_label_rows: bool = False
 
     def load_options(self) -> dict[str, Any]:
         """The options given, as ``db.load.options.load_options`` takes them (the table apart)."""

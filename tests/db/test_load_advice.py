@@ -295,3 +295,21 @@ def test_key_value_lines_read_as_the_header_name_the_skip_to_the_real_one(tmp_pa
     assert _rows(path, "SELECT count(*), sum(amount) FROM t") == [
         (40, sum(d * 100 + 0.5 for d in range(1, 41)))
     ]
+
+
+def test_totals_lines_under_a_statement_name_skip_bad_rows_not_a_text_type(tmp_path: Path) -> None:
+    # Kotak's statement (held-out round eight): 'Total Debits,"3,22,454.85"' below the table fell into the
+    # serial-number column, and the refusal named --type sl_no=VARCHAR: the column then stayed text
+    head = "Sl. No.,Transaction Date,Description,Amount,Dr / Cr,Balance,Dr / Cr\n"
+    records = "".join(
+        f'{i},{i:02d}-Mar-2024,UPI payment {i},"{i * 1000:,}.50",DR,"1,{i:02d},301.04",CR\n'
+        for i in range(1, 29)
+    )
+    opening, closing = ',,Opening Balance,,,"1,23,456.78",CR\n', ',,Closing Balance,,,"34,239.56",CR\n'
+    footer = '\nTotal Debits,"3,22,454.85"\nTotal Credits,"2,33,237.63"\n\nThis is a computer generated statement.\n'
+    path = _write(tmp_path, "statement.csv", head + opening + records + closing + footer)
+    said = _refusal(path)
+    assert "it is a line of text, not a record: add --skip-bad-rows" in said, said
+    assert "--type sl_no=VARCHAR" not in said
+    summary = _load(path, **suggested_options(said))
+    assert summary.rows_loaded == 30 and {c.name: c.type for c in summary.columns}["sl_no"] == "BIGINT"

@@ -14,6 +14,7 @@ import pytest
 
 from analytics_agent.db.load.options import load_options
 from analytics_agent.db.load.run import load_files
+from analytics_agent.errors import LoadError
 from analytics_agent.workspace.workspace import Workspace
 
 MOVES = [2418.08, -968.2, 1198.96, -730.69, 1695.61, -52.4]
@@ -230,3 +231,70 @@ def test_an_unlabelled_totals_row_under_the_header_is_said_refused_and_dropped(t
     assert json.loads(fixed)["rows"] == [[8]]
     _, notes, rows = _load(tmp_path, _freeform(tmp_path), comment="#", drop_totals=True)
     assert rows == 8
+
+
+def _venmo(tmp_path: Path, *, closing: bool = True) -> Path:
+    """A Venmo statement as it comes: two title lines padded with commas, a header whose first column has
+    no name, a row filling ``Beginning Balance`` alone, and a last row filling the ending balance and a
+    disclaimer (the payments a bank funds leave the balance: no sum checks these rows)."""
+    pad = "," * 8
+    lines = [f"Account Statement - (@maya) - March 1st to March 31st 2024 {pad}", f"Account Activity{pad}"]
+    lines += [",ID,Datetime,Type,Amount (total),Funding Source,Beginning Balance,Ending Balance,Disclaimer"]
+    lines += [",,,,,,$412.37,,"]
+    lines += [
+        f',39838591191774{i:05d},2024-03-{i + 3:02d}T01:56:35,Payment,"- ${-m:,.2f}",Venmo balance,,,'
+        if m < 0
+        else f',39838591191774{i:05d},2024-03-{i + 3:02d}T01:56:35,Payment,"+ ${m:,.2f}",,,,'
+        for i, m in enumerate(MOVES)
+    ]
+    if closing:
+        lines.append(',,,,,,,$250.62,"In case of errors or questions:\nwrite to us"')
+    path = tmp_path / "venmo.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_title_above_a_header_with_an_unnamed_first_column_names_its_skip(tmp_path: Path) -> None:
+    # before: the title line was read as the header, the real one as a record, and each column was named
+    # with a --null of its own header name ("add --null 'ID' if it means missing")
+    with pytest.raises(
+        LoadError, match=r"lines 1-2 are a title or notes .* add --skip 2 to start at the header"
+    ):
+        _load(tmp_path, _venmo(tmp_path))
+
+
+@pytest.mark.parametrize("closing", [True, False])
+def test_rows_filling_only_columns_of_their_own_are_said_refused_and_dropped(
+    tmp_path: Path, closing: bool
+) -> None:
+    db, notes, rows = _load(tmp_path, _venmo(tmp_path, closing=closing), skip=2)
+    edges = 2 if closing else 1
+    assert rows == len(MOVES) + edges
+    (note,) = [n for n in notes if "no record" in n]
+    which = (
+        "the first and last rows (id empty) are no records"
+        if closing
+        else "the first row (id empty) is no record"
+    )
+    assert note.startswith(which), note
+    assert "beginning_balance" in note and ("ending_balance, disclaimer" in note) is closing
+    count = {"table": "t", "metrics": [{"fn": "count"}, {"fn": "sum", "column": "amount_total"}]}
+    error, said = _call(db, "aggregate", count)
+    fix = json.loads(said[said.index("{") : said.index("}") + 1])
+    assert error and fix == {"column": "id", "op": "not_null"}, said
+    _, fixed = _call(db, "aggregate", {**count, "filters": [fix]})
+    assert json.loads(fixed)["rows"] == [[len(MOVES), pytest.approx(sum(MOVES))]]
+    shown = json.loads(_call(db, "describe_table", {"table": "t"})[1])["totals_rows"]
+    assert shown["column"] == "id" and "(not_null)" in shown["note"]
+
+    db, notes, rows = _load(tmp_path, _venmo(tmp_path, closing=closing), skip=2, drop_totals=True)
+    assert rows == len(MOVES)
+
+
+def test_a_first_row_of_its_own_columns_over_records_that_fill_them_too_is_a_record(tmp_path: Path) -> None:
+    # the first record of a sparse file: its balance column is filled by other records below
+    text = "ID,Type,Amount,Balance\n,,,100\n1,Payment,5,105\n2,Payment,7,\n3,Refund,-2,110\n"
+    path = tmp_path / "sparse.csv"
+    path.write_text(text, encoding="utf-8")
+    _, notes, rows = _load(tmp_path, path)
+    assert rows == 4 and not [n for n in notes if "no record" in n]

@@ -89,6 +89,9 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
     negative: str | None = None
     """``DR`` or ``CR``: the mark whose amounts are negative in a column of amounts marked so
     (``settle.debit_credit``); None: such a column stays text."""
+    keep_label_rows: bool = False
+    """Rows under the header that label or describe the columns (``settle.header_rows``) are loaded as
+    rows, said and marked; by default they are left out."""
 
     def csv_only_options(self) -> list[str]:
         used = {
@@ -101,6 +104,7 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
             "--null": self.null_tokens is not None,
             "--skip-bad-rows": self.skip_bad_rows,
             "--negative": self.negative is not None,
+            "--keep-label-rows": self.keep_label_rows,
             "--comment": self.comment is not None,
             "--skip": self.skip is not None,
             "--quote": self.quote is not None,
@@ -259,6 +263,9 @@ class Dialect(NamedTuple):
     """The header line's own cells, when DuckDB renamed some (an empty one ``column0``, a repeat ``a_1``)."""
     hex_seen: bool = False
     """A field of the first block is a hexadecimal number (``0x1A``): DuckDB stores such as integers."""
+    describing: bool = False
+    """A row under the header may describe the columns (``read.under_header``): the table's first rows
+    are read for it (``settle.describing_rows``)."""
     new_line: str = ""
     """``\\n`` when every line ends so and ``\\r\\n`` occurs only inside quoted values (DuckDB's sniffer
     would take the file for one of mixed line ends); empty: as ``--newline`` says."""

@@ -92,9 +92,15 @@ def text_line(record: str, fields: int) -> bool:
     """A short record that is a line of text below or above the table, not a record: of one field, three
     words, two of them all letters, or, in a script written without spaces between words (Chinese,
     Japanese, Thai), a sentence of eight letters or more (``本資料僅供參考，實際交易以本行帳載為準``); of two, a
-    label ending in a colon and its value. Pure."""
+    label ending in a colon and its value, or a totals label and its value (``Total Debits,"3,22,454.85"``
+    under a statement). Pure."""
     if fields == 2:  # a 'label: value' line (``Počet pohybov:;50``, ``Total records:,57``)
-        return re.match(r"\s*[^\W\d_][^:;,\t|]*:\s*[;,\t|]", record) is not None
+        if re.match(r"\s*[^\W\d_][^:;,\t|]*:\s*[;,\t|]", record) is not None:
+            return True
+        from analytics_agent.db.load.settle.total_labels import is_total_label  # a refused line only
+
+        label = re.split(r"[;,\t|]", record, maxsplit=1)[0].strip().strip('"')
+        return bool(label) and not label[0].isdigit() and is_total_label(label)
     if fields != 1:
         return False
     words = record.strip().split()

@@ -17,15 +17,15 @@ from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import Rejects, settle_columns
 from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
+from analytics_agent.db.load.settle.describing_rows import described_marker
 from analytics_agent.db.load.settle.group_sums import (
     drop_group_sums,
     find_group_sums,
     group_marker,
     group_sums_note,
 )
+from analytics_agent.db.load.settle.header_rows import NOTHING, UnderHeader, settle_header_rows
 from analytics_agent.db.load.settle.hex_values import hex_notes
-from analytics_agent.db.load.settle.label_rows import drop_label_rows, label_rows_note
-from analytics_agent.db.load.settle.repeated_headers import drop_repeated_headers, repeated_headers_note
 from analytics_agent.db.load.settle.summary_rows import (
     drop_edge_rows,
     dropped_note,
@@ -33,7 +33,13 @@ from analytics_agent.db.load.settle.summary_rows import (
     edge_rows_note,
     find_edge_rows,
 )
-from analytics_agent.db.load.settle.totals import NO_TOTALS, drop_totals, moot_notes, totals_row_note
+from analytics_agent.db.load.settle.totals import (
+    NO_TOTALS,
+    drop_totals,
+    moot_notes,
+    totals_dropped,
+    totals_row_note,
+)
 from analytics_agent.db.load.settle.trailing import trailing_note
 from analytics_agent.db.load.write import drop_empty_tail, empty_tail_note, refuse_empty, write_rows
 from analytics_agent.db.relationships import store_relationships
@@ -67,10 +73,10 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         """Write, settle the columns, store the profile and relationships (inside the transaction).
         Returns the rows written, the rejected records (file, line), the notes, the stored profile and the links."""
         plan = self.plan
-        loaded, rejected, empty_tail, separator_notes, unrepeated, labels = self._write()
+        loaded, rejected, empty_tail, separator_notes, unrepeated, under = self._write()
         # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
         # no longer keeps it text; once more after, for a total of amounts read as numbers only then
-        early, early_note, retyped, _ = self._drop_totals(loaded, plan.text_columns)
+        early, early_note, retyped, early_label = self._drop_totals(loaded, plan.text_columns)
         loaded -= early
         appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
         header_notes, own_names = _header_renames(plan)
@@ -90,37 +96,53 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes += self._point_thousands()
         totals = None  # the totals rows kept, as the profile says them
         if self.options.drop_totals:
-            # once more even after an early drop: one that found the notes alone (a total of amounts still
-            # text above them) leaves the totals row last, found once the amounts read as numbers
-            late, late_note, retyped, label = self._drop_totals(loaded, plan.text_columns)
-            loaded -= late
-            if late and label and not retyped:  # a label below text dates, dropped once the amounts read
-                relabelled, label_units = self._settle_label(label, loaded, units)
-                units |= label_units
-                notes += [n for n in relabelled if n not in notes]  # the date notes it says again
-                retyped = [label] if relabelled else []
-            # the label's column was text for the label alone: what the odd-value check said of it is moot
-            notes = moot_notes(notes, retyped)
-            edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
-            if edges is not None:
-                drop_edge_rows(self.conn, self.table, edges)
-                loaded -= len(edges.rows)
-            dropped = [n for n in (early_note, late_note) if n] + ([dropped_note(edges)] if edges else [])
-            groups = None if early or late else find_group_sums(self.conn, self.table, plan.text_columns)
-            if groups is not None:
-                dropped.append(drop_group_sums(self.conn, self.table, groups))
-                loaded -= len(groups.rows)
-            notes += dropped or [NO_TOTALS]
+            notes, loaded, pivot = self._dropped_rows(loaded, notes, units, (early, early_note, early_label))
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
-            notes, totals = self._kept_rows(loaded, notes)
-        profile, links = self._store(own_names, units, None if appending else loaded, totals, labels)
+            notes, totals, pivot = self._kept_rows(loaded, notes)
+        else:
+            pivot = ""
+        notes += self._pivot_blanks(pivot)
+        if under.kept is not None:  # --keep-label-rows: their marks kept those columns text, no --null
+            notes, totals = moot_notes(notes, under.kept.markers), totals or described_marker(under.kept)
+        profile, links = self._store(own_names, units, None if appending else loaded, totals, under.labels)
         return loaded, rejected, notes, profile, links
 
-    def _kept_rows(self, loaded: int, notes: list[str]) -> tuple[list[str], dict[str, Any] | None]:
-        """Totals, subtotal, balance and summary rows loaded as rows (no --drop-totals): said, and the kind
-        the profile marks for aggregate to refuse."""
+    def _dropped_rows(
+        self, loaded: int, notes: list[str], units: dict[str, str | None], early: tuple[int, str, str]
+    ) -> tuple[list[str], int, str]:
+        """``--drop-totals``: the footer dropped once more (``early``: the rows, note and label column of the
+        drop before the columns settled), then the balance, summary and subtotal rows. Returns the notes, the rows
+        left, and the label column of a totals row dropped (a pivot table's row labels start there)."""
+        plan = self.plan
+        # once more even after an early drop: one that found the notes alone (a total of amounts still
+        # text above them) leaves the totals row last, found once the amounts read as numbers
+        late, late_note, retyped, label = self._drop_totals(loaded, plan.text_columns)
+        loaded -= late
+        if late and label and not retyped:  # a label below text dates, dropped once the amounts read
+            relabelled, label_units = self._settle_label(label, loaded, units)
+            units |= label_units
+            notes += [n for n in relabelled if n not in notes]  # the date notes it says again
+            retyped = [label] if relabelled else []
+        # the label's column was text for the label alone: what the odd-value check said of it is moot
+        notes = moot_notes(notes, retyped)
+        edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
+        if edges is not None:
+            drop_edge_rows(self.conn, self.table, edges)
+            loaded -= len(edges.rows)
+        dropped = [n for n in (early[1], late_note) if n] + ([dropped_note(edges)] if edges else [])
+        groups = None if early[0] or late else find_group_sums(self.conn, self.table, plan.text_columns)
+        if groups is not None:
+            dropped.append(drop_group_sums(self.conn, self.table, groups))
+            loaded -= len(groups.rows)
+        pivot = early[2] if totals_dropped(early[1]) else label if totals_dropped(late_note) else ""
+        return notes + (dropped or [NO_TOTALS]), loaded, pivot
+
+    def _kept_rows(self, loaded: int, notes: list[str]) -> tuple[list[str], dict[str, Any] | None, str]:
+        """Totals, subtotal, balance and summary rows loaded as rows (no --drop-totals): said, the kind
+        the profile marks for aggregate to refuse, and the label column of a footer totals row."""
         text = self.plan.text_columns
         totals_notes, totals, kept = totals_row_note(self.conn, self.table, loaded, text, said=notes)
+        pivot = str(totals["column"]) if totals else ""
         # a column kept text by a note below the table: --null, as the odd-value check advised, would
         # load the note as a row; the footer's note names --drop-footer instead
         notes = moot_notes(notes, kept) + totals_notes
@@ -134,13 +156,13 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             # the profile names one kind of rows for aggregate to refuse: the totals row's sums count
             # twice, an opening balance row (under a turnover row and a closing line) only is said
             totals = totals or edge_marker(edges)
-        return notes, totals
+        return notes, totals, pivot
 
-    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str], dict[str, str]]:
-        """The rows written (less a trailing run of empty ones, repeated headers and label rows), the
-        rejected lines, the empty rows dropped, what ``--thousands`` says, the columns typed again once the
-        repeated headers or label rows went, and each column's label; refuses an empty load, and a
-        misread ``--thousands``."""
+    def _write(self) -> tuple[int, list[tuple[str, int]], int, list[str], list[str], UnderHeader]:
+        """The rows written (less a trailing run of empty ones and the header's rows: repeated, labels, a
+        row describing the columns), the rejected lines, the empty rows dropped, the notes so far, the
+        columns typed again once the header's rows went, and those rows (``UnderHeader``); refuses an empty
+        load, and a misread ``--thousands``."""
         conn, plan, table = self.conn, self.plan, self.table
         loaded = write_rows(conn, table, plan, self.options.mode, list(self.before[0]))
         named = {str(f): i.label for f, i in zip(self.files, self.inputs, strict=True)}
@@ -159,46 +181,41 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             if plan.dialect is not None
             else 0
         )
-        repeated, label_rows, retyped = self._header_rows()
-        notes = (
-            reject_notes
-            + repeated_headers_note(repeated)
-            + label_rows_note(label_rows, self._stored_to_original())
-            + self._thousands_notes()
-        )
-        labels = {c: " / ".join(r[c] for r in label_rows if c in r) for c in self.plan.safe}
-        return (
-            loaded - empty_tail - repeated - len(label_rows),
-            rejected,
-            empty_tail,
-            notes,
-            retyped,
-            {c: label for c, label in labels.items() if label},
-        )
+        under = self._header_rows()
+        notes = reject_notes + under.notes + self._thousands_notes()
+        return loaded - empty_tail - under.dropped, rejected, empty_tail, notes, under.retyped, under
 
-    def _header_rows(self) -> tuple[int, list[dict[str, str]], list[str]]:
-        """On a new table of a file with a header whose every column is text (words among the records keep
-        them so): ``repeated_headers.drop_repeated_headers`` (how many rows repeat the header),
-        ``label_rows.drop_label_rows`` (the label rows under it), and the columns then typed as DuckDB
-        would have typed them without those rows (``retype.retype_column``)."""
-        dialect = self.plan.dialect
+    def _header_rows(self) -> UnderHeader:
+        """``header_rows.settle_header_rows`` on a new table of a file with a header, when every column is
+        text (words among the records keep them so: repeated headers, a line of labels) or the file's first
+        lines show a row that may describe the columns (``Dialect.describing``); nothing otherwise."""
+        dialect, plan = self.plan.dialect, self.plan
         if dialect is None or not dialect.header or self.options.mode == "append":
-            return 0, [], []
-        if not set(self.plan.safe) <= set(self.plan.text_columns):  # the plan's types: no query
-            return 0, [], []
-        types = own_table_types(self.conn, self.table)
-        if any(kind != "VARCHAR" for kind in types.values()):
-            return 0, [], []
-        cells = dialect.header_cells or tuple(self.plan.originals)
-        dropped = drop_repeated_headers(self.conn, self.table, self.plan.safe, cells, types)
-        labels = drop_label_rows(self.conn, self.table, self.plan.safe, types)
-        if not dropped and not labels:
-            return 0, [], []
-        from analytics_agent.db.load.settle.retype import retype_column  # rows were dropped: rare
+            return NOTHING
+        if not dialect.describing and not set(plan.safe) <= set(plan.text_columns):  # no query
+            return NOTHING
+        return settle_header_rows(
+            self.conn,
+            self.table,
+            plan.safe,
+            cells=dialect.header_cells or tuple(plan.originals),
+            originals=self._stored_to_original(),
+            may_describe=dialect.describing,
+            keep=self.options.keep_label_rows,
+            fixed=plan.fixed,
+            marks={"decimal": self.options.decimal, "thousands": self.options.thousands},
+        )
 
-        free = [c for c in self.plan.safe if c not in self.plan.fixed]
-        marks = {"decimal": self.options.decimal, "thousands": self.options.thousands}
-        return dropped, labels, [r for c in free for r in retype_column(self.conn, self.table, c, **marks)]
+    def _pivot_blanks(self, label: str) -> list[str]:
+        """``pivot_blanks.read_pivot_blanks`` on the row-label columns of a table with a footer totals row
+        labelled in ``label`` (a pivot table's: its ``Grand Total``); nothing without one."""
+        if not label:
+            return []
+        from analytics_agent.db.load.settle.pivot_blanks import read_pivot_blanks, row_labels  # rare
+
+        columns = row_labels(own_table_types(self.conn, self.table), label)
+        exact = "" in (self.options.null_tokens or ())
+        return read_pivot_blanks(self.conn, self.table, columns, exact=exact)
 
     def _compact_dates(self) -> list[str]:
         """``compact_dates``: BIGINT columns named as dates whose values are ``%Y%m%d`` dates; asked only

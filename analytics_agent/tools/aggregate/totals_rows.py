@@ -65,6 +65,14 @@ def totals_message(table: str, marker: dict[str, Any]) -> str:
             f"{rows} subtotal rows ({said}), each the sum of {sums} over the rows above it, loaded as rows: this "
             "answer would count those rows twice"
         )
+    elif kind == "label":
+        which = "its first row" if rows == 1 else f"its first {rows} rows"
+        return (
+            f"{table} holds {which} ({said}), describing the columns (points possible, units), loaded as "
+            f"{'a row' if rows == 1 else 'rows'} by --keep-label-rows: this answer would count "
+            f"{'it' if rows == 1 else 'them'}. Add the filter {fix} (or reload the file without "
+            "--keep-label-rows)"
+        )
     elif kind == "total":
         what = f"its first row ({said}) with the sums of the rows below in {sums}, loaded as a row: this answer would count them twice"
     else:

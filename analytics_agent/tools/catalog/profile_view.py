@@ -73,47 +73,8 @@ def _view(
     # a summed column's max is the totals row's own number: shown, it reads as the largest value
     summed = set(totals.get("sums", [])) if totals else set()
     shown["columns"] = [_column(c, omitted, no_range=c["name"] in summed) for c in columns]
-    if totals and totals.get("kind") == "summary":  # a summary row above the records fills its column alone
-        shown["totals_rows"] = {
-            "column": totals["column"],
-            "note": "the first row is a summary of the rows below, loaded as a row, the one row with this "
-            "column filled: filter it out (is_null) before summing, counting or ranking",
-        }
-    elif totals and totals.get("kind") == "balance":
-        shown["totals_rows"] = {
-            "column": totals["column"],
-            "labels": totals["labels"],
-            "note": "a statement's opening (and closing) balance rows, loaded as rows: filter them out "
-            "(not_in) before summing, counting or ranking the movements",
-        }
-    elif totals and totals.get("kind") == "subtotals":  # a ledger's subtotal rows, no grand total
-        shown["totals_rows"] = {
-            "column": totals["column"],
-            "labels": totals["labels"],
-            "note": "subtotal rows, each the sum of the rows above it, loaded as rows: filter them out (not_in) "
-            "before summing, counting or ranking",
-        }
-    elif totals and totals.get("kind") == "total":  # a totals row above the records
-        op = "not_null" if totals.get("empty") else "not_in"
-        shown["totals_rows"] = {
-            "column": totals["column"],
-            **({} if totals.get("empty") else {"labels": totals["labels"]}),
-            "note": f"the first row holds the totals of the rows below, loaded as a row: filter it out ({op}) "
-            "before summing, counting or ranking; the columns it sums show no min/max (its own would be the total)",
-        }
-    elif totals and totals.get("empty"):  # a totals row with no label: its label's column is empty there
-        shown["totals_rows"] = {
-            "column": totals["column"],
-            "note": "a footer totals row of the rows above, loaded as a row with this column empty: filter "
-            "it out (not_null) before summing, counting or ranking; the columns it sums show no min/max",
-        }
-    elif totals:  # a spreadsheet's footer totals loaded as rows: a model must leave them out to sum
-        shown["totals_rows"] = {
-            "column": totals["column"],
-            "labels": totals["labels"],
-            "note": "footer totals of the rows above, loaded as rows: filter them out (not_in) before "
-            "summing, counting or ranking; the columns they sum show no min/max (theirs would be the total)",
-        }
+    if totals:
+        shown["totals_rows"] = _totals_rows(totals)
     if pages > 1:
         shown.update(page=page, pages=pages, column_count=len(profile["columns"]))
         if page < pages:
@@ -121,6 +82,61 @@ def _view(
     if omitted:
         shown["omitted"] = list(omitted)
     return shown
+
+
+def _totals_rows(totals: dict[str, Any]) -> dict[str, Any]:
+    """The rows a load kept that are no records (``totals_rows`` in the profile), as ``describe_table``
+    shows them: their column, labels, and the filter that leaves them out."""
+    if totals.get("kind") == "label":  # rows under the header describing the columns, kept by the load
+        op = "not_null" if totals.get("empty") else "not_in"
+        return {
+            "column": totals["column"],
+            **({} if totals.get("empty") else {"labels": totals["labels"]}),
+            "note": "the first rows describe the columns (points possible, units), loaded as rows by "
+            f"--keep-label-rows: filter them out ({op}) before summing, counting or ranking",
+        }
+    if totals.get("kind") == "summary":  # a summary row above the records fills its column alone
+        return {
+            "column": totals["column"],
+            "note": "the first row is a summary of the rows below, loaded as a row, the one row with this "
+            "column filled: filter it out (is_null) before summing, counting or ranking",
+        }
+    if totals.get("kind") == "balance":
+        op = "not_null" if totals.get("empty") else "not_in"
+        return {
+            "column": totals["column"],
+            **({} if totals.get("empty") else {"labels": totals["labels"]}),
+            "note": f"a statement's opening (and closing) balance rows, loaded as rows: filter them out ({op}) "
+            "before summing, counting or ranking the movements",
+        }
+    if totals.get("kind") == "subtotals":  # a ledger's subtotal rows, no grand total
+        return {
+            "column": totals["column"],
+            "labels": totals["labels"],
+            "note": "subtotal rows, each the sum of the rows above it, loaded as rows: filter them out (not_in) "
+            "before summing, counting or ranking",
+        }
+    if totals.get("kind") == "total":  # a totals row above the records
+        op = "not_null" if totals.get("empty") else "not_in"
+        return {
+            "column": totals["column"],
+            **({} if totals.get("empty") else {"labels": totals["labels"]}),
+            "note": f"the first row holds the totals of the rows below, loaded as a row: filter it out ({op}) "
+            "before summing, counting or ranking; the columns it sums show no min/max (its own would be the total)",
+        }
+    if totals.get("empty"):  # a totals row with no label: its label's column is empty there
+        return {
+            "column": totals["column"],
+            "note": "a footer totals row of the rows above, loaded as a row with this column empty: filter "
+            "it out (not_null) before summing, counting or ranking; the columns it sums show no min/max",
+        }
+    # a spreadsheet's footer totals loaded as rows: a model must leave them out to sum
+    return {
+        "column": totals["column"],
+        "labels": totals["labels"],
+        "note": "footer totals of the rows above, loaded as rows: filter them out (not_in) before "
+        "summing, counting or ranking; the columns they sum show no min/max (theirs would be the total)",
+    }
 
 
 def _column(column: dict[str, Any], omitted: tuple[str, ...], *, no_range: bool = False) -> dict[str, Any]:

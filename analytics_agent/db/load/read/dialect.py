@@ -35,6 +35,7 @@ from analytics_agent.db.load.read.titles import (
     title_above_header,
     title_block,
 )
+from analytics_agent.db.load.read.under_header import may_describe
 from analytics_agent.db.load.settle.hex_values import written_in_hex
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import LoadError
@@ -131,6 +132,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         ),
         excel_delimiter=excel or "",
         hex_seen=written_in_hex(peeked.text),
+        describing=header and may_describe(peeked.text, sniffed["Delimiter"], quote, skip=options.skip or 0),
         new_line=new_line,
         header_cells=header_cells(
             peeked.text, list(columns), sniffed["Delimiter"], quote, skip=options.skip or 0

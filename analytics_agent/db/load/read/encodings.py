@@ -66,11 +66,15 @@ as Central European to it, where the word check is right."""
 _CANDIDATES = ["cp1252", "cp1250", "cp1251", "cp932", *_SCRIPTS]
 _TURKISH_ONLY = frozenset("ÐðÝýÞþ")
 """The letters Windows-1252 reads where Turkish has ``Ğ ğ İ ı Ş ş``: the only bytes the two differ in."""
+_TURKISH = "âçğıîöşûü"
+"""The letters past ASCII Turkish writes (``İ`` lowers to ``i`` and a dot above)."""
 
 
 def _script(head: bytes) -> tuple[str, str] | None:
-    """The encoding of ``_SCRIPTS`` charset-normalizer reads ``head`` in, with its language; None for
-    any other reading. Pure."""
+    """The encoding of ``_SCRIPTS`` charset-normalizer reads ``head`` in, with its language (Turkish
+    by the letters, ``_turkish``); None for any other reading. Pure."""
+    if _turkish(head):
+        return "cp1254", _SCRIPTS["cp1254"]
     from charset_normalizer import from_bytes  # a file that is not UTF-8 only: 30 ms to import
 
     try:
@@ -82,6 +86,18 @@ def _script(head: bytes) -> tuple[str, str] | None:
     if best.encoding == "cp1254" and not _TURKISH_ONLY & set(head.decode("cp1252", errors="replace")):
         return None  # read alike: Windows-1252's own reading stands
     return best.encoding, _SCRIPTS[best.encoding]
+
+
+def _turkish(head: bytes) -> bool:
+    """Whether ``head`` is Turkish in Windows-1254: Windows-1252 reads its ``ş``, ``ı`` and ``ğ`` as
+    ``þ``, ``ý`` and ``ð`` (``Açýklama``), and the Turkish reading is Turkish letters alone where the
+    other is no language's. charset-normalizer read a Turkish statement as French (2026-12-07); an
+    Icelandic file, whose ``ð``, ``ý`` and ``þ`` are its own, fits Icelandic in Windows-1252. Pure."""
+    western = head.decode("cp1252", errors="replace")
+    if not _TURKISH_ONLY & set(western):
+        return False
+    turkish = _fit(head.decode("cp1254", errors="replace"), (_TURKISH,))
+    return turkish >= 0.97 and turkish >= _fit(western) + 0.1
 
 
 def decodes(head: bytes, codec: str) -> bool:
@@ -176,10 +192,11 @@ def _one_language(head: bytes) -> bool:
     return central >= 0.97 and central >= western + 0.1
 
 
-def _fit(text: str) -> float:
-    """The share of ``text``'s letters past ASCII that the language whose alphabet holds most of them
-    writes. Pure."""
-    letters = [c.lower() for c in text if c.isalpha() and not c.isascii()]
+def _fit(text: str, alphabets: tuple[str, ...] = _ALPHABETS) -> float:
+    """The share of ``text``'s letters past ASCII that the language whose alphabet (of ``alphabets``)
+    holds most of them writes. Pure."""
+    lowered = (c.lower()[0] for c in text if c.isalpha() and not c.isascii())
+    letters = [c for c in lowered if not c.isascii()]
     if len(letters) < 8:
         return 0.0
-    return max(sum(c in alphabet for c in letters) for alphabet in _ALPHABETS) / len(letters)
+    return max(sum(c in alphabet for c in letters) for alphabet in alphabets) / len(letters)

@@ -110,8 +110,9 @@ def past_sparse_lines(text: str, delimiter: str, quote: str, start: int) -> int:
 def padded_title(text: str, delimiter: str, quote: str) -> str | None:
     """``title_above_header``'s refusal for a title block a spreadsheet padded to the table's width
     (``Umsätze Girokonto;;;;;`` and ``;;;;;`` above the header), which DuckDB reads as the header: the first
-    lines hold at most one value each, the line below them a name in every field, and the record after it
-    as many fields. None when the file does not start so. Pure."""
+    lines hold at most one value each (or an Excel pivot's filter pairs, ``_pivot_pair``), the line below
+    them a name in every field, and the record after it as many fields. None when the file does not start
+    so. Pure."""
     import csv
 
     lines = whole_lines(text, _MOST_PADDED_LINES + 2)
@@ -121,19 +122,44 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
         return None
     filled = [sum(1 for cell in row if cell) for row in rows]
     for start in range(1, min(_MOST_PADDED_LINES, len(rows) - 2) + 1):
-        if filled[start] <= 1:
-            continue  # another title line, or a blank one
+        if filled[start] <= 1 or _pivot_pair(rows, start):
+            continue  # another title line, a blank one, or a pivot table's filter or corner
         width = len(rows[start])
         named = len(_trimmed(rows[start]))  # a spreadsheet pads every line with empty cells (a pivot's)
-        if filled[start] < named or named < 2 or len(rows[start + 1]) != width or filled[start + 1] < 2:
+        unnamed = int(rows[start][0] == "")  # a first column of no name (Venmo's, pandas' index)
+        below = rows[start + 1 : start + 3]  # a statement's balance row may fill one cell under the header
+        if filled[start] + unnamed < named or named - unnamed < 2 or len(rows[start + 1]) != width:
             return None
-        if not all(_name_like(cell) for cell in rows[start][:named]):
+        if not any(len(row) == width and sum(1 for c in row if c) >= 2 for row in below):
+            return None
+        if not all(_name_like(cell) for cell in rows[start][unnamed:named]):
             return None  # a record under a header with empty names (``id,,`` over ``1,2,3``), not a header
         if not any(filled[:start]):
             return None  # empty lines alone: DuckDB skips those itself
         title = next(row for row in rows if any(row))
         return _title_refusal(start, next(c for c in title if c), width)
     return None
+
+
+def _pivot_pair(rows: list[list[str]], at: int) -> bool:
+    """Whether ``rows[at]`` is a pair above an Excel pivot table, a name and a value in its first two
+    cells and nothing else, in a run of them closed by a blank line and then the table (report filters,
+    ``Fiscal Year,FY2024,,,``, ``Channel,(All),,,``: Excel leaves one blank line under them), or by a line
+    naming more fields (the corner above the header, ``Sum of Net Sales,Column Labels,,``). Pure."""
+
+    def pair(row: list[str]) -> bool:
+        return len(row) > 2 and _name_like(row[0]) and bool(row[1]) and not any(row[2:])
+
+    if not pair(rows[at]):
+        return False
+    end = next((i for i in range(at + 1, len(rows)) if not pair(rows[i])), len(rows))
+    named = [cell for cell in rows[end] if cell] if end < len(rows) else None
+    if named is None:
+        return False
+    if named:
+        return len(named) > 2 and all(map(_name_like, named))
+    table = next((row for row in rows[end + 1 :] if any(row)), [])  # what the blank line closes on
+    return pair(table) or sum(1 for cell in table if cell) > 2
 
 
 def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> bool:

@@ -32,6 +32,7 @@ from analytics_agent.db.amount_forms import (  # the reading a CSV source's view
     value_sql,
 )
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle import amount_errors
 from analytics_agent.db.load.settle.amount_counts import Form, quick_counts
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, proven_counts
 from analytics_agent.db.load.settle.grouping import file_mark, grouped_column
@@ -229,17 +230,24 @@ def settle_amounts(
     """Convert the text columns of amounts to DOUBLE; say which, and why others stayed text. ``ahead``:
     the columns the write converted already (``amounts_ahead``), proven here."""
     target = quote_ident(table)
-    readings, notes, noted = read_amounts(conn, target, probe, decimal, ahead)
+    errors = amount_errors.error_columns(probe)  # Excel's #N/A among them: read as missing, said
+    if errors:
+        probe = amount_errors.without_errors(probe, errors)
+    readings, notes, noted = read_amounts(
+        conn, amount_errors.masked(target, errors) if errors else target, probe, decimal, ahead
+    )
+    counted = amount_errors.counted_errors(conn, table, [n for n in errors if n in readings])
     for name, reading in readings.items():
         if ahead is not None and name in ahead.forms:
             continue
         col = quote_ident(name)
-        conn.execute(
-            f"ALTER TABLE {target} ALTER {col} TYPE DOUBLE USING {_number_sql(col, reading, probe[name])}"
-        )
+        number = _number_sql(col, reading, probe[name])
+        number = amount_errors.read_past_errors(col, number) if name in errors else number
+        conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE DOUBLE USING {number}")
     units = {name: reading.unit for name, reading in readings.items()}
     if units:
         notes.insert(0, converted_note(readings))
+    notes += amount_errors.amount_errors_note(counted)
     # a column either mark reads alike (``19%``) no more stands in --decimal ','s way than one read so
     return units, notes, noted, [name for name, r in readings.items() if r.mark == "," or r.alike]
 

@@ -161,17 +161,18 @@ def settle_columns(
     return notes, units
 
 
-_MARKED = r"[0-9] *([CDcd][Rr]|[Dd][Bb])\.? *(?:\n|$)"
-"""A first value ending in ``CR`` or ``DR`` after a digit (``49,633.80 CR``): one search of a column's
-first ten values joined (nearly every value of such a column is marked): 0.38 -> 0.06 ms a load of
-60 text columns against a per-value check of fifty."""
+_MARKED = r"[0-9] *([CDcd][Rr]|[Dd][Bb])\.? *(?:\n|$)|[0-9] *\([BASH]\) *(?:\n|$)|[0-9] +[BASH] *(?:\n|$)"
+"""A first value ending in ``CR`` or ``DR`` after a digit (``49,633.80 CR``), or in a ledger's letter
+(``12.345,67 (B)``, ``1.234,56 S``): one search of a column's first ten values joined (nearly every value
+of such a column is marked): 0.38 -> 0.06 ms a load of 60 text columns against a per-value check of fifty."""
 
 
 def _marked(text: str) -> bool:
-    """Whether ``_MARKED`` finds a marked value in ``text``; first a plain test (``cr``, ``dr`` or ``db`` in
-    any case), so most loads compile no regex. Pure."""
+    """Whether ``_MARKED`` finds a marked value in ``text``; first a plain test (``cr``, ``dr``, ``db``, a
+    closing parenthesis or a letter after a space), so most loads compile no regex. Pure."""
     low = text.lower()
-    return ("cr" in low or "dr" in low or "db" in low) and re.search(_MARKED, text) is not None
+    may = "cr" in low or "dr" in low or "db" in low or ")" in low or any(f" {c}" in low for c in "bash")
+    return may and re.search(_MARKED, text) is not None
 
 
 def _debit_credit(
@@ -212,6 +213,10 @@ def _amounts(
         raise AheadMissed
     left = {c: v for c, v in probe.items() if c not in units and c not in noted}
     marked, marked_notes, kept = _debit_credit(conn, table, left, negative, decimal)
+    if marked:  # those read with a comma are no decimal points for the odd values' --decimal advice
+        from analytics_agent.db.load.settle.debit_credit import decimal_mark
+
+        comma_read = comma_read + [c for c in marked if (decimal or decimal_mark(left[c])) == ","]
     return units | dict.fromkeys(marked), notes + marked_notes, noted + kept, comma_read
 
 
@@ -298,8 +303,11 @@ def _plain_values(
 def _text_marks(
     conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
 ) -> tuple[list[str], list[str]]:
-    """``text_marks.settle_text_marks`` when a first value is ``="…"`` or ends in a tab; else nothing."""
-    if not any(v[:2] == '="' or v[-1:] == "\t" for values in probe.values() for v in values[:10]):
+    """``text_marks.settle_text_marks`` when a first value is ``="…"``, ends in a tab or starts with an
+    apostrophe; else nothing."""
+    if not any(
+        v[:2] == '="' or v[-1:] == "\t" or v[:1] == "'" for values in probe.values() for v in values[:10]
+    ):
         return [], []  # rare: kept off other loads
     from analytics_agent.db.load.settle.text_marks import marked_columns, settle_text_marks
 

@@ -14,8 +14,29 @@ import duckdb
 from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.rows import first_row
 
-_DATE_WORDS = frozenset({"date", "datum", "fecha", "data", "dato", "dt"})
-"""A word of a column's name that says it holds dates (English, Dutch, German, Spanish, Portuguese …)."""
+_DATE_WORDS = frozenset(
+    {"date", "datum", "fecha", "data", "dato", "dt", "tarih", "tarihi", "tanggal", "tarikh"}
+)
+"""A word of a column's name that says it holds dates (English, Dutch, German, Spanish, Portuguese,
+Turkish, Indonesian, Malay …)."""
+_DATE_PAST_ASCII = (
+    "日付",
+    "日期",
+    "年月日",
+    "일자",
+    "날짜",
+    "дата",
+    "päivä",
+    "dátum",
+    "ημερομηνία",
+    "ngày",
+    "วันที่",
+)
+"""Words past ASCII that say dates in a name (Japanese, Chinese, Korean, Russian, Finnish, Hungarian and
+Slovak, Greek, Vietnamese, Thai), anywhere in it: these write no spaces between words, or compounds."""
+_DAY_ENDINGS = ("日", "일")
+"""A Japanese or Korean name ending in day (``取引日``, ``出荷日``, ``거래일``) names a date; not a weekday
+(``曜日``, ``요일``)."""
 _KEY_WORDS = frozenset({"key", "id", "sk", "nr", "no", "num", "number", "code", "version"})
 """A word that says the number is a key or a code: ``date_key`` joins a date table by its number."""
 _WORD = r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])"
@@ -28,11 +49,20 @@ def date_named(original: str) -> bool:
     ``posting_date``, a German or Dutch compound (``Abschlussdatum``, ``boekdatum``); not ``date_key``,
     ``DateID``. Pure."""
     low = original.lower()
+    if not low.isascii() and _dated_past_ascii(low.strip()):
+        return True
     if not any(word in low for word in _DATE_WORDS):  # most names: a plain test (a compound holds datum)
         return False
     words = {w.lower() for w in re.findall(_WORD, original)}
     compound = any(len(w) > 7 and w.endswith("datum") for w in words)
     return bool(words & _DATE_WORDS or compound) and not words & _KEY_WORDS
+
+
+def _dated_past_ascii(low: str) -> bool:
+    """``date_named`` for a name past ASCII (in lower case). Pure."""
+    if any(word in low for word in _DATE_PAST_ASCII):
+        return True
+    return low.endswith(_DAY_ENDINGS) and not low.endswith(("曜日", "요일"))
 
 
 def compact_dates(

@@ -15,18 +15,38 @@ from analytics_agent.db.amount_forms import COMMA_NUMBER, POINT_NUMBER, literal,
 from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.rows import first_row
 
-MARKS = ("DR", "CR", "DB")
-"""``DB`` is Indonesian and Malay banks' debit (``1,587,000.00 DB``): read as ``DR``."""
-_SUFFIX = "(?:CR|DR|DB|Cr|Dr|Db|cr|dr|db)[.]?"
-_SAME = {"DR": "(dr|db)", "CR": "cr"}
-"""The marks each ``--negative`` value names, as a pattern (any case)."""
+LETTERS = {"B": "DR", "A": "CR", "S": "DR", "H": "CR"}
+"""Ledger software's one-letter marks, each the debit or credit it stands for: Turkish borç and alacak
+(``12.345,67 (B)``), German Soll and Haben (``1.234,56 S``). Read only as a pair of one language, in
+parentheses or after a space."""
+_FAMILIES = ("DR", "CR"), ("B", "A"), ("S", "H")
+"""Debit's mark, then credit's. ``DB`` is Indonesian and Malay banks' debit (``1,587,000.00 DB``): read as
+``DR``."""
+_SUFFIX = r"(?:[ ]*(?:CR|DR|DB|Cr|Dr|Db|cr|dr|db)[.]?|[ ]*\([BASH]\)|[ ]+[BASH])"
 
 
 def _marked(number: str) -> str:
-    return f"^[ ]*[+-]?[ ]*{number}[ ]*(?:{_SUFFIX})?[ ]*$"
+    return f"^[ ]*[+-]?[ ]*{number}{_SUFFIX}?[ ]*$"
 
 
 _POINT_MARKED, _COMMA_MARKED = _marked(POINT_NUMBER), _marked(COMMA_NUMBER)
+_MARK_AT_END = re.compile(r"(?i:(cr|dr|db))[.]?$|\(([BASH])\)$|[0-9 ] ([BASH])$")
+
+
+def mark_of(value: str) -> str | None:
+    """The debit or credit mark ``value`` ends in, upper case (``DB`` as ``DR``); None when unmarked. Pure."""
+    found = _MARK_AT_END.search(value.rstrip(" "))
+    if found is None:
+        return None
+    mark = next(g for g in found.groups() if g).upper()
+    return "DR" if mark == "DB" else mark
+
+
+def _family(values: Sequence[str]) -> tuple[str, str] | None:
+    """The pair of marks ``values`` are marked with (some values at least, those of one pair only); None
+    when none is marked or two pairs are mixed. Pure."""
+    marks = {m for m in map(mark_of, values) if m is not None}
+    return next((f for f in _FAMILIES if marks and marks <= set(f)), None)
 
 
 def settle_debit_credit(
@@ -39,38 +59,38 @@ def settle_debit_credit(
     """The text columns whose every value is an amount, some marked ``CR`` or ``DR``: converted to DOUBLE
     (``negative``: the mark whose amounts are negative) or left text; returns those converted, the notes
     of all of them, and those left text (their note is said: the odd-value check need not name them)."""
-    columns = [
-        name
+    families = {
+        name: family
         for name, values in probe.items()
-        if values
-        and all(_reads(v) for v in values)
-        and any(v.rstrip(" .")[-2:].upper() in MARKS for v in values)
-    ]
+        if values and all(_reads(v) for v in values) and (family := _family(values)) is not None
+    }
     converted: list[str] = []
     examples: dict[str, str] = {}
     t = quote_ident(table)
-    for name in columns:
+    for name, family in families.items():
         col = quote_ident(name)
-        mark = decimal or _mark(probe[name])
+        mark = decimal or decimal_mark(probe[name])
         pattern = _POINT_MARKED if mark == "." else _COMMA_MARKED
         present, fits, example = first_row(
             conn.execute(
                 f"SELECT count({col}), count(*) FILTER (WHERE regexp_full_match({col}, {literal(pattern)})), "
-                f"min({col}) FILTER (WHERE regexp_matches({col}, '(?i)(dr|db)[.]? *$')) FROM {t}"
+                f"min({col}) FILTER (WHERE regexp_matches({col}, {literal(_ends_in(family[0]))})) FROM {t}"
             )
         )
         if not present or fits < present:
             continue
         examples[name] = example or probe[name][0]
         if negative is not None:
-            conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE DOUBLE USING {_value_sql(col, mark, negative)}")
+            marks = family[0] if negative == "DR" else family[1]
+            conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE DOUBLE USING {_value_sql(col, mark, marks)}")
             converted.append(name)
     kept = [c for c in examples if c not in converted]
-    return converted, _notes(examples, converted, kept, negative, decimal), kept
+    return converted, _notes(examples, families, converted, kept, negative, decimal), kept
 
 
 def _notes(
     examples: Mapping[str, str],
+    families: Mapping[str, tuple[str, str]],
     converted: Sequence[str],
     kept: Sequence[str],
     negative: str | None,
@@ -79,45 +99,63 @@ def _notes(
     """One line for the columns converted, one for those kept text. Pure."""
     notes = []
     if kept:
-        which = f"{kept[0]} stayed text: its" if len(kept) == 1 else f"{', '.join(kept)} stayed text: their"
-        notes.append(
-            f"{which} amounts are marked CR or DR (like {examples[kept[0]]!r}), and which is negative "
-            "depends on whose books these are; add --negative DR if debits (DR, DB) take away (a bank statement), "
-            "or --negative CR if credits do (a ledger)"
-        )
+        notes.append(_kept_note(kept, examples[kept[0]], families[kept[0]]))
     if converted and negative is not None:
-        other = "CR" if negative == "DR" else "DR"
+        signs = [families[c] if negative == "DR" else families[c][::-1] for c in converted]
         shown_ = [
-            f"{c} {examples[c]!r} -> {shown(_read(examples[c], decimal or _mark([examples[c]]), negative))}"
-            for c in converted
+            f"{c} {examples[c]!r} -> {shown(_read(examples[c], decimal or decimal_mark([examples[c]]), minus))}"
+            for c, (minus, _) in zip(converted, signs, strict=True)
         ]
+        minus, plus = signs[0]
         notes.append(
-            f"amounts marked {negative} stored as negative numbers, those marked {other} or unmarked as "
+            f"amounts marked {minus} stored as negative numbers, those marked {plus} or unmarked as "
             f"positive (--negative {negative}): {'; '.join(shown_)}; add --type {converted[0]}=VARCHAR (for "
             "each such column) to keep them as text"
         )
     return notes
 
 
+def _kept_note(kept: Sequence[str], example: str, family: tuple[str, str]) -> str:
+    """The columns left text, and both ``--negative`` options: a bank's ``CR``/``DR`` first as a bank
+    statement, a ledger program's letters (``(B)``/``(A)``, ``S``/``H``) first as a ledger. Pure."""
+    which = f"{kept[0]} stayed text: its" if len(kept) == 1 else f"{', '.join(kept)} stayed text: their"
+    debit, credit = family
+    bank = f"--negative DR if debits ({'DR, DB' if debit == 'DR' else debit}) take away (a bank statement)"
+    ledger = f"--negative CR if credits ({credit}) do (a ledger)"
+    first, second = (bank, ledger) if debit == "DR" else (ledger, bank)
+    return (
+        f"{which} amounts are marked {credit} or {debit} as credits or debits (like {example!r}), and which "
+        f"is negative depends on whose books these are; add {first}, or {second}"
+    )
+
+
 def _reads(value: str) -> bool:
     return re.fullmatch(_POINT_MARKED, value) is not None or re.fullmatch(_COMMA_MARKED, value) is not None
 
 
-def _mark(values: Sequence[str]) -> str:
+def decimal_mark(values: Sequence[str]) -> str:
     """The decimal mark the values read with: a point unless only a comma reads them all. Pure."""
     return "." if all(re.fullmatch(_POINT_MARKED, v) for v in values) else ","
 
 
-def _value_sql(col: str, mark: str, negative: str) -> str:
-    """SQL: the signed number of a marked amount (TRY_CAST: rows deleted in this load are rewritten too)."""
+def _ends_in(mark: str) -> str:
+    """A pattern (RE2 and Python alike) of a value marked ``mark`` (``DR``: ``DB`` too). Pure."""
+    if mark in LETTERS:
+        return rf"(\({mark}\)|[0-9 ] {mark}) *$"
+    return f"(?i)({'dr|db' if mark == 'DR' else 'cr'})[.]? *$"
+
+
+def _value_sql(col: str, mark: str, minus_mark: str) -> str:
+    """SQL: the signed number of a marked amount, those marked ``minus_mark`` negative (TRY_CAST: rows
+    deleted in this load are rewritten too)."""
     digits = f"regexp_replace({col}, '[^0-9{mark}]', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
-    minus = f"(regexp_matches({col}, '^ *-') <> regexp_matches({col}, '(?i){_SAME[negative]}[.]? *$'))"
+    minus = f"(regexp_matches({col}, '^ *-') <> regexp_matches({col}, {literal(_ends_in(minus_mark))}))"
     return f"(CASE WHEN {minus} THEN -1 ELSE 1 END) * TRY_CAST({number} AS DOUBLE)"
 
 
-def _read(text: str, mark: str, negative: str) -> float:
+def _read(text: str, mark: str, minus_mark: str) -> float:
     """``_value_sql`` in Python, for the note's example. Pure."""
     digits = re.sub(f"[^0-9{mark}]", "", text).replace(",", ".")
-    minus = text.lstrip().startswith("-") != (re.search(f"(?i){_SAME[negative]}[.]? *$", text) is not None)
+    minus = text.lstrip().startswith("-") != (re.search(_ends_in(minus_mark), text) is not None)
     return (-1 if minus else 1) * float(digits)

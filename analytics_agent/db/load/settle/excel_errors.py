@@ -70,7 +70,13 @@ def settle_excel_errors(
         said.append(f"{name} ({failed:,}: {', '.join(seen)})")
     if not converted:
         return [], []
-    return converted, [
+    return converted, [errors_note(converted, said)]
+
+
+def errors_note(converted: Sequence[str], said: Sequence[str]) -> str:
+    """The line for the columns read past their error values (``said``: each with its count and errors,
+    ``sales (2: #N/A)``); ``amount_errors`` says amounts in it too. Pure."""
+    return (
         f"Excel error values stored as missing (NULL), the rest of each column as numbers: {'; '.join(said)}; "
         f"add --type {converted[0]}=VARCHAR (for each such column) to keep them as text"
-    ]
+    )

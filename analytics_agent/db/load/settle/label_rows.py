@@ -3,7 +3,8 @@ Name,Estimate!!Median household income…`` under ``GEO_ID,NAME,B19013_001E``; a
 question texts; a line of units, ``USD,%``). DuckDB reads it as the first record: loaded as a row, it kept
 every column text (the numbers below it too) without a word. A first row of words in every named column,
 above columns of numbers or dates, is no record: it is left out and said, each label kept in the profile
-beside its column. Runs inside the load's transaction on the freshly written table."""
+beside its column (``--keep-label-rows`` loads it). Runs inside the load's transaction on the freshly
+written table."""
 
 from __future__ import annotations
 
@@ -25,11 +26,21 @@ _MOSTLY = 0.9
 def drop_label_rows(
     conn: duckdb.DuckDBPyConnection, table: str, stored: Sequence[str], types: dict[str, str]
 ) -> list[dict[str, str]]:
-    """Delete the rows of labels at the table's top and return each one's labels (stored column -> the
+    """Delete the rows of labels at the table's top (``find_label_rows``) and return each one's labels."""
+    ids, labels = find_label_rows(conn, table, stored, types)
+    if ids:
+        conn.execute(f"DELETE FROM {quote_ident(table)} WHERE rowid IN ({', '.join(map(str, ids))})")
+    return labels
+
+
+def find_label_rows(
+    conn: duckdb.DuckDBPyConnection, table: str, stored: Sequence[str], types: dict[str, str]
+) -> tuple[list[int], list[dict[str, str]]]:
+    """The rowids of the rows of labels at the table's top and each one's labels (stored column -> the
     label); none when the first rows are data. Asked only of a table whose every column is text
     (``types``): a label keeps every column it stands in text."""
     if len(stored) < 2 or any(types.get(s) != "VARCHAR" for s in stored):
-        return []
+        return [], []
     t, cols = quote_ident(table), ", ".join(map(quote_ident, stored))
     first = conn.execute(
         f"SELECT rowid, {cols} FROM {t} ORDER BY rowid LIMIT {_MOST_LABEL_ROWS + 1}"
@@ -41,13 +52,11 @@ def drop_label_rows(
             break
         labels.append({c: str(v).strip() for c, v in cells.items() if v is not None})
     if not labels or len(first) <= len(labels):
-        return []
+        return [], []
     last = int(first[len(labels) - 1][0])
     if not _numbers_below(conn, table, stored, last):
-        return []
-    ids = ", ".join(str(int(r[0])) for r in first[: len(labels)])
-    conn.execute(f"DELETE FROM {t} WHERE rowid IN ({ids})")
-    return labels
+        return [], []
+    return [int(r[0]) for r in first[: len(labels)]], labels
 
 
 def _words(cells: dict[str, object]) -> bool:
@@ -83,17 +92,24 @@ def _numbers_below(conn: duckdb.DuckDBPyConnection, table: str, stored: Sequence
     return typed >= 2
 
 
-def label_rows_note(labels: Sequence[dict[str, str]], originals: dict[str, str]) -> list[str]:
-    """The note of ``drop_label_rows``' rows (``originals``: stored column -> the header's name). Pure."""
+def label_rows_note(
+    labels: Sequence[dict[str, str]], originals: dict[str, str], *, kept: bool = False
+) -> list[str]:
+    """The note of ``drop_label_rows``' rows (``originals``: stored column -> the header's name), or of
+    those ``--keep-label-rows`` loaded (``kept``). Pure."""
     if not labels:
         return []
     shown = [f"{originals.get(c, c)}: {v!r}" for c, v in list(labels[0].items())[:2]]
-    lines = (
-        "the line under the header holds"
-        if len(labels) == 1
-        else f"the {len(labels)} lines under the header hold"
-    )
+    one = len(labels) == 1
+    lines = "the line under the header holds" if one else f"the {len(labels)} lines under the header hold"
+    it, row = ("it", "a row") if one else ("them", "rows")
+    what = f"{lines} a label for each column ({'; '.join(shown)}, …), not data"
+    if kept:
+        return [
+            f"{what}: loaded as {row} (--keep-label-rows), keeping every column as text; leave out "
+            f"--keep-label-rows to load without {it}"
+        ]
     return [
-        f"{lines} a label for each column ({'; '.join(shown)}, …), not data: not loaded as rows, each "
-        "label kept in the profile beside its column"
+        f"{what}: not loaded as {row}, each label kept in the profile beside its column; add "
+        f"--keep-label-rows to load {it} as {row}"
     ]

@@ -20,22 +20,28 @@ from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
 _OPENING = (
-    r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente)|opening balance|previous balance"
+    r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente|awal)|opening balance|previous balance"
     r"|(beginning|starting) balance|(balance )?brought forward|b/f|anfangssaldo|alter saldo|vortrag"
-    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo"
+    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo|inngående saldo"
+    r"|alkusaldo|primosaldo|saldo primo|nyitó egyenleg|devreden bakiye|önceki bakiye|açılış bakiyesi"
+    r"|baki awal|số dư đầu kỳ|期初余额|期初餘額|前月繰越|前期繰越|이월 ?잔액|ยอดยกมา|προηγούμενο υπόλοιπο"
+    r"|υπόλοιπο από μεταφορά|από μεταφορά"
     r"|начално салдо|входящ(ий|ее) (остаток|сальдо)|остаток на начало( периода)?|вхідний залишок"
     r"|saldo pocz[aą]tkowe|po[cč]ate[cč]n[ýy] z[uů]statek)"
 )
-_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde", "zustatek")
+_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde", "zustatek", "baki")
 """A word every ASCII label ``_OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
 _CLOSING = (
-    r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível))?|closing balance|ending balance|new balance"
-    r"|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde|eindsaldo"
-    r"|utgående saldo|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
+    r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível|akhir))?|closing balance|ending balance"
+    r"|new balance|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde"
+    r"|eindsaldo|utgående saldo|loppusaldo|ultimosaldo|saldo ultimo|záró egyenleg|kapanış bakiyesi"
+    r"|son bakiye|baki akhir|số dư cuối kỳ|期末余额|期末餘額|次月繰越|次期繰越|ยอดยกไป|νέο υπόλοιπο"
+    r"|τελικό υπόλοιπο|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
     r"|вихідний залишок|saldo ko[nń]cowe|kone[cč]n[ýy] z[uů]statek)"
 )
 """What a statement writes in its last row's label for the balance after the movements above; the label
-with the spaces of a spaced-out word taken out (``S A L D O``)."""
+with the spaces of a spaced-out word taken out (``S A L D O``). Turkish ``Devreden Bakiye`` opens (the
+balance carried in), Japanese ``前月繰越`` too, ``次月繰越`` closes."""
 _NUMBER_TYPES = ("DOUBLE", "FLOAT", "BIGINT", "INTEGER", "HUGEINT", "SMALLINT", "TINYINT")
 
 
@@ -107,9 +113,63 @@ def find_edge_rows(
         if found is not None:
             return found
     labels = [c for c in text_columns if types.get(c) == "VARCHAR" and first[1].get(c) is not None]
-    return _summary(conn, t, numbers, first, edge[1][1]) or _first_total(
-        conn, t, numbers, first, edge[1][1], labels
+    return (
+        _summary(conn, t, numbers, first, edge[1][1])
+        or _first_total(conn, t, numbers, first, edge[1][1], labels)
+        or _own_columns(conn, t, names, first, edge[1][1], rows)
     )
+
+
+def _own_columns(
+    conn: duckdb.DuckDBPyConnection,
+    t: str,
+    names: list[str],
+    first: tuple[int, dict[str, Any]],
+    second: dict[str, Any],
+    rows: int,
+) -> EdgeRows | None:
+    """The first row, with the last when it is one too, when it fills only columns no record fills and
+    leaves empty columns every record fills (Venmo's ``Beginning Balance`` row above the records, its
+    ``Ending Balance`` row with the disclaimer below): no record, whatever its numbers say (the payments
+    a bank funds leave that balance, so no sum checks it). The column every record fills names them."""
+    own = [c for c, v in first[1].items() if v is not None]
+    keys = [c for c, v in second.items() if v is not None and first[1].get(c) is None]
+    if not own or len(keys) < 2 or any(second.get(c) is not None for c in own):
+        return None
+    # the last row's rowid is at least the first's plus rows - 1 (see find_edge_rows)
+    tail = conn.execute(
+        f"SELECT rowid, * FROM {t} WHERE rowid >= {first[0] + rows - 1} ORDER BY rowid DESC LIMIT 1"
+    ).fetchall()
+    last_id, last = int(tail[0][0]), dict(zip(names, tail[0][1:], strict=True))
+    last_own = [c for c, v in last.items() if v is not None]
+    wanted = list(dict.fromkeys([*own, *last_own, *keys]))
+    counts = dict(
+        zip(
+            wanted,
+            first_row(
+                conn.execute(
+                    f"SELECT {', '.join(f'count({quote_ident(c)})' for c in wanted)} FROM {t} "
+                    f"WHERE rowid > {first[0]} AND rowid < {last_id}"
+                )
+            ),
+            strict=True,
+        )
+    )
+    if any(counts[c] for c in own):
+        return None
+    closing = bool(last_own) and not any(counts[c] for c in last_own)
+    between = rows - 2
+    key = next(
+        (c for c in keys if counts[c] == between and (last.get(c) is None) == closing),
+        None,
+    )
+    if key is None or (not closing and any(last.get(c) is not None for c in own)):
+        return None
+    ids = [first[0], last_id] if closing else [first[0]]
+    filled = ", ".join(dict.fromkeys([*own, *(last_own if closing else [])]))
+    what = f"the {'first and last rows' if closing else 'first row'} ({key} empty)"
+    why = f"{'they fill' if closing else 'it fills'} only columns no record fills ({filled}), and no {key}"
+    return EdgeRows(ids, "balance", key, [], own, what, why)
 
 
 def _first_total(
@@ -314,8 +374,8 @@ def edge_marker(found: EdgeRows) -> dict[str, Any]:
     marker |= {"sums": found.sums, "kind": found.kind}
     if found.kind == "summary":
         marker["filled"] = True
-    if found.kind == "total" and not found.labels:
-        marker["empty"] = True  # the one row whose column is empty
+    if found.kind in ("total", "balance") and not found.labels:
+        marker["empty"] = True  # the rows whose column is empty
     return marker
 
 

@@ -53,6 +53,7 @@ TEXT_DATE_FORMATS = (
     "%B %d, %Y",
     "%d %B %Y",
     "%Y/%m/%d",
+    "%Y.%m.%d",
     "%d.%m.%Y",
     "%m.%d.%Y",
     "%d/%m/%Y",

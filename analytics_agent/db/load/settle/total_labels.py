@@ -15,16 +15,20 @@ TOTAL_LABEL = (
 )
 """What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside):
 German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Celkem``, Greek ``Σύνολα``."""
-_SUBTOTAL_WORDS = r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|итого|всего|razem|suma|summa|totaal"
+_SUBTOTAL_WORDS = (
+    r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|ergebnis|итого|всего|razem|suma|summa|totaal"
+    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt"
+)
 SUBTOTAL = rf"(?i)^.*\b({_SUBTOTAL_WORDS})\b.*$"
 """A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
-Subtotal``, ``Subtotal: North``, ``North (total)``). Loose on purpose: the rows so labelled count as
+Subtotal``, ``Subtotal: North``, ``North (total)``, Turkish ``Mart Toplamı``, ``Genel Toplam``, German
+Excel's pivot ``Nord Ergebnis``). Loose on purpose: the rows so labelled count as
 subtotals only when their sums and the other rows' sums each equal the totals row. (Only a label ending
 or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
 SUBTOTAL_SQL = rf"(?i)^(.*[^\pL])?({_SUBTOTAL_WORDS})([^\pL].*)?$"
 """``SUBTOTAL`` in DuckDB's RE2, whose ``\b`` is a boundary of ASCII words only (``Итого по группе``)."""
 _WORDS = (
-    "total", "sum", "gesamt", "totaal", "razem", "celkem", "celkom", "toplam", "i alt", "ukupno", "skupaj",
+    "total", "sum", "gesamt", "ergebnis", "totaal", "razem", "celkem", "celkom", "toplam", "i alt", "ukupno", "skupaj",
     "kokku", "jumlah", "kabuuan"
 )  # fmt: skip
 """A word every ASCII text either pattern matches holds, in lower case (``plain_words``: the test before

@@ -26,25 +26,28 @@ def aggregated(
     loose: bool = False,
 ) -> list[str]:
     """The columns whose value in ``last`` is the sum of the rows ``where`` selects, when every number of
-    ``numbers`` is their sum, count or average (``counts``), or the ratio of two of those sums in the same
-    row (a ``Variance %`` or margin beside the sums it divides); else none. ``loose``: the numbers that
-    are no sum may be anything."""
+    ``numbers`` is their sum, count or average (``counts``), the last row's value carried down (a
+    statement's balance: Logo's ``Genel Toplam`` row ends in the closing balance), or the ratio of two of
+    those sums in the same row (a ``Variance %`` or margin beside the sums it divides); else none.
+    ``loose``: the numbers that are no sum may be anything."""
     parts = []
     for c in map(quote_ident, numbers):
-        parts += [f"sum({c})", f"count({c}) FILTER (WHERE {c} <> 0)", f"count({c})", f"avg({c})"]
+        parts += [
+            f"sum({c})", f"count({c}) FILTER (WHERE {c} <> 0)", f"count({c})", f"avg({c})", f"arg_max({c}, rowid)"
+        ]  # fmt: skip
     found = first_row(
         conn.execute(f"SELECT count(*), {', '.join(parts)} FROM {quote_ident(table)} WHERE {where}")
     )
     above, stats = found[0], found[1:]
     sums, ratios = [], []
     for i, name in enumerate(numbers):
-        total, nonzero, present, mean = stats[4 * i : 4 * i + 4]
+        total, nonzero, present, mean, carried = stats[5 * i : 5 * i + 5]
         value = last[name]
         if total is not None and nonzero >= least and _same(value, total):
             sums.append(name)
         elif not counts:
             return []
-        elif not (value in (present, above) or (mean is not None and _same(value, mean))):
+        elif not (value in (present, above, carried) or (mean is not None and _same(value, mean))):
             ratios.append(value)
     if not loose and any(not _ratio_of(value, [last[c] for c in sums]) for value in ratios):
         return []

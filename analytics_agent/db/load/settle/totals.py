@@ -373,6 +373,11 @@ def drop_totals(
     return len(gone), note, retyped, label
 
 
+def totals_dropped(note: str) -> bool:
+    """Whether ``drop_totals``' note says a totals row dropped (not the notes below the table alone). Pure."""
+    return note.startswith("--drop-totals: dropped")
+
+
 def _subtotals(found: Totals) -> str:
     if not found.subtotals:
         return ""
