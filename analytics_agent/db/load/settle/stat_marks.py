@@ -71,6 +71,7 @@ class Counts(NamedTuple):
     comma: int
     """Values (a flag taken off) that read as a number with a decimal comma."""
     either: int
+    """Values both marks read, to different numbers (``_EITHER``)."""
     stripped: int
     """Values with something taken off their end (letters, a shorthand in brackets)."""
     flagged: int
@@ -78,6 +79,7 @@ class Counts(NamedTuple):
     sure: int
     """Of those, flags only an office writes (the GSS shorthand, StatCan's after a decimal)."""
     whole: int
+    """Values that are whole numbers written without grouping (``_WHOLE``): BIGINT if all are."""
     coded: int
     """Values with a leading zero (``007``) or sixteen digits in a row (an order number, which a DOUBLE
     would round): codes, kept as text."""
