@@ -1155,6 +1155,39 @@ def test_an_apostrophe_before_digits_is_excels_text_prefix_taken_off_and_said(tm
     assert [n.split(":")[0] for n in said] == ["zip", "phone"] and "an apostrophe before it" in said[0]
 
 
+ALIPAY = (
+    "交易号                  ,付款时间                 ,交易对方           ,来源地          ,金额（元）   ,备注        ,\n"
+    "2024030122002709230980432822,2024-03-01 22:53:40     ,美团外卖           ,其他（包括阿里巴巴和外部商家）,137.42      ,            ,\n"
+    "2024030222007766108497661027,                        ,李娜               ,淘宝            ,20.00       ,生日        ,\n"
+    "2024030322003862206437313849,2024-03-03 05:21:14     ,中国移动           ,其他（包括阿里巴巴和外部商家）,100.00      ,            ,\n"
+)
+
+
+def test_values_padded_to_fixed_widths_are_trimmed_and_said(tmp_path: Path) -> None:
+    """Alipay pads every cell of its bill to a fixed width (held-out round eight): '美团外卖           '
+    matched no filter on 美团外卖, and a timestamp column with a missing value of spaces stayed text."""
+    summary = _load(tmp_path, "alipay.csv", ALIPAY)
+    assert _rows(tmp_path, "SELECT 付款时间, 交易对方, 来源地, 备注 FROM t ORDER BY rowid") == [
+        (datetime.datetime(2024, 3, 1, 22, 53, 40), "美团外卖", "其他（包括阿里巴巴和外部商家）", None),
+        (None, "李娜", "淘宝", "生日"),
+        (datetime.datetime(2024, 3, 3, 5, 21, 14), "中国移动", "其他（包括阿里巴巴和外部商家）", None),
+    ]
+    assert _rows(tmp_path, "SELECT round(sum(金额_元), 2) FROM t") == [(257.42,)]
+    (note,) = [n for n in summary.notes if "pad" in n and "fixed width" in n]
+    assert note.startswith(
+        "付款时间, 交易对方, 来源地, 备注: the spaces that pad their values to a fixed width"
+    )
+    assert "付款时间 read as dates" in note and "--type 付款时间=VARCHAR" in note
+    _load(tmp_path, "alipay.csv", ALIPAY, types={"交易对方": "VARCHAR"})
+    assert _rows(tmp_path, "SELECT 交易对方 FROM t ORDER BY rowid LIMIT 1") == [("美团外卖           ",)]
+
+
+def test_one_value_ending_in_spaces_is_kept_as_written(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "notes.csv", "id,note\n1,call back  \n2,sent\n3,paid\n4,open\n")
+    assert _rows(tmp_path, "SELECT note FROM t ORDER BY id")[0] == ("call back  ",)
+    assert not [n for n in summary.notes if "fixed width" in n]
+
+
 def test_full_width_yen_amounts_are_numbers_in_one_unit_with_the_yen_sign(tmp_path: Path) -> None:
     """Yamato's B2 export writes its fares with the full-width yen (``￥1,450``), which stayed text; beside
     the ordinary ``¥`` it is the same currency."""

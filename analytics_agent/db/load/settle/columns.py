@@ -93,8 +93,7 @@ def _numbers(
     """The text columns whose first values show numbers written as text, settled in turn: the marks that
     keep a value text (``_text_marks``), ``_plain_values``, amounts (``_amounts``), and amounts kept text
     by a statistics office's marks below their first values (``_late_marks``)."""
-    marked, notes = _text_marks(conn, table, probe)
-    probe = {c: v for c, v in probe.items() if c not in marked}
+    marked, notes, probe, dated = _text_marks(conn, table, probe)
     numbers, plain_notes, seen = _plain_values(conn, table, probe, decimal)
     probe = {c: v for c, v in probe.items() if c not in numbers}
     units, amount_notes, noted, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)
@@ -104,7 +103,14 @@ def _numbers(
     noted = [c for c in noted if c not in late]
     notes += plain_notes + amount_notes + late_notes + either_notes
     return Numbers(
-        notes, units, numbers + list(units) + late, marked, noted, probe, comma_read, seen or bool(late)
+        notes,
+        units,
+        numbers + list(units) + late + dated,
+        marked,
+        noted,
+        probe,
+        comma_read,
+        seen or bool(late),
     )
 
 
@@ -302,17 +308,25 @@ def _plain_values(
 
 def _text_marks(
     conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[str], dict[str, list[str]], list[str]]:
     """``text_marks.settle_text_marks`` when a first value is ``="…"``, ends in a tab or starts with an
-    apostrophe; else nothing."""
+    apostrophe, and ``settle_padding`` when one ends in two spaces; else nothing. Returns the columns
+    marked (kept text), the notes, the first values of the others (the padded ones trimmed), and the
+    padded columns stored as dates."""
     if not any(
-        v[:2] == '="' or v[-1:] == "\t" or v[:1] == "'" for values in probe.values() for v in values[:10]
+        v[:2] == '="' or v[-1:] == "\t" or v[:1] == "'" or v[-2:] == "  "
+        for values in probe.values()
+        for v in values[:10]
     ):
-        return [], []  # rare: kept off other loads
-    from analytics_agent.db.load.settle.text_marks import marked_columns, settle_text_marks
+        return [], [], probe, []  # rare: kept off other loads
+    from analytics_agent.db.load.settle import text_marks as tm
 
-    marked = marked_columns(probe)
-    return marked, settle_text_marks(conn, table, marked)
+    marked = tm.marked_columns(probe)
+    padded = tm.padded_columns(probe, marked)
+    pad_notes, dated = tm.settle_padding(conn, table, padded)
+    notes = tm.settle_text_marks(conn, table, marked) + pad_notes
+    left = {c: tm.unpadded(v) if c in padded else v for c, v in probe.items() if c not in marked + dated}
+    return marked, notes, left, dated
 
 
 def _plain(

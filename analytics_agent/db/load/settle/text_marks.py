@@ -7,6 +7,8 @@ DuckDB's SQL."""
 
 from __future__ import annotations
 
+import re
+
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
@@ -60,3 +62,70 @@ def settle_text_marks(conn: duckdb.DuckDBPyConnection, table: str, columns: list
             "keep them as written"
         )
     return notes
+
+
+def _padded(value: str) -> bool:
+    return value.endswith("  ") and not value.endswith("\t")
+
+
+_NUMBER = re.compile(r"[+-]?[0-9][0-9.,]*")
+
+
+def padded_columns(probe: dict[str, list[str]], marked: list[str]) -> list[str]:
+    """The columns (not ``marked``) at least half of whose first values end in two spaces or more: a
+    report padded to fixed widths (Alipay's bill); when two columns are, any with a padded value (a
+    long value fills its width). Not those of numbers alone: the load reads padded numbers itself
+    (``plain_numbers``). Pure."""
+    texts = {
+        c: values
+        for c, values in probe.items()
+        if c not in marked and not all(_NUMBER.fullmatch(v.strip(" ")) for v in values if v.strip(" "))
+    }
+    padded = {c: sum(map(_padded, values)) for c, values in texts.items()}
+    half = [c for c, values in texts.items() if values and 2 * padded[c] >= len(values)]
+    return half if len(half) < 2 else [c for c in texts if padded[c]]
+
+
+_ISO = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+_ISO_STAMP = _ISO + r"[ T][0-9]{2}:[0-9]{2}(:[0-9]{2})?"
+
+
+def settle_padding(
+    conn: duckdb.DuckDBPyConnection, table: str, columns: list[str]
+) -> tuple[list[str], list[str]]:
+    """Take the spaces that pad ``columns``' values off their ends (a value of spaces alone is missing),
+    store a column of ISO dates or timestamps as such (what DuckDB reads unpadded), and say so in one
+    note. Returns the note and the columns stored as dates."""
+    if not columns:
+        return [], []
+    t = quote_ident(table)
+    padded = "regexp_matches({c}, '^ | $')"
+    for c in map(quote_ident, columns):
+        conn.execute(f"UPDATE {t} SET {c} = nullif(trim({c}, ' '), '') WHERE {padded.format(c=c)}")
+    parts = [
+        f"count({c}), count(*) FILTER (WHERE regexp_full_match({c}, '{_ISO_STAMP}')), "
+        f"count(*) FILTER (WHERE regexp_full_match({c}, '{_ISO}'))"
+        for c in map(quote_ident, columns)
+    ]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {t}"))
+    dated = []
+    for i, name in enumerate(columns):
+        present, stamps, days = found[3 * i : 3 * i + 3]
+        if present and present in (stamps, days):
+            kind = "TIMESTAMP" if stamps == present else "DATE"
+            conn.execute(
+                f"ALTER TABLE {t} ALTER {quote_ident(name)} TYPE {kind} USING TRY_CAST({quote_ident(name)} AS {kind})"
+            )
+            dated.append(name)
+    read = f", and {', '.join(dated)} read as dates" if dated else ""
+    note = (
+        f"{', '.join(columns)}: the spaces that pad {'its' if len(columns) == 1 else 'their'} values to a fixed "
+        f"width taken off (spaces alone read as missing, NULL){read}; add --type {columns[0]}=VARCHAR (for each "
+        "such column) to keep them as written"
+    )
+    return [note], dated
+
+
+def unpadded(values: list[str]) -> list[str]:
+    """A padded column's first values as ``settle_padding`` leaves them. Pure."""
+    return [v.strip(" ") for v in values if v.strip(" ")]
