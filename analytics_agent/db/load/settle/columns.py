@@ -175,9 +175,10 @@ of such a column is marked): 0.38 -> 0.06 ms a load of 60 text columns against a
 
 def _marked(text: str) -> bool:
     """Whether ``_MARKED`` finds a marked value in ``text``; first a plain test (``cr``, ``dr``, ``db``, a
-    closing parenthesis or a letter after a space), so most loads compile no regex. Pure."""
+    closing parenthesis or a capital of a ledger's letters after a space), so most loads compile no
+    regex. Pure."""
     low = text.lower()
-    may = "cr" in low or "dr" in low or "db" in low or ")" in low or any(f" {c}" in low for c in "bash")
+    may = "cr" in low or "dr" in low or "db" in low or ")" in text or any(f" {c}" in text for c in "BASH")
     return may and re.search(_MARKED, text) is not None
 
 
