@@ -4,12 +4,13 @@ reads them (a note of the load). Runs inside the load's transaction, in DuckDB's
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.odd_counts import odd_counts
+from analytics_agent.db.load.settle.stat_symbols import may_mark
 from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
@@ -72,7 +73,8 @@ def odd_value_notes(
     text_columns = [c for c in text_columns if c not in comma]
     odd, marked = _fitting(counts)
     candidates = {c: kind for c, kind in {**odd, **marked}.items() if c not in text_marked}
-    stat, stat_notes = _stat_marked(conn, table, candidates, decimal, rows, marks_seen)  # said: not odd
+    listed: dict[tuple[str, str], tuple[int, list[str]]] = {}  # odd values counted, for the notes too
+    stat, stat_notes = _stat_marked(conn, table, candidates, decimal, rows, marks_seen, listed)  # not odd
     odd, marked = _without(odd, stat), _without(marked, stat)
     odd |= _markers(conn, table, marked, rows)
     numbers_only = [
@@ -86,7 +88,7 @@ def odd_value_notes(
         stat_notes
         + _comma_notes(conn, table, comma, rows, comma_read)
         + grouped
-        + _odd_notes(conn, table, odd, rows)
+        + _odd_notes(conn, table, odd, rows, listed)
         + _number_notes(conn, table, numbers_only, rows)
     )
 
@@ -132,12 +134,21 @@ def _stat_marked(
     decimal: str | None,
     rows: int | None,
     seen: bool,
+    listed: dict[tuple[str, str], tuple[int, list[str]]],
 ) -> tuple[list[str], list[str]]:
     """``stat_marks.settle_stat_marks`` on the columns a quarter or more of whose values are numbers and
     the rest odd (``_fitting``): a statistics office's marks (``..``, ``12.3 p``) below the first rows,
-    which ``columns._stat_marks`` reads. Counted over the sample first, the columns it leaves whole.
-    Returns the columns converted or said to read either way (``1.234``), and the notes."""
-    columns = [name for name, kind in kinds.items() if kind == "DOUBLE"]
+    which ``columns._stat_marks`` reads. Only where each of a column's three commonest odd values may be
+    a mark (``stat_symbols.may_mark``): weather.csv's ``T`` for a trace of rain cannot, and counting its
+    marks cost the load 5 ms of CPU. The odd values counted go to ``listed`` (the notes read them).
+    Counted over the sample first, the columns it leaves whole. Returns the columns converted or said to
+    read either way (``1.234``), and the notes."""
+    doubles = {name: kind for name, kind in kinds.items() if kind == "DOUBLE"}
+    if not doubles:
+        return [], []
+    counted = odd_counts(conn, table, doubles, rows, listed_up_to=SAMPLE_ROWS)
+    listed |= {(name, "DOUBLE"): found for name, found in zip(doubles, counted, strict=True)}
+    columns = [name for name, (_, odd) in zip(doubles, counted, strict=True) if all(map(may_mark, odd))]
     if not columns:
         return [], []
     from analytics_agent.db.load.settle.stat_marks import settle_stat_marks  # such columns only
@@ -368,16 +379,24 @@ def _comma_notes(
 
 
 def _odd_notes(
-    conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], rows: int | None
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    kinds: dict[str, str],
+    rows: int | None,
+    listed: Mapping[tuple[str, str], tuple[int, list[str]]],
 ) -> list[str]:
     """The note of each column (-> the type most of its values fit): how many values do not fit, and the
-    three commonest (``odd_counts``)."""
+    three commonest (``odd_counts``; those ``listed`` already, not counted again)."""
     if not kinds:
         return []
+    left = {name: kind for name, kind in kinds.items() if (name, kind) not in listed}
+    counted = (
+        dict(zip(left, odd_counts(conn, table, left, rows, listed_up_to=SAMPLE_ROWS), strict=True))
+        if left
+        else {}
+    )
     notes = []
-    for name, (count, odd) in zip(
-        kinds, odd_counts(conn, table, kinds, rows, listed_up_to=SAMPLE_ROWS), strict=True
-    ):
+    for name, (count, odd) in ((n, counted.get(n) or listed[(n, k)]) for n, k in kinds.items()):
         values = "value" if count == 1 else "values"
         # only then is the answer needed; a comma first, a plain test: the regex is compiled on first use
         commas = all("," in v and re.fullmatch(_DECIMAL_COMMA, v) for v in odd)
