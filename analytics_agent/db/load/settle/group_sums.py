@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import own_table_types, quote_ident
-from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL
+from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL, holds_subtotal_sql_label
 
 _NUMBER_TYPES = ("DOUBLE", "BIGINT", "INTEGER", "HUGEINT", "DECIMAL")
 _HEAD_ROWS = 200
@@ -39,12 +39,19 @@ def find_group_sums(
     if not numbers or not texts:
         return None
     t = quote_ident(table)
-    flags = ", ".join(
-        f"count(*) FILTER (WHERE regexp_full_match({quote_ident(c)}, '{SUBTOTAL_SQL}'))" for c in texts
+    # a ledger's first subtotal comes within its first accounts: the whole table is read only then. The
+    # first rows are read here and asked in Python (the subquery limit: see odd_values.first_rows)
+    head = conn.execute(
+        f"SELECT {', '.join(map(quote_ident, texts))} FROM {t} LIMIT (SELECT {_HEAD_ROWS})"
+    ).fetchall()
+    column = next(
+        (
+            c
+            for i, c in enumerate(texts)
+            if holds_subtotal_sql_label([r[i] for r in head if r[i] is not None])
+        ),
+        None,
     )
-    # a ledger's first subtotal comes within its first accounts: the whole table is read only then
-    head = conn.execute(f"SELECT {flags} FROM (SELECT * FROM {t} LIMIT {_HEAD_ROWS})").fetchone() or ()
-    column = next((c for c, n in zip(texts, head, strict=True) if n), None)
     if column is None:
         return None
     return _checked(conn, t, column, numbers)
