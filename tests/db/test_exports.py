@@ -12,26 +12,10 @@ import duckdb
 import pytest
 
 from analytics_agent.db.catalog import get_profile
-from analytics_agent.db.load.options import load_options
-from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import LoadError
-
-
-def _load(tmp_path: Path, name: str, text: str | bytes, **options: object):
-    path = tmp_path / name
-    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
-    options.setdefault("table", "t")
-    options.setdefault("replace", True)
-    return load_files(tmp_path / "t.duckdb", [str(path)], load_options(**options))  # type: ignore[arg-type]
-
-
-def _rows(tmp_path: Path, sql: str) -> list[tuple]:
-    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
-        return conn.execute(sql).fetchall()
-
-
-def _types(summary) -> dict[str, str]:
-    return {c.name: c.type for c in summary.columns}
+from tests.db.loaded import load_text as _load
+from tests.db.loaded import stored_rows as _rows
+from tests.db.loaded import stored_types as _types
 
 
 def _profile(tmp_path: Path) -> dict:

@@ -8,26 +8,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from analytics_agent.db.load.options import load_options
 from analytics_agent.db.load.read.encodings import better_encodings
-from analytics_agent.db.load.run import load_files
 from analytics_agent.errors import LoadError
+from tests.db.loaded import load_text
+from tests.db.loaded import stored_rows as _rows
 
 
 def _load(tmp_path: Path, text: bytes, **options: object):
-    path = tmp_path / "ekstre.csv"
-    path.write_bytes(text)
-    options.setdefault("table", "t")
-    options.setdefault("replace", True)
-    return load_files(tmp_path / "t.duckdb", [str(path)], load_options(**options))  # type: ignore[arg-type]
-
-
-def _rows(tmp_path: Path, sql: str) -> list[tuple]:
-    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
-        return conn.execute(sql).fetchall()
+    return load_text(tmp_path, "ekstre.csv", text, **options)
 
 
 LOGO = (

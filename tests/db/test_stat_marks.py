@@ -9,30 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from analytics_agent.db.load.options import load_options
-from analytics_agent.db.load.run import load_files
 from analytics_agent.db.load.settle.stat_marks import Counts, Reading, corroborated, marked_columns, read_as
 from analytics_agent.db.load.settle.stat_symbols import may_hold_marks, may_mark
-
-
-def _load(tmp_path: Path, name: str, text: str, **options: object):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    options.setdefault("table", "t")
-    options.setdefault("replace", True)
-    return load_files(tmp_path / "t.duckdb", [str(path)], load_options(**options))  # type: ignore[arg-type]
-
-
-def _rows(tmp_path: Path, sql: str) -> list[tuple]:
-    with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
-        return conn.execute(sql).fetchall()
-
-
-def _types(summary) -> dict[str, str]:
-    return {c.name: c.type for c in summary.columns}
+from tests.db.loaded import load_text as _load
+from tests.db.loaded import stored_rows as _rows
+from tests.db.loaded import stored_types as _types
 
 
 def _marks_notes(summary) -> list[str]:
