@@ -1191,3 +1191,20 @@ def test_international_phone_numbers_grouped_by_threes_stay_text_beside_signed_a
     summary = _load(tmp_path, "zasilky.csv", text)
     assert _types(summary)["telefon"] == "VARCHAR" and _types(summary)["castka"] == "DOUBLE", summary.notes
     assert _rows(tmp_path, "SELECT telefon, castka FROM t ORDER BY id")[0] == ("+420 646 149 637", 1234.5)
+
+
+def test_a_totals_row_with_a_rate_per_thousand_is_a_totals_row(tmp_path: Path) -> None:
+    """Google Ad Manager's report (held-out round nine) ends in a Total row whose eCPM is the revenue per
+    thousand impressions: no sum, count, average or percent of the rows above, so the row loaded as a
+    record without a word and every sum counted twice."""
+    text = (
+        "Date\tLine item\tImpressions\tClicks\tRevenue ($)\teCPM ($)\n"
+        "Mar 8, 2024\tCSS_ROS\t1,270,026\t4,659\t3,048.06\t2.40\n"
+        "Mar 8, 2024\tCSS_HP\t230,149\t439\t1,553.51\t6.75\n"
+        "Mar 9, 2024\tNW_House\t292,237\t1,126\t102.28\t0.35\n"
+        "Total\t\t1,792,412\t6,224\t4,703.85\t2.62\n"
+    )
+    summary = _load(tmp_path, "gam.tsv", text)
+    assert any("the last row (date = 'Total') holds the sums of the rows above" in n for n in summary.notes)
+    _load(tmp_path, "gam.tsv", text, drop_totals=True)
+    assert _rows(tmp_path, "SELECT count(*), sum(impressions) FROM t") == [(3, 1792412)]

@@ -55,9 +55,10 @@ def aggregated(
 
 
 def _ratio_of(value: Any, sums: Sequence[Any]) -> bool:
-    """Whether ``value`` is one of ``sums`` divided by another, as a fraction or in percent, rounded to
-    the decimals it shows (``3.9`` for 308,770 of 7,893,300): what a totals row holds in a rate column,
-    which no sum of the rows above gives. Pure."""
+    """Whether ``value`` is one of ``sums`` divided by another, as a fraction, in percent or per thousand
+    (an ad server's eCPM: revenue per thousand impressions), rounded to the decimals it shows (``3.9`` for
+    308,770 of 7,893,300): what a totals row holds in a rate column, which no sum of the rows above gives.
+    Pure."""
     shown = repr(float(value)).partition(".")[2]
     decimals = 0 if "e" in shown else len(shown.rstrip("0"))
     return any(
@@ -65,7 +66,7 @@ def _ratio_of(value: Any, sums: Sequence[Any]) -> bool:
         for a in sums
         for b in sums
         if a is not b and b
-        for scale in (1, 100)
+        for scale in (1, 100, 1000)
     )
 
 
