@@ -298,3 +298,25 @@ def test_a_first_row_of_its_own_columns_over_records_that_fill_them_too_is_a_rec
     path.write_text(text, encoding="utf-8")
     _, notes, rows = _load(tmp_path, path)
     assert rows == 4 and not [n for n in notes if "no record" in n]
+
+
+def test_an_opening_balance_dated_in_its_label_is_found(tmp_path: Path) -> None:
+    """Bank of America's download (held-out round nine) opens with 'Beginning balance as of 02/01/2024':
+    the label with its day after it was no opening balance's, so the row loaded as a record."""
+    lines = [
+        "Date,Description,Amount,Running Bal.",
+        '02/01/2024,Beginning balance as of 02/01/2024,,"4,512.33"',
+    ]
+    balance = 4512.33
+    for i, move in enumerate(MOVES):
+        balance += move
+        lines.append(f'02/{i + 13:02d}/2024,Move {i},{move:.2f},"{balance:,.2f}"')
+    path = tmp_path / "stmt.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    _, notes, rows = _load(tmp_path, path)
+    assert rows == len(MOVES) + 1
+    assert any(
+        n.startswith("the opening balance row (description = 'Beginning balance as of") for n in notes
+    ), notes
+    _, notes, rows = _load(tmp_path, path, drop_totals=True)
+    assert rows == len(MOVES)

@@ -28,7 +28,10 @@ _OPENING = (
     r"|υπόλοιπο από μεταφορά|από μεταφορά"
     r"|начално салдо|входящ(ий|ее) (остаток|сальдо)|остаток на начало( периода)?|вхідний залишок"
     r"|saldo pocz[aą]tkowe|po[cč]ate[cč]n[ýy] z[uů]statek)"
+    r"( (as (of|at)|on|per|at|au|am|zum|del|al) .*)?"
 )
+"""What a statement writes in its first row's label for the balance before the movements below, with
+the day it was taken on after it (Bank of America's ``Beginning balance as of 02/01/2024``)."""
 _OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde", "zustatek", "baki")
 """A word every ASCII label ``_OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
 _CLOSING = (
@@ -38,6 +41,7 @@ _CLOSING = (
     r"|son bakiye|baki akhir|số dư cuối kỳ|期末余额|期末餘額|次月繰越|次期繰越|ยอดยกไป|νέο υπόλοιπο"
     r"|τελικό υπόλοιπο|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
     r"|вихідний залишок|saldo ko[nń]cowe|kone[cč]n[ýy] z[uů]statek)"
+    r"( (as (of|at)|on|per|at|au|am|zum|del|al) .*)?"
 )
 """What a statement writes in its last row's label for the balance after the movements above; the label
 with the spaces of a spaced-out word taken out (``S A L D O``). Turkish ``Devreden Bakiye`` opens (the
