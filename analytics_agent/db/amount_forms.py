@@ -38,23 +38,26 @@ MINUS = "[-\u2212]"
 """A minus sign: the hyphen, or the Unicode minus sign (U+2212) Nordic and Swiss exports write."""
 
 
-def _full(number: str) -> str:
+def _full(number: str, decimals: str) -> str:
     """A whole value: an amount with an optional currency before or after it and a percent sign,
     negative by a leading minus, a trailing minus or parentheses (one of them), or marked positive by a
-    leading plus (``+5.1 %``). Excel's accounting format writes a currency with parentheses after it
+    leading plus (``+5.1 %``) or a trailing one after a decimal part (Maybank's ``6,250.00+`` beside
+    ``908.41-``; ``10+`` is "ten or more", no amount): ``decimals`` is ``number`` with one. Excel's accounting format writes a currency with parentheses after it
     (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``); a currency written after the
     number follows the parentheses (``(17,625.24) ر.س``)."""
     amount = f"(?:{CURRENCY}{SP})?{number}{SP}%?(?:{SP}{CURRENCY})?"
     signed = (
-        f"\\({SP}{amount}{SP}\\)|{MINUS}{SP}{amount}|[+]{SP}{amount}|{amount}{SP}-"
+        f"\\({SP}{amount}{SP}\\)|{MINUS}{SP}{amount}|[+]{SP}{amount}|{amount}{SP}-|(?:{CURRENCY}{SP})?{decimals}{SP}[+]"
         f"|{CURRENCY}{SP}{MINUS}{SP}{number}{SP}%?|{CURRENCY}{SP}\\({SP}{number}{SP}\\)"
         f"|{CURRENCY}{SP}-|\\({SP}{number}{SP}\\){SP}{CURRENCY}|{amount}"
     )
     return f"^{SP}(?:{signed}){SP}$"
 
 
-POINT = _full(POINT_NUMBER)
-COMMA = _full(COMMA_NUMBER)
+POINT = _full(
+    POINT_NUMBER, "(?:[0-9]{1,3}(?:[,'\u2019 \u00a0\u202f][0-9]{3})+|" + INDIAN + "|[0-9]+)[.][0-9]+"
+)
+COMMA = _full(COMMA_NUMBER, "(?:[0-9]{1,3}(?:[.' \u00a0\u202f][0-9]{3})+|[0-9]+),[0-9]+")
 _DOLLAR_STARTS = ("$", "($", "-$")
 
 

@@ -1208,3 +1208,16 @@ def test_a_totals_row_with_a_rate_per_thousand_is_a_totals_row(tmp_path: Path) -
     assert any("the last row (date = 'Total') holds the sums of the rows above" in n for n in summary.notes)
     _load(tmp_path, "gam.tsv", text, drop_totals=True)
     assert _rows(tmp_path, "SELECT count(*), sum(impressions) FROM t") == [(3, 1792412)]
+
+
+def test_amounts_signed_after_them_both_ways_are_numbers(tmp_path: Path) -> None:
+    """Maybank's statement (held-out round nine) writes ``908.41-`` and ``6,250.00+``: the plus kept the
+    column text, and with it the opening balance row went unfound. ``10+`` (ten or more) is no amount."""
+    text = 'Entry Date,Description,Amount,Balance\n02-Mar-2024,TRANSFER,908.41-,"7,541.79"\n'
+    text += '05-Mar-2024,DUITNOW CR,"6,250.00+","13,791.79"\n07-Mar-2024,GRAB,20.44-,"13,771.35"\n'
+    summary = _load(tmp_path, "maybank.csv", text)
+    assert _types(summary)["amount"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT amount FROM t ORDER BY rowid") == [(-908.41,), (6250.0,), (-20.44,)]
+    summary = _load(tmp_path, "years.csv", "role,experience\nanalyst,5+\nlead,10+\nintern,1\n")
+    assert _types(summary)["experience"] == "VARCHAR"
+    assert _rows(tmp_path, "SELECT experience FROM t ORDER BY rowid") == [("5+",), ("10+",), ("1",)]

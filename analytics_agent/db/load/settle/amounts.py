@@ -98,6 +98,9 @@ _POINT_READS = re.compile(POINT_NUMBER)
 _COMMA_READS = re.compile(COMMA_NUMBER)
 
 
+_DECIMAL_PART = re.compile(r"[0-9][.,][0-9]+$")
+
+
 def amount_marks(value: str) -> tuple[str, bool] | None:
     """The decimal marks that read ``value`` as an amount (``.``, ``,`` or both) and whether it is marked
     as one (a currency, a percent sign, an accounting negative); None when it is no amount. What ``POINT``
@@ -109,7 +112,9 @@ def amount_marks(value: str) -> tuple[str, bool] | None:
         return ".,", True
     if text.startswith("(") and text.endswith(")"):
         text, marked = text[1:-1].strip(" \u00a0\u202f"), True
-    elif text.endswith("-") and len(text) > 1:
+    elif (text.endswith("-") and len(text) > 1) or (
+        text.endswith("+") and _DECIMAL_PART.search(text[:-1].rstrip(" \u00a0\u202f"))
+    ):
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
     elif text[:1] in ("-", "\u2212", "+"):
         # the Unicode minus marks an amount: DuckDB's cast reads no number written with it
