@@ -5,6 +5,7 @@ patterns stay off loads without amounts)."""
 SYMBOLS = "€£¥₹₩₽₺₪₫฿₱₦₴₸﷼￥￡"
 """One-character currency symbols (``$`` apart: ``US$``, ``R$`` are read with it), the full-width yen and pound
 Japanese exports write (``￥1,450``) among them."""
-LOCAL_UNITS = ("kr", "zł", "Fr", "Ft", "Kč", "lei", "Rp", "KSh", "ر.س", "د.إ", "ج.م")
+LOCAL_UNITS = ("kr", "zł", "Fr", "Ft", "Kč", "lei", "Rp", "KSh", "TL", "RM", "лв", "грн", "ر.س", "د.إ", "ج.م")
 """Currencies written as their local abbreviation: krona/krone, złoty, franc, forint, koruna, leu, rupiah,
-Kenyan shilling, riyal (``36,818.15 ر.س``), dirham, Egyptian pound."""
+Kenyan shilling, Turkish lira (Garanti's ``-1.234,56 TL``), ringgit, lev, hryvnia, riyal (``36,818.15 ر.س``),
+dirham, Egyptian pound."""

@@ -1221,3 +1221,16 @@ def test_amounts_signed_after_them_both_ways_are_numbers(tmp_path: Path) -> None
     summary = _load(tmp_path, "years.csv", "role,experience\nanalyst,5+\nlead,10+\nintern,1\n")
     assert _types(summary)["experience"] == "VARCHAR"
     assert _rows(tmp_path, "SELECT experience FROM t ORDER BY rowid") == [("5+",), ("10+",), ("1",)]
+
+
+def test_lira_and_ringgit_written_as_their_abbreviations_are_amounts(tmp_path: Path) -> None:
+    """Garanti BBVA (held-out round nine) writes ``-1.234,56 TL``: the column stayed text without a word."""
+    text = "Tarih;Tutar;Bakiye\n14.03.2024;-424,44 TL;69.204,68 TL\n15.03.2024;1.500,00 TL;70.704,68 TL\n"
+    summary = _load(tmp_path, "garanti.csv", text)
+    assert _rows(tmp_path, "SELECT tutar, bakiye FROM t ORDER BY rowid") == [
+        (-424.44, 69204.68),
+        (1500.0, 70704.68),
+    ]
+    assert any("tutar '-424,44 TL' -> -424.44 (TL)" in n for n in summary.notes), summary.notes
+    _load(tmp_path, "maybank.csv", "Date,Amount\n02-Mar-2024,RM 908.41\n05-Mar-2024,RM 6.25\n")
+    assert _rows(tmp_path, "SELECT sum(amount) FROM t") == [(914.66,)]
