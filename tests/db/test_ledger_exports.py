@@ -118,3 +118,23 @@ def test_a_totals_row_whose_other_number_is_no_balance_is_still_data(tmp_path: P
     text = b"Brand,Units,Price\nAcme,10,2.50\nZeta,20,3.00\nTotal,30,9.99\n"
     summary = _load(tmp_path, text)
     assert not [n for n in summary.notes if "--drop-totals" in n]
+
+
+def test_lithuanian_in_windows_1257_is_named(tmp_path: Path) -> None:
+    # SEB Lithuania's statement (held-out round nine) was read as Windows-1252: 'MOKËTOJO', 'SÀSKAITA'
+    text = (
+        "DATA;MOKĖTOJO ARBA GAVĖJO PAVADINIMAS;SĄSKAITA;MOKĖJIMO PASKIRTIS;SUMA\n"
+        "2024-03-04;UAB „Žalgiris“;LT127044060007943210;Sąskaita už paslaugas;1250,00\n"
+        "2024-03-05;Jonas Petraitis;LT817300010123456789;Grąžinimas už prekes;-45,90\n"
+        "2024-03-06;UAB Šiaulių energija;LT427044060001234567;Elektros energija, kovas;-88,12\n"
+    )
+    with pytest.raises(LoadError, match=r"--encoding cp1257 if it is Baltic"):
+        load_text(tmp_path, "seb.csv", text.encode("cp1257"))
+    summary = load_text(tmp_path, "seb.csv", text.encode("cp1257"), encoding="cp1257", decimal=",")
+    assert [c.original for c in summary.columns][1] == "MOKĖTOJO ARBA GAVĖJO PAVADINIMAS"
+
+
+def test_german_and_french_in_windows_1252_are_not_taken_for_baltic() -> None:
+    german = "Straße;Größe;Gebühr;Überweisung;Präsident;Bürgschaft;Lösung;Fußweg;Käufer\n".encode("cp1252")
+    french = "Désignation;Montant réglé;Échéance;Crédit;Dépôt;Frère;Créance;Réf. opération\n".encode("cp1252")
+    assert better_encodings(german * 3) == [] and better_encodings(french * 3) == []

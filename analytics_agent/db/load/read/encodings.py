@@ -50,6 +50,7 @@ def better_encodings(head: bytes, than: float | None = None) -> list[str]:
 _SCRIPTS = {
     "cp1253": "Greek",
     "cp1254": "Turkish",
+    "cp1257": "Baltic",
     "cp1255": "Hebrew",
     "cp1256": "Arabic",
     "cp874": "Thai",
@@ -63,7 +64,8 @@ _SCRIPTS = {
 words, Korean and Chinese as anything), named from charset-normalizer's reading of the letters' and
 characters' frequencies. Its guesses among Latin encodings are not taken: German in Windows-1252 reads
 as Central European to it, where the word check is right."""
-_CANDIDATES = ["cp1252", "cp1250", "cp1251", "cp932", *_SCRIPTS]
+_CANDIDATES = ["cp1252", "cp1250", "cp1251", "cp932", *(c for c in _SCRIPTS if c != "cp1257")]
+"""charset-normalizer's choices; Baltic is named by its letters alone (``_baltic``), as Turkish is too."""
 _TURKISH_ONLY = frozenset("ÐðÝýÞþ")
 """The letters Windows-1252 reads where Turkish has ``Ğ ğ İ ı Ş ş``: the only bytes the two differ in."""
 _TURKISH = "âçğıîöşûü"
@@ -73,8 +75,9 @@ _TURKISH = "âçğıîöşûü"
 def _script(head: bytes) -> tuple[str, str] | None:
     """The encoding of ``_SCRIPTS`` charset-normalizer reads ``head`` in, with its language (Turkish
     by the letters, ``_turkish``); None for any other reading. Pure."""
-    if _turkish(head):
-        return "cp1254", _SCRIPTS["cp1254"]
+    for codec, fits in (("cp1254", _turkish), ("cp1257", _baltic)):
+        if fits(head):
+            return codec, _SCRIPTS[codec]
     from charset_normalizer import from_bytes  # a file that is not UTF-8 only: 30 ms to import
 
     try:
@@ -98,6 +101,19 @@ def _turkish(head: bytes) -> bool:
         return False
     turkish = _fit(head.decode("cp1254", errors="replace"), (_TURKISH,))
     return turkish >= 0.97 and turkish >= _fit(western) + 0.1
+
+
+_BALTIC = ("ąčęėįšųūž", "āčēģīķļņšūž", "äöõüšž")
+"""The letters past ASCII Lithuanian, Latvian and Estonian write."""
+
+
+def _baltic(head: bytes) -> bool:
+    """Whether ``head`` is Lithuanian, Latvian or Estonian in Windows-1257: every byte reads in
+    Windows-1252 too, as letters of no one language (SEB's ``MOKËTOJO`` and ``SÀSKAITA`` for ``MOKĖTOJO`` and
+    ``SĄSKAITA``), where the Baltic reading is one language's letters. German reads alike in both and
+    fits German in Windows-1252. Pure."""
+    baltic = _fit(head.decode("cp1257", errors="replace"), _BALTIC)
+    return baltic >= 0.97 and baltic >= _fit(head.decode("cp1252", errors="replace")) + 0.1
 
 
 def decodes(head: bytes, codec: str) -> bool:
