@@ -138,3 +138,25 @@ def test_german_and_french_in_windows_1252_are_not_taken_for_baltic() -> None:
     german = "Straße;Größe;Gebühr;Überweisung;Präsident;Bürgschaft;Lösung;Fußweg;Käufer\n".encode("cp1252")
     french = "Désignation;Montant réglé;Échéance;Crédit;Dépôt;Frère;Créance;Réf. opération\n".encode("cp1252")
     assert better_encodings(german * 3) == [] and better_encodings(french * 3) == []
+
+
+def test_debit_and_credit_totals_under_a_statement_are_totals(tmp_path: Path) -> None:
+    """Alpha Bank's statement (held-out round nine) ends in 'Σύνολο Χρεώσεων' and 'Σύνολο Πιστώσεων', each
+    the sum of the amounts marked Χ or Π above, the mark in its own column: neither is a sum of all the
+    rows, so both loaded as records and the sum of the amounts doubled."""
+    text = (
+        "Α/Α;Αιτιολογία;Ποσό;Χ/Π\n1;ΠΛΗΡΩΜΗ ΔΕΗ;252,37;Χ\n2;ΜΙΣΘΟΔΟΣΙΑ;1.200,00;Π\n3;ΣΟΥΠΕΡ ΜΑΡΚΕΤ;55,68;Χ\n"
+        "4;ΕΠΙΣΤΡΟΦΗ;30,00;Π\n\nΣύνολο Χρεώσεων;;308,05;Χ\nΣύνολο Πιστώσεων;;1.230,00;Π\n"
+    )
+    kept = load_text(tmp_path, "alpha.csv", text.encode("utf-8"), decimal=",", thousands=".")
+    (note,) = [n for n in kept.notes if "--drop-totals" in n]
+    assert "'Σύνολο Χρεώσεων', 'Σύνολο Πιστώσεων'" in note
+    load_text(tmp_path, "alpha.csv", text.encode("utf-8"), decimal=",", thousands=".", drop_totals=True)
+    assert _rows(tmp_path, "SELECT count(*), sum(ποσό) FROM t") == [(4, 1538.05)]
+
+
+def test_rows_labelled_as_totals_whose_numbers_are_their_own_are_records(tmp_path: Path) -> None:
+    # two brands at the end whose names hold a totals word: their amounts are no sums of any part above
+    text = "Item;Amount;Side\nA;252,37;D\nB;1.200,00;C\nC;55,68;D\nTotal Gym;99,00;D\nTotal Wine;12,00;C\n"
+    summary = load_text(tmp_path, "brands.csv", text.encode("utf-8"), decimal=",", thousands=".")
+    assert summary.rows_loaded == 5 and not [n for n in summary.notes if "--drop-totals" in n]

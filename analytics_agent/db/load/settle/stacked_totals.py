@@ -1,7 +1,8 @@
 """Totals rows stacked at a table's end, each labelled (Google Ads ends with ``Total: Campaigns``,
 ``Total: Account``, ``Total: Search``): the last one's numbers are no aggregate of the rows above it, the
 other totals among them, so the single totals row's check (``totals``) finds none, and every sum over the
-table counted them all. Runs inside the load's transaction on the freshly written table."""
+table counted them all. Or each totals a part, the rows above that hold its text (a statement's debits
+and credits). Runs inside the load's transaction on the freshly written table."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import duckdb
 
+from analytics_agent.db.amount_forms import literal
 from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.load.settle.total_sums import aggregated, numbers_of, whole_row
@@ -43,4 +45,21 @@ def stacked(
         sums = aggregated(conn, table, whole, numbers_of(whole), f"rowid < {stack[0]}")
         if sums:
             return r, whole, sums, labels
+    parts = [_part_sums(conn, table, label, whole, stack[0]) for whole in rows]
+    if all(parts):
+        return stack[-1], rows[-1], parts[-1], labels
     return None
+
+
+def _part_sums(
+    conn: duckdb.DuckDBPyConnection, table: str, label: str, whole: dict[str, Any], first: int
+) -> list[str]:
+    """The columns ``whole`` (a labelled row of the stack) sums over the rows above the stack that hold
+    its other text cells: a statement's ``Σύνολο Χρεώσεων`` with ``Χ`` in its debit-or-credit column
+    totals the debits, ``Σύνολο Πιστώσεων`` with ``Π`` the credits (Alpha Bank). None without such a
+    cell (every row of the stack must say which part it totals)."""
+    cells = {c: v for c, v in whole.items() if c != label and isinstance(v, str) and v.strip()}
+    if not cells:
+        return []
+    where = " AND ".join(f"{quote_ident(c)} = {literal(v)}" for c, v in cells.items())
+    return aggregated(conn, table, whole, numbers_of(whole), f"rowid < {first} AND {where}")

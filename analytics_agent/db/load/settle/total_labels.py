@@ -17,7 +17,7 @@ TOTAL_LABEL = (
 German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Celkem``, Greek ``Σύνολα``."""
 _SUBTOTAL_WORDS = (
     r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|ergebnis|итого|всего|razem|suma|summa|totaal"
-    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt"
+    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο"
 )
 SUBTOTAL = rf"(?i)^.*\b({_SUBTOTAL_WORDS})\b.*$"
 """A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
