@@ -182,12 +182,11 @@ class Workspace:
 
         if not paths:
             raise LoadError("load() needs at least one file path")
-        if isinstance(null, str):  # null='NA' would be read as the markers 'N' and 'A'
-            null = [null]
+        markers = (null,) if isinstance(null, str) else null  # null='NA' would be read as 'N' and 'A'
 
         def run() -> LoadSummary:
             options = load_options(
-                **flags, types=dict(types or {}), null=None if null is None else tuple(null)
+                **flags, types=dict(types or {}), null=None if markers is None else tuple(markers)
             )
             self._live.close()  # a write needs the file to itself
             return load_files(self.path, [str(p) for p in paths], options, sample_data=self._sample)
