@@ -26,7 +26,7 @@ from analytics_agent.db.load.options import (
 )
 from analytics_agent.db.load.read.batches import write_batch
 from analytics_agent.db.load.read.dialect import sniff_dialect
-from analytics_agent.db.load.settle.columns import Rejects
+from analytics_agent.db.load.settle.rejects import Rejects
 from analytics_agent.db.load.settle.token_scan import Recount, recount_for
 from analytics_agent.errors import LoadError
 

@@ -215,7 +215,7 @@ def _windows_1252(message: str, files: Sequence[Path], where: str) -> str | None
 
 def _is_amount(value: str) -> bool:
     """``$259.40``, ``12%``, ``(5,000.00)``: what ``db.amounts`` reads. Pure."""
-    from analytics_agent.db.load.settle.amounts import amount_marks  # on this error only
+    from analytics_agent.db.load.settle.amount_marks import amount_marks  # on this error only
 
     found = amount_marks(value)
     return found is not None and found[1]

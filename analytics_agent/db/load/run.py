@@ -33,7 +33,7 @@ from analytics_agent.db.load.read.archives import is_archive, member_name, unpac
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
 from analytics_agent.db.load.read.transcode import copied_codec, utf8_copies
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
-from analytics_agent.db.load.settle.columns import Rejects
+from analytics_agent.db.load.settle.rejects import Rejects
 from analytics_agent.db.load.steps import Done, LoadSteps
 from analytics_agent.db.load.summary import ColumnSummary as ColumnSummary
 from analytics_agent.db.load.summary import LoadSummary as LoadSummary

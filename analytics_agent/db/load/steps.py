@@ -15,7 +15,7 @@ from analytics_agent.db.load.names import header_renames
 from analytics_agent.db.load.options import Input, LoadOptions
 from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
-from analytics_agent.db.load.settle.columns import Rejects, settle_columns
+from analytics_agent.db.load.settle.columns import settle_columns
 from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
 from analytics_agent.db.load.settle.describing_rows import described_marker
 from analytics_agent.db.load.settle.group_sums import (
@@ -26,6 +26,7 @@ from analytics_agent.db.load.settle.group_sums import (
 )
 from analytics_agent.db.load.settle.header_rows import NOTHING, UnderHeader, settle_header_rows
 from analytics_agent.db.load.settle.hex_values import hex_notes
+from analytics_agent.db.load.settle.rejects import Rejects
 from analytics_agent.db.load.settle.summary_rows import (
     drop_edge_rows,
     dropped_note,

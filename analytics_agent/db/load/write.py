@@ -14,7 +14,7 @@ import duckdb
 from analytics_agent.db.catalog import column_types, quote_ident, table_names
 from analytics_agent.db.load.options import Input, LoadOptions
 from analytics_agent.db.load.plan import Plan
-from analytics_agent.db.load.settle.columns import data_lines, plural_lines
+from analytics_agent.db.load.settle.rejects import data_lines, plural_lines
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import LoadError
 

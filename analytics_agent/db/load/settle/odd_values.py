@@ -9,15 +9,16 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.decimal_commas import DECIMAL_COMMA as _DECIMAL_COMMA
+from analytics_agent.db.load.settle.decimal_commas import comma_notes, grouped_notes, points_in_use
+from analytics_agent.db.load.settle.first_rows import PROBE_ROWS as PROBE_ROWS
+from analytics_agent.db.load.settle.first_rows import SAMPLE_ROWS as SAMPLE_ROWS
+from analytics_agent.db.load.settle.first_rows import first_rows
 from analytics_agent.db.load.settle.odd_counts import odd_counts
 from analytics_agent.db.load.settle.stat_symbols import may_mark
 from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
-SAMPLE_ROWS = 20_000  # DuckDB sniffs types from about this many; odd values past it fail the load instead
-PROBE_ROWS = 4_000
-"""Rows cast first (see ``odd_value_notes``). ``TRY_CAST`` of a value that fails is the dearest part of
-the check: a text column of a big table fails both casts on every sampled value."""
 _MOSTLY = 0.9
 _SOME = 0.25
 """A column of numbers or dates at least a quarter of which fit, the rest one or two words a system writes
@@ -25,11 +26,6 @@ for a missing value (a manifest's ``NVD``, ``k.A.``; Meta's ``Ongoing`` for an a
 half of its rows): named as one of a few odd values is (``_markers``)."""
 _MARKER = r"[^0-9]{1,12}"
 _NUMBER_WITH_SEPARATORS = r"^[+-]?\d{1,3}([,.' ]\d{3})+([.,]\d+)?$"  # compiled on first use: most loads none
-_DECIMAL_COMMA = r"[+-]?(\d{1,3}(\.\d{3})+,\d+|\d+,(\d{1,2}|\d{4,}))"
-"""A number only a decimal comma reads: 1.234,50, 2,00 or 0,5 (1,234 could be a thousand: not counted)."""
-_GROUPED_COMMA = r"[+-]?\d{1,3}(\.\d{3})+,\d+"
-"""Thousands grouped with points, then a decimal comma. --thousands '.' is offered only when a value shows
-both and every value with a point passes the load's own check of that option (``separators.grouping``)."""
 _AS_POINT = "TRY_CAST(replace(replace({c}, '.', ''), ',', '.') AS DOUBLE)"
 _NEVER = {"DOUBLE": "[A-HJ-MO-Za-hj-mo-z]*", "DATE": "[A-DF-HJ-Za-df-hj-z]*"}
 """A first character no value of the type starts with (a GLOB pattern), so its cast is not tried: a
@@ -83,10 +79,10 @@ def odd_value_notes(
         if present and numbers == present and name not in text_marked
     ]
     left = [c for c in text_columns if c not in odd and c not in stat]
-    grouped = _grouped_notes(conn, table, left, rows) if decimal == "," else []
+    grouped = grouped_notes(conn, table, left, rows) if decimal == "," else []
     return (
         stat_notes
-        + _comma_notes(conn, table, comma, rows, comma_read)
+        + comma_notes(conn, table, comma, rows, comma_read)
         + grouped
         + _odd_notes(conn, table, odd, rows, listed)
         + _number_notes(conn, table, numbers_only, rows)
@@ -158,35 +154,6 @@ def _stat_marked(
     )
     marked = settle_stat_marks(conn, table, columns, decimal, sample=sample, seen=seen)
     return marked.converted + marked.either, marked.notes + marked.either_notes
-
-
-_COMMA_NUMBER = r"[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?"
-
-
-def _grouped_notes(
-    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], rows: int | None
-) -> list[str]:
-    """With ``--decimal ','`` and no ``--thousands``: the text columns whose every value (of the first
-    ``SAMPLE_ROWS``) is a decimal-comma number, some grouped with points (``1.680,00``), which DuckDB then
-    reads as text; one line naming ``--thousands '.'``."""
-    if not columns:
-        return []
-    parts = []
-    for col in map(quote_ident, columns):
-        parts += [
-            f"count({col}) > 0 AND count({col}) = count(*) FILTER (WHERE regexp_full_match(trim({col}), '{_COMMA_NUMBER}'))",
-            f"min({col}) FILTER (WHERE regexp_full_match(trim({col}), '{_GROUPED_COMMA}'))",
-        ]
-    found = first_row(
-        conn.execute(f"SELECT {', '.join(parts)} FROM {first_rows(table, columns, SAMPLE_ROWS, rows)}")
-    )
-    named = [(name, found[2 * i + 1]) for i, name in enumerate(columns) if found[2 * i] and found[2 * i + 1]]
-    if not named:
-        return []
-    return [
-        f"{', '.join(n for n, _ in named)} stayed text: their values group thousands with '.', like "
-        f"{named[0][1]!r}; add --thousands '.' to read them as numbers"
-    ]
 
 
 _CODE_MARK = "contains({c}, '_') OR regexp_matches({c}, '^\\s*[+-]?0[0-9]')"
@@ -327,57 +294,6 @@ def _comma_counts(
     return {name: (counts[2 * i], counts[2 * i + 1]) for i, name in enumerate(columns)}
 
 
-def first_rows(table: str, columns: Sequence[str], limit: int, rows: int | None) -> str:
-    """What a check over the first ``limit`` rows of ``table`` reads (``columns`` of them): the table
-    itself when it holds no more (``rows``: its row count, when the caller knows it). DuckDB's LIMIT
-    costs a small table's check 0.7-1.6 ms of CPU a query, as much as the check. The limit is a subquery:
-    DuckDB 2.0 reads a constant one's rows through a join on row ids (late materialization), which scans
-    the whole table for them (first 4,000 rows of 58 text columns of 300,000: 9 -> 4 ms of CPU)."""
-    if rows is not None and rows <= limit:
-        return quote_ident(table)
-    return f"(SELECT {', '.join(map(quote_ident, columns))} FROM {quote_ident(table)} LIMIT (SELECT {limit}))"
-
-
-def _comma_notes(
-    conn: duckdb.DuckDBPyConnection,
-    table: str,
-    columns: Sequence[str],
-    rows: int | None,
-    comma_read: Sequence[str] = (),
-) -> list[str]:
-    """One note for the columns of numbers written with a decimal comma: a value of theirs, and the
-    options that read them. ``--decimal`` and ``--thousands`` apply to every column, so none is offered
-    when another column holds numbers with a decimal point (they would turn to text), and
-    ``--thousands '.'`` only when a value groups its thousands with points and every point does so (it
-    would read 5.25 as 525)."""
-    if not columns:
-        return []
-    if _points(conn, table, rows=rows, ignore=comma_read):
-        return []
-    from analytics_agent.db.load.settle.separators import grouping  # only for a column of decimal commas
-
-    parts = [
-        f"min({c}) FILTER (WHERE regexp_full_match({c}, '{_DECIMAL_COMMA}')), "
-        f"bool_or(regexp_full_match({c}, '{_GROUPED_COMMA}')), "
-        f"bool_and(regexp_full_match({c}, '{grouping('.', ',')}')) FILTER (WHERE contains({c}, '.'))"
-        for c in map(quote_ident, columns)
-    ]
-    found = first_row(
-        conn.execute(f"SELECT {', '.join(parts)} FROM {first_rows(table, columns, PROBE_ROWS, rows)}")
-    )
-    grouped = any(found[1::3]) and all(ok is not False for ok in found[2::3])
-    thousands = " --thousands '.'" if grouped else ""
-    which = (
-        f"{columns[0]} stayed text: its values are"
-        if len(columns) == 1
-        else (f"{', '.join(columns)} stayed text: their values are")
-    )
-    return [
-        f"{which} numbers with a decimal comma, like {found[0]!r}; add --decimal ','{thousands} to read "
-        "them as numbers"
-    ]
-
-
 def _odd_notes(
     conn: duckdb.DuckDBPyConnection,
     table: str,
@@ -400,36 +316,11 @@ def _odd_notes(
         values = "value" if count == 1 else "values"
         # only then is the answer needed; a comma first, a plain test: the regex is compiled on first use
         commas = all("," in v and re.fullmatch(_DECIMAL_COMMA, v) for v in odd)
-        fix = odd_value_fix(odd, points=not commas or _points(conn, table, name, rows=rows))
+        fix = odd_value_fix(odd, points=not commas or points_in_use(conn, table, name, rows=rows))
         notes.append(
             f"{name} stayed text because of {count:,} {values} like {', '.join(map(repr, odd))}; {fix}"
         )
     return notes
-
-
-def _points(
-    conn: duckdb.DuckDBPyConnection,
-    table: str,
-    column: str | None = None,
-    *,
-    rows: int | None = None,
-    ignore: Sequence[str] = (),
-) -> bool:
-    """Whether the table has a column of numbers with a decimal point, or ``column`` a value with a point
-    among its first ``SAMPLE_ROWS``: ``--decimal ','`` would turn them to text (it applies to every column)."""
-    own = ""
-    if column is not None:
-        col = quote_ident(column)
-        own = f" OR (SELECT bool_or(contains({col}, '.')) FROM {first_rows(table, [column], SAMPLE_ROWS, rows)})"
-    found = first_row(
-        conn.execute(
-            "SELECT EXISTS (SELECT 1 FROM duckdb_columns() WHERE database_name = current_database() AND "
-            "schema_name = 'main' AND table_name = ? AND NOT list_contains(?::VARCHAR[], column_name) AND "
-            f"(data_type IN ('DOUBLE', 'FLOAT') OR data_type LIKE 'DECIMAL%')){own}",
-            [table, list(ignore)],
-        )
-    )[0]
-    return bool(found)
 
 
 def odd_value_fix(odd: Sequence[str], *, points: bool = True) -> str:

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.first_rows import SAMPLE_ROWS, first_rows
 from analytics_agent.db.load.settle.month_names import english_sql, in_english, local_months
-from analytics_agent.db.load.settle.odd_values import SAMPLE_ROWS, first_rows
 from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 from analytics_agent.errors import LoadError
