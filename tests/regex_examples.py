@@ -23,8 +23,20 @@ Found = tuple[str, dict[int, str]]
 """A string and the text of each group in it (for a backreference later in the pattern)."""
 
 
+_MEMO: dict[tuple[Any, ...], list[Found]] = {}
+"""``_one``'s answers within one ``examples`` call: each path of a sequence asks every node again, which
+took 40 s of CPU for one big alternation nested in groups."""
+
+
 def _one(op: Any, av: Any, groups: dict[int, str]) -> list[Found]:
     """What one node of a parsed regex matches, each alternative once; ``groups``: the groups so far."""
+    key = (op, id(av), tuple(sorted(groups.items())))
+    if key not in _MEMO:
+        _MEMO[key] = _node(op, av, groups)
+    return _MEMO[key]
+
+
+def _node(op: Any, av: Any, groups: dict[int, str]) -> list[Found]:
     if op is sre.LITERAL:
         return [(chr(av), {})]
     if op in (sre.NOT_LITERAL, sre.ANY):
@@ -88,7 +100,9 @@ def examples(pattern: str) -> list[str]:
     a digit or text after them, and with letters past ASCII a case-blind match takes (``ſ``, ``ı``, the
     Kelvin sign)."""
     found = set()
-    for s, _ in _seq(sre_parse.parse(pattern)):
+    parsed = sre_parse.parse(pattern)  # alive while _MEMO's ids of its nodes are
+    _MEMO.clear()
+    for s, _ in _seq(parsed):
         for case in (s, s.upper(), s.title(), s.swapcase()):
             for lead in ("", "  ", "\t", "#", " # ", "\u2003"):
                 for tail in ("", " 2024", ":", " x", "\n"):

@@ -16,7 +16,14 @@ import pytest
 from analytics_agent.db import profile_scan, relationships_base
 from analytics_agent.db.load import names
 from analytics_agent.db.load.read import peek
-from analytics_agent.db.load.settle import columns, compact_dates, footer, summary_rows, total_labels
+from analytics_agent.db.load.settle import (
+    balance_runs,
+    columns,
+    compact_dates,
+    footer,
+    summary_rows,
+    total_labels,
+)
 from analytics_agent.db.load.settle.plain_words import lowered, may_hold, may_start
 from tests.regex_examples import examples
 
@@ -65,8 +72,15 @@ _CASES: list[tuple[Any, str, Callable[[str], bool], Callable[[str], bool], list[
         summary_rows,
         "_OPENING_WORDS",
         summary_rows._opening,
-        lambda v: re.fullmatch(summary_rows._OPENING, v) is not None,
-        examples(summary_rows._OPENING),
+        lambda v: re.fullmatch(summary_rows.OPENING, v) is not None,
+        examples(summary_rows.OPENING),
+    ),
+    (
+        balance_runs,
+        "_WORDS",
+        balance_runs._said,
+        lambda v: re.fullmatch(balance_runs._LABEL_PY, v.strip(" :")) is not None,
+        examples(summary_rows.OPENING) + examples(summary_rows.CLOSING) + examples(balance_runs._DAILY),
     ),
 ]
 _IDS = [attr for _, attr, *_ in _CASES]

@@ -151,7 +151,8 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         if groups is not None:
             notes.append(group_sums_note(groups))
             totals = group_marker(groups)
-        edges = find_edge_rows(self.conn, self.table, text, loaded)
+        # balance rows among the records take in the opening one, which the edge check would say again
+        edges = None if groups and groups.kind == "balance" else find_edge_rows(self.conn, self.table, text, loaded)
         if edges is not None:
             notes.append(edge_rows_note(edges))
             # the profile names one kind of rows for aggregate to refuse: the totals row's sums count

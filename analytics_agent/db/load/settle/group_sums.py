@@ -13,6 +13,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import own_table_types, quote_ident
+from analytics_agent.db.load.settle.balance_runs import balance_rows, holds_balance_labels
 from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL, holds_subtotal_sql_label
 
 _NUMBER_TYPES = ("DOUBLE", "BIGINT", "INTEGER", "HUGEINT", "DECIMAL")
@@ -22,10 +23,14 @@ _HEAD_ROWS = 200
 class GroupSums:
     """The subtotal rows found: their label's column, labels, rowids and the columns they sum."""
 
-    __slots__ = ("column", "labels", "rows", "sums")
+    __slots__ = ("column", "kind", "labels", "rows", "sums")
 
-    def __init__(self, column: str, labels: list[str], rows: list[int], sums: list[str]) -> None:
+    def __init__(
+        self, column: str, labels: list[str], rows: list[int], sums: list[str], kind: str = "subtotals"
+    ) -> None:
         self.column, self.labels, self.rows, self.sums = column, labels, rows, sums
+        self.kind = kind
+        """``subtotals``, or ``balance``: a statement's balance rows among its records (``balance_runs``)."""
 
 
 def find_group_sums(
@@ -44,17 +49,16 @@ def find_group_sums(
     head = conn.execute(
         f"SELECT {', '.join(map(quote_ident, texts))} FROM {t} LIMIT (SELECT {_HEAD_ROWS})"
     ).fetchall()
-    column = next(
-        (
-            c
-            for i, c in enumerate(texts)
-            if holds_subtotal_sql_label([r[i] for r in head if r[i] is not None])
-        ),
-        None,
-    )
-    if column is None:
+    columns = [[r[i] for r in head if r[i] is not None] for i in range(len(texts))]
+    column = next((c for c, values in zip(texts, columns, strict=True) if holds_subtotal_sql_label(values)), None)
+    if column is not None:
+        return _checked(conn, t, column, numbers)
+    column = next((c for c, values in zip(texts, columns, strict=True) if holds_balance_labels(values)), None)
+    found = balance_rows(conn, t, column, numbers) if column is not None else None
+    if column is None or found is None:
         return None
-    return _checked(conn, t, column, numbers)
+    ids, labels, balance = found
+    return GroupSums(column, labels, ids, [balance], "balance")
 
 
 def _checked(conn: duckdb.DuckDBPyConnection, t: str, column: str, numbers: list[str]) -> GroupSums | None:
@@ -94,6 +98,12 @@ def _checked(conn: duckdb.DuckDBPyConnection, t: str, column: str, numbers: list
 
 def group_sums_note(found: GroupSums) -> str:
     """The load's note for subtotal rows kept. Pure."""
+    if found.kind == "balance":
+        return (
+            f"{_balance_rows(found)} are a statement's balances, no records: {found.sums[0]} there is the one "
+            "before moved by the rows between; loaded as rows, counts include them: add --drop-totals to load "
+            "without them"
+        )
     return (
         f"{len(found.rows):,} rows labelled like {found.labels[0]!r} ({found.column}) hold the sums of "
         f"{', '.join(found.sums)} over the rows above each of them, back to the one before: loaded as rows, "
@@ -108,14 +118,25 @@ def group_marker(found: GroupSums) -> dict[str, Any]:
         "labels": found.labels,
         "rows": len(found.rows),
         "sums": found.sums,
-        "kind": "subtotals",
+        "kind": found.kind,
     }
 
 
 def drop_group_sums(conn: duckdb.DuckDBPyConnection, table: str, found: GroupSums) -> str:
     """Delete the subtotal rows; the note that says so."""
     conn.execute(f"DELETE FROM {quote_ident(table)} WHERE rowid IN ({', '.join(map(str, found.rows))})")
+    if found.kind == "balance":
+        return (
+            f"--drop-totals: dropped {_balance_rows(found)}, a statement's balances (each {found.sums[0]} the one "
+            "before moved by the rows between); leave out --drop-totals to keep them"
+        )
     return (
         f"--drop-totals: dropped {len(found.rows):,} rows labelled like {found.labels[0]!r} ({found.column}), "
         f"the sums of {', '.join(found.sums)} over the rows above each; leave out --drop-totals to keep them"
     )
+
+
+def _balance_rows(found: GroupSums) -> str:
+    """``14 rows labelled 'SALDO ANTERIOR' or 'SALDO DO DIA' (lancamento)``. Pure."""
+    said = " or ".join(map(repr, found.labels[:3])) + (" …" if len(found.labels) > 3 else "")
+    return f"{len(found.rows):,} rows labelled {said} ({found.column})"

@@ -19,7 +19,7 @@ from analytics_agent.db.load.settle.plain_words import may_hold
 from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
-_OPENING = (
+OPENING = (
     r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente|awal)|opening balance|previous balance"
     r"|(beginning|starting) balance|(balance )?brought forward|b/f|anfangssaldo|alter saldo|vortrag"
     r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|beginsaldo|ingående saldo|inngående saldo"
@@ -33,8 +33,8 @@ _OPENING = (
 """What a statement writes in its first row's label for the balance before the movements below, with
 the day it was taken on after it (Bank of America's ``Beginning balance as of 02/01/2024``)."""
 _OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "solde", "zustatek", "baki")
-"""A word every ASCII label ``_OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
-_CLOSING = (
+"""A word every ASCII label ``OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
+CLOSING = (
     r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível|akhir))?|closing balance|ending balance"
     r"|new balance|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|nouveau solde"
     r"|eindsaldo|utgående saldo|loppusaldo|ultimosaldo|saldo ultimo|záró egyenleg|kapanış bakiyesi"
@@ -219,8 +219,8 @@ def _first_total(
 
 
 def _opening(label: str) -> bool:
-    """Whether a first row's label says an opening balance (``_OPENING``). Pure."""
-    return may_hold(label, _OPENING_WORDS) and re.fullmatch(_OPENING, label) is not None
+    """Whether a first row's label says an opening balance (``OPENING``). Pure."""
+    return may_hold(label, _OPENING_WORDS) and re.fullmatch(OPENING, label) is not None
 
 
 def _running(
@@ -243,7 +243,7 @@ def _running(
     closing = last.get(column)
     if (
         closing is not None
-        and re.fullmatch(_CLOSING, _label(closing))
+        and re.fullmatch(CLOSING, _label(closing))
         and _same(last.get(balance), above.get(balance))
     ):
         rows.append(last_id)
@@ -289,7 +289,7 @@ def _balances(
             if first[1].get(c) is not None
             and last[1].get(c) is not None
             and _opening(_label(first[1][c]))
-            and re.fullmatch(_CLOSING, _label(last[1][c]))
+            and re.fullmatch(CLOSING, _label(last[1][c]))
         ),
         None,
     )

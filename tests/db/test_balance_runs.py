@@ -1,0 +1,74 @@
+"""A statement's balance rows among its records (Itaú's ``SALDO DO DIA`` after each day, held-out round
+nine): they loaded as transactions, so every count was off without a word. Found when their label says a
+balance and each balance is the one before moved by the rows between; said, refused by ``aggregate``,
+dropped by ``--drop-totals``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from analytics_agent.workspace.workspace import Workspace
+from tests.db.loaded import load_text, stored_rows
+
+_DAYS = {
+    "01/03/2024": [-496.79, -91.89],
+    "04/03/2024": [-54.90, -240.69],
+    "05/03/2024": [8450.00, -247.26, 1099.58],
+    "07/03/2024": [-100.00],
+    "13/03/2024": [-54.90, 310.25],
+}
+
+
+def _statement(*, opening: bool = True, wrong: bool = False, label: str = "SALDO DO DIA") -> str:
+    """A Brazilian current-account statement: a movement column and a balance column filled only by the
+    balance rows (an opening one first, one after each day)."""
+    balance = 5432.10
+    lines = ["Data;Lançamento;Valor (R$);Saldo (R$)"]
+    if opening:
+        lines.append(f"29/02/2024;SALDO ANTERIOR;;{balance:.2f}")
+    for day, moves in _DAYS.items():
+        lines += [f"{day};PIX TRANSF {i};{m:.2f}" + ";" for i, m in enumerate(moves)]
+        balance += sum(moves) + (1 if wrong else 0)
+        lines.append(f"{day};{label};;{balance:.2f}")
+    return "\n".join(lines) + "\n"
+
+
+def test_balance_rows_among_the_records_are_said_refused_and_dropped(tmp_path: Path) -> None:
+    summary = load_text(tmp_path, "extrato.csv", _statement())
+    (said,) = [n for n in summary.notes if "balances" in n]
+    assert said.startswith(
+        "6 rows labelled 'SALDO ANTERIOR' or 'SALDO DO DIA' (lancamento) are a statement's balances, no "
+        "records: saldo_r there is the one before"
+    ), said
+    query = {"table": "t", "metrics": [{"fn": "count"}]}
+    with Workspace.open(tmp_path / "t.duckdb") as ws:
+        refused = ws.executor.execute("aggregate", json.dumps(query))
+        fix = json.loads(refused.text[refused.text.index("{") : refused.text.index("}") + 1])
+        answered = ws.executor.execute("aggregate", json.dumps({**query, "filters": [fix]}))
+    assert refused.is_error and fix == {
+        "column": "lancamento",
+        "op": "not_in",
+        "value": ["SALDO ANTERIOR", "SALDO DO DIA"],
+    }, refused.text
+    records = sum(len(m) for m in _DAYS.values())
+    assert json.loads(answered.text)["rows"] == [[records]]
+    dropped = load_text(tmp_path, "extrato.csv", _statement(), drop_totals=True)
+    assert dropped.rows_loaded == records
+    assert any(n.startswith("--drop-totals: dropped 6 rows labelled 'SALDO ANTERIOR'") for n in dropped.notes)
+    assert stored_rows(tmp_path, "SELECT count(saldo_r), round(sum(valor_r), 2) FROM t") == [
+        (0, round(sum(sum(m) for m in _DAYS.values()), 2))
+    ]
+
+
+def test_daily_balance_rows_without_an_opening_row_are_found(tmp_path: Path) -> None:
+    """No opening row: the first day's balance starts the chain, whose later steps check it."""
+    summary = load_text(tmp_path, "extrato.csv", _statement(opening=False, label="Saldo del día"), drop_totals=True)
+    assert summary.rows_loaded == sum(len(m) for m in _DAYS.values())
+    assert stored_rows(tmp_path, "SELECT count(*) FROM t WHERE lancamento = 'Saldo del día'") == [(0,)]
+
+
+def test_rows_labelled_as_balances_whose_numbers_do_not_chain_are_records(tmp_path: Path) -> None:
+    summary = load_text(tmp_path, "extrato.csv", _statement(wrong=True), drop_totals=True)
+    assert summary.rows_loaded == sum(len(m) for m in _DAYS.values()) + 6
+    assert not any("balances" in n for n in summary.notes), summary.notes
