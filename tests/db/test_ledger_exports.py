@@ -160,3 +160,30 @@ def test_rows_labelled_as_totals_whose_numbers_are_their_own_are_records(tmp_pat
     text = "Item;Amount;Side\nA;252,37;D\nB;1.200,00;C\nC;55,68;D\nTotal Gym;99,00;D\nTotal Wine;12,00;C\n"
     summary = load_text(tmp_path, "brands.csv", text.encode("utf-8"), decimal=",", thousands=".")
     assert summary.rows_loaded == 5 and not [n for n in summary.notes if "--drop-totals" in n]
+
+
+def test_debit_and_credit_totals_of_one_signed_column_are_totals(tmp_path: Path) -> None:
+    """Emirates NBD's statement (held-out round ten) ends in 'Total Debits' and 'Total Credits' under a
+    signed amount column ('754.64 Dr'), then a closing balance line: each total is the sum of the amounts
+    of its sign, so neither was found and both loaded as records, doubling the sum of the amounts."""
+    text = (
+        "Date,Narration,Amount,Balance\n02-Jan-2024,POS TALABAT,754.64 Dr,\"17,698.26 Cr\"\n"
+        "05-Jan-2024,REMITTANCE,\"2,551.48 Cr\",\"20,249.74 Cr\"\n05-Jan-2024,DEWA,\"1,180.93 Dr\",\"19,068.81 Cr\"\n"
+        "06-Jan-2024,REFUND,100.00 Cr,\"19,168.81 Cr\"\n\n,Total Debits,\"1,935.57 Dr\",\n"
+        ",Total Credits,\"2,651.48 Cr\",\n,Closing Balance,,\"19,168.81 Cr\"\n"
+    )
+    kept = load_text(tmp_path, "enbd.csv", text, negative="DR")
+    (note,) = [n for n in kept.notes if "--drop-totals" in n]
+    assert "(narration = 'Total Debits', 'Total Credits') are totals" in note, note
+    load_text(tmp_path, "enbd.csv", text, negative="DR", drop_totals=True)
+    assert _rows(tmp_path, "SELECT count(*), round(sum(amount), 2) FROM t") == [(4, 715.91)]
+
+
+def test_totals_of_one_sign_must_each_sum_their_side(tmp_path: Path) -> None:
+    # the credits' row is off by one: neither row is called a total
+    text = (
+        "Date,Narration,Amount\n02-Jan-2024,A,-754.64\n05-Jan-2024,B,2551.48\n05-Jan-2024,C,-1180.93\n"
+        "06-Jan-2024,D,100.00\n,Total Debits,-1935.57\n,Total Credits,2652.48\n"
+    )
+    summary = load_text(tmp_path, "enbd.csv", text, drop_totals=True)
+    assert summary.rows_loaded == 6

@@ -56,10 +56,23 @@ def _part_sums(
 ) -> list[str]:
     """The columns ``whole`` (a labelled row of the stack) sums over the rows above the stack that hold
     its other text cells: a statement's ``Σύνολο Χρεώσεων`` with ``Χ`` in its debit-or-credit column
-    totals the debits, ``Σύνολο Πιστώσεων`` with ``Π`` the credits (Alpha Bank). None without such a
-    cell (every row of the stack must say which part it totals)."""
+    totals the debits, ``Σύνολο Πιστώσεων`` with ``Π`` the credits (Alpha Bank). Without such a cell,
+    the rows of its numbers' sign (``_sign_sums``). None when neither holds (every row of the stack must
+    say which part it totals)."""
     cells = {c: v for c, v in whole.items() if c != label and isinstance(v, str) and v.strip()}
     if not cells:
-        return []
+        return _sign_sums(conn, table, whole, first)
     where = " AND ".join(f"{quote_ident(c)} = {literal(v)}" for c, v in cells.items())
     return aggregated(conn, table, whole, numbers_of(whole), f"rowid < {first} AND {where}")
+
+
+def _sign_sums(conn: duckdb.DuckDBPyConnection, table: str, whole: dict[str, Any], first: int) -> list[str]:
+    """The columns ``whole`` sums over the rows above the stack of its numbers' sign: Emirates NBD's
+    ``Total Debits`` of ``72,047.89 Dr`` is the sum of the debits, its ``Total Credits`` of the credits,
+    in one signed amount column. None unless each of its numbers is such a sum."""
+    numbers = [c for c in numbers_of(whole) if whole[c]]
+    summed = []
+    for c in numbers:
+        side = "<" if whole[c] < 0 else ">"
+        summed += aggregated(conn, table, whole, [c], f"rowid < {first} AND {quote_ident(c)} {side} 0")
+    return summed if summed and len(summed) == len(numbers) else []
