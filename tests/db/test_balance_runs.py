@@ -63,7 +63,9 @@ def test_balance_rows_among_the_records_are_said_refused_and_dropped(tmp_path: P
 
 def test_daily_balance_rows_without_an_opening_row_are_found(tmp_path: Path) -> None:
     """No opening row: the first day's balance starts the chain, whose later steps check it."""
-    summary = load_text(tmp_path, "extrato.csv", _statement(opening=False, label="Saldo del día"), drop_totals=True)
+    summary = load_text(
+        tmp_path, "extrato.csv", _statement(opening=False, label="Saldo del día"), drop_totals=True
+    )
     assert summary.rows_loaded == sum(len(m) for m in _DAYS.values())
     assert stored_rows(tmp_path, "SELECT count(*) FROM t WHERE lancamento = 'Saldo del día'") == [(0,)]
 
@@ -72,3 +74,64 @@ def test_rows_labelled_as_balances_whose_numbers_do_not_chain_are_records(tmp_pa
     summary = load_text(tmp_path, "extrato.csv", _statement(wrong=True), drop_totals=True)
     assert summary.rows_loaded == sum(len(m) for m in _DAYS.values()) + 6
     assert not any("balances" in n for n in summary.notes), summary.notes
+
+
+def _ledger() -> tuple[str, int]:
+    """A Fortnox general ledger (held-out round ten): per account an opening balance row, its entries, a
+    'Summa period' subtotal and a closing balance row; a grand total below all. The text."""
+    accounts = {
+        "1510": (84250.00, [(8185.77, None), (None, 32722.34), (75008.07, None)]),
+        "1930": (312418.75, [(75765.80, None), (None, 10651.28)]),
+        "2440": (-15000.00, [(None, 800.00), (120.50, None), (None, 99.90)]),
+    }
+    lines, records, debit, credit = ["Konto;Text;Debet;Kredit;Saldo"], 0, 0.0, 0.0
+    for account, (balance, entries) in accounts.items():
+        lines.append(f"{account};Ingående saldo;;;{balance:.2f}")
+        for d, k in entries:
+            balance += (d or 0) - (k or 0)
+            lines.append(f"{account};Post;{d or ''};{k or ''};{balance:.2f}")
+        sums = (sum(d or 0 for d, _ in entries), sum(k or 0 for _, k in entries))
+        lines += [
+            f"{account};Summa period;{sums[0]:.2f};{sums[1]:.2f};",
+            f"{account};Utgående saldo;;;{balance:.2f}",
+        ]
+        records, debit, credit = records + len(entries), debit + sums[0], credit + sums[1]
+    lines.append(f";Summa totalt;{debit:.2f};{credit:.2f};")
+    return "\n".join(lines) + "\n", records
+
+
+def test_each_accounts_opening_and_closing_balance_rows_in_a_ledger_are_dropped(tmp_path: Path) -> None:
+    """Only the first and the last balance rows were found: the other accounts' loaded as entries."""
+    text, records = _ledger()
+    summary = load_text(tmp_path, "huvudbok.csv", text, drop_totals=True)
+    assert summary.rows_loaded == records, summary.notes
+    assert any(n.startswith("--drop-totals: dropped 6 rows labelled 'Ingående saldo'") for n in summary.notes)
+    assert stored_rows(tmp_path, "SELECT count(saldo), count(*) FILTER (WHERE text <> 'Post') FROM t") == [
+        (records, 0)
+    ]
+
+
+def test_a_romanian_statements_daily_turnover_rows_and_balances_are_no_records(tmp_path: Path) -> None:
+    """Banca Transilvania (held-out round ten): 'Sold initial' first, a 'Rulaj zi' (the day's turnover) row
+    after each day, 'Rulaj total cont' and 'Sold final' last. All loaded as records, without a word: the
+    debits' sum counted each one three times."""
+    days = [[("13-02-2024", "POS KAUFLAND", 324.61, None)], [("14-02-2024", "POS PETROM", 170.58, None),
+            ("14-02-2024", "SALARIU", None, 6972.51)], [("15-02-2024", "ATM", 200.00, None)]]  # fmt: skip
+    balance, lines = (
+        4512.37,
+        ["Data,Descriere,Debit,Credit,Sold", f'12-02-2024,Sold initial,,,"{4512.37:,.2f}"'],
+    )
+    for day in days:
+        for date, text, debit, credit in day:
+            balance += (credit or 0) - (debit or 0)
+            lines.append(f'{date},{text},{debit or ""},{credit or ""},"{balance:,.2f}"')
+        lines.append(f",Rulaj zi,{sum(d or 0 for *_, d, _ in day):.2f},{sum(c or 0 for *_, c in day):.2f},")
+    lines += [",Rulaj total cont,695.19,6972.51,", f'29-02-2024,Sold final,,,"{balance:,.2f}"']
+    text = "\n".join(lines) + "\n"
+    kept = load_text(tmp_path, "extras.csv", text, thousands=",")
+    assert any("'Rulaj total cont'" in n and "--drop-totals" in n for n in kept.notes), kept.notes
+    summary = load_text(tmp_path, "extras.csv", text, thousands=",", drop_totals=True)
+    assert summary.rows_loaded == 4, summary.notes
+    assert stored_rows(
+        tmp_path, "SELECT round(sum(debit), 2), round(sum(credit), 2), count(sold) FROM t"
+    ) == [(695.19, 6972.51, 4)]

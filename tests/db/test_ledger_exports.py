@@ -167,10 +167,10 @@ def test_debit_and_credit_totals_of_one_signed_column_are_totals(tmp_path: Path)
     signed amount column ('754.64 Dr'), then a closing balance line: each total is the sum of the amounts
     of its sign, so neither was found and both loaded as records, doubling the sum of the amounts."""
     text = (
-        "Date,Narration,Amount,Balance\n02-Jan-2024,POS TALABAT,754.64 Dr,\"17,698.26 Cr\"\n"
-        "05-Jan-2024,REMITTANCE,\"2,551.48 Cr\",\"20,249.74 Cr\"\n05-Jan-2024,DEWA,\"1,180.93 Dr\",\"19,068.81 Cr\"\n"
-        "06-Jan-2024,REFUND,100.00 Cr,\"19,168.81 Cr\"\n\n,Total Debits,\"1,935.57 Dr\",\n"
-        ",Total Credits,\"2,651.48 Cr\",\n,Closing Balance,,\"19,168.81 Cr\"\n"
+        'Date,Narration,Amount,Balance\n02-Jan-2024,POS TALABAT,754.64 Dr,"17,698.26 Cr"\n'
+        '05-Jan-2024,REMITTANCE,"2,551.48 Cr","20,249.74 Cr"\n05-Jan-2024,DEWA,"1,180.93 Dr","19,068.81 Cr"\n'
+        '06-Jan-2024,REFUND,100.00 Cr,"19,168.81 Cr"\n\n,Total Debits,"1,935.57 Dr",\n'
+        ',Total Credits,"2,651.48 Cr",\n,Closing Balance,,"19,168.81 Cr"\n'
     )
     kept = load_text(tmp_path, "enbd.csv", text, negative="DR")
     (note,) = [n for n in kept.notes if "--drop-totals" in n]

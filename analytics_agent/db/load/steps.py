@@ -126,15 +126,22 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             retyped = [label] if relabelled else []
         # the label's column was text for the label alone: what the odd-value check said of it is moot
         notes = moot_notes(notes, retyped)
-        edges = find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
-        if edges is not None:
-            drop_edge_rows(self.conn, self.table, edges)
-            loaded -= len(edges.rows)
-        dropped = [n for n in (early[1], late_note) if n] + ([dropped_note(edges)] if edges else [])
-        groups = None if early[0] or late else find_group_sums(self.conn, self.table, plan.text_columns)
+        # subtotal rows a footer's stack took are gone; balance rows among the records are looked for still
+        groups = find_group_sums(self.conn, self.table, plan.text_columns, subtotals=not (early[0] or late))
+        dropped = [n for n in (early[1], late_note) if n]
         if groups is not None:
             dropped.append(drop_group_sums(self.conn, self.table, groups))
             loaded -= len(groups.rows)
+        # balance rows among the records took in the opening one
+        edges = (
+            None
+            if groups and groups.kind == "balance"
+            else find_edge_rows(self.conn, self.table, plan.text_columns, loaded)
+        )
+        if edges is not None:
+            drop_edge_rows(self.conn, self.table, edges)
+            loaded -= len(edges.rows)
+            dropped.append(dropped_note(edges))
         pivot = early[2] if totals_dropped(early[1]) else label if totals_dropped(late_note) else ""
         return notes + (dropped or [NO_TOTALS]), loaded, pivot
 
@@ -152,7 +159,11 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             notes.append(group_sums_note(groups))
             totals = group_marker(groups)
         # balance rows among the records take in the opening one, which the edge check would say again
-        edges = None if groups and groups.kind == "balance" else find_edge_rows(self.conn, self.table, text, loaded)
+        edges = (
+            None
+            if groups and groups.kind == "balance"
+            else find_edge_rows(self.conn, self.table, text, loaded)
+        )
         if edges is not None:
             notes.append(edge_rows_note(edges))
             # the profile names one kind of rows for aggregate to refuse: the totals row's sums count

@@ -19,7 +19,7 @@ _DAILY = r"daily balance|end of day balance|saldo del d[ií]a|saldo di[aá]rio|t
 _BODY = "|".join(p.removeprefix("(?i)") for p in (OPENING, CLOSING, _DAILY))
 _LABEL_PY = f"(?i)(?:{_BODY})"
 _LABEL_SQL = _LABEL_PY.replace("'", "''")
-_WORDS = ("saldo", "balance", "forward", "b/f", "c/f", "vortrag", "solde", "zustatek", "baki")
+_WORDS = ("saldo", "balance", "forward", "b/f", "c/f", "vortrag", "sold", "zustatek", "baki")
 """A word every ASCII label ``_LABEL_PY`` matches holds, in lower case."""
 
 
@@ -59,7 +59,8 @@ def balance_rows(
     closed = [g for g in groups if g[1]]  # the last group, after the last balance row, closes none
     if len(closed) < 3:
         return None
-    balance = _chained(closed, len(numbers))
+    opens = [re.fullmatch(OPENING, str(g[2][0]).strip(" :")) is not None for g in closed]
+    balance = _chained(closed, opens, len(numbers))
     if balance is None:
         return None
     ids = [int(g[1][0]) for g in closed]
@@ -67,21 +68,33 @@ def balance_rows(
     return ids, labels, numbers[balance]
 
 
-def _chained(closed: list[tuple[Any, ...]], width: int) -> int | None:
-    """The index of the number column whose balance rows chain (``balance_rows``), or None. Pure."""
+def _chained(closed: list[tuple[Any, ...]], opens: list[bool], width: int) -> int | None:
+    """The index of the number column whose balance rows chain (``balance_rows``), or None: each row not
+    labelled an opening balance holds the balance of the row before it moved by the rows between (a
+    ledger's accounts each open a chain of their own: Fortnox's ``Ingående saldo`` … ``Utgående saldo``).
+    Pure."""
     for b in range(width):
         balances = [g[4 + 2 * b] for g in closed]
         if any(v is None for v in balances):
             continue
-        steps = [
-            {g[3 + 2 * m] for m in range(width) if m != b}
-            | {g[3 + 2 * m] - g[3 + 2 * n] for m in range(width) for n in range(width) if len({m, n, b}) == 3}
-            for g in closed[1:]
+        checked = [
+            (before, after, _steps(g, b, width))
+            for before, after, g, opening in zip(
+                balances[:-1], balances[1:], closed[1:], opens[1:], strict=True
+            )
+            if not opening
         ]
-        moved = [
-            any(abs(before + step - after) < 0.005 for step in options)
-            for before, after, options in zip(balances, balances[1:], steps, strict=False)
-        ]
-        if all(moved) and any(abs(before - after) >= 0.005 for before, after in zip(balances, balances[1:])):
+        if len(checked) < 2 or not any(abs(before - after) >= 0.005 for before, after, _ in checked):
+            continue
+        if all(any(abs(before + step - after) < 0.005 for step in steps) for before, after, steps in checked):
             return b
     return None
+
+
+def _steps(group: tuple[Any, ...], b: int, width: int) -> set[float]:
+    """What the rows of ``group`` may move balance column ``b`` by: one other column's sum, or one less
+    another (a credit and a debit column). Pure."""
+    sums = [group[3 + 2 * m] for m in range(width)]
+    return {sums[m] for m in range(width) if m != b} | {
+        sums[m] - sums[n] for m in range(width) for n in range(width) if len({m, n, b}) == 3
+    }

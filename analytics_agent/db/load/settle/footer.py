@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from decimal import Decimal
 from typing import Any
 
 import duckdb
@@ -41,14 +42,14 @@ _BALANCE_LINE = (
     r"(?i)^\s*#?\s*(?:(?:closing|ending|end|final)\s+balance|balance\s+(?:as\s+)?(?:of|at|on)\b|kontostand"
     r"|endsaldo|eindsaldo|schlusssaldo|saldo\s+(?:finale?|al|am|per|ko[nń]cowe|zamkni[eę]cia)\b"
     r"|saldo\s+(?:contabil[ií]stico|dispon[ií]vel|atual|actual)\b"
-    r"|solde\s+(?:final|au)\b|nouveau\s+solde|kone[cč]n[ýy]\s+z[uů]statek"
+    r"|solde\s+(?:final|au)\b|sold\s+final\b|nouveau\s+solde|kone[cč]n[ýy]\s+z[uů]statek"
     r"|крайно\s+салдо|исходящ(?:ий|ее)\s+(?:остаток|сальдо)|остаток\s+на\s+конец|вихідний\s+залишок)"
 )
 """How a bank statement's closing line starts (``Kontostand am 31.03.2024;;;;;7.549,48``, mBank's
 ``#Saldo końcowe``, a Portuguese bank's ``Saldo contabilístico``): its numbers repeat the balance of the row above, so it is a note, numbers and all
 (``note_rows``)."""
 _BALANCE_STARTS = (
-    "closing", "end", "final", "balance", "kontostand", "eindsaldo", "schlusssaldo", "saldo", "solde", "nouveau",
+    "closing", "end", "final", "balance", "kontostand", "eindsaldo", "schlusssaldo", "saldo", "sold", "nouveau",
     "kone"
 )  # fmt: skip
 """How a text ``_BALANCE_LINE`` matches starts after its ``#``, in lower case (the test before it; ``end``
@@ -138,6 +139,11 @@ def _first(conn: duckdb.DuckDBPyConnection, t: str) -> tuple[Any, ...] | None:
     return conn.execute(f"SELECT * FROM {t} WHERE rowid = (SELECT min(rowid) FROM {t})").fetchone()
 
 
+def _amounts(cells: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
+    """The cells of ``cells`` that hold a number, not a date or a flag. Pure."""
+    return [(i, v) for i, v in cells if isinstance(v, int | float | Decimal) and not isinstance(v, bool)]
+
+
 def _above(
     conn: duckdb.DuckDBPyConnection, t: str, rows: Sequence[tuple[int, Sequence[Any]]]
 ) -> Iterator[Sequence[Any]]:
@@ -168,10 +174,12 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
             numbers  # only then is the label read (its regex is compiled on first use)
             and written
             and is_balance_line(written[0][1])
-            and any(all(said[i] == v for i, v in numbers) for said in _above(conn, t, ordered[at + 1 :]))
+            and any(
+                all(said[i] == v for i, v in _amounts(numbers)) for said in _above(conn, t, ordered[at + 1 :])
+            )
         ):
             # a closing balance: the numbers of a row above it (the last record's, under a turnover row),
-            # or of the first row (a statement written newest first)
+            # or of the first row (a statement written newest first); its date may be the period's end
             numbers = []
         if not written or numbers:
             break

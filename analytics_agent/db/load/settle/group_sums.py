@@ -34,10 +34,11 @@ class GroupSums:
 
 
 def find_group_sums(
-    conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str]
+    conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str], *, subtotals: bool = True
 ) -> GroupSums | None:
-    """The subtotal rows of ``table``, or None: a query of its first rows for a subtotal's label, and only
-    when one holds it, one more of the whole table that checks their sums."""
+    """The subtotal rows of ``table`` (``subtotals``: else none, a footer's stack took them), or else its
+    balance rows among the records (``balance_runs``), or None: a query of its first rows for a subtotal's
+    or a balance's label, and only when one holds it, one more of the whole table that checks them."""
     types = own_table_types(conn, table)
     numbers = [c for c, kind in types.items() if kind.startswith(_NUMBER_TYPES)]
     texts = [c for c in text_columns if types.get(c) == "VARCHAR"]
@@ -50,7 +51,14 @@ def find_group_sums(
         f"SELECT {', '.join(map(quote_ident, texts))} FROM {t} LIMIT (SELECT {_HEAD_ROWS})"
     ).fetchall()
     columns = [[r[i] for r in head if r[i] is not None] for i in range(len(texts))]
-    column = next((c for c, values in zip(texts, columns, strict=True) if holds_subtotal_sql_label(values)), None)
+    column = next(
+        (
+            c
+            for c, values in zip(texts, columns, strict=True)
+            if subtotals and holds_subtotal_sql_label(values)
+        ),
+        None,
+    )
     if column is not None:
         return _checked(conn, t, column, numbers)
     column = next((c for c, values in zip(texts, columns, strict=True) if holds_balance_labels(values)), None)

@@ -17,12 +17,12 @@ TOTAL_LABEL = (
 German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Celkem``, Greek ``Σύνολα``."""
 _SUBTOTAL_WORDS = (
     r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|ergebnis|итого|всего|razem|suma|summa|totaal"
-    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο"
+    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο|rulaj"
 )
 SUBTOTAL = rf"(?i)^.*\b({_SUBTOTAL_WORDS})\b.*$"
 """A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
 Subtotal``, ``Subtotal: North``, ``North (total)``, Turkish ``Mart Toplamı``, ``Genel Toplam``, German
-Excel's pivot ``Nord Ergebnis``). Loose on purpose: the rows so labelled count as
+Excel's pivot ``Nord Ergebnis``, a Romanian statement's daily turnover ``Rulaj zi``). Loose on purpose: the rows so labelled count as
 subtotals only when their sums and the other rows' sums each equal the totals row. (Only a label ending
 or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
 SUBTOTAL_SQL = rf"(?i)^(.*[^\pL])?({_SUBTOTAL_WORDS})([^\pL].*)?$"
@@ -31,7 +31,7 @@ _SUBTOTAL_PY = rf"(?i)^(.*[\W\d_])?({_SUBTOTAL_WORDS})([\W\d_].*)?$"
 r"""``SUBTOTAL_SQL`` in Python's re, which has no ``\pL``: a character that is no letter is ``[\W\d_]``."""
 _WORDS = (
     "total", "sum", "gesamt", "ergebnis", "totaal", "razem", "celkem", "celkom", "toplam", "i alt", "ukupno", "skupaj",
-    "kokku", "jumlah", "kabuuan"
+    "kokku", "jumlah", "kabuuan", "rulaj"
 )  # fmt: skip
 """A word every ASCII text either pattern matches holds, in lower case (``plain_words``: the test before
 them; ``sum`` stands for ``summe``, ``suma``, ``summa`` and ``zwischensumme``)."""
