@@ -9,15 +9,17 @@ from analytics_agent.db.load.settle.plain_words import may_hold
 
 TOTAL_LABEL = (
     r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|total g[ée]n[ée]ral|(eind)?totaal|totale"
-    r"|suma|razem|summa|totalt|итого|всего|обороти|обороты|обороти за период|обороты за период|合計|総計|合计|总计|합계"
+    r"|suma|razem|summa|totalt|итого|всего|обороти|обороты|обороти за период|обороты за период|合計|総計|合计|总计|總計"
+    r"|小計|小计|共計|共计|합계|소계|총계"
     r"|totales|celkem|celkom|összesen|yhteensä|toplam|σύνολα|σύνολο|i alt|в[сc]ього|razem|ukupno|skupaj|kopā"
     r"|iš viso|kokku|סה\"כ|סך הכל|المجموع|الإجمالي|tổng cộng|tổng|รวม|ยอดรวม|jumlah|kabuuan|razem ogółem"
 )
 """What a spreadsheet writes in a totals row's label cell, in a few languages (a trailing colon aside):
-German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Celkem``, Greek ``Σύνολα``."""
+German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Celkem``, Greek ``Σύνολα``; a
+subtotal's ``小計`` (Chinese, Japanese: a Taiwanese bill's last row) and Korean ``소계`` count too."""
 _SUBTOTAL_WORDS = (
     r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|ergebnis|итого|всего|razem|suma|summa|totaal"
-    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο|rulaj"
+    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο|rulaj|小計|小计|소계"
 )
 SUBTOTAL = rf"(?i)^.*\b({_SUBTOTAL_WORDS})\b.*$"
 """A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
