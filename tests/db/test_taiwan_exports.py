@@ -4,19 +4,16 @@ such an export writes it and loaded through the real loader."""
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
+
+import pytest
 
 from tests.db.loaded import load_text as _load
 from tests.db.loaded import stored_rows as _rows
 from tests.db.loaded import stored_types as _types
 
-CALLS = (
-    "序號,通話類別,通話秒數,計費金額\n"
-    "1,簡訊,,1.50\n"
-    "2,市話,160,16.00\n"
-    "3,網外,623,74.76\n"
-    "小計,,783,92.26\n"
-)
+CALLS = "序號,通話類別,通話秒數,計費金額\n1,簡訊,,1.50\n2,市話,160,16.00\n3,網外,623,74.76\n小計,,783,92.26\n"
 
 
 def test_a_subtotal_label_is_never_offered_as_a_missing_marker(tmp_path: Path) -> None:
@@ -37,3 +34,53 @@ def test_subtotal_words_of_chinese_japanese_and_korean_are_total_labels() -> Non
 
     assert all(is_total_label(w) for w in ("小計", "小计", "總計", "合計", "소계", "총계", "小計："))
     assert not any(is_total_label(w) for w in ("小林", "計費金額"))
+
+
+STATEMENT = (
+    "交易日期,記帳時間,摘要,支出,存入\n"
+    "113/01/05,113/01/05 09:12:30,ATM轉帳,1000,\n"
+    "113/02/15,113/02/15 14:00:05,薪資,,52000\n"
+    "112/12/31,112/12/31 23:59:59,利息,,12\n"
+)
+
+
+def test_minguo_years_are_stored_as_gregorian_dates_and_said(tmp_path: Path) -> None:
+    # stored as the years 112 and 113 AD: every record 1911 years early, without a word
+    summary = _load(tmp_path, "statement.csv", STATEMENT)
+    assert _types(summary)["交易日期"] == "DATE" and _types(summary)["記帳時間"] == "TIMESTAMP"
+    assert _rows(tmp_path, "SELECT 交易日期, 記帳時間 FROM t WHERE 摘要 = '薪資'") == [
+        (datetime.date(2024, 2, 15), datetime.datetime(2024, 2, 15, 14, 0, 5))
+    ]
+    assert summary.notes == [
+        "交易日期, 記帳時間: years of the Republic of China (Minguo) calendar like '112/12/31' stored as "
+        "Gregorian dates (the year plus 1911: 113 is 2024), not as the year itself; add --type 交易日期=VARCHAR "
+        "(for each such column) to keep the text"
+    ]
+    summary = _load(tmp_path, "statement.csv", STATEMENT, types={"交易日期": "VARCHAR"})
+    assert _rows(tmp_path, "SELECT 交易日期 FROM t WHERE 摘要 = '薪資'") == [("113/02/15",)]
+
+
+@pytest.mark.parametrize("day", ["113.02.15", "113-02-15"])
+def test_minguo_years_with_points_or_dashes_read_too(tmp_path: Path, day: str) -> None:
+    _load(tmp_path, "d.csv", f"日期,金額\n{day},1.5\n{day.replace('113', '112')},2.5\n")
+    assert _rows(tmp_path, "SELECT min(日期), max(日期) FROM t") == [
+        (datetime.date(2023, 2, 15), datetime.date(2024, 2, 15))
+    ]
+
+
+def test_a_year_below_1000_that_is_no_minguo_year_keeps_the_column_text(tmp_path: Path) -> None:
+    # a typo '0202' among 2024's dates was stored as the year 202, silently
+    text = "day,amount\n2024-01-05,1.5\n0202-02-15,2.5\n2024-03-01,3\n"
+    summary = _load(tmp_path, "d.csv", text)
+    assert _types(summary)["day"] == "VARCHAR"
+    assert _rows(tmp_path, "SELECT day FROM t ORDER BY amount") == [
+        ("2024-01-05",),
+        ("0202-02-15",),
+        ("2024-03-01",),
+    ]
+    assert (
+        "day stayed text: 1 value has a year below 1000 (like '202-02-15'), neither four digits nor the "
+        "Republic of China (Minguo) calendar's (every year 1-200); add --type day=DATE to read them as written"
+    ) in summary.notes, summary.notes
+    summary = _load(tmp_path, "d.csv", text, types={"day": "DATE"})
+    assert _rows(tmp_path, "SELECT year(min(day)) FROM t") == [(202,)]

@@ -1,0 +1,88 @@
+"""Dates stored with a year below 1000. Taiwanese exports (banks, telecoms, the tax office) write years of
+the Republic of China (Minguo) calendar, which counts from 1912: ``113/01/05`` is 2024-01-05. DuckDB reads
+``113`` under ``%Y`` as the year 113 AD, and the load stored every record 1911 years early without a word.
+A column whose every year is 1-200 with one of three digits is such a calendar's (the year plus 1911);
+any other year below 1000 is no reading the load can vouch for (a typo ``0202`` among ``2024``, a year of
+antiquity): that column goes back to text, said with the option that reads the dates as written. Two-digit
+years alone are the spreadsheet century's (``year_last``, ``sniffed_dates``), read before this.
+Runs inside the load's transaction, in DuckDB's SQL."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+import duckdb
+
+from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.rows import first_row
+
+ROC_OFFSET = 1911
+"""The Republic of China's year 1 is 1912."""
+ROC_LAST = 200
+"""The last year read as the Minguo calendar's (2111); today's are 113-115."""
+DATE_TYPES = ("DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE")
+
+
+def early_year_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]) -> list[str]:
+    """The columns of ``columns`` (dates or timestamps) holding a year below 1000: one aggregate of
+    their minimums, which DuckDB answers from the stored columns (no file read)."""
+    if not columns:
+        return []
+    parts = ", ".join(f"min({quote_ident(c)})" for c in columns)
+    found = first_row(conn.execute(f"SELECT {parts} FROM {quote_ident(table)}"))
+    return [c for c, low in zip(columns, found, strict=True) if low is not None and low.year < 1000]
+
+
+def settle_early_years(
+    conn: duckdb.DuckDBPyConnection, table: str, columns: Mapping[str, str], formats: Mapping[str, str]
+) -> list[str]:
+    """Each column of ``columns`` (name -> its type; a year below 1000 in it) read as the Minguo
+    calendar's when its years say so, else turned back to text; one note for the former, one a column for
+    the latter. ``formats``: the format each column was read with, for the examples (ISO when DuckDB's
+    cast read it)."""
+    target = quote_ident(table)
+    parts = ", ".join(
+        f"min(year({c})), max(year({c})), count({c}) FILTER (WHERE year({c}) < 1000)"
+        for c in map(quote_ident, columns)
+    )
+    found = first_row(conn.execute(f"SELECT {parts} FROM {target}"))
+    minguo: list[tuple[str, str]] = []
+    notes: list[str] = []
+    for i, name in enumerate(columns):
+        low, high, early = found[3 * i : 3 * i + 3]
+        col, fmt = quote_ident(name), formats.get(name, "%Y-%m-%d")
+        example = _written(conn, target, col, fmt)
+        if 1 <= low and 100 <= high <= ROC_LAST:  # three digits: no two-digit year misread
+            conn.execute(f"UPDATE {target} SET {col} = {col} + to_years({ROC_OFFSET})")
+            minguo.append((name, example))
+            continue
+        conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE VARCHAR USING strftime({col}, '{fmt}')")
+        values = "value has" if early == 1 else "values have"
+        notes.append(
+            f"{name} stayed text: {early:,} {values} a year below 1000 (like '{example}'), neither four digits "
+            f"nor the Republic of China (Minguo) calendar's (every year 1-{ROC_LAST}); add --type "
+            f"{name}={columns[name]} to read them as written"
+        )
+    return _minguo_note(minguo) + notes
+
+
+def _written(conn: duckdb.DuckDBPyConnection, target: str, col: str, fmt: str) -> str:
+    """The earliest early value as the file wrote it, its year without the zeros ``%Y`` pads it with."""
+    sql = f"SELECT strftime(min({col}), '{fmt}') FROM {target} WHERE year({col}) < 1000"
+    text = str(first_row(conn.execute(sql))[0])
+    return re.sub(r"^0+(?=\d)", "", text) if fmt.startswith("%Y") else text
+
+
+def _minguo_note(columns: list[tuple[str, str]]) -> list[str]:
+    """One note for the columns read as the Minguo calendar's (the first one's example)."""
+    if not columns:
+        return []
+    names = ", ".join(n for n, _ in columns)
+    name, example = columns[0]
+    each = " (for each such column)" if len(columns) > 1 else ""
+    return [
+        f"{names}: years of the Republic of China (Minguo) calendar like '{example}' stored as Gregorian dates "
+        f"(the year plus {ROC_OFFSET}: 113 is 2024), not as the year itself; add --type {name}=VARCHAR{each} "
+        "to keep the text"
+    ]
