@@ -124,6 +124,7 @@ def settle_columns(
     dated, date_notes, noted, decided = text_dates(conn, table, free, rows, probe, clues)
     notes += date_notes
     text = [c for c in text if c not in dated]
+    notes += _text_errors(conn, table, [c for c in free if c in text and c not in noted], probe)
     notes += token_notes(conn, table, text, recount, stored_to_original, tokens, rows=rows)
     odd = [c for c in text if c not in fixed and c not in noted + found.noted]
     notes += odd_value_notes(conn, table, odd, decimal=decimal, rows=rows, **found.odd_options())
@@ -239,6 +240,18 @@ def _excel_errors(
     from analytics_agent.db.load.settle.excel_errors import error_columns, settle_excel_errors
 
     return settle_excel_errors(conn, table, error_columns(probe))
+
+
+def _text_errors(
+    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], probe: dict[str, list[str]]
+) -> list[str]:
+    """``excel_errors.settle_text_errors`` on the text columns left whose first values hold an Excel error
+    value (``#N/A``); nothing otherwise."""
+    if not any(v[:1] == "#" for c in columns for v in probe.get(c, ())):  # rare: kept off other loads
+        return []
+    from analytics_agent.db.load.settle.excel_errors import error_columns, settle_text_errors
+
+    return settle_text_errors(conn, table, error_columns({c: probe[c] for c in columns if c in probe}))
 
 
 def _stat_marks(

@@ -80,3 +80,44 @@ def errors_note(converted: Sequence[str], said: Sequence[str]) -> str:
         f"Excel error values stored as missing (NULL), the rest of each column as numbers: {'; '.join(said)}; "
         f"add --type {converted[0]}=VARCHAR (for each such column) to keep them as text"
     )
+
+
+def settle_text_errors(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]) -> list[str]:
+    """Excel's error values in text columns (``error_columns``: a lookup's ``#N/A`` where it found no
+    match) set missing (NULL), as they are in a column of numbers; one note for the columns so read, and
+    one for each column of errors alone, kept: a formula that failed on every row is no missing value but
+    a broken column, which NULLs would hide."""
+    if not columns:
+        return []
+    errors = ", ".join(f"'{e}'" for e in ERRORS)
+    parts = []
+    for col in map(quote_ident, columns):
+        error = f"trim({col}) IN ({errors})"
+        parts += [
+            f"count({col})",
+            f"count(*) FILTER (WHERE {error})",
+            f"list(DISTINCT trim({col}) ORDER BY trim({col})) FILTER (WHERE {error})",
+        ]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    read, said, notes = [], [], []
+    for i, name in enumerate(columns):
+        present, failed, seen = found[3 * i : 3 * i + 3]
+        if not failed:
+            continue
+        if failed == present:
+            notes.append(
+                f"{name}: every value is an Excel error value ({', '.join(seen)}): kept as text, as the "
+                "formula that filled the column failed on every row"
+            )
+            continue
+        col = quote_ident(name)
+        conn.execute(f"UPDATE {quote_ident(table)} SET {col} = NULL WHERE trim({col}) IN ({errors})")
+        read.append(name)
+        said.append(f"{name} ({failed:,}: {', '.join(seen)})")
+    if read:
+        notes.insert(
+            0,
+            f"Excel error values in text columns stored as missing (NULL): {'; '.join(said)}; add --type "
+            f"{read[0]}=VARCHAR (for each such column) to keep them as text",
+        )
+    return notes
