@@ -84,3 +84,42 @@ def test_a_year_below_1000_that_is_no_minguo_year_keeps_the_column_text(tmp_path
     ) in summary.notes, summary.notes
     summary = _load(tmp_path, "d.csv", text, types={"day": "DATE"})
     assert _rows(tmp_path, "SELECT year(min(day)) FROM t") == [(202,)]
+
+
+def test_minguo_dates_in_words_or_with_a_leap_day_are_read_from_text(tmp_path: Path) -> None:
+    # '民國113年1月5日' stayed text; '113/02/29' (2024-02-29, a day the year 113 AD had not) kept the column text
+    text = (
+        "日期,記帳時間,金額\n民國113年1月5日,113/01/05 09:12,1.5\n民國113年2月29日,113/02/29 14:00:05,2.5\n"
+    )
+    summary = _load(tmp_path, "d.csv", text)
+    assert _types(summary)["日期"] == "DATE" and _types(summary)["記帳時間"] == "TIMESTAMP"
+    assert _rows(tmp_path, "SELECT 日期, 記帳時間 FROM t ORDER BY 金額") == [
+        (datetime.date(2024, 1, 5), datetime.datetime(2024, 1, 5, 9, 12)),
+        (datetime.date(2024, 2, 29), datetime.datetime(2024, 2, 29, 14, 0, 5)),
+    ]
+    assert summary.notes == [
+        "日期, 記帳時間: years of the Republic of China (Minguo) calendar like '民國113年1月5日' stored as "
+        "Gregorian dates (the year plus 1911: 113 is 2024); add --type 日期=VARCHAR (for each such column) to "
+        "keep the text"
+    ]
+
+
+def test_two_digit_years_in_words_without_minguo_stay_text(tmp_path: Path) -> None:
+    # a Japanese era's '5年1月5日' (令和) is no Minguo year: nothing says which calendar
+    summary = _load(tmp_path, "d.csv", "日付,金額\n5年1月5日,1.5\n5年2月6日,2.5\n")
+    assert _types(summary)["日付"] == "VARCHAR"
+    assert not [n for n in summary.notes if "Minguo" in n]
+
+
+def test_seven_digit_minguo_dates_in_a_date_column_are_dates(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "d.csv", "交易日期,金額\n1130105,1.5\n1130229,2.5\n1121231,3\n")
+    assert _rows(tmp_path, "SELECT 交易日期 FROM t ORDER BY 金額") == [
+        (datetime.date(2024, 1, 5),),
+        (datetime.date(2024, 2, 29),),
+        (datetime.date(2023, 12, 31),),
+    ]
+    assert summary.notes == [
+        "交易日期: seven-digit numbers like 1121231 stored as DATE, years of the Republic of China (Minguo) "
+        "calendar (YYYMMDD, the year plus 1911: 113 is 2024), as the column's name says it holds dates; add "
+        "--type 交易日期=BIGINT (for each such column) to keep the numbers"
+    ]

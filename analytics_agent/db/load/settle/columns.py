@@ -116,6 +116,9 @@ def settle_columns(
     notes, units, probe = found.notes, found.units, found.probe
     text = [c for c in text if c not in found.settled]
     free = [c for c in free if c not in found.settled and c not in found.marked and c not in found.noted]
+    minguo, minguo_notes = _minguo(conn, table, {c: probe[c] for c in free if c in probe})
+    notes += minguo_notes
+    text, free = [c for c in text if c not in minguo], [c for c in free if c not in minguo]
     date_formats = _year_last(conn, table, date_formats, notes)
     sniffed = sniffed_counts(conn, table, date_formats)
     clues = Clues(
@@ -240,6 +243,18 @@ def _excel_errors(
     from analytics_agent.db.load.settle.excel_errors import error_columns, settle_excel_errors
 
     return settle_excel_errors(conn, table, error_columns(probe))
+
+
+def _minguo(
+    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
+) -> tuple[list[str], list[str]]:
+    """``minguo_text.settle_minguo_text`` on the text columns whose first values look like dates of the
+    Minguo calendar (``民國113年1月5日``, ``113/02/29``); nothing otherwise."""
+    if not any(v and (v[0][:1] == "民" or v[0][:3].isdigit()) for v in probe.values()):  # most loads
+        return [], []
+    from analytics_agent.db.load.settle.minguo_text import minguo_columns, settle_minguo_text
+
+    return settle_minguo_text(conn, table, minguo_columns(probe))
 
 
 def _text_errors(

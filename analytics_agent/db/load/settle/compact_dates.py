@@ -65,6 +65,12 @@ def _dated_past_ascii(low: str) -> bool:
     return low.endswith(_DAY_ENDINGS) and not low.endswith(("曜日", "요일"))
 
 
+_MINGUO = (1000101, 2001231)
+"""Seven digits, ``YYYMMDD`` of the Republic of China (Minguo) calendar (a Taiwanese bank's ``1130105``,
+2024-01-05): its years 100-200; plus 19110000 it is the Gregorian ``%Y%m%d``."""
+_KINDS = ("compact", "minguo", "serial")
+
+
 def compact_dates(
     conn: duckdb.DuckDBPyConnection,
     table: str,
@@ -72,42 +78,53 @@ def compact_dates(
     types: Mapping[str, str],
     fixed: Sequence[str],
 ) -> list[str]:
-    """Store as DATE the BIGINT columns named as dates whose every value is a ``%Y%m%d`` date; one note
-    for them. ``originals``: stored name -> the file's; ``fixed``: columns the user typed."""
+    """Store as DATE the BIGINT columns named as dates whose every value is a ``%Y%m%d`` date, a Minguo
+    ``YYYMMDD`` one or a spreadsheet serial; one note for each kind. ``originals``: stored name -> the
+    file's; ``fixed``: columns the user typed."""
     named = [s for s, o in originals.items() if types.get(s) == "BIGINT" and s not in fixed and date_named(o)]
     if not named:
         return []
     t = quote_ident(table)
     parts = []
     for col in map(quote_ident, named):
-        read = f"TRY_STRPTIME({col}::VARCHAR, '%Y%m%d')"
-        parts += [f"count({col})", f"count({read}) FILTER (WHERE {col} BETWEEN 19000101 AND 20991231)"]
-        parts += [f"count({col}) FILTER (WHERE {col} BETWEEN {_SERIALS[0]} AND {_SERIALS[1]})", f"min({col})"]
+        parts += [
+            f"count({col})",
+            f"count(TRY_STRPTIME({col}::VARCHAR, '%Y%m%d')) FILTER (WHERE {col} BETWEEN 19000101 AND 20991231)",
+            f"count(TRY_STRPTIME(({col} + 19110000)::VARCHAR, '%Y%m%d')) "
+            f"FILTER (WHERE {col} BETWEEN {_MINGUO[0]} AND {_MINGUO[1]})",
+            f"count({col}) FILTER (WHERE {col} BETWEEN {_SERIALS[0]} AND {_SERIALS[1]})",
+            f"min({col})",
+        ]
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {t}"))
-    compact: list[tuple[str, int]] = []
-    serial: list[tuple[str, int]] = []
+    read: dict[str, list[tuple[str, int]]] = {kind: [] for kind in _KINDS}
     for i, name in enumerate(named):
-        present, fits, serials, example = found[4 * i : 4 * i + 4]
-        if present and present in (fits, serials):
-            col = quote_ident(name)
-            # TRY: rows deleted in this load (a totals row) are rewritten too
-            read = (
-                f"TRY_STRPTIME({col}::VARCHAR, '%Y%m%d')::DATE"
-                if fits == present
-                else f"DATE '1899-12-30' + {col}::INTEGER"
-            )
-            conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE DATE USING {read}")
-            (compact if fits == present else serial).append((name, example))
-    said = "as the column's name says it holds dates; add --type {first}=BIGINT (for each such column) to keep the numbers"
-    notes = []
-    if compact:
-        notes.append(
-            f"{', '.join(n for n, _ in compact)}: eight-digit numbers like {compact[0][1]} stored as DATE "
-            f"(format %Y%m%d), {said.format(first=compact[0][0])}"
-        )
-    if serial:
-        notes.append(
-            f"{', '.join(n for n, _ in serial)}: spreadsheet serial numbers like {serial[0][1]} stored as DATE "
-            f"(days since 1899-12-30, as Excel counts them), {said.format(first=serial[0][0])}"
-        )
-    return notes
+        present, *fits, example = found[5 * i : 5 * i + 5]
+        kind = next((k for k, n in zip(_KINDS, fits, strict=True) if present and n == present), None)
+        if kind is None:
+            continue
+        col = quote_ident(name)
+        # TRY: rows deleted in this load (a totals row) are rewritten too
+        reads = {
+            "compact": f"TRY_STRPTIME({col}::VARCHAR, '%Y%m%d')::DATE",
+            "minguo": f"TRY_STRPTIME(({col} + 19110000)::VARCHAR, '%Y%m%d')::DATE",
+            "serial": f"DATE '1899-12-30' + {col}::INTEGER",
+        }
+        conn.execute(f"ALTER TABLE {t} ALTER {col} TYPE DATE USING {reads[kind]}")
+        read[kind].append((name, example))
+    return [_note(kind, columns) for kind, columns in read.items() if columns]
+
+
+def _note(kind: str, columns: list[tuple[str, int]]) -> str:
+    """The line for the columns of one kind read as dates (the first one's example). Pure."""
+    (first, example), names = columns[0], ", ".join(n for n, _ in columns)
+    how = {
+        "compact": f"eight-digit numbers like {example} stored as DATE (format %Y%m%d)",
+        "minguo": f"seven-digit numbers like {example} stored as DATE, years of the Republic of China (Minguo) "
+        "calendar (YYYMMDD, the year plus 1911: 113 is 2024)",
+        "serial": f"spreadsheet serial numbers like {example} stored as DATE (days since 1899-12-30, as Excel "
+        "counts them)",
+    }[kind]
+    return (
+        f"{names}: {how}, as the column's name says it holds dates; add --type {first}=BIGINT (for each such "
+        "column) to keep the numbers"
+    )

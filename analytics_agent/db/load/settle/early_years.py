@@ -64,7 +64,7 @@ def settle_early_years(
             f"nor the Republic of China (Minguo) calendar's (every year 1-{ROC_LAST}); add --type "
             f"{name}={columns[name]} to read them as written"
         )
-    return _minguo_note(minguo) + notes
+    return minguo_note(minguo) + notes
 
 
 def _written(conn: duckdb.DuckDBPyConnection, target: str, col: str, fmt: str) -> str:
@@ -74,15 +74,16 @@ def _written(conn: duckdb.DuckDBPyConnection, target: str, col: str, fmt: str) -
     return re.sub(r"^0+(?=\d)", "", text) if fmt.startswith("%Y") else text
 
 
-def _minguo_note(columns: list[tuple[str, str]]) -> list[str]:
-    """One note for the columns read as the Minguo calendar's (the first one's example)."""
+def minguo_note(columns: list[tuple[str, str]], *, stored: bool = False) -> list[str]:
+    """One note for the columns read as the Minguo calendar's (the first one's example as written);
+    ``stored``: they were text (``minguo_text``), not dates DuckDB put in the year itself. Pure."""
     if not columns:
         return []
     names = ", ".join(n for n, _ in columns)
     name, example = columns[0]
     each = " (for each such column)" if len(columns) > 1 else ""
+    misread = "" if stored else ", not as the year itself"
     return [
         f"{names}: years of the Republic of China (Minguo) calendar like '{example}' stored as Gregorian dates "
-        f"(the year plus {ROC_OFFSET}: 113 is 2024), not as the year itself; add --type {name}=VARCHAR{each} "
-        "to keep the text"
+        f"(the year plus {ROC_OFFSET}: 113 is 2024){misread}; add --type {name}=VARCHAR{each} to keep the text"
     ]
