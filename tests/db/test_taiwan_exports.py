@@ -79,7 +79,7 @@ def test_a_year_below_1000_that_is_no_minguo_year_keeps_the_column_text(tmp_path
         ("2024-03-01",),
     ]
     assert (
-        "day stayed text: 1 value has a year below 1000 (like '202-02-15'), neither four digits nor the "
+        "day stayed text: 1 value has a year below 1000 (like '0202-02-15'), neither four digits nor the "
         "Republic of China (Minguo) calendar's (every year 1-200); add --type day=DATE to read them as written"
     ) in summary.notes, summary.notes
     summary = _load(tmp_path, "d.csv", text, types={"day": "DATE"})

@@ -52,8 +52,9 @@ def settle_early_years(
     for i, name in enumerate(columns):
         low, high, early = found[3 * i : 3 * i + 3]
         col, fmt = quote_ident(name), formats.get(name, "%Y-%m-%d")
-        example = _written(conn, target, col, fmt)
-        if 1 <= low and 100 <= high <= ROC_LAST:  # three digits: no two-digit year misread
+        minguo_like = low >= 1 and 100 <= high <= ROC_LAST  # three digits: no two-digit year misread
+        example = _written(conn, target, col, fmt, minguo=minguo_like)
+        if minguo_like:
             conn.execute(f"UPDATE {target} SET {col} = {col} + to_years({ROC_OFFSET})")
             minguo.append((name, example))
             continue
@@ -67,11 +68,12 @@ def settle_early_years(
     return minguo_note(minguo) + notes
 
 
-def _written(conn: duckdb.DuckDBPyConnection, target: str, col: str, fmt: str) -> str:
-    """The earliest early value as the file wrote it, its year without the zeros ``%Y`` pads it with."""
+def _written(conn: duckdb.DuckDBPyConnection, target: str, col: str, fmt: str, *, minguo: bool) -> str:
+    """The earliest early value as the file wrote it: a Minguo year without the zeros ``%Y`` pads it with
+    (``113``), another as ``%Y`` writes it (``0202``)."""
     sql = f"SELECT strftime(min({col}), '{fmt}') FROM {target} WHERE year({col}) < 1000"
     text = str(first_row(conn.execute(sql))[0])
-    return re.sub(r"^0+(?=\d)", "", text) if fmt.startswith("%Y") else text
+    return re.sub(r"^0+(?=\d)", "", text) if minguo and fmt.startswith("%Y") else text
 
 
 def minguo_note(columns: list[tuple[str, str]], *, stored: bool = False) -> list[str]:

@@ -60,7 +60,7 @@ def settle_minguo_text(
     read: list[tuple[str, str]] = []
     for i, name in enumerate(columns):
         present, fits, low, high, named, timed, example = found[7 * i : 7 * i + 7]
-        if not present or fits != present or not (1 <= low and high <= ROC_LAST):
+        if not present or fits != present or not (low >= 1 and high <= ROC_LAST):
             continue
         if high < 100 and named != present:  # two digits alone: the spreadsheet century's, not this
             continue
