@@ -3,6 +3,7 @@ in a column of numbers, said with the option that keeps them; a column of errors
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 from tests.db.loaded import load_text as _load
@@ -45,3 +46,25 @@ def test_a_column_of_excel_errors_alone_is_kept_and_said(tmp_path: Path) -> None
         "region: every value is an Excel error value (#REF!): kept as text, as the formula that filled the "
         "column failed on every row"
     ) in summary.notes, summary.notes
+
+
+def test_dates_and_flags_beside_excel_errors_are_read_once_the_errors_are_missing(tmp_path: Path) -> None:
+    # '#N/A' kept a column of ISO dates, of day-first dates and of Yes/No flags text
+    text = (
+        "id,due,paid_on,approved\n"
+        "1,2024-01-31,31/01/2024,Yes\n"
+        "2,#N/A,#N/A,No\n"
+        "3,2024-02-15,15/02/2024,#N/A\n"
+        "4,2024-02-16,16/02/2024,No\n"
+    )
+    summary = _load(tmp_path, "d.csv", text)
+    assert _rows(tmp_path, "SELECT due, paid_on, approved FROM t ORDER BY id") == [
+        (datetime.date(2024, 1, 31), datetime.date(2024, 1, 31), True),
+        (None, None, False),
+        (datetime.date(2024, 2, 15), datetime.date(2024, 2, 15), None),
+        (datetime.date(2024, 2, 16), datetime.date(2024, 2, 16), False),
+    ]
+    assert summary.notes[0] == (
+        "Excel error values in text columns stored as missing (NULL): due (1: #N/A); paid_on (1: #N/A); "
+        "approved (1: #N/A); add --type due=VARCHAR (for each such column) to keep them as text"
+    )

@@ -116,9 +116,13 @@ def settle_columns(
     notes, units, probe = found.notes, found.units, found.probe
     text = [c for c in text if c not in found.settled]
     free = [c for c in free if c not in found.settled and c not in found.marked and c not in found.noted]
-    minguo, minguo_notes = _minguo(conn, table, {c: probe[c] for c in free if c in probe})
-    notes += minguo_notes
-    text, free = [c for c in text if c not in minguo], [c for c in free if c not in minguo]
+    flagged, error_notes, probe = _text_errors(conn, table, free, probe, decimal)
+    minguo, minguo_notes = _minguo(
+        conn, table, {c: probe[c] for c in free if c in probe and c not in flagged}
+    )
+    notes += error_notes + minguo_notes
+    text = [c for c in text if c not in minguo + flagged]
+    free = [c for c in free if c not in minguo + flagged]
     date_formats = _year_last(conn, table, date_formats, notes)
     sniffed = sniffed_counts(conn, table, date_formats)
     clues = Clues(
@@ -127,7 +131,6 @@ def settle_columns(
     dated, date_notes, noted, decided = text_dates(conn, table, free, rows, probe, clues)
     notes += date_notes
     text = [c for c in text if c not in dated]
-    notes += _text_errors(conn, table, [c for c in free if c in text and c not in noted], probe)
     notes += token_notes(conn, table, text, recount, stored_to_original, tokens, rows=rows)
     odd = [c for c in text if c not in fixed and c not in noted + found.noted]
     notes += odd_value_notes(conn, table, odd, decimal=decimal, rows=rows, **found.odd_options())
@@ -258,15 +261,26 @@ def _minguo(
 
 
 def _text_errors(
-    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], probe: dict[str, list[str]]
-) -> list[str]:
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: Sequence[str],
+    probe: dict[str, list[str]],
+    decimal: str | None,
+) -> tuple[list[str], list[str], dict[str, list[str]]]:
     """``excel_errors.settle_text_errors`` on the text columns left whose first values hold an Excel error
-    value (``#N/A``); nothing otherwise."""
+    value (``#N/A``); those it read are typed again as DuckDB would have typed them without the errors
+    (ISO dates: ``retype``), or read as yes/no flags; the date checks after them read their first values
+    without the errors. Returns the columns so typed, the notes and the first values."""
     if not any(v[:1] == "#" for c in columns for v in probe.get(c, ())):  # rare: kept off other loads
-        return []
-    from analytics_agent.db.load.settle.excel_errors import error_columns, settle_text_errors
+        return [], [], probe
+    from analytics_agent.db.load.settle.excel_errors import ERRORS, error_columns, settle_text_errors
+    from analytics_agent.db.load.settle.retype import retype_column
 
-    return settle_text_errors(conn, table, error_columns({c: probe[c] for c in columns if c in probe}))
+    read, notes = settle_text_errors(conn, table, error_columns({c: probe[c] for c in columns if c in probe}))
+    probe = probe | {c: [v for v in probe[c] if v.strip() not in ERRORS] for c in read}
+    typed = [c for c in read if retype_column(conn, table, c, decimal=decimal)]
+    flagged, flag_notes = settle_yes_no(conn, table, {c: probe[c] for c in read if c not in typed})
+    return typed + flagged, notes + flag_notes, probe
 
 
 def _stat_marks(

@@ -82,13 +82,15 @@ def errors_note(converted: Sequence[str], said: Sequence[str]) -> str:
     )
 
 
-def settle_text_errors(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]) -> list[str]:
+def settle_text_errors(
+    conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]
+) -> tuple[list[str], list[str]]:
     """Excel's error values in text columns (``error_columns``: a lookup's ``#N/A`` where it found no
     match) set missing (NULL), as they are in a column of numbers; one note for the columns so read, and
     one for each column of errors alone, kept: a formula that failed on every row is no missing value but
-    a broken column, which NULLs would hide."""
+    a broken column, which NULLs would hide. Returns the columns read so, and the notes."""
     if not columns:
-        return []
+        return [], []
     errors = ", ".join(f"'{e}'" for e in ERRORS)
     parts = []
     for col in map(quote_ident, columns):
@@ -120,4 +122,4 @@ def settle_text_errors(conn: duckdb.DuckDBPyConnection, table: str, columns: Seq
             f"Excel error values in text columns stored as missing (NULL): {'; '.join(said)}; add --type "
             f"{read[0]}=VARCHAR (for each such column) to keep them as text",
         )
-    return notes
+    return read, notes
