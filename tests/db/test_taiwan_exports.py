@@ -123,3 +123,11 @@ def test_seven_digit_minguo_dates_in_a_date_column_are_dates(tmp_path: Path) -> 
         "calendar (YYYMMDD, the year plus 1911: 113 is 2024), as the column's name says it holds dates; add "
         "--type 交易日期=BIGINT (for each such column) to keep the numbers"
     ]
+
+
+def test_infinite_dates_are_no_early_years(tmp_path: Path) -> None:
+    # DuckDB's -infinity came to the check as the year 1: the column went back to text, said with 0 values
+    summary = _load(tmp_path, "d.csv", "id,d\n1,-infinity\n2,2024-01-01\n3,infinity\n")
+    assert _types(summary)["d"] == "DATE"
+    assert _rows(tmp_path, "SELECT d FROM t WHERE id = 2") == [(datetime.date(2024, 1, 1),)]
+    assert not summary.notes

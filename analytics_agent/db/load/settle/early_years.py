@@ -29,7 +29,8 @@ def early_year_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: Seq
     their minimums, which DuckDB answers from the stored columns (no file read)."""
     if not columns:
         return []
-    parts = ", ".join(f"min({quote_ident(c)})" for c in columns)
+    # DuckDB's -infinity comes to Python as the year 1: only finite values count
+    parts = ", ".join(f"min({c}) FILTER (WHERE isfinite({c}))" for c in map(quote_ident, columns))
     found = first_row(conn.execute(f"SELECT {parts} FROM {quote_ident(table)}"))
     return [c for c, low in zip(columns, found, strict=True) if low is not None and low.year < 1000]
 
@@ -51,6 +52,8 @@ def settle_early_years(
     notes: list[str] = []
     for i, name in enumerate(columns):
         low, high, early = found[3 * i : 3 * i + 3]
+        if not early:  # a column given without one: nothing to say
+            continue
         col, fmt = quote_ident(name), formats.get(name, "%Y-%m-%d")
         minguo_like = low >= 1 and 100 <= high <= ROC_LAST  # three digits: no two-digit year misread
         example = _written(conn, target, col, fmt, minguo=minguo_like)
