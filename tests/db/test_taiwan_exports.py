@@ -32,8 +32,11 @@ def test_a_subtotal_label_is_never_offered_as_a_missing_marker(tmp_path: Path) -
 def test_subtotal_words_of_chinese_japanese_and_korean_are_total_labels() -> None:
     from analytics_agent.db.load.settle.total_labels import is_total_label
 
-    assert all(is_total_label(w) for w in ("小計", "小计", "總計", "合計", "소계", "총계", "小計："))
-    assert not any(is_total_label(w) for w in ("小林", "計費金額"))
+    assert all(
+        is_total_label(w)
+        for w in ("小計", "小计", "總計", "合計", "소계", "총계", "小計：", "北區小計", "서울 소계")
+    )
+    assert not any(is_total_label(w) for w in ("小林", "計費金額", "合計金額"))
 
 
 STATEMENT = (
@@ -131,3 +134,17 @@ def test_infinite_dates_are_no_early_years(tmp_path: Path) -> None:
     assert _types(summary)["d"] == "DATE"
     assert _rows(tmp_path, "SELECT d FROM t WHERE id = 2") == [(datetime.date(2024, 1, 1),)]
     assert not summary.notes
+
+
+def test_chinese_subtotals_written_after_their_group_count_as_subtotals(tmp_path: Path) -> None:
+    # no space before 小計 ('北區小計'): the subtotal rows were summed as records, and 總計 was no label
+    text = "地區,門市,金額\n北區,台北店,100\n北區,新竹店,50\n北區小計,,150\n南區,高雄店,70\n南區,台南店,30\n南區小計,,100\n總計,,250\n"
+    summary = _load(tmp_path, "s.csv", text)
+    assert any(
+        n.startswith(
+            "the last row (地區 = '總計') holds the sums of the rows above in 金額, with 2 subtotal rows"
+        )
+        for n in summary.notes
+    ), summary.notes
+    _load(tmp_path, "s.csv", text, drop_totals=True)
+    assert _rows(tmp_path, "SELECT count(*), sum(金額) FROM t") == [(4, 250)]

@@ -19,17 +19,20 @@ German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Cel
 subtotal's ``小計`` (Chinese, Japanese: a Taiwanese bill's last row) and Korean ``소계`` count too."""
 _SUBTOTAL_WORDS = (
     r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|ergebnis|итого|всего|razem|suma|summa|totaal"
-    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο|rulaj|小計|小计|소계"
+    r"|toplam[ıi]?|yhteensä|összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο|rulaj"
 )
-SUBTOTAL = rf"(?i)^.*\b({_SUBTOTAL_WORDS})\b.*$"
+_CJK_SUBTOTAL = r"小計|小计|合計|合计|總計|总计|総計|소계|합계|총계"
+"""Chinese, Japanese and Korean write no space before the word: ``北區小計``, ``1月合計``, ``서울 소계``. Last
+in the label (a colon or a space after it aside), as these languages put it."""
+SUBTOTAL = rf"(?i)^.*\b({_SUBTOTAL_WORDS})\b.*$|^.*({_CJK_SUBTOTAL})[\s:：]*$"
 """A subtotal row's label: the word anywhere (``Subtotal``, ``North Total``, ``Total North``, ``North
 Subtotal``, ``Subtotal: North``, ``North (total)``, Turkish ``Mart Toplamı``, ``Genel Toplam``, German
 Excel's pivot ``Nord Ergebnis``, a Romanian statement's daily turnover ``Rulaj zi``). Loose on purpose: the rows so labelled count as
 subtotals only when their sums and the other rows' sums each equal the totals row. (Only a label ending
 or starting in a separate word used to count: ``North Subtotal`` rows were summed as data, 1050 for 350.)"""
-SUBTOTAL_SQL = rf"(?i)^(.*[^\pL])?({_SUBTOTAL_WORDS})([^\pL].*)?$"
+SUBTOTAL_SQL = rf"(?i)^(.*[^\pL])?({_SUBTOTAL_WORDS})([^\pL].*)?$|^.*({_CJK_SUBTOTAL})[\s:：]*$"
 """``SUBTOTAL`` in DuckDB's RE2, whose ``\b`` is a boundary of ASCII words only (``Итого по группе``)."""
-_SUBTOTAL_PY = rf"(?i)^(.*[\W\d_])?({_SUBTOTAL_WORDS})([\W\d_].*)?$"
+_SUBTOTAL_PY = rf"(?i)^(.*[\W\d_])?({_SUBTOTAL_WORDS})([\W\d_].*)?$|^.*({_CJK_SUBTOTAL})[\s:：]*$"
 r"""``SUBTOTAL_SQL`` in Python's re, which has no ``\pL``: a character that is no letter is ``[\W\d_]``."""
 _WORDS = (
     "total", "sum", "gesamt", "ergebnis", "totaal", "razem", "celkem", "celkom", "toplam", "i alt", "ukupno", "skupaj",
