@@ -148,3 +148,17 @@ def test_chinese_subtotals_written_after_their_group_count_as_subtotals(tmp_path
     ), summary.notes
     _load(tmp_path, "s.csv", text, drop_totals=True)
     assert _rows(tmp_path, "SELECT count(*), sum(金額) FROM t") == [(4, 250)]
+
+
+def test_a_date_readers_year_below_1000_keeps_the_text_and_names_its_format(tmp_path: Path) -> None:
+    # the text-date reader stored 'Jan 5 0202' as the year 202 and said only that it read dates
+    text = "id,day\n1,Jan 5 0202\n2,Feb 15 2024\n"
+    summary = _load(tmp_path, "d.csv", text)
+    assert _types(summary)["day"] == "VARCHAR"
+    assert summary.notes == [
+        "day stayed text: 1 value has a year below 1000 (like 'Jan 05 0202'), neither four digits nor the "
+        "Republic of China (Minguo) calendar's (every year 1-200); add --date-format day=%b %d %Y to read them "
+        "as written"
+    ]
+    _load(tmp_path, "d.csv", text, date_format=["day=%b %d %Y"])
+    assert _rows(tmp_path, "SELECT year(min(day)) FROM t") == [(202,)]

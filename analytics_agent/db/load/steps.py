@@ -18,7 +18,7 @@ from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import settle_columns
 from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
 from analytics_agent.db.load.settle.describing_rows import described_marker
-from analytics_agent.db.load.settle.early_years import DATE_TYPES, early_year_columns
+from analytics_agent.db.load.settle.early_years import DATE_TYPES, early_year_columns, unsaid_dates
 from analytics_agent.db.load.settle.group_sums import (
     drop_group_sums,
     find_group_sums,
@@ -84,7 +84,9 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         header_notes, own_names = _header_renames(plan)
         settled, units = self._settle(retyped + unrepeated, None if appending else loaded)
         if not appending:  # an appended table's types stand
-            settled += self._compact_dates() + self._early_years()
+            settled += self._compact_dates()
+            early_notes, kept = self._early_years(settled)
+            settled = unsaid_dates(settled, kept) + early_notes
         notes = (
             separator_notes
             + header_notes
@@ -240,28 +242,31 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         types = own_table_types(self.conn, self.table)
         return compact_dates(self.conn, self.table, names, types, self.plan.fixed)
 
-    def _early_years(self) -> list[str]:
+    def _early_years(self, said: Sequence[str]) -> tuple[list[str], list[str]]:
         """``early_years.settle_early_years`` on the date and timestamp columns holding a year below 1000
-        (the Minguo calendar's ``113/01/05``); one aggregate of their minimums finds them."""
+        (the Minguo calendar's ``113/01/05``); one aggregate of their minimums finds them, asked only when
+        DuckDB typed a column as dates or a note ``said`` some column was stored as such (each date reader
+        says it; a column read past its Excel errors is typed again by DuckDB's cast). Returns the notes
+        and the columns turned back to text."""
+        plan, dialect = self.plan, self.plan.dialect
+        if dialect is None or not (
+            any(t.startswith(("DATE", "TIMESTAMP")) for t in dialect.columns.values())
+            or any(
+                "DATE" in n or "TIMESTAMP" in n or n.startswith("Excel error values in text") for n in said
+            )
+        ):  # no query for a load without dates (nor for Parquet's, typed by its writer)
+            return [], []
         types = own_table_types(self.conn, self.table)
-        dated = {c: t for c, t in types.items() if t in DATE_TYPES and c not in self.plan.fixed}
+        dated = {c: t for c, t in types.items() if t in DATE_TYPES and c not in plan.fixed}
         early = early_year_columns(self.conn, self.table, list(dated))
         if not early:
-            return []
-        from analytics_agent.db.load.settle.early_years import settle_early_years  # such files only
+            return [], []
+        from analytics_agent.db.load.settle.early_years import settle_early_years, written_formats  # rare
 
-        dialect = self.plan.dialect
-        formats = (
-            {
-                c: (dialect.date_format if dated[c] == "DATE" else dialect.timestamp_format)
-                or ("%Y-%m-%d" if dated[c] == "DATE" else "%Y-%m-%d %H:%M:%S")
-                for c in early
-            }
-            if dialect
-            else {}
-        )
-        kinds = {c: dated[c].replace("TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ") for c in early}
-        return settle_early_years(self.conn, self.table, kinds, formats)
+        kinds = {c: dated[c] for c in early}
+        sniffed = {s: dialect.columns.get(o, "") for o, s in zip(plan.originals, plan.safe, strict=True)}
+        formats = written_formats(kinds, sniffed, (dialect.date_format, dialect.timestamp_format), said)
+        return settle_early_years(self.conn, self.table, kinds, *formats)
 
     def _thousands_notes(self) -> list[str]:
         """``separators.separator_notes`` when ``--thousands`` or ``--decimal`` is given: refuses a

@@ -35,13 +35,54 @@ def early_year_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: Seq
     return [c for c, low in zip(columns, found, strict=True) if low is not None and low.year < 1000]
 
 
+def written_formats(
+    kinds: Mapping[str, str],
+    sniffed: Mapping[str, str],
+    sniffed_formats: tuple[str | None, str | None],
+    said: Sequence[str],
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The format each column of ``kinds`` (name -> its type) was written in, as far as the load knows,
+    and the option that reads it as written: DuckDB's sniffed one (``sniffed_formats``: its date and
+    timestamp formats) for a column it typed (``sniffed``: name -> its type), read again by ``--type``; a
+    date reader's, as its note ``said`` it, read by ``--date-format``; else ISO (DuckDB's cast). Pure."""
+    readers = {m[1]: m[2] for m in (re.match(_READER_NOTE, n) for n in said) if m}
+    formats, options = {}, {}
+    for c, kind in kinds.items():
+        typed = sniffed.get(c) == kind and sniffed_formats[kind != "DATE"]
+        iso = "%Y-%m-%d" if kind == "DATE" else "%Y-%m-%d %H:%M:%S"
+        formats[c] = readers.get(c) or (sniffed_formats[kind != "DATE"] if typed else None) or iso
+        short = kind.replace("TIMESTAMP WITH TIME ZONE", "TIMESTAMPTZ")
+        options[c] = f"--date-format {c}={readers[c]}" if c in readers else f"--type {c}={short}"
+    return formats, options
+
+
+_READER_NOTE = r"^([^:]+): .*? stored as (?:DATE|TIMESTAMP) \(format ([^;)]+)"
+"""A date reader's note of a column and the format it read (``text_dates``)."""
+
+
+def unsaid_dates(notes: Sequence[str], kept: Sequence[str]) -> list[str]:
+    """``notes`` less a date reader's note of a column ``settle_early_years`` turned back to text
+    (``day: text dates like 'Jan 5 0202' stored as DATE``): it says the contrary now. Pure."""
+    if not kept:
+        return list(notes)
+    return [
+        n
+        for n in notes
+        if not any(n.startswith(f"{c}: ") and ("DATE" in n or "TIMESTAMP" in n) for c in kept)
+    ]
+
+
 def settle_early_years(
-    conn: duckdb.DuckDBPyConnection, table: str, columns: Mapping[str, str], formats: Mapping[str, str]
-) -> list[str]:
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    columns: Mapping[str, str],
+    formats: Mapping[str, str],
+    options: Mapping[str, str],
+) -> tuple[list[str], list[str]]:
     """Each column of ``columns`` (name -> its type; a year below 1000 in it) read as the Minguo
     calendar's when its years say so, else turned back to text; one note for the former, one a column for
-    the latter. ``formats``: the format each column was read with, for the examples (ISO when DuckDB's
-    cast read it)."""
+    the latter. ``formats``, ``options``: the format each column was read with (``written_formats``) and
+    the option that reads it as written. Returns the notes and the columns turned back to text."""
     target = quote_ident(table)
     parts = ", ".join(
         f"min(year({c})), max(year({c})), count({c}) FILTER (WHERE year({c}) < 1000)"
@@ -50,6 +91,7 @@ def settle_early_years(
     found = first_row(conn.execute(f"SELECT {parts} FROM {target}"))
     minguo: list[tuple[str, str]] = []
     notes: list[str] = []
+    kept: list[str] = []
     for i, name in enumerate(columns):
         low, high, early = found[3 * i : 3 * i + 3]
         if not early:  # a column given without one: nothing to say
@@ -62,13 +104,14 @@ def settle_early_years(
             minguo.append((name, example))
             continue
         conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE VARCHAR USING strftime({col}, '{fmt}')")
+        kept.append(name)
         values = "value has" if early == 1 else "values have"
         notes.append(
             f"{name} stayed text: {early:,} {values} a year below 1000 (like '{example}'), neither four digits "
-            f"nor the Republic of China (Minguo) calendar's (every year 1-{ROC_LAST}); add --type "
-            f"{name}={columns[name]} to read them as written"
+            f"nor the Republic of China (Minguo) calendar's (every year 1-{ROC_LAST}); add {options[name]} to "
+            "read them as written"
         )
-    return minguo_note(minguo) + notes
+    return minguo_note(minguo) + notes, kept
 
 
 def _written(conn: duckdb.DuckDBPyConnection, target: str, col: str, fmt: str, *, minguo: bool) -> str:
