@@ -18,7 +18,7 @@ from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import settle_columns
 from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
 from analytics_agent.db.load.settle.describing_rows import described_marker
-from analytics_agent.db.load.settle.early_years import DATE_TYPES, early_year_columns, unsaid_dates
+from analytics_agent.db.load.settle.early_years import early_years, may_hold_dates, unsaid_dates
 from analytics_agent.db.load.settle.group_sums import (
     drop_group_sums,
     find_group_sums,
@@ -243,30 +243,15 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         return compact_dates(self.conn, self.table, names, types, self.plan.fixed)
 
     def _early_years(self, said: Sequence[str]) -> tuple[list[str], list[str]]:
-        """``early_years.settle_early_years`` on the date and timestamp columns holding a year below 1000
-        (the Minguo calendar's ``113/01/05``); one aggregate of their minimums finds them, asked only when
-        DuckDB typed a column as dates or a note ``said`` some column was stored as such (each date reader
-        says it; a column read past its Excel errors is typed again by DuckDB's cast). Returns the notes
-        and the columns turned back to text."""
+        """``early_years.settle_early_years`` when DuckDB typed a column as dates or a note ``said`` some
+        column was stored as such (no query otherwise, nor for Parquet's dates, typed by its writer).
+        Returns the notes and the columns turned back to text."""
         plan, dialect = self.plan, self.plan.dialect
-        if dialect is None or not (
-            any(t.startswith(("DATE", "TIMESTAMP")) for t in dialect.columns.values())
-            or any(
-                "DATE" in n or "TIMESTAMP" in n or n.startswith("Excel error values in text") for n in said
-            )
-        ):  # no query for a load without dates (nor for Parquet's, typed by its writer)
+        if dialect is None or not may_hold_dates(dialect.columns.values(), said):
             return [], []
-        types = own_table_types(self.conn, self.table)
-        dated = {c: t for c, t in types.items() if t in DATE_TYPES and c not in plan.fixed}
-        early = early_year_columns(self.conn, self.table, list(dated))
-        if not early:
-            return [], []
-        from analytics_agent.db.load.settle.early_years import settle_early_years, written_formats  # rare
-
-        kinds = {c: dated[c] for c in early}
         sniffed = {s: dialect.columns.get(o, "") for o, s in zip(plan.originals, plan.safe, strict=True)}
-        formats = written_formats(kinds, sniffed, (dialect.date_format, dialect.timestamp_format), said)
-        return settle_early_years(self.conn, self.table, kinds, *formats)
+        formats = (dialect.date_format, dialect.timestamp_format)
+        return early_years(self.conn, self.table, sniffed, formats, said, plan.fixed)
 
     def _thousands_notes(self) -> list[str]:
         """``separators.separator_notes`` when ``--thousands`` or ``--decimal`` is given: refuses a

@@ -18,6 +18,7 @@ from analytics_agent.db.load.settle.odd_values import odd_value_notes
 from analytics_agent.db.load.settle.sniffed_dates import settle_sniffed, sniffed_counts
 from analytics_agent.db.load.settle.stat_symbols import may_hold_marks
 from analytics_agent.db.load.settle.text_dates import Clues, text_dates
+from analytics_agent.db.load.settle.text_first import read_text_first
 from analytics_agent.db.load.settle.token_notes import token_notes
 from analytics_agent.db.load.settle.token_scan import Recount
 from analytics_agent.db.load.settle.yes_no import settle_yes_no
@@ -116,13 +117,8 @@ def settle_columns(
     notes, units, probe = found.notes, found.units, found.probe
     text = [c for c in text if c not in found.settled]
     free = [c for c in free if c not in found.settled and c not in found.marked and c not in found.noted]
-    flagged, error_notes, probe = _text_errors(conn, table, free, probe, decimal)
-    minguo, minguo_notes = _minguo(
-        conn, table, {c: probe[c] for c in free if c in probe and c not in flagged}
-    )
-    notes += error_notes + minguo_notes
-    text = [c for c in text if c not in minguo + flagged]
-    free = [c for c in free if c not in minguo + flagged]
+    read, probe = read_text_first(conn, table, free, probe, decimal, notes)
+    text, free = [c for c in text if c not in read], [c for c in free if c not in read]
     date_formats = _year_last(conn, table, date_formats, notes)
     sniffed = sniffed_counts(conn, table, date_formats)
     clues = Clues(
@@ -246,41 +242,6 @@ def _excel_errors(
     from analytics_agent.db.load.settle.excel_errors import error_columns, settle_excel_errors
 
     return settle_excel_errors(conn, table, error_columns(probe))
-
-
-def _minguo(
-    conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]]
-) -> tuple[list[str], list[str]]:
-    """``minguo_text.settle_minguo_text`` on the text columns whose first values look like dates of the
-    Minguo calendar (``民國113年1月5日``, ``113/02/29``); nothing otherwise."""
-    if not any(v and (v[0][:1] == "民" or v[0][:3].isdigit()) for v in probe.values()):  # most loads
-        return [], []
-    from analytics_agent.db.load.settle.minguo_text import minguo_columns, settle_minguo_text
-
-    return settle_minguo_text(conn, table, minguo_columns(probe))
-
-
-def _text_errors(
-    conn: duckdb.DuckDBPyConnection,
-    table: str,
-    columns: Sequence[str],
-    probe: dict[str, list[str]],
-    decimal: str | None,
-) -> tuple[list[str], list[str], dict[str, list[str]]]:
-    """``excel_errors.settle_text_errors`` on the text columns left whose first values hold an Excel error
-    value (``#N/A``); those it read are typed again as DuckDB would have typed them without the errors
-    (ISO dates: ``retype``), or read as yes/no flags; the date checks after them read their first values
-    without the errors. Returns the columns so typed, the notes and the first values."""
-    if not any(v[:1] == "#" for c in columns for v in probe.get(c, ())):  # rare: kept off other loads
-        return [], [], probe
-    from analytics_agent.db.load.settle.excel_errors import ERRORS, error_columns, settle_text_errors
-    from analytics_agent.db.load.settle.retype import retype_column
-
-    read, notes = settle_text_errors(conn, table, error_columns({c: probe[c] for c in columns if c in probe}))
-    probe = probe | {c: [v for v in probe[c] if v.strip() not in ERRORS] for c in read}
-    typed = [c for c in read if retype_column(conn, table, c, decimal=decimal)]
-    flagged, flag_notes = settle_yes_no(conn, table, {c: probe[c] for c in read if c not in typed})
-    return typed + flagged, notes + flag_notes, probe
 
 
 def _stat_marks(

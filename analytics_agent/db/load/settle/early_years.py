@@ -10,11 +10,11 @@ Runs inside the load's transaction, in DuckDB's SQL."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import duckdb
 
-from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.catalog import own_table_types, quote_ident
 from analytics_agent.db.rows import first_row
 
 ROC_OFFSET = 1911
@@ -22,6 +22,34 @@ ROC_OFFSET = 1911
 ROC_LAST = 200
 """The last year read as the Minguo calendar's (2111); today's are 113-115."""
 DATE_TYPES = ("DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE")
+
+
+def may_hold_dates(sniffed: Iterable[str], said: Sequence[str]) -> bool:
+    """Whether a table may hold a year below 1000: DuckDB typed a column as dates (``sniffed``: its
+    types), or a note ``said`` a column was stored as such (each date reader says it; a column read past
+    its Excel errors is typed again by DuckDB's cast). Pure."""
+    return any(t.startswith(("DATE", "TIMESTAMP")) for t in sniffed) or any(
+        "DATE" in n or "TIMESTAMP" in n or n.startswith("Excel error values in text") for n in said
+    )
+
+
+def early_years(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    sniffed: Mapping[str, str],
+    sniffed_formats: tuple[str | None, str | None],
+    said: Sequence[str],
+    fixed: Sequence[str],
+) -> tuple[list[str], list[str]]:
+    """``settle_early_years`` on the table's date and timestamp columns (less those the user typed,
+    ``fixed``) that hold a year below 1000; ``sniffed``, ``sniffed_formats``, ``said``: what
+    ``written_formats`` takes. Returns the notes and the columns turned back to text."""
+    types = own_table_types(conn, table)
+    dated = {c: t for c, t in types.items() if t in DATE_TYPES and c not in fixed}
+    kinds = {c: dated[c] for c in early_year_columns(conn, table, list(dated))}
+    if not kinds:
+        return [], []
+    return settle_early_years(conn, table, kinds, *written_formats(kinds, sniffed, sniffed_formats, said))
 
 
 def early_year_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]) -> list[str]:
