@@ -353,6 +353,27 @@ def test_a_windows_1252_file_is_read_as_such_and_said(tmp_path: Path) -> None:
     ]
 
 
+def test_a_latin_9_file_with_euro_signs_is_read_as_such_and_said(tmp_path: Path) -> None:
+    """Nordea's ISO-8859-15 export (held-out round nine): byte 0xA4 beside a number is its euro sign, which
+    latin-1 reads as '¤'; the load advised --encoding latin-1, which changed the text without a word."""
+    text = "Päivä;Saaja;Viesti;Määrä\n13.03.2024;Kiinteistö Oy;vuokra maaliskuu 850 €;-850,00\n"
+    text += "14.03.2024;Kesko;ruoka;-23,40\n"
+    summary = _load(tmp_path, "nordea.txt", text.encode("iso8859-15"), decimal=",")
+    assert _rows(tmp_path, "SELECT viesti FROM t ORDER BY paiva") == [("vuokra maaliskuu 850 €",), ("ruoka",)]
+    assert [n for n in summary.notes if "ISO-8859-15" in n] == [
+        "nordea.txt is not UTF-8 but ISO-8859-15 (latin-1 with the euro sign), every byte of it: read as such "
+        "(give --encoding to read it otherwise)"
+    ]
+
+
+def test_a_latin_1_file_with_a_currency_sign_apart_from_numbers_stays_latin_1(tmp_path: Path) -> None:
+    # '¤' alone, as a bullet: no euro sign beside a number, the text stays as latin-1 reads it
+    text = "name;note\nJosé;¤ see below\nRené;plain\n"
+    summary = _load(tmp_path, "odd.csv", text.encode("latin-1"), encoding="latin-1")
+    assert _rows(tmp_path, "SELECT note FROM t ORDER BY name") == [("¤ see below",), ("plain",)]
+    assert not [n for n in summary.notes if "ISO-8859-15" in n]
+
+
 def test_bytes_that_are_not_windows_1252_are_still_refused(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="neither UTF-8 nor Windows-1252"):
         _load(tmp_path, "odd.csv", b"name,city\nJos\x81,K\xf6ln\n")  # 0x81 is no Windows-1252 character

@@ -141,9 +141,9 @@ def swapped(fmt: str) -> str:
     return fmt.replace("%d", "\0").replace("%m", "%d").replace("\0", "%m")
 
 
-def file_reading(clues: Clues, column: str) -> tuple[str | None, str]:
-    """``month`` or ``day`` first for ``column`` by the rest of the file, and the reason; (None, "") when it
-    says nothing or contradicts itself. Pure."""
+def file_reading(clues: Clues, column: str, fmt: str) -> tuple[str | None, str]:
+    """``month`` or ``day`` first for ``column`` (written in ``fmt``) by the rest of the file or the dots
+    between its day and month, and the reason; (None, "") when it says nothing or contradicts itself. Pure."""
     others = {c: first for c, first in clues.decided.items() if c != column}
     if len(set(others.values())) == 1:
         other, first = next(iter(others.items()))
@@ -158,6 +158,8 @@ def file_reading(clues: Clues, column: str) -> tuple[str | None, str]:
         return "month", f"as its column {us!r} says it is a US export"
     if currencies & {"€", "£"}:
         return "day", f"as the file's {min(currencies & {'€', '£'})} amounts say"
+    if "%d.%m" in fmt or "%m.%d" in fmt:  # German, Nordic, Slavic, Turkish: no country writes 03.13.2024
+        return "day", "as dates written with dots are"
     return None, ""
 
 
@@ -390,7 +392,7 @@ def _choose_format(
     day_first = pair if first_of(pair) == "day" else swapped(pair)
     if not changed:  # 01/01/2020: the same date either way
         return day_first, ""
-    first, reason = file_reading(clues, name)
+    first, reason = file_reading(clues, name, pair)
     if first is None:
         raise refusal(name, pair, example)
     chosen = day_first if first == "day" else swapped(day_first)
