@@ -1187,6 +1187,30 @@ def test_values_padded_to_fixed_widths_are_trimmed_and_said(tmp_path: Path) -> N
     assert _rows(tmp_path, "SELECT 交易对方 FROM t ORDER BY rowid LIMIT 1") == [("美团外卖           ",)]
 
 
+def test_a_column_padded_one_space_past_its_longest_value_in_a_padded_report_is_trimmed(
+    tmp_path: Path,
+) -> None:
+    """HDFC's statement (held-out round nine) pads its narrations to a width and its references one space
+    past their longest ('0000553674489452 '): the narrations were trimmed, the references kept the space,
+    so a filter on a reference matched nothing."""
+    pad = " " * 30
+    text = "Date,Narration,Ref,Amount\n"
+    text += f"13/03/24,UPI-ZOMATO{pad},0000553674489452 ,440.29\n13/03/24,ATW-MUMBAI{pad},ICICN52024034976 ,5000.00\n"
+    text += f"14/03/24,NEFT-SALARY{pad[1:]},0000736636450343 ,80000.00\n"
+    summary = _load(tmp_path, "hdfc.txt", text)
+    assert _rows(tmp_path, "SELECT ref, narration FROM t ORDER BY rowid LIMIT 1") == [
+        ("0000553674489452", "UPI-ZOMATO")
+    ]
+    (note,) = [n for n in summary.notes if "fixed width" in n]
+    assert note.startswith("narration, ref: the spaces that pad"), note
+
+
+def test_values_ending_in_one_space_in_a_report_with_no_padding_are_kept(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "refs.csv", "id,ref\n1,A1 \n2,B2 \n3,C3 \n")
+    assert _rows(tmp_path, "SELECT ref FROM t ORDER BY id")[0] == ("A1 ",)
+    assert not [n for n in summary.notes if "fixed width" in n]
+
+
 def test_one_value_ending_in_spaces_is_kept_as_written(tmp_path: Path) -> None:
     summary = _load(tmp_path, "notes.csv", "id,note\n1,call back  \n2,sent\n3,paid\n4,open\n")
     assert _rows(tmp_path, "SELECT note FROM t ORDER BY id")[0] == ("call back  ",)
