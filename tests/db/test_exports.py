@@ -384,7 +384,7 @@ POLISH = "Data;Opis;Kwota\n13.11.2026;Źródło: przelew;-1 234,56\n14.11.2026;O
 JAPANESE = "伝票番号,商品名,金額\n004501,玄米茶 500g,980\n004502,抹茶パウダー 100g,2400\n"
 
 
-@pytest.mark.parametrize(("text", "codec"), [(POLISH, "cp1250"), (JAPANESE, "shift_jis")])
+@pytest.mark.parametrize(("text", "codec"), [(POLISH, "cp1250"), (JAPANESE, "cp932")])
 def test_a_file_in_another_windows_encoding_is_refused_naming_it_and_read_with_it(
     tmp_path: Path, text: str, codec: str
 ) -> None:
@@ -398,6 +398,20 @@ def test_a_file_in_another_windows_encoding_is_refused_naming_it_and_read_with_i
     assert [c.original for c in summary.columns] == header
     second = text.splitlines()[1].split(";" if ";" in text else ",")[1]
     assert _rows(tmp_path, f"SELECT {summary.columns[1].name} FROM t")[0] == (second,)
+
+
+def test_a_japanese_windows_file_is_named_cp932_which_keeps_its_full_width_minus(tmp_path: Path) -> None:
+    """freee's journal (held-out round nine) writes '東京－新大阪' in Windows' Shift-JIS (cp932): read as
+    Shift-JIS, as the refusal named, the full-width minus became the minus sign '−'; '㈱' is no
+    Shift-JIS character at all."""
+    text = "日付,摘要,金額\n2024/03/01,新幹線 東京－新大阪,14720\n2024/03/02,㈱山田商事 振込,55000\n"
+    with pytest.raises(LoadError, match="add --encoding cp932 if it is Japanese"):
+        _load(tmp_path, "freee.csv", text.encode("cp932"))
+    _load(tmp_path, "freee.csv", text.encode("cp932"), encoding="cp932")
+    assert _rows(tmp_path, "SELECT 摘要 FROM t ORDER BY 日付") == [
+        ("新幹線 東京－新大阪",),
+        ("㈱山田商事 振込",),
+    ]
 
 
 def test_a_bz2_file_is_unpacked_and_loaded(tmp_path: Path) -> None:

@@ -12,8 +12,9 @@ PEEK_BYTES = 1 << 16
 """The first block of a file a load looks at (``peek``)."""
 
 
-_OTHERS = (("shift_jis", "Japanese"), ("cp1250", "Central European"), ("cp1251", "Cyrillic"))
-"""Encodings Windows saves text in besides Windows-1252, each named when a file's bytes read as its text."""
+_OTHERS = (("cp932", "Japanese"), ("cp1250", "Central European"), ("cp1251", "Cyrillic"))
+"""Encodings Windows saves text in besides Windows-1252, each named when a file's bytes read as its text
+(Japanese as Windows' Shift-JIS, cp932: its ㈱ and full-width minus are not Shift-JIS's)."""
 
 
 def fitting(head: bytes, than: float = 0.0) -> str:
@@ -151,7 +152,7 @@ def _native_share(text: str, codec: str) -> float:
     words of Cyrillic letters alone (``opйration`` is a French word read as Cyrillic). For the others:
     words of letters, some of them ASCII (``wodę``, ``Größe``; ``Äàòà`` is a Russian word read as
     Windows-1252, ``Op³ata`` a Polish one). Pure."""
-    if codec == "shift_jis":
+    if codec == "cp932":
         wide = [c for c in text if not c.isascii()]
         japanese = sum(
             1

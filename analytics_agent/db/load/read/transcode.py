@@ -3,7 +3,7 @@ the bytes 0x80-0x9f that hold ``€``, ``“`` and ``–``): read through a UTF-
 as a zip member is unpacked (``db.archives``), and said in one line. Only a file whose first block is not
 UTF-8 and holds such bytes is copied, and only when every byte of it is Windows-1252; otherwise it is left
 to the check that refuses it (``db.peek``), naming the encodings its bytes fit. Any other encoding Python
-knows and DuckDB does not (``--encoding cp1250``, ``shift_jis``) is read through such a copy too."""
+knows and DuckDB does not (``--encoding cp1250``, ``cp932``) is read through such a copy too."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ NATIVE = frozenset({"utf-8", "utf8", "utf-16", "utf16", "latin-1", "latin1"})
 
 def copied_codec(encoding: str | None) -> str | None:
     """The Python codec that reads a file given ``--encoding`` through a UTF-8 copy: any DuckDB cannot
-    read itself (``windows-1252``, ``cp1250``, ``shift_jis``); None for DuckDB's own, none given, or a name
+    read itself (``windows-1252``, ``cp1250``, ``cp932``); None for DuckDB's own, none given, or a name
     Python does not know (the check of the file says so). Pure."""
     name = (encoding or "").lower().replace("_", "-")
     if not name or name in NATIVE:
