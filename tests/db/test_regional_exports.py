@@ -65,3 +65,30 @@ def test_yes_no_words_of_more_languages_are_booleans(tmp_path: Path, yes: str, n
     assert f"flag: {yes!r} and {no!r} stored as BOOLEAN ({yes!r} true); add --type flag=VARCHAR" in "".join(
         summary.notes
     )
+
+
+def test_percents_written_with_the_sign_first_read_as_percents(tmp_path: Path) -> None:
+    # before: Trendyol's commission rates '%21,5' and '%17' (Turkish writes the sign first) stayed text
+    text = (
+        "Sipariş No;Komisyon Oranı;İndirim Oranı\r\n"
+        "10001;%21,5;%0\r\n10002;%17;-%2,5\r\n10003;%21,5;%-3\r\n10004;%8,25;% 10\r\n"
+    )
+    summary = load_text(tmp_path, "trendyol.csv", text.encode("cp1254"), encoding="cp1254")
+    types = stored_types(summary)
+    assert types["komisyon_oranı"] == "DOUBLE" and types["indirim_oranı"] == "DOUBLE"
+    assert stored_rows(tmp_path, "SELECT komisyon_oranı, indirim_oranı FROM t ORDER BY siparis_no") == [
+        (21.5, 0.0),
+        (17.0, -2.5),
+        (21.5, -3.0),
+        (8.25, 10.0),
+    ]
+    (note,) = [n for n in summary.notes if n.startswith("amounts stored as numbers")]
+    assert "komisyon_oranı '%21,5' -> 21.5 (%, not 0.215)" in note
+    assert note.endswith("add --type komisyon_oranı=VARCHAR (for each such column) to keep them as text")
+
+
+def test_a_percent_sign_first_in_some_values_and_after_in_others_still_reads(tmp_path: Path) -> None:
+    # both ways in one column, every value a percent: one unit, read alike; a lone '%' word stays text
+    summary = load_text(tmp_path, "p.csv", "id,rate,code\n1,%5.5,%ab\n2,7.25%,%cd\n3,%12,%ef\n")
+    assert stored_types(summary)["rate"] == "DOUBLE" and stored_types(summary)["code"] == "VARCHAR"
+    assert stored_rows(tmp_path, "SELECT rate FROM t ORDER BY id") == [(5.5,), (7.25,), (12.0,)]
