@@ -92,3 +92,71 @@ def test_a_percent_sign_first_in_some_values_and_after_in_others_still_reads(tmp
     summary = load_text(tmp_path, "p.csv", "id,rate,code\n1,%5.5,%ab\n2,7.25%,%cd\n3,%12,%ef\n")
     assert stored_types(summary)["rate"] == "DOUBLE" and stored_types(summary)["code"] == "VARCHAR"
     assert stored_rows(tmp_path, "SELECT rate FROM t ORDER BY id") == [(5.5,), (7.25,), (12.0,)]
+
+
+def test_polish_genitive_months_with_a_time_after_a_comma_are_timestamps(tmp_path: Path) -> None:
+    # before: Allegro's '9 stycznia 2024, 11:46' stayed text: no Polish month names, no comma before a time
+    text = (
+        "Numer;Data zakupu;Kwota\n"
+        "A1;9 stycznia 2024, 11:46;121,99 zł\nA2;19 lutego 2024, 06:02;7,99 zł\n"
+        "A3;3 marca 2024, 20:34;1 419,99 zł\nA4;30 października 2024, 06:52;5,00 zł\n"
+    )
+    summary = load_text(tmp_path, "allegro.csv", text)
+    assert stored_types(summary)["data_zakupu"] == "TIMESTAMP"
+    assert [str(v) for (v,) in stored_rows(tmp_path, "SELECT data_zakupu FROM t ORDER BY numer")] == [
+        "2024-01-09 11:46:00",
+        "2024-02-19 06:02:00",
+        "2024-03-03 20:34:00",
+        "2024-10-30 06:52:00",
+    ]
+    assert (
+        "data_zakupu: text dates like '9 stycznia 2024, 11:46' stored as TIMESTAMP (format %d %b %Y, %H:%M; "
+        "month names read in English, '9 stycznia 2024, 11:46' as '9 Jan 2024, 11:46'); add --type "
+        "data_zakupu=VARCHAR to keep them as text"
+    ) in summary.notes
+
+
+@pytest.mark.parametrize(
+    ("written", "day"),
+    [
+        (["9. ledna 2024", "28. února 2024", "1. prosince 2024"], ["2024-01-09", "2024-02-28", "2024-12-01"]),
+        (
+            ["9 января 2024 г.", "28 февраля 2024 г.", "1 ДЕКАБРЯ 2024 г."],
+            ["2024-01-09", "2024-02-28", "2024-12-01"],
+        ),
+        (
+            ["9 січня 2024 р.", "28 лютого 2024 р.", "1 грудня 2024 р."],
+            ["2024-01-09", "2024-02-28", "2024-12-01"],
+        ),
+        (
+            ["9 Ιανουαρίου 2024", "28 ΦΕΒΡΟΥΑΡΙΟΥ 2024", "1 Μαΐου 2024"],
+            ["2024-01-09", "2024-02-28", "2024-05-01"],
+        ),
+        (
+            ["9. tammikuuta 2024", "28. helmikuuta 2024", "1. joulukuuta 2024"],
+            ["2024-01-09", "2024-02-28", "2024-12-01"],
+        ),
+    ],
+)
+def test_genitive_month_names_of_more_languages_are_dates(
+    tmp_path: Path, written: list[str], day: list[str]
+) -> None:
+    # before: Czech, Russian, Ukrainian, Greek and Finnish month names (in the case a date writes them) stayed text
+    text = "id;datum\n" + "".join(f"{i};{w}\n" for i, w in enumerate(written))
+    summary = load_text(tmp_path, "d.csv", text)
+    assert stored_types(summary)["datum"] == "DATE", summary.notes
+    assert [str(v) for (v,) in stored_rows(tmp_path, "SELECT datum FROM t ORDER BY id")] == day
+    assert any(
+        n.startswith("datum: text dates like") and "month names read in English" in n for n in summary.notes
+    )
+
+
+def test_a_numeric_date_with_a_time_after_a_comma_is_a_timestamp(tmp_path: Path) -> None:
+    # a browser's toLocaleString ('1/12/2026, 6:32:00 AM') and a Polish panel's '09.01.2024, 11:46'
+    text = 'id,seen,kiedy\n1,"1/12/2026, 6:32:00 AM","09.01.2024, 11:46"\n2,"1/13/2026, 11:05:00 PM","19.01.2024, 06:02"\n'
+    summary = load_text(tmp_path, "c.csv", text)
+    assert stored_types(summary)["seen"] == "TIMESTAMP" and stored_types(summary)["kiedy"] == "TIMESTAMP"
+    assert [tuple(map(str, r)) for r in stored_rows(tmp_path, "SELECT seen, kiedy FROM t ORDER BY id")] == [
+        ("2026-01-12 06:32:00", "2024-01-09 11:46:00"),
+        ("2026-01-13 23:05:00", "2024-01-19 06:02:00"),
+    ]
