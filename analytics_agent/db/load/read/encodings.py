@@ -117,11 +117,20 @@ def _baltic(head: bytes) -> bool:
     ``SĄSKAITA``), where the Baltic reading is one language's letters. German reads alike in both and
     fits German in Windows-1252. Estonian without ``š`` or ``ž`` (``Lõuna``, ``Pärnu``) reads alike in both:
     Windows-1252's own reading stands, as a load would read it the same. Pure."""
-    text, western = head.decode("cp1257", errors="replace"), head.decode("cp1252", errors="replace")
-    if not any(b != w and b.isalpha() for b, w in zip(text, western)):
+    if not any(_baltic_letter(byte) for byte in set(head.translate(None, _ASCII))):
         return False
-    baltic = _fit(text, _BALTIC)
-    return baltic >= 0.97 and baltic >= _fit(western) + 0.1
+    baltic = _fit(head.decode("cp1257", errors="replace"), _BALTIC)
+    return baltic >= 0.97 and baltic >= _fit(head.decode("cp1252", errors="replace")) + 0.1
+
+
+_ASCII = bytes(range(128))
+
+
+def _baltic_letter(byte: int) -> bool:
+    """Whether Windows-1257 reads ``byte`` as a letter Windows-1252 reads otherwise (``ā``, not ``ä``). Pure."""
+    one = bytes((byte,))
+    baltic = one.decode("cp1257", errors="replace")
+    return baltic.isalpha() and baltic != one.decode("cp1252", errors="replace")
 
 
 def decodes(head: bytes, codec: str) -> bool:

@@ -103,6 +103,8 @@ _COMMA_TIME = r", \d{1,2}:\d{2}"
 def commas(formats: tuple[str, ...]) -> tuple[str, ...]:
     """``formats`` with a comma between the date and the time. Pure."""
     return tuple(f.replace(" %H", ", %H").replace(" %I", ", %I") for f in formats)
+
+
 ZONED_FORMATS = ("%Y-%m-%d %H:%M:%S %z", "%Y-%m-%d %H:%M %z", "%Y-%m-%dT%H:%M:%S %z", "%Y-%m-%dT%H:%M %z")
 """Timestamps with their UTC offset after a space (Shopify's ``2024-02-02 21:23:08 -0500``), which DuckDB's
 sniffer and cast leave as text (``2024-02-02T21:23:08-05:00`` it reads itself): stored as the instants
