@@ -17,7 +17,7 @@ _DATE_HELP = (
     "(repeatable)."
 )
 ENCODING_HELP = (
-    "File encoding: utf-8, utf-16, latin-1, or any other Python reads (windows-1252, cp1250, shift_jis)."
+    "File encoding: utf-8, utf-16, latin-1, or any other Python reads (windows-1252, cp1250, cp932)."
 )
 NULL_HELP = (
     "A value that means missing (repeatable), besides the default set NA, N/A, n/a, NULL, null, None, "

@@ -44,10 +44,12 @@ def _full(number: str, decimals: str) -> str:
     leading plus (``+5.1 %``) or a trailing one after a decimal part (Maybank's ``6,250.00+`` beside
     ``908.41-``; ``10+`` is "ten or more", no amount): ``decimals`` is ``number`` with one. Excel's accounting format writes a currency with parentheses after it
     (`` $ (1,234.50)``) and zero as a currency and a dash (`` $ -   ``); a currency written after the
-    number follows the parentheses (``(17,625.24) ر.س``)."""
-    amount = f"(?:{CURRENCY}{SP})?{number}{SP}%?(?:{SP}{CURRENCY})?"
+    number follows the parentheses (``(17,625.24) ر.س``). Turkish writes the percent sign first (``%21,5``,
+    ``-%3``, ``%-3``)."""
+    amount = f"(?:(?:{CURRENCY}{SP})?{number}{SP}%?(?:{SP}{CURRENCY})?|%{SP}{number})"
     signed = (
         f"\\({SP}{amount}{SP}\\)|{MINUS}{SP}{amount}|[+]{SP}{amount}|{amount}{SP}-|(?:{CURRENCY}{SP})?{decimals}{SP}[+]"
+        f"|%{SP}{MINUS}{SP}{number}"
         f"|{CURRENCY}{SP}{MINUS}{SP}{number}{SP}%?|{CURRENCY}{SP}\\({SP}{number}{SP}\\)"
         f"|{CURRENCY}{SP}-|\\({SP}{number}{SP}\\){SP}{CURRENCY}|{amount}"
     )
@@ -130,9 +132,10 @@ def simple(mark: str, dollar: bool, percent: bool) -> str:
     numbers) written the plainest way, no space, negative by a leading minus or parentheses:
     ``$1,234.50``, ``-$5``, ``$-5``, ``($84.10)`` (``dollar``: ``$`` or nothing before the number; no
     other currency), ``12%``, ``(1,5%)`` (``percent``: a percent sign in every value, else in none),
-    ``1.234,50``. ``simple_value_sql`` reads every value it matches; ``POINT`` (``COMMA``) matches each."""
+    ``1.234,50``, Turkish ``%21,5``. ``simple_value_sql`` reads every value it matches; ``POINT`` (``COMMA``)
+    matches each."""
     number = f"(?:{_SIMPLE_NUMBERS[mark]})"
-    amount = ("[$]?" if dollar else "") + number + ("%" if percent else "")
+    amount = ("[$]?" if dollar else "") + (f"(?:{number}%|%{number})" if percent else number)
     forms = [amount, f"-{amount}", f"\\({amount}\\)"] + ([f"[$]-{number}"] if dollar and not percent else [])
     return f"^(?:{'|'.join(forms)})$"
 

@@ -66,9 +66,9 @@ def _old_candidates(text: Sequence[str], probe: dict[str, Sequence[str]]) -> tup
             if all(re.match(t._DATE_SHAPE, v) for v in values):
                 shaped[name] = values[0]
         elif all(len(v) <= 24 and re.match(t._WRITTEN_STAMP, v) for v in values):
-            keep[name] = t.TEXT_STAMP_FORMATS
+            keep[name] = t._stamp_formats(t.TEXT_STAMP_FORMATS, values[0])
         elif all(len(v) <= 30 and re.match(t._NAMED_STAMP, v) for v in values):
-            keep[name] = t.NAMED_STAMP_FORMATS
+            keep[name] = t._stamp_formats(t.NAMED_STAMP_FORMATS, values[0])
         elif all(len(v) <= 26 and re.match(t._ZONED_STAMP, v) for v in values):
             keep[name] = t.ZONED_FORMATS
         elif all(len(v) <= 28 and re.match(t._UTC_STAMP, v) for v in values):

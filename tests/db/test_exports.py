@@ -353,6 +353,27 @@ def test_a_windows_1252_file_is_read_as_such_and_said(tmp_path: Path) -> None:
     ]
 
 
+def test_a_latin_9_file_with_euro_signs_is_read_as_such_and_said(tmp_path: Path) -> None:
+    """Nordea's ISO-8859-15 export (held-out round nine): byte 0xA4 beside a number is its euro sign, which
+    latin-1 reads as '¤'; the load advised --encoding latin-1, which changed the text without a word."""
+    text = "Päivä;Saaja;Viesti;Määrä\n13.03.2024;Kiinteistö Oy;vuokra maaliskuu 850 €;-850,00\n"
+    text += "14.03.2024;Kesko;ruoka;-23,40\n"
+    summary = _load(tmp_path, "nordea.txt", text.encode("iso8859-15"), decimal=",")
+    assert _rows(tmp_path, "SELECT viesti FROM t ORDER BY paiva") == [("vuokra maaliskuu 850 €",), ("ruoka",)]
+    assert [n for n in summary.notes if "ISO-8859-15" in n] == [
+        "nordea.txt is not UTF-8 but ISO-8859-15 (latin-1 with the euro sign), every byte of it: read as such "
+        "(give --encoding to read it otherwise)"
+    ]
+
+
+def test_a_latin_1_file_with_a_currency_sign_apart_from_numbers_stays_latin_1(tmp_path: Path) -> None:
+    # '¤' alone, as a bullet: no euro sign beside a number, the text stays as latin-1 reads it
+    text = "name;note\nJosé;¤ see below\nRené;plain\n"
+    summary = _load(tmp_path, "odd.csv", text.encode("latin-1"), encoding="latin-1")
+    assert _rows(tmp_path, "SELECT note FROM t ORDER BY name") == [("¤ see below",), ("plain",)]
+    assert not [n for n in summary.notes if "ISO-8859-15" in n]
+
+
 def test_bytes_that_are_not_windows_1252_are_still_refused(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match="neither UTF-8 nor Windows-1252"):
         _load(tmp_path, "odd.csv", b"name,city\nJos\x81,K\xf6ln\n")  # 0x81 is no Windows-1252 character
@@ -363,7 +384,7 @@ POLISH = "Data;Opis;Kwota\n13.11.2026;Źródło: przelew;-1 234,56\n14.11.2026;O
 JAPANESE = "伝票番号,商品名,金額\n004501,玄米茶 500g,980\n004502,抹茶パウダー 100g,2400\n"
 
 
-@pytest.mark.parametrize(("text", "codec"), [(POLISH, "cp1250"), (JAPANESE, "shift_jis")])
+@pytest.mark.parametrize(("text", "codec"), [(POLISH, "cp1250"), (JAPANESE, "cp932")])
 def test_a_file_in_another_windows_encoding_is_refused_naming_it_and_read_with_it(
     tmp_path: Path, text: str, codec: str
 ) -> None:
@@ -377,6 +398,20 @@ def test_a_file_in_another_windows_encoding_is_refused_naming_it_and_read_with_i
     assert [c.original for c in summary.columns] == header
     second = text.splitlines()[1].split(";" if ";" in text else ",")[1]
     assert _rows(tmp_path, f"SELECT {summary.columns[1].name} FROM t")[0] == (second,)
+
+
+def test_a_japanese_windows_file_is_named_cp932_which_keeps_its_full_width_minus(tmp_path: Path) -> None:
+    """freee's journal (held-out round nine) writes '東京－新大阪' in Windows' Shift-JIS (cp932): read as
+    Shift-JIS, as the refusal named, the full-width minus became the minus sign '−'; '㈱' is no
+    Shift-JIS character at all."""
+    text = "日付,摘要,金額\n2024/03/01,新幹線 東京－新大阪,14720\n2024/03/02,㈱山田商事 振込,55000\n"
+    with pytest.raises(LoadError, match="add --encoding cp932 if it is Japanese"):
+        _load(tmp_path, "freee.csv", text.encode("cp932"))
+    _load(tmp_path, "freee.csv", text.encode("cp932"), encoding="cp932")
+    assert _rows(tmp_path, "SELECT 摘要 FROM t ORDER BY 日付") == [
+        ("新幹線 東京－新大阪",),
+        ("㈱山田商事 振込",),
+    ]
 
 
 def test_a_bz2_file_is_unpacked_and_loaded(tmp_path: Path) -> None:
@@ -1164,6 +1199,30 @@ def test_values_padded_to_fixed_widths_are_trimmed_and_said(tmp_path: Path) -> N
     assert "付款时间 read as dates" in note and "--type 付款时间=VARCHAR" in note
     _load(tmp_path, "alipay.csv", ALIPAY, types={"交易对方": "VARCHAR"})
     assert _rows(tmp_path, "SELECT 交易对方 FROM t ORDER BY rowid LIMIT 1") == [("美团外卖           ",)]
+
+
+def test_a_column_padded_one_space_past_its_longest_value_in_a_padded_report_is_trimmed(
+    tmp_path: Path,
+) -> None:
+    """HDFC's statement (held-out round nine) pads its narrations to a width and its references one space
+    past their longest ('0000553674489452 '): the narrations were trimmed, the references kept the space,
+    so a filter on a reference matched nothing."""
+    pad = " " * 30
+    text = "Date,Narration,Ref,Amount\n"
+    text += f"13/03/24,UPI-ZOMATO{pad},0000553674489452 ,440.29\n13/03/24,ATW-MUMBAI{pad},ICICN52024034976 ,5000.00\n"
+    text += f"14/03/24,NEFT-SALARY{pad[1:]},0000736636450343 ,80000.00\n"
+    summary = _load(tmp_path, "hdfc.txt", text)
+    assert _rows(tmp_path, "SELECT ref, narration FROM t ORDER BY rowid LIMIT 1") == [
+        ("0000553674489452", "UPI-ZOMATO")
+    ]
+    (note,) = [n for n in summary.notes if "fixed width" in n]
+    assert note.startswith("narration, ref: the spaces that pad"), note
+
+
+def test_values_ending_in_one_space_in_a_report_with_no_padding_are_kept(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "refs.csv", "id,ref\n1,A1 \n2,B2 \n3,C3 \n")
+    assert _rows(tmp_path, "SELECT ref FROM t ORDER BY id")[0] == ("A1 ",)
+    assert not [n for n in summary.notes if "fixed width" in n]
 
 
 def test_one_value_ending_in_spaces_is_kept_as_written(tmp_path: Path) -> None:

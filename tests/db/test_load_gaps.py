@@ -43,13 +43,25 @@ def test_an_ambiguous_text_date_column_reads_month_first_when_the_files_other_da
     assert "format %m.%d.%Y" in note and "--date-format seen=%d.%m.%Y" in note  # the other reading, said
 
 
-def test_the_same_text_dates_alone_are_refused_naming_both_readings(tmp_path: Path) -> None:
-    """The control of the test above: with no month-first dates beside them, nothing says which reading
-    the same values mean, so the load is refused with both options (issue 36), never guessed: what
-    decided month-first there was the other column."""
+def test_the_same_text_dates_alone_read_day_first_as_dots_say(tmp_path: Path) -> None:
+    """The control of the test above: with no month-first dates beside them, the dots decide (no country
+    writes its dates month-first with dots: 03.04.2020 is 3 April in Germany, Finland, Russia, Turkey),
+    said with the option that reads them the other way."""
+    summary = _load(tmp_path, "id,seen\n1,03.04.2020\n2,05.06.2020\n")
+    assert _rows(tmp_path, "SELECT seen FROM t ORDER BY id") == [
+        (datetime.date(2020, 4, 3),),
+        (datetime.date(2020, 6, 5),),
+    ]
+    note = next(n for n in summary.notes if n.startswith("seen:"))
+    assert "as dates written with dots are" in note and "--date-format seen=%m.%d.%Y" in note
+
+
+def test_slashed_dates_alone_are_refused_naming_both_readings(tmp_path: Path) -> None:
+    """With slashes nothing says which reading the values mean (both are written), so the load is refused
+    with both options (issue 36), never guessed."""
     with pytest.raises(LoadError) as refused:
-        _load(tmp_path, "id,seen\n1,03.04.2020\n2,05.06.2020\n")
-    assert "--date-format seen=%m.%d.%Y" in str(refused.value) and "--date-format seen=%d.%m.%Y" in str(
+        _load(tmp_path, "id,seen\n1,03/04/2020\n2,05/06/2020\n")
+    assert "--date-format seen=%m/%d/%Y" in str(refused.value) and "--date-format seen=%d/%m/%Y" in str(
         refused.value
     )
 

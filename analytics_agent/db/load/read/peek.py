@@ -201,7 +201,7 @@ def _decode(head: bytes, encoding: str) -> str:
     except LookupError:
         raise LoadError(
             f"--encoding {encoding}: no such encoding; e.g. utf-8, utf-16, latin-1, windows-1252, cp1250, "
-            "shift_jis"
+            "cp932"
         ) from None
 
 

@@ -3,12 +3,13 @@ the bytes 0x80-0x9f that hold ``€``, ``“`` and ``–``): read through a UTF-
 as a zip member is unpacked (``db.archives``), and said in one line. Only a file whose first block is not
 UTF-8 and holds such bytes is copied, and only when every byte of it is Windows-1252; otherwise it is left
 to the check that refuses it (``db.peek``), naming the encodings its bytes fit. Any other encoding Python
-knows and DuckDB does not (``--encoding cp1250``, ``shift_jis``) is read through such a copy too."""
+knows and DuckDB does not (``--encoding cp1250``, ``cp932``) is read through such a copy too."""
 
 from __future__ import annotations
 
 import codecs
 import contextlib
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -30,7 +31,7 @@ NATIVE = frozenset({"utf-8", "utf8", "utf-16", "utf16", "latin-1", "latin1"})
 
 def copied_codec(encoding: str | None) -> str | None:
     """The Python codec that reads a file given ``--encoding`` through a UTF-8 copy: any DuckDB cannot
-    read itself (``windows-1252``, ``cp1250``, ``shift_jis``); None for DuckDB's own, none given, or a name
+    read itself (``windows-1252``, ``cp1250``, ``cp932``); None for DuckDB's own, none given, or a name
     Python does not know (the check of the file says so). Pure."""
     name = (encoding or "").lower().replace("_", "-")
     if not name or name in NATIVE:
@@ -52,7 +53,7 @@ def utf8_copies(
     if encoding and not given:
         wanted = []
     else:
-        wanted = [i for i, f in enumerate(files) if (given and not _packed(f)) or _windows_1252(f)]
+        wanted = [i for i, f in enumerate(files) if (given and not _packed(f)) or _western(f)]
     if not wanted:
         yield list(files), []
         return
@@ -60,7 +61,8 @@ def utf8_copies(
     try:
         paths, notes = list(files), []
         for i in wanted:
-            copy = _transcoded(files[i], folder / str(i), given or "cp1252")
+            codec = given or _western(files[i]) or "cp1252"
+            copy = _transcoded(files[i], folder / str(i), codec)
             if copy is None and given:
                 raise LoadError(
                     f"{inputs[i].label} is not {encoding} either (it holds a byte that encoding lacks, or is "
@@ -72,8 +74,8 @@ def utf8_copies(
                     []
                     if given
                     else [
-                        f"{inputs[i].label} is not UTF-8 but Windows-1252 (what Excel on Windows saves), every byte "
-                        "of it: read as such (give --encoding to read it otherwise)"
+                        f"{inputs[i].label} is not UTF-8 but {_SAID[codec]}, every byte of it: read as such (give "
+                        "--encoding to read it otherwise)"
                     ]
                 )
         yield paths, notes
@@ -85,21 +87,33 @@ def _packed(path: Path) -> bool:
     return path.name.lower().endswith(_PACKED)
 
 
-def _windows_1252(path: Path) -> bool:
-    """Whether the file's first block says Windows-1252: not UTF-8, its bytes past ASCII read as text
-    (with none in 0x80-0x9f it is latin-1 too, which reads those bytes alike)."""
+_SAID = {
+    "cp1252": "Windows-1252 (what Excel on Windows saves)",
+    "iso8859-15": "ISO-8859-15 (latin-1 with the euro sign)",
+}
+_EURO = re.compile(rb"\d[ \xa0]?\xa4|\xa4[ \xa0]?\d")
+"""Byte 0xA4 beside a number: ISO-8859-15's ``€``, where latin-1 and Windows-1252 read ``¤`` (a Finnish
+bank's ``850 €``)."""
+
+
+def _western(path: Path) -> str | None:
+    """The codec the file's first block says, of the Western ones DuckDB cannot read: ``cp1252`` when not
+    UTF-8 and its bytes past ASCII read as text (with none in 0x80-0x9f it is latin-1 too, which reads
+    those bytes alike), ``iso8859-15`` for latin-1 bytes with a euro sign beside a number; else None."""
     if _packed(path):
-        return False
+        return None
     try:
         with path.open("rb") as handle:
             head = handle.read(PEEK_BYTES)
     except OSError:
-        return False  # the load says so itself
+        return None  # the load says so itself
     # Windows-1252 reads every byte of a Central European or Cyrillic file too, as the wrong letters
     guessed = guess_encoding(head)
+    if guessed == "latin-1" and _EURO.search(head) and not better_encodings(head):
+        return "iso8859-15"
     if guessed == "latin-1":  # no byte of Windows-1252's own: its words must say so (not 'ÿÿ' in a list)
-        return share(head, "cp1252") >= 0.5 and not better_encodings(head)
-    return guessed == "windows-1252" and not better_encodings(head)
+        return "cp1252" if share(head, "cp1252") >= 0.5 and not better_encodings(head) else None
+    return "cp1252" if guessed == "windows-1252" and not better_encodings(head) else None
 
 
 def _transcoded(path: Path, folder: Path, codec: str) -> Path | None:

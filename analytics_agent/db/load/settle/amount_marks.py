@@ -48,5 +48,9 @@ def amount_marks(value: str) -> tuple[str, bool] | None:
             text = text[1:-1].strip(" \u00a0\u202f")
     if text.endswith("%"):
         text, marked = text[:-1].rstrip(" \u00a0\u202f"), True
+    elif text.startswith("%"):  # Turkish: ``%21,5``, ``%-3``
+        text, marked = text[1:].lstrip(" \u00a0\u202f"), True
+        if text[:1] in ("-", "\u2212"):
+            text = text[1:].lstrip(" \u00a0\u202f")
     marks = ("." if _POINT_READS.fullmatch(text) else "") + ("," if _COMMA_READS.fullmatch(text) else "")
     return (marks, marked) if marks else None

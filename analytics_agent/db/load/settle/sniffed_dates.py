@@ -86,7 +86,7 @@ def settle_sniffed(
             )
             notes.append(f"{name}: dates read {first}-first ({fmt}); {why}")
         elif changing:
-            wanted, reason = file_reading(clues, name)
+            wanted, reason = file_reading(clues, name, fmt)
             if wanted is None:
                 example = first_row(
                     conn.execute(

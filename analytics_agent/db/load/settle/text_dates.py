@@ -29,7 +29,7 @@ _WRITTEN_DATE = (
     r"|^\d{4}年\d{1,2}月\d{1,2}日$|^\d{4}\. ?\d{1,2}\. ?\d{1,2}\.$"
 )
 _WRITTEN_STAMP = (
-    r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+    r"^\d{1,2}([-/.])\d{1,2}\1(\d{4}|\d{2}),? \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
     r"|^\d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(:\d{2})? ?[AaPp][Mm]$"
 )
 _NAMED_STAMP = r"^([A-Za-z]{3,9} \d{1,2},? \d{4}|\d{1,2}[-/ ][A-Za-z]{3,9}[-/ ]\d{2,4}),? \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
@@ -95,6 +95,16 @@ NAMED_STAMP_FORMATS = tuple(
     for time in ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p")
 )
 """Timestamps with a month name (Mailchimp's ``Jan 12, 2026 06:32 am``, Jira's ``06/Oct/26 2:21 PM``)."""
+_COMMA_TIME = r", \d{1,2}:\d{2}"
+"""A time written after the date and a comma (Allegro's ``9 stycznia 2024, 11:46``, a browser's
+``1/12/2026, 6:32:00 AM``): read with ``commas``' formats."""
+
+
+def commas(formats: tuple[str, ...]) -> tuple[str, ...]:
+    """``formats`` with a comma between the date and the time. Pure."""
+    return tuple(f.replace(" %H", ", %H").replace(" %I", ", %I") for f in formats)
+
+
 ZONED_FORMATS = ("%Y-%m-%d %H:%M:%S %z", "%Y-%m-%d %H:%M %z", "%Y-%m-%dT%H:%M:%S %z", "%Y-%m-%dT%H:%M %z")
 """Timestamps with their UTC offset after a space (Shopify's ``2024-02-02 21:23:08 -0500``), which DuckDB's
 sniffer and cast leave as text (``2024-02-02T21:23:08-05:00`` it reads itself): stored as the instants
@@ -141,9 +151,9 @@ def swapped(fmt: str) -> str:
     return fmt.replace("%d", "\0").replace("%m", "%d").replace("\0", "%m")
 
 
-def file_reading(clues: Clues, column: str) -> tuple[str | None, str]:
-    """``month`` or ``day`` first for ``column`` by the rest of the file, and the reason; (None, "") when it
-    says nothing or contradicts itself. Pure."""
+def file_reading(clues: Clues, column: str, fmt: str) -> tuple[str | None, str]:
+    """``month`` or ``day`` first for ``column`` (written in ``fmt``) by the rest of the file or the dots
+    between its day and month, and the reason; (None, "") when it says nothing or contradicts itself. Pure."""
     others = {c: first for c, first in clues.decided.items() if c != column}
     if len(set(others.values())) == 1:
         other, first = next(iter(others.items()))
@@ -158,6 +168,8 @@ def file_reading(clues: Clues, column: str) -> tuple[str | None, str]:
         return "month", f"as its column {us!r} says it is a US export"
     if currencies & {"€", "£"}:
         return "day", f"as the file's {min(currencies & {'€', '£'})} amounts say"
+    if "%d.%m" in fmt or "%m.%d" in fmt:  # German, Nordic, Slavic, Turkish: no country writes 03.13.2024
+        return "day", "as dates written with dots are"
     return None, ""
 
 
@@ -328,9 +340,9 @@ def _candidates(
         # plain tests before each regex, which is compiled on first use: a time holds a colon; a month
         # period, ``_may_be_period`` (the compiles cost a small load 0.8 ms of CPU)
         elif all(len(v) <= 24 and ":" in v and re.match(_WRITTEN_STAMP, v) for v in values):
-            keep[name] = TEXT_STAMP_FORMATS
+            keep[name] = _stamp_formats(TEXT_STAMP_FORMATS, values[0])
         elif all(len(v) <= 30 and ":" in v and re.match(_NAMED_STAMP, v) for v in values):
-            keep[name] = NAMED_STAMP_FORMATS
+            keep[name] = _stamp_formats(NAMED_STAMP_FORMATS, values[0])
         elif all(len(v) <= 26 and ":" in v and re.match(_ZONED_STAMP, v) for v in values):
             keep[name] = ZONED_FORMATS
         elif all(len(v) <= 28 and ":" in v and re.match(_UTC_STAMP, v) for v in values):
@@ -338,6 +350,12 @@ def _candidates(
         elif all(len(v) <= 14 and _may_be_period(v) and re.match(_MONTH_PERIOD, v) for v in values):
             keep[name] = MONTH_FORMATS
     return keep, shaped, local & set(keep)
+
+
+def _stamp_formats(formats: tuple[str, ...], first: str) -> tuple[str, ...]:
+    """The timestamp formats to try on a column whose first value is ``first``: with a comma before the
+    time when it writes one (``commas``), else ``formats``. Pure."""
+    return commas(formats) if "," in first and re.search(_COMMA_TIME, first) else formats
 
 
 def _value_sql(name: str, local: set[str]) -> str:
@@ -390,7 +408,7 @@ def _choose_format(
     day_first = pair if first_of(pair) == "day" else swapped(pair)
     if not changed:  # 01/01/2020: the same date either way
         return day_first, ""
-    first, reason = file_reading(clues, name)
+    first, reason = file_reading(clues, name, pair)
     if first is None:
         raise refusal(name, pair, example)
     chosen = day_first if first == "day" else swapped(day_first)

@@ -74,7 +74,7 @@ _NUMBER = re.compile(r"[+-]?[0-9][0-9.,]*")
 def padded_columns(probe: dict[str, list[str]], marked: list[str]) -> list[str]:
     """The columns (not ``marked``) at least half of whose first values end in two spaces or more: a
     report padded to fixed widths (Alipay's bill); when two columns are, any with a padded value (a
-    long value fills its width). Not those of numbers alone: the load reads padded numbers itself
+    long value fills its width), with any column whose every value ends in a space. Not those of numbers alone: the load reads padded numbers itself
     (``plain_numbers``). Pure."""
     texts = {
         c: values
@@ -83,7 +83,12 @@ def padded_columns(probe: dict[str, list[str]], marked: list[str]) -> list[str]:
     }
     padded = {c: sum(map(_padded, values)) for c, values in texts.items()}
     half = [c for c, values in texts.items() if values and 2 * padded[c] >= len(values)]
-    return half if len(half) < 2 else [c for c in texts if padded[c]]
+    found = half if len(half) < 2 else [c for c in texts if padded[c]]
+    # in a padded report, a column whose every value ends in a space is padded one past its longest
+    # value (HDFC's references, '0000553674489452 ')
+    return found and [
+        c for c, values in texts.items() if c in found or (values and all(v.endswith(" ") for v in values))
+    ]
 
 
 _ISO = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"

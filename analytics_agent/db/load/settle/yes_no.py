@@ -33,6 +33,13 @@ PAIRS = (
     ("tak", "nie"),
     ("igen", "nem"),
     ("kyllä", "ei"),
+    ("jah", "ei"),  # Estonian
+    ("jā", "nē"),  # Latvian
+    ("taip", "ne"),  # Lithuanian
+    ("da", "ne"),  # Croatian, Serbian, Slovenian, Bosnian
+    ("да", "не"),  # Bulgarian, Serbian, Macedonian
+    ("já", "nei"),  # Icelandic
+    ("evet", "hayir"),  # Turkish as systems write it without ı
     ("evet", "hayır"),
     ("ναι", "όχι"),
     ("wahr", "falsch"),
