@@ -34,6 +34,7 @@ from analytics_agent.db.load.read.titles import (
     table_start,
     title_above_header,
     title_block,
+    widest_title,
 )
 from analytics_agent.db.load.read.under_header import may_describe
 from analytics_agent.db.load.settle.hex_values import written_in_hex
@@ -266,6 +267,8 @@ def _pin(
             title = title_above_header(head, delimiter, quote, start)
             if title is not None and not _quoted_header(head, delimiter, len(sniffed["Columns"])):
                 raise LoadError(f"{label}: {title}")
+            if title is None and not options.delimiter and not options.comment:
+                _refuse_wider_table(label, head, options.quote, sniffed)
         return {"delim": delimiter, "header": header}
     if len(sniffed["Columns"]) != 1:
         return {}
@@ -285,6 +288,17 @@ def _pin(
     if delimiter is None or delimiter not in line:
         return {}  # really one column
     return {"delim": delimiter, "header": header}
+
+
+def _refuse_wider_table(label: str, head: str, quote: str | None, sniffed: dict[str, Any]) -> None:
+    """Refuses, naming its ``--skip``, a title above a table that another delimiter reads wider than
+    DuckDB's sniff did: the sniffer skipped to the notes below the table and took their delimiter (a ``|``
+    in a copyright line, the commas of a sentence), and pinned, that read the title as a one-field header
+    and the records as ragged (``--skip-bad-rows`` named for a file of good records)."""
+    quote = quote if quote is not None else _or(sniffed["Quote"], '"')
+    found = widest_title(head, quote, besides=sniffed["Delimiter"])
+    if found is not None and found[0] > len(sniffed["Columns"]):
+        raise LoadError(f"{label}: {found[1]}")
 
 
 def _past_blank_below_comments(options: LoadOptions, head: str, sniffed: dict[str, Any]) -> LoadOptions:

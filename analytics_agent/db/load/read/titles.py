@@ -23,6 +23,13 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     title or note above the header (``some notes...`` over ``number,text,date``): each has fewer fields
     than the header below them, and the records after it (at least one) have as many as it has; None when
     they are not. Pure."""
+    found = _titled(text, delimiter, quote, skipped)
+    return _title_refusal(skipped, found[0], found[1]) if found else None
+
+
+def _titled(text: str, delimiter: str, quote: str, skipped: int) -> tuple[str, int] | None:
+    """``title_above_header``'s test: the first line and the header's width when the ``skipped`` first
+    lines are a title above the header, else None. Pure."""
     lines = _records(whole_lines(text, skipped + 12), quote)[: skipped + 4]
     if not 1 <= skipped <= _MOST_TITLE_LINES or len(lines) < skipped + 2:
         return None
@@ -33,7 +40,29 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
         return None
     if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
         return None
-    return _title_refusal(skipped, lines[0], header)
+    return lines[0], header
+
+
+def widest_title(text: str, quote: str, besides: str) -> tuple[int, str] | None:
+    """The title above the widest table a candidate delimiter other than ``besides`` (DuckDB's) reads
+    under it: that table's width and the refusal naming its ``--skip`` (counted on to where the table
+    starts, ``table_start``), or None. For a file whose notes below the table led DuckDB's sniffer to
+    their own delimiter and past every record (Destatis' ``© … | Stand: …`` read with ``|``; a Greek
+    bill's VAT note read with the commas of its ``319,44 €`` amounts, which split each record in two as
+    well): the delimiter of the most fields that the header and the records below it agree on is the
+    table's. Pure."""
+    best: tuple[int, str] | None = None
+    for delimiter in (d for d in CANDIDATE_DELIMITERS if d != besides):
+        skipped = next((n for n in range(1, _MOST_TITLE_LINES + 1) if _titled(text, delimiter, quote, n)), 0)
+        if not skipped:
+            continue
+        start = table_start(text, delimiter, quote, skipped)
+        found = _titled(text, delimiter, quote, start)
+        if found is None:
+            start, found = skipped, _titled(text, delimiter, quote, skipped)
+        if found is not None and (best is None or found[1] > best[0]):
+            best = (found[1], _title_refusal(start, found[0], found[1]))
+    return best
 
 
 def _records(lines: list[str], quote: str) -> list[str]:
