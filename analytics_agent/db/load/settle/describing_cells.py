@@ -6,6 +6,10 @@ quick look at the file's first lines (``read/under_header``) and the check of th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from analytics_agent.db.load.settle.stat_symbols import DOTS
+
 SAID_ALONE = frozenset(
     (
         "points possible",
@@ -72,3 +76,18 @@ def number_like(value: str) -> bool:
     ``2024-03-01``): a digit and no letter."""
     # map over str methods: a third of a generator's cost, on every cell of a file's first rows
     return any(map(str.isdigit, value)) and not any(map(str.isalpha, value))
+
+
+_OFFICE_BLANKS = frozenset((*DOTS, ":", "[x]", "[c]", "[z]", "[w]"))
+"""A statistics office's symbols for a missing value that no other system writes in a column of numbers
+(Destatis' ``.`` and ``...``, Eurostat's ``:``): ``stat_marks`` reads them as NULL once the line above is
+gone, so they leave the column one of numbers. Not the ``x`` or ``/`` other systems write too."""
+
+
+def numbers_below(values: Iterable[str]) -> bool:
+    """Whether a column's ``values`` below a row are numbers (``number_like``), two at least, a statistics
+    office's missing-value symbol among them or not: a units line (``;;Anzahl;Tage;%``) over a table of
+    counts with ``...`` for a figure still to come describes the columns as much as over one without.
+    Pure."""
+    numbers = [v for v in values if v.strip() not in _OFFICE_BLANKS]
+    return len(numbers) >= 2 and all(map(number_like, numbers))
