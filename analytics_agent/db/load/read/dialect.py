@@ -28,6 +28,7 @@ from analytics_agent.db.load.read.peek import (
     trailing_empty_fields,
 )
 from analytics_agent.db.load.read.titles import (
+    MOST_TITLE_LINES,
     names_over_numbers,
     padded_title,
     past_sparse_lines,
@@ -291,13 +292,17 @@ def _pin(
 
 
 def _refuse_wider_table(label: str, head: str, quote: str | None, sniffed: dict[str, Any]) -> None:
-    """Refuses, naming its ``--skip``, a title above a table that another delimiter reads wider than
-    DuckDB's sniff did: the sniffer skipped to the notes below the table and took their delimiter (a ``|``
-    in a copyright line, the commas of a sentence), and pinned, that read the title as a one-field header
-    and the records as ragged (``--skip-bad-rows`` named for a file of good records)."""
+    """Refuses, naming its ``--skip``, a title above a table that a delimiter reads better than DuckDB's
+    sniff did: the sniffer took the delimiter of the notes below the table (a ``|`` in a copyright line,
+    the commas of a sentence), and pinned, that read the title as a one-field header and the records as
+    ragged (``--skip-bad-rows`` named for a file of good records), or the records as a table narrower than
+    they are. Past the title lines (``MOST_TITLE_LINES``), DuckDB's skip went to the notes, and its own
+    delimiter is weighed with the others; else only another one wider than its reading counts."""
     quote = quote if quote is not None else _or(sniffed["Quote"], '"')
-    found = widest_title(head, quote, besides=sniffed["Delimiter"])
-    if found is not None and found[0] > len(sniffed["Columns"]):
+    far = int(sniffed["SkipRows"]) > MOST_TITLE_LINES
+    tried = [d for d in CANDIDATE_DELIMITERS if far or d != sniffed["Delimiter"]]
+    found = widest_title(head, quote, tried)
+    if found is not None and (far or found[0] > len(sniffed["Columns"])):
         raise LoadError(f"{label}: {found[1]}")
 
 
