@@ -120,18 +120,19 @@ def test_a_line_of_units_is_left_out_and_the_numbers_read(tmp_path: Path, text: 
 
 
 def test_a_line_of_units_over_a_statistics_offices_marks_is_left_out(tmp_path: Path) -> None:
-    # Destatis (held-out round ten): '.' and '...' for missing figures among the numbers below 'Anzahl',
-    # 'Tage' and '%' hid the units line, which then kept every column text (and --null 'Anzahl' advised)
+    # Destatis (held-out round ten): '.' and '...' for missing figures (and its 'x' and '/', locked and
+    # unreliable) among the numbers below 'Anzahl', 'Tage' and '%' hid the units line, which then kept
+    # every column text (and --null 'Anzahl' advised)
     text = (
         "Land;Monat;Ankünfte;Dauer;Veränderung\n;;Anzahl;Tage;%\n"
         "Bayern;Januar 2024;1936915;3,4;3,7\nBerlin;Januar 2024;745521;...;.\n"
         "Bremen;Januar 2024;...;2,8;...\nHessen;Januar 2024;881220;3,3;-7,8\n"
-        "Sachsen;Januar 2024;418514;1,9;-6,7\n"
+        "Sachsen;Januar 2024;418514;1,9;-6,7\nThüringen;Januar 2024;198731;x;/\n"
     )
     summary = _load(tmp_path, text)
     assert _rows(
         tmp_path, "SELECT count(*), sum(ankunfte), round(sum(dauer), 2), round(sum(veranderung), 2) FROM t"
-    ) == [(5, 3_982_170, 11.4, -10.8)]
+    ) == [(6, 4_180_901, 11.4, -10.8)]
     assert _types(summary)["ankunfte"] == "BIGINT" and _types(summary)["veranderung"] == "DOUBLE"
     (note,) = [n for n in summary.notes if "under the header" in n]
     assert note == (
