@@ -36,17 +36,6 @@ CASES = [
         "date,montant\n3 janv. 2024,1\n24 févr. 2024,2\n4 oct. 2024,3\n22 août 2024,4\n",
         [dt.date(2024, 1, 3), dt.date(2024, 2, 24), dt.date(2024, 10, 4), dt.date(2024, 8, 22)],
     ),
-    (
-        "gr.csv",  # ΔΕΗ's bill history (held-out round ten): abbreviations; a genitive, accented and not
-        "Ημ/νία έκδοσης;Ποσό\n03 Ιουν 2023;1\n08 Ιουλ 2023;2\n12 Μαρ 2024;3\n5 Μαΐου 2024;4\n1 ΑΥΓΟΥΣΤΟΥ 2024;5\n",
-        [
-            dt.date(2023, 6, 3),
-            dt.date(2023, 7, 8),
-            dt.date(2024, 3, 12),
-            dt.date(2024, 5, 5),
-            dt.date(2024, 8, 1),
-        ],
-    ),
 ]
 
 

@@ -1,5 +1,5 @@
 """Month names in the languages of most European exports (``04-ene-2024``, ``15. März 2024``,
-``3 janv. 2024``, ``03 Ιουν 2023``): DuckDB's ``strptime`` reads English names only, so such a column stayed text. A text
+``3 janv. 2024``): DuckDB's ``strptime`` reads English names only, so such a column stayed text. A text
 date column whose first values hold them is read with its month names put in English (``ene`` -> ``Jan``),
 in SQL, the stored text left as written unless the column converts. Pure."""
 
@@ -9,26 +9,20 @@ import re
 from collections.abc import Sequence
 
 _MONTHS = (
-    # Spanish, German, French, Italian, Portuguese, Dutch (abbreviations and full names), then Greek
-    # (abbreviations, the nominative and the genitive a date writes, accented or not: ΔΕΗ's '03 Ιουν 2023'),
-    # per month
-    ("Jan", "ene enero jän jänner januar janv janvier gen gennaio janeiro januari"
-            " ιαν ιανουάριος ιανουαρίου ιανουαριος ιανουαριου"),
-    ("Feb", "febrero februar févr fevr février fevrier febbraio fev fevereiro februari"
-            " φεβ φεβρ φεβρουάριος φεβρουαρίου φεβρουαριος φεβρουαριου"),
-    ("Mar", "marzo mär märz mrz mars março marco maart mrt μαρ μάρ μάρτιος μαρτίου μαρτιος μαρτιου"),
-    ("Apr", "abr abril avr avril aprile απρ απρίλιος απριλίου απριλιος απριλιου"),
-    ("May", "mayo mai maggio mag maio mei μαΐ μαϊ μάι μάιος μαΐου μαιος μαιου"),
-    ("Jun", "junio juni juin giu giugno junho ιουν ιούν ιούνιος ιουνίου ιουνιος ιουνιου"),
-    ("Jul", "julio juli juil juillet lug luglio julho ιουλ ιούλ ιούλιος ιουλίου ιουλιος ιουλιου"),
-    ("Aug", "ago agosto août aout augustus αυγ αύγ αύγουστος αυγούστου αυγουστος αυγουστου"),
-    ("Sep", "sept septiembre setiembre septembre set settembre setembro"
-            " σεπ σεπτ σεπτέμβριος σεπτεμβρίου σεπτεμβριος σεπτεμβριου"),
-    ("Oct", "octubre okt oktober octobre ott ottobre out outubro οκτ οκτώβριος οκτωβρίου οκτωβριος οκτωβριου"),
-    ("Nov", "noviembre novembre novembro νοε νοέ νοέμβριος νοεμβρίου νοεμβριος νοεμβριου"),
-    ("Dec", "dic diciembre dez dezember déc dec décembre decembre dicembre dezembro december"
-            " δεκ δεκέμβριος δεκεμβρίου δεκεμβριος δεκεμβριου"),
-)  # fmt: skip
+    # Spanish, German, French, Italian, Portuguese, Dutch (abbreviations and full names), per month
+    ("Jan", "ene enero jän jänner januar janv janvier gen gennaio janeiro januari"),
+    ("Feb", "febrero februar févr fevr février fevrier febbraio fev fevereiro februari"),
+    ("Mar", "marzo mär märz mrz mars março marco maart mrt"),
+    ("Apr", "abr abril avr avril aprile"),
+    ("May", "mayo mai maggio mag maio mei"),
+    ("Jun", "junio juni juin giu giugno junho"),
+    ("Jul", "julio juli juil juillet lug luglio julho"),
+    ("Aug", "ago agosto août aout augustus"),
+    ("Sep", "sept septiembre setiembre septembre set settembre setembro"),
+    ("Oct", "octubre okt oktober octobre ott ottobre out outubro"),
+    ("Nov", "noviembre novembre novembro"),
+    ("Dec", "dic diciembre dez dezember déc dec décembre decembre dicembre dezembro december"),
+)
 _LOCAL = {word: month for month, words in _MONTHS for word in words.split()}
 """A month word (lowercase, no dot) -> its English abbreviation; English's own words are not here."""
 _ENGLISH = (
