@@ -313,3 +313,64 @@ def test_totals_lines_under_a_statement_name_skip_bad_rows_not_a_text_type(tmp_p
     assert "--type sl_no=VARCHAR" not in said
     summary = _load(path, **suggested_options(said))
     assert summary.rows_loaded == 30 and {c.name: c.type for c in summary.columns}["sl_no"] == "BIGINT"
+
+
+def _statistics_table() -> str:
+    """A Destatis GENESIS table (held-out round ten): a title block, a ``;`` table, and below it a rule, a
+    legend of the missing-value marks (``;`` in it) and a ``© … | Stand: …`` line."""
+    rows = "".join(
+        f"Land {i};Januar 2024;{1000 + i * 37};{2000 + i * 53};{i % 4},{i % 10}\n" for i in range(1, 13)
+    )
+    head = "GENESIS-Tabelle: 45412-0025\nAnkünfte und Übernachtungen:\nBundesländer, Monate\n"
+    footer = "__________\nZeichenerklärung: . = unbekannt; ... = später\n© Statistisches Amt, 2024 | Stand: 04.05.2024\n"
+    return head + "Land;Monat;Ankünfte;Übernachtungen;Dauer\n" + rows + footer
+
+
+def _bill_history() -> str:
+    """A Greek electricity bill history (held-out round ten): three title lines and a blank one above a
+    ``;`` table of ``319,44 €`` amounts, and a VAT note below it whose commas are its only delimiters."""
+    bills = "".join(
+        f"1 2345678{i % 3}-01 4;0{i:03d}77;{i:02d}/05/2023;{100 + i * 7},{i:02d} €;Ναι\n"
+        for i in range(1, 21)
+    )
+    head = "ΔΕΗ Α.Ε. - Ιστορικό λογαριασμών\nΕπωνυμία: ΠΑΠΑΔΟΠΟΥΛΟΣ Ο.Ε.\nΑΦΜ: 099123456\n\n"
+    note = "\nΤα ποσά περιλαμβάνουν ΦΠΑ, ΕΦΚ και χρεώσεις υπέρ τρίτων (ΕΡΤ, Δήμος).\n"
+    return head + "Αριθμός παροχής;Αρ. λογαριασμού;Ημ/νία;Ποσό (€);Εξοφλήθηκε\n" + bills + note
+
+
+def _two_columns() -> str:
+    """A two-column ``;`` table of decimal commas under a title, and a note with more commas below it: read
+    with commas, the records are two fields wide as well, under the first of them as the header."""
+    rows = "".join(f"Item {i};{i},5\n" for i in range(1, 30))
+    return "Title line\nSecond line\n\nname;value\n" + rows + "\nNote: a, b, c, d.\n"
+
+
+@pytest.mark.parametrize(
+    ("make", "skip", "header", "records", "total"),
+    [
+        # DuckDB took '|' from the © line and skipped to it: --skip-bad-rows was named on a 1-field header
+        (_statistics_table, 3, ["Land", "Monat", "Ankünfte", "Übernachtungen", "Dauer"], 12, 28_134),
+        # DuckDB took ',' from the note, which splits each amount too: --skip 5 read the first record as
+        # the header
+        (_bill_history, 4, ["Αριθμός παροχής", "Αρ. λογαριασμού", "Ημ/νία", "Ποσό (€)", "Εξοφλήθηκε"], 20, 3_472.1),
+        # as wide under commas, but from the first record on: --skip 4 read it as the header
+        (_two_columns, 3, ["name", "value"], 29, None),
+    ],
+)  # fmt: skip
+def test_a_title_above_a_table_misread_with_the_notes_delimiter_names_its_skip(
+    tmp_path: Path, make: Any, skip: int, header: list[str], records: int, total: float | None
+) -> None:
+    """Notes below the table led DuckDB's sniffer to their own delimiter and past every record; the
+    delimiter the header and the records agree on in the most fields (of two as wide, from the higher
+    line) is the table's."""
+    path = _write(tmp_path, "export.csv", make())
+    refusal = _refusal(path)
+    assert f"above the header (line {skip + 1}, {len(header)} fields); add --skip {skip}" in refusal, refusal
+    advice = suggested_options(refusal)
+    assert advice == {"skip": skip}
+    assert suggested_options(_refusal(path, **advice)) == {"skip_bad_rows": True}  # the lines below the table
+    summary = _load(path, skip=skip, skip_bad_rows=True)
+    assert [c.original for c in summary.columns] == header and summary.rows_loaded == records
+    if total is not None:
+        amounts = summary.columns[3].name
+        assert _rows(path, f"SELECT round(sum({amounts}), 2) FROM t") == [(total,)]

@@ -119,6 +119,31 @@ def test_a_line_of_units_is_left_out_and_the_numbers_read(tmp_path: Path, text: 
     assert [n for n in summary.notes if n.startswith("the line under the header ")]  # a label line, or units
 
 
+def test_a_line_of_units_over_a_statistics_offices_marks_is_left_out(tmp_path: Path) -> None:
+    # Destatis (held-out round ten): '.' and '...' for missing figures (and its 'x' and '/', locked and
+    # unreliable) among the numbers below 'Anzahl', 'Tage' and '%' hid the units line, which then kept
+    # every column text (and --null 'Anzahl' advised)
+    text = (
+        "Land;Monat;Ankünfte;Dauer;Veränderung\n;;Anzahl;Tage;%\n"
+        "Bayern;Januar 2024;1936915;3,4;3,7\nBerlin;Januar 2024;745521;...;.\n"
+        "Bremen;Januar 2024;...;2,8;...\nHessen;Januar 2024;881220;3,3;-7,8\n"
+        "Sachsen;Januar 2024;418514;1,9;-6,7\nThüringen;Januar 2024;198731;x;/\n"
+    )
+    summary = _load(tmp_path, text)
+    assert _rows(
+        tmp_path, "SELECT count(*), sum(ankunfte), round(sum(dauer), 2), round(sum(veranderung), 2) FROM t"
+    ) == [(6, 4_180_901, 11.4, -10.8)]
+    assert _types(summary)["ankunfte"] == "BIGINT" and _types(summary)["veranderung"] == "DOUBLE"
+    (note,) = [n for n in summary.notes if "under the header" in n]
+    assert note == (
+        "the line under the header describes the columns (Ankünfte: 'Anzahl'; Dauer: 'Tage', …), not a "
+        "record: not loaded as a row, each value kept in the profile beside its column; add "
+        "--keep-label-rows to load it as a row"
+    )
+    assert not [n for n in summary.notes if "--null 'Anzahl'" in n]
+    assert {c["name"]: c for c in _profile(tmp_path)["columns"]}["veranderung"]["label"] == "%"
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -193,6 +218,8 @@ def test_a_line_of_labels_names_the_option_that_keeps_it(tmp_path: Path) -> None
         ("Time,Count,Weight\ns,,kg\n0,5,1.5\n10,7,0.5\n20,9,2\n", True),
         ("name,units,price\nAcme,10,2.5\nZeta,20,3.5\nMu,30,4.5\n", False),  # records from the first
         ("first,last\nAda,Lovelace\nAlan,Turing\nGrace,Hopper\n", False),  # text columns alone
+        # a units line over numbers with a statistics office's missing marks ('..', '.')
+        ("Region,Count,Change\n,Number,%\nA,12,3.5\nB,11,3.1\nC,14,..\nD,..,.\nE,15,2.5\nF,16,1.5\n", True),
     ],
 )
 def test_the_quick_look_reads_the_first_lines_only(text: str, may: bool) -> None:

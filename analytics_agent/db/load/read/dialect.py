@@ -28,12 +28,14 @@ from analytics_agent.db.load.read.peek import (
     trailing_empty_fields,
 )
 from analytics_agent.db.load.read.titles import (
+    MOST_TITLE_LINES,
     names_over_numbers,
     padded_title,
     past_sparse_lines,
     table_start,
     title_above_header,
     title_block,
+    widest_title,
 )
 from analytics_agent.db.load.read.under_header import may_describe
 from analytics_agent.db.load.settle.hex_values import written_in_hex
@@ -266,6 +268,8 @@ def _pin(
             title = title_above_header(head, delimiter, quote, start)
             if title is not None and not _quoted_header(head, delimiter, len(sniffed["Columns"])):
                 raise LoadError(f"{label}: {title}")
+            if title is None and not options.delimiter and not options.comment:
+                _refuse_wider_table(label, head, options.quote, sniffed)
         return {"delim": delimiter, "header": header}
     if len(sniffed["Columns"]) != 1:
         return {}
@@ -285,6 +289,21 @@ def _pin(
     if delimiter is None or delimiter not in line:
         return {}  # really one column
     return {"delim": delimiter, "header": header}
+
+
+def _refuse_wider_table(label: str, head: str, quote: str | None, sniffed: dict[str, Any]) -> None:
+    """Refuses, naming its ``--skip``, a title above a table that a delimiter reads better than DuckDB's
+    sniff did: the sniffer took the delimiter of the notes below the table (a ``|`` in a copyright line,
+    the commas of a sentence), and pinned, that read the title as a one-field header and the records as
+    ragged (``--skip-bad-rows`` named for a file of good records), or the records as a table narrower than
+    they are. Past the title lines (``MOST_TITLE_LINES``), DuckDB's skip went to the notes, and its own
+    delimiter is weighed with the others; else only another one wider than its reading counts."""
+    quote = quote if quote is not None else _or(sniffed["Quote"], '"')
+    far = int(sniffed["SkipRows"]) > MOST_TITLE_LINES
+    tried = [d for d in CANDIDATE_DELIMITERS if far or d != sniffed["Delimiter"]]
+    found = widest_title(head, quote, tried)
+    if found is not None and (far or found[0] > len(sniffed["Columns"])):
+        raise LoadError(f"{label}: {found[1]}")
 
 
 def _past_blank_below_comments(options: LoadOptions, head: str, sniffed: dict[str, Any]) -> LoadOptions:

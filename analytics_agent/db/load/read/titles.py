@@ -6,6 +6,8 @@ reads the table, named in one line. Pure.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
     csv_rows,
@@ -14,7 +16,7 @@ from analytics_agent.db.load.read.peek import (
     whole_lines,
 )
 
-_MOST_TITLE_LINES = 10
+MOST_TITLE_LINES = 10
 """More lines above the header are another table (an AEMO report has hundreds), not a title."""
 
 
@@ -23,8 +25,15 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     title or note above the header (``some notes...`` over ``number,text,date``): each has fewer fields
     than the header below them, and the records after it (at least one) have as many as it has; None when
     they are not. Pure."""
+    found = _titled(text, delimiter, quote, skipped)
+    return _title_refusal(skipped, found[0], found[1]) if found else None
+
+
+def _titled(text: str, delimiter: str, quote: str, skipped: int) -> tuple[str, int] | None:
+    """``title_above_header``'s test: the first line and the header's width when the ``skipped`` first
+    lines are a title above the header, else None. Pure."""
     lines = _records(whole_lines(text, skipped + 12), quote)[: skipped + 4]
-    if not 1 <= skipped <= _MOST_TITLE_LINES or len(lines) < skipped + 2:
+    if not 1 <= skipped <= MOST_TITLE_LINES or len(lines) < skipped + 2:
         return None
     widths = field_widths(lines, delimiter, quote)
     header = widths[skipped]
@@ -33,7 +42,28 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
         return None
     if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
         return None
-    return _title_refusal(skipped, lines[0], header)
+    return lines[0], header
+
+
+def widest_title(text: str, quote: str, delimiters: Sequence[str]) -> tuple[int, str] | None:
+    """The title above the widest table one of ``delimiters`` reads under it (of two as wide, the one
+    that starts higher: a ``,`` reading of ``name;value`` over ``Item 1;1,5`` starts at the first record):
+    that table's width and the refusal naming its ``--skip`` (counted on to where the table starts,
+    ``table_start``), or None. For a file whose notes below the table led DuckDB's sniffer to their own
+    delimiter and past every record (Destatis' ``© … | Stand: …`` read with ``|``; a Greek bill's VAT note
+    read with the commas of its ``319,44 €`` amounts, which split each record in two as well). Pure."""
+    best: tuple[int, int, str] | None = None  # width, -start, refusal
+    for delimiter in delimiters:
+        skipped = next((n for n in range(1, MOST_TITLE_LINES + 1) if _titled(text, delimiter, quote, n)), 0)
+        if not skipped:
+            continue
+        start = table_start(text, delimiter, quote, skipped)
+        found = _titled(text, delimiter, quote, start)
+        if found is None:
+            start, found = skipped, _titled(text, delimiter, quote, skipped)
+        if found is not None and (best is None or (found[1], -start) > best[:2]):
+            best = (found[1], -start, _title_refusal(start, found[0], found[1]))
+    return (best[0], best[2]) if best else None
 
 
 def _records(lines: list[str], quote: str) -> list[str]:
@@ -70,9 +100,9 @@ def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
     least two fields that every line after it matches (two lines at least). An SAP list's ``Company
     Code<TAB>1000`` lines below its title are two fields wide, and DuckDB took the first for the header.
     Pure."""
-    lines = whole_lines(text, _MOST_TITLE_LINES + _RECORDS_SEEN)
+    lines = whole_lines(text, MOST_TITLE_LINES + _RECORDS_SEEN)
     widths = field_widths(lines, delimiter, quote)
-    for start in range(first, min(_MOST_TITLE_LINES, len(lines) - 2) + 1):
+    for start in range(first, min(MOST_TITLE_LINES, len(lines) - 2) + 1):
         below = [w for line, w in zip(lines[start + 1 :], widths[start + 1 :], strict=True) if line.strip()]
         if widths[start] >= 2 and len(below) >= 2 and all(w == widths[start] for w in below):
             return start
@@ -90,12 +120,12 @@ def past_sparse_lines(text: str, delimiter: str, quote: str, start: int) -> int:
     above a line that names every field and a record with a digit below it; else ``start``. Pure."""
     import csv
 
-    lines = _records(whole_lines(text, start + _MOST_TITLE_LINES + 2), quote)
+    lines = _records(whole_lines(text, start + MOST_TITLE_LINES + 2), quote)
     try:
         rows = [[cell.strip() for cell in row] for row in csv_rows(lines[start:], delimiter, quote)]
     except csv.Error:
         return start
-    for at, row in enumerate(rows[:_MOST_TITLE_LINES], start=start):
+    for at, row in enumerate(rows[:MOST_TITLE_LINES], start=start):
         filled = sum(1 for cell in row if cell)
         if 2 * filled <= len(row):
             continue  # a sparse line, or a blank one
@@ -210,7 +240,7 @@ def title_block(text: str, quote: str, *, onward: bool = True) -> str | None:
     report's title, a blank line) hold no delimiter: the first count of lines, and the delimiter, under
     which the lines below are a header and records of one width (counted on to where the table starts,
     ``table_start``, when ``onward``: not under --comment, whose lines --skip does not count). Pure."""
-    for skipped in range(1, _MOST_TITLE_LINES + 1):
+    for skipped in range(1, MOST_TITLE_LINES + 1):
         for delimiter in CANDIDATE_DELIMITERS:
             title = title_above_header(text, delimiter, quote, skipped)
             if title is not None and onward:

@@ -6,7 +6,7 @@ took 30 µs of a wide file's block), and looks twice only at a cell that is no n
 
 from __future__ import annotations
 
-from analytics_agent.db.load.settle.describing_cells import describing_label, number_like
+from analytics_agent.db.load.settle.describing_cells import describing_label, number_like, numbers_below
 
 _MOST = 3
 """Rows under the header that may describe the columns (Canvas writes up to two: ``Manual Posting`` and
@@ -33,8 +33,7 @@ def may_describe(text: str, delimiter: str, quote: str, *, skip: int = 0) -> boo
             if describing_label(cell):
                 return True
             if (i, below) not in numbers:
-                values = [r[i] for r in rows[below:] if i < len(r) and r[i].strip()]
-                numbers[i, below] = len(values) >= 2 and all(map(number_like, values))
+                numbers[i, below] = numbers_below(r[i] for r in rows[below:] if i < len(r) and r[i].strip())
             if numbers[i, below]:
                 return True
     return False

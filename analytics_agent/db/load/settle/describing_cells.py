@@ -6,6 +6,10 @@ quick look at the file's first lines (``read/under_header``) and the check of th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from analytics_agent.db.load.settle.stat_symbols import MISSING
+
 SAID_ALONE = frozenset(
     (
         "points possible",
@@ -72,3 +76,19 @@ def number_like(value: str) -> bool:
     ``2024-03-01``): a digit and no letter."""
     # map over str methods: a third of a generator's cost, on every cell of a file's first rows
     return any(map(str.isdigit, value)) and not any(map(str.isalpha, value))
+
+
+_OFFICE_BLANKS = frozenset(MISSING)
+"""A statistics office's symbols for a missing value (Destatis' ``.``, ``...``, ``x`` and ``/``, Eurostat's
+``:``): ``stat_marks`` reads them as NULL once the line above is gone, so they leave the column one of
+numbers."""
+
+
+def numbers_below(values: Iterable[str]) -> bool:
+    """Whether a column's ``values`` below a row are numbers (``number_like``), two at least and half of
+    them at least, a statistics office's missing-value symbols the others: a units line (``;;Anzahl;Tage;%``)
+    over a table of counts with ``...`` for a figure still to come describes the columns as much as over
+    one without. Pure."""
+    values = list(values)
+    numbers = [v for v in values if v.strip() not in _OFFICE_BLANKS]
+    return len(numbers) >= 2 and 2 * len(numbers) >= len(values) and all(map(number_like, numbers))

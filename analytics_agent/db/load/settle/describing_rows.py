@@ -21,7 +21,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.idents import quote_ident
-from analytics_agent.db.load.settle.describing_cells import describing_label, number_like
+from analytics_agent.db.load.settle.describing_cells import describing_label, number_like, numbers_below
 
 _MOST = 3
 """Rows under the header that may describe the columns."""
@@ -98,12 +98,12 @@ def _describes(row: Mapping[str, Any], body: Sequence[Mapping[str, Any]], types:
 def _marker(
     row: Mapping[str, Any], column: str, body: Sequence[Mapping[str, Any]], types: Mapping[str, str]
 ) -> bool:
-    """Whether ``row`` holds text in ``column`` where every record below holds a number or date. Pure."""
+    """Whether ``row`` holds text in ``column`` where every record below holds a number or date (or a
+    statistics office's missing-value symbol, ``numbers_below``). Pure."""
     value = row[column]
     if value is None or types.get(column) != "VARCHAR" or number_like(str(value)):
         return False
-    below = [str(r[column]) for r in body if r[column] is not None]
-    return len(below) >= 2 and all(map(number_like, below))
+    return numbers_below(str(r[column]) for r in body if r[column] is not None)
 
 
 def _gap(row: Mapping[str, Any], column: str, body: Sequence[Mapping[str, Any]]) -> bool:
