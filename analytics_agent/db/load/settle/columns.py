@@ -13,11 +13,12 @@ import duckdb
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.currencies import LOCAL_UNITS, SYMBOLS
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
+from analytics_agent.db.load.settle.day_month import Clues
 from analytics_agent.db.load.settle.first_rows import SAMPLE_ROWS, first_rows
 from analytics_agent.db.load.settle.odd_values import odd_value_notes
 from analytics_agent.db.load.settle.sniffed_dates import settle_sniffed, sniffed_counts
 from analytics_agent.db.load.settle.stat_symbols import may_hold_marks
-from analytics_agent.db.load.settle.text_dates import Clues, text_dates
+from analytics_agent.db.load.settle.text_dates import text_dates
 from analytics_agent.db.load.settle.text_first import read_text_first
 from analytics_agent.db.load.settle.token_notes import token_notes
 from analytics_agent.db.load.settle.token_scan import Recount

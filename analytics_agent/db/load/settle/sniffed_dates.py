@@ -1,5 +1,5 @@
 """The day/month dates DuckDB's sniffer read itself (one format for the whole file): which reading
-stands and why, the other one taken when the rest of the file says it (``text_dates.file_reading``), a
+stands and why, the other one taken when the rest of the file says it (``day_month.file_reading``), a
 refusal when nothing does and the values depend on it, and two-digit years put in the spreadsheet
 century. Runs inside the load's transaction, in DuckDB's SQL."""
 
@@ -10,15 +10,8 @@ from collections.abc import Mapping
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.load.settle.text_dates import (
-    PIVOT,
-    PIVOT_SAID,
-    Clues,
-    file_reading,
-    first_of,
-    refusal,
-    swapped,
-)
+from analytics_agent.db.load.settle.day_month import Clues, file_reading, first_of, refusal, swapped
+from analytics_agent.db.load.settle.text_dates import PIVOT, PIVOT_SAID
 from analytics_agent.db.rows import first_row
 
 
