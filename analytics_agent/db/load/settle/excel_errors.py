@@ -27,11 +27,24 @@ ERRORS = (
     "#GETTING_DATA",
 )
 """What Excel (and LibreOffice, Google Sheets) write for a formula that failed."""
+ERRORS_SQL = ", ".join(f"'{e}'" for e in ERRORS)
+"""``ERRORS`` as a list of SQL strings."""
 
 
 def error_columns(probe: Mapping[str, Sequence[str]]) -> list[str]:
     """The text columns whose first values hold an Excel error value: only these are counted. Pure."""
     return [name for name, values in probe.items() if any(v.strip() in ERRORS for v in values)]
+
+
+def counted_errors(col: str) -> list[str]:
+    """The aggregates of a column (``col`` quoted) that count its values, count its error values, and list
+    those errors, each once. Pure."""
+    error = f"trim({col}) IN ({ERRORS_SQL})"
+    return [
+        f"count({col})",
+        f"count(*) FILTER (WHERE {error})",
+        f"list(DISTINCT trim({col}) ORDER BY trim({col})) FILTER (WHERE {error})",
+    ]
 
 
 def settle_excel_errors(
@@ -41,24 +54,20 @@ def settle_excel_errors(
     DOUBLE, the errors NULL. Returns the converted columns and one note for them."""
     if not columns:
         return [], []
-    errors = ", ".join(f"'{e}'" for e in ERRORS)
     parts = []
     for col in map(quote_ident, columns):
-        error = f"trim({col}) IN ({errors})"
         parts += [
-            f"count({col})",
-            f"count(*) FILTER (WHERE {error})",
+            *counted_errors(col),
             f"count(TRY_CAST({col} AS DOUBLE))",
             # DuckDB's cast to BIGINT rounds 5.1 to 5: whole numbers are told by their digits
             f"count(*) FILTER (WHERE regexp_full_match({col}, '\\s*[+-]?[0-9]{{1,18}}\\s*')) = count(TRY_CAST({col} AS DOUBLE))",
-            f"list(DISTINCT trim({col}) ORDER BY trim({col})) FILTER (WHERE {error})",
             # a leading zero marks a code (``007``), kept as text as the load keeps codes
             f"count(*) FILTER (WHERE regexp_matches({col}, '^\\s*[+-]?0[0-9]'))",
         ]
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
     converted, said = [], []
     for i, name in enumerate(columns):
-        present, failed, numbers, whole, seen, coded = found[6 * i : 6 * i + 6]
+        present, failed, seen, numbers, whole, coded = found[6 * i : 6 * i + 6]
         if not (failed and numbers) or failed + numbers != present or coded:
             continue
         kind = "BIGINT" if whole else "DOUBLE"

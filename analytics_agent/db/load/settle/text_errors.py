@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.load.settle.excel_errors import ERRORS, error_columns
+from analytics_agent.db.load.settle.excel_errors import ERRORS, ERRORS_SQL, counted_errors, error_columns
 from analytics_agent.db.load.settle.retype import retype_column
 from analytics_agent.db.load.settle.yes_no import settle_yes_no
 from analytics_agent.db.rows import first_row
@@ -43,15 +43,7 @@ def settle_text_errors(
     a broken column, which NULLs would hide. Returns the columns read so, and the notes."""
     if not columns:
         return [], []
-    errors = ", ".join(f"'{e}'" for e in ERRORS)
-    parts = []
-    for col in map(quote_ident, columns):
-        error = f"trim({col}) IN ({errors})"
-        parts += [
-            f"count({col})",
-            f"count(*) FILTER (WHERE {error})",
-            f"list(DISTINCT trim({col}) ORDER BY trim({col})) FILTER (WHERE {error})",
-        ]
+    parts = [part for col in map(quote_ident, columns) for part in counted_errors(col)]
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
     read, said, notes = [], [], []
     for i, name in enumerate(columns):
@@ -65,7 +57,7 @@ def settle_text_errors(
             )
             continue
         col = quote_ident(name)
-        conn.execute(f"UPDATE {quote_ident(table)} SET {col} = NULL WHERE trim({col}) IN ({errors})")
+        conn.execute(f"UPDATE {quote_ident(table)} SET {col} = NULL WHERE trim({col}) IN ({ERRORS_SQL})")
         read.append(name)
         said.append(f"{name} ({failed:,}: {', '.join(seen)})")
     if read:
