@@ -5,7 +5,10 @@ patterns stay off loads without amounts)."""
 SYMBOLS = "€£¥₹₩₽₺₪₫฿₱₦₴₸﷼￥￡"
 """One-character currency symbols (``$`` apart: ``US$``, ``R$`` are read with it), the full-width yen and pound
 Japanese exports write (``￥1,450``) among them."""
-LOCAL_UNITS = ("kr", "zł", "Fr", "Ft", "Kč", "lei", "Rp", "KSh", "TL", "RM", "лв", "грн", "ر.س", "د.إ", "ج.م")
+LOCAL_UNITS = (
+    "kr", "zł", "Fr", "Ft", "Kč", "lei", "Rp", "KSh", "TL", "RM", "лв", "грн", "ر.س", "د.إ", "ج.م", "원", "円", "元"
+)  # fmt: skip
 """Currencies written as their local abbreviation: krona/krone, złoty, franc, forint, koruna, leu, rupiah,
 Kenyan shilling, Turkish lira (Garanti's ``-1.234,56 TL``), ringgit, lev, hryvnia, riyal (``36,818.15 ر.س``),
-dirham, Egyptian pound."""
+dirham, Egyptian pound, and the won, yen and yuan as Korean, Japanese and Chinese bills write them after the
+number (``1,234원``, ``1,234円``, ``1,234元``)."""

@@ -135,3 +135,31 @@ def test_a_romanian_statements_daily_turnover_rows_and_balances_are_no_records(t
     assert stored_rows(
         tmp_path, "SELECT round(sum(debit), 2), round(sum(credit), 2), count(sold) FROM t"
     ) == [(695.19, 6972.51, 4)]
+
+
+def test_bf_and_cf_balance_rows_around_a_running_balance_are_no_records(tmp_path: Path) -> None:
+    """HSBC Hong Kong (held-out round eleven) opens with 'B/F BALANCE' and closes with 'C/F BALANCE':
+    neither label was read, so both loaded as transactions."""
+    text = (
+        'Date,Transaction Details,Amount (HKD),Balance (HKD)\n01/02/2024,B/F BALANCE,,"45,678.90 CR"\n'
+        '01/02/2024,MTR CORPORATION,"4,445.53 DR","41,233.37 CR"\n13/02/2024,SALARY,"1,000.00 CR","42,233.37 CR"\n'
+        '29/02/2024,ATM,"233.37 DR","42,000.00 CR"\n29/02/2024,C/F BALANCE,,"42,000.00 CR"\n'
+    )
+    summary = load_text(tmp_path, "hsbc.csv", text, negative="DR", drop_totals=True)
+    assert summary.rows_loaded == 3, summary.notes
+    assert stored_rows(tmp_path, "SELECT round(sum(amount_hkd), 2) FROM t") == [(-3678.9,)]
+
+
+def test_opening_and_closing_balances_written_in_a_movement_column_are_no_records(tmp_path: Path) -> None:
+    """Intesa Sanpaolo (held-out round eleven) writes 'Saldo iniziale' and 'Saldo finale' under Entrate,
+    the credits, beside signed Uscite: the closing is the opening plus both columns' rows between, which
+    the check of one column missed, so the sum of the credits held both balances."""
+    text = (
+        "Data;Descrizione;Entrate;Uscite\n;Saldo iniziale;5.412,88;\n13/03/24;ENEL;;-135,67\n"
+        "14/03/24;Bonifico;2.111,78;\n15/03/24;POS;;-56,82\n;Saldo finale;7.332,17;\n"
+    )
+    summary = load_text(tmp_path, "intesa.csv", text, decimal=",", thousands=".", drop_totals=True)
+    assert summary.rows_loaded == 3, summary.notes
+    assert stored_rows(tmp_path, "SELECT round(sum(entrate), 2), round(sum(uscite), 2) FROM t") == [
+        (2111.78, -192.49)
+    ]

@@ -1293,3 +1293,10 @@ def test_lira_and_ringgit_written_as_their_abbreviations_are_amounts(tmp_path: P
     assert any("tutar '-424,44 TL' -> -424.44 (TL)" in n for n in summary.notes), summary.notes
     _load(tmp_path, "maybank.csv", "Date,Amount\n02-Mar-2024,RM 908.41\n05-Mar-2024,RM 6.25\n")
     assert _rows(tmp_path, "SELECT sum(amount) FROM t") == [(914.66,)]
+
+
+def test_won_yen_and_yuan_written_after_the_number_are_amounts(tmp_path: Path) -> None:
+    """SK Telecom's bill (held-out round eleven) writes '1,234원': the column stayed text."""
+    summary = _load(tmp_path, "bill.csv", 'id,fee,price\n1,"1,234원","1,200円"\n2,22원,35円\n', decimal=".")
+    assert _types(summary)["fee"] == "DOUBLE" and _types(summary)["price"] == "DOUBLE", summary.notes
+    assert _rows(tmp_path, "SELECT sum(fee), sum(price) FROM t") == [(1256.0, 1235.0)]

@@ -21,7 +21,7 @@ from analytics_agent.db.rows import first_row
 
 OPENING = (
     r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente|awal)|opening balance|previous balance"
-    r"|(beginning|starting) balance|(balance )?brought forward|b/f|anfangssaldo|alter saldo|vortrag"
+    r"|(beginning|starting) balance|(balance )?brought forward|b/f( balance)?|balance b/f|anfangssaldo|alter saldo|vortrag"
     r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|sold (initial|anterior|precedent)|beginsaldo|ingående saldo|inngående saldo"
     r"|alkusaldo|primosaldo|saldo primo|nyitó egyenleg|devreden bakiye|önceki bakiye|açılış bakiyesi"
     r"|baki awal|số dư đầu kỳ|期初余额|期初餘額|前月繰越|前期繰越|이월 ?잔액|ยอดยกมา|προηγούμενο υπόλοιπο"
@@ -36,7 +36,7 @@ _OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "sold", "zust
 """A word every ASCII label ``OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
 CLOSING = (
     r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível|akhir))?|closing balance|ending balance"
-    r"|new balance|(balance )?carried forward|c/f|endsaldo|neuer saldo|solde( final)?|sold final|nouveau solde"
+    r"|new balance|(balance )?carried forward|c/f( balance)?|balance c/f|endsaldo|neuer saldo|solde( final)?|sold final|nouveau solde"
     r"|eindsaldo|utgående saldo|loppusaldo|ultimosaldo|saldo ultimo|záró egyenleg|kapanış bakiyesi"
     r"|son bakiye|baki akhir|số dư cuối kỳ|期末余额|期末餘額|次月繰越|次期繰越|ยอดยกไป|νέο υπόλοιπο"
     r"|τελικό υπόλοιπο|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
@@ -298,16 +298,26 @@ def _balances(
     filled = [c for c in numbers if first[1].get(c) is not None and last[1].get(c) is not None]
     if not filled:
         return None
-    sums = first_row(
-        conn.execute(
-            f"SELECT {', '.join(f'coalesce(sum({quote_ident(c)}), 0)' for c in filled)} FROM {t} "
-            f"WHERE rowid > {first[0]} AND rowid < {last[0]}"
+    # every number column's sum: the balance may sit in one of the movement columns (Intesa's `Saldo
+    # iniziale` under Entrate, moved by the Entrate and the signed Uscite between)
+    sums = dict(
+        zip(
+            numbers,
+            first_row(
+                conn.execute(
+                    f"SELECT {', '.join(f'coalesce(sum({quote_ident(c)}), 0)' for c in numbers)} FROM {t} "
+                    f"WHERE rowid > {first[0]} AND rowid < {last[0]}"
+                )
+            ),
+            strict=True,
         )
     )
     held = [
         c
-        for c, moved in zip(filled, sums, strict=True)
-        if abs(float(first[1][c]) + float(moved) - float(last[1][c])) < 0.005
+        for c in filled
+        if any(
+            abs(float(first[1][c]) + float(moved) - float(last[1][c])) < 0.005 for moved in _moves(sums, c)
+        )
     ]
     if not held:
         return None
@@ -315,6 +325,14 @@ def _balances(
     what = f"the opening and closing balance rows ({column} = {opening!r}, {closing!r})"
     why = f"{', '.join(held)} of the first plus the rows between is the last's"
     return EdgeRows([first[0], last[0]], "balance", column, sorted({opening, closing}), held, what, why)
+
+
+def _moves(sums: dict[str, Any], column: str) -> list[float]:
+    """What the rows between may move ``column``'s balance by: its own sum, or its sum with another
+    column's added or taken (a signed debit column beside it, or an unsigned one). Pure."""
+    own = float(sums[column])
+    others = [float(v) for c, v in sums.items() if c != column]
+    return [own] + [own + o for o in others] + [own - o for o in others]
 
 
 def _summary(
