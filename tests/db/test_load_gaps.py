@@ -187,3 +187,24 @@ def test_a_column_kept_text_by_a_dropped_footer_is_read_with_the_load_s_separato
         assert conn.execute("SELECT sum(credito), max(saldo) FROM m").fetchall() == [
             (sum(d * 1000 + d * 111 + d / 100 for d in range(1, 9)), 16500.0)
         ]
+
+
+def test_two_digit_years_written_first_read_first_when_the_dates_then_span_far_less(tmp_path: Path) -> None:
+    """SK Telecom's bill (held-out round eleven) writes '24.01.28 09:44:21': read year-last, a month's
+    calls were stored as 2001-01-24 … 2028-01-24, said only by the format in the note."""
+    # its totals row kept the column text for DuckDB's sniffer (which reads year-first itself), so the
+    # load read the dates once --drop-totals had taken it off
+    text = "id,used,fee\n1,24.01.01 14:06:08,100\n2,24.01.10 09:50:58,200\n3,24.01.28 09:44:21,300\n,총 합계,600\n"
+    summary = _load(tmp_path, text, drop_totals=True)
+    assert _rows(tmp_path, "SELECT used FROM t ORDER BY id") == [
+        (datetime.datetime(2024, 1, 1, 14, 6, 8),),
+        (datetime.datetime(2024, 1, 10, 9, 50, 58),),
+        (datetime.datetime(2024, 1, 28, 9, 44, 21),),
+    ]
+    note = next(n for n in summary.notes if n.startswith("used:"))
+    assert "read year first as its dates then span 27 days" in note and "--date-format used=%d.%m.%y" in note
+
+
+def test_two_digit_years_written_last_stay_last(tmp_path: Path) -> None:
+    _load(tmp_path, "id,used\n1,05.01.24 14:06\n2,28.03.24 09:50\n3,13.02.24 09:44\n")
+    assert _rows(tmp_path, "SELECT used FROM t ORDER BY id")[1] == (datetime.datetime(2024, 3, 28, 9, 50),)

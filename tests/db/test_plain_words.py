@@ -17,11 +17,11 @@ from analytics_agent.db import profile_scan, relationships_base
 from analytics_agent.db.load import names
 from analytics_agent.db.load.read import peek
 from analytics_agent.db.load.settle import (
+    balance_labels,
     balance_runs,
     columns,
     compact_dates,
     footer,
-    summary_rows,
     total_labels,
 )
 from analytics_agent.db.load.settle.plain_words import lowered, may_hold, may_start
@@ -69,18 +69,18 @@ _CASES: list[tuple[Any, str, Callable[[str], bool], Callable[[str], bool], list[
         examples(footer._SHARE_LINE),
     ),
     (
-        summary_rows,
+        balance_labels,
         "_OPENING_WORDS",
-        summary_rows._opening,
-        lambda v: re.fullmatch(summary_rows.OPENING, v) is not None,
-        examples(summary_rows.OPENING),
+        balance_labels.is_opening,
+        lambda v: re.fullmatch(balance_labels.OPENING, v) is not None,
+        examples(balance_labels.OPENING),
     ),
     (
         balance_runs,
         "_WORDS",
         balance_runs._said,
         lambda v: re.fullmatch(balance_runs._LABEL_PY, v.strip(" :")) is not None,
-        examples(summary_rows.OPENING) + examples(summary_rows.CLOSING) + examples(balance_runs._DAILY),
+        examples(balance_labels.OPENING) + examples(balance_labels.CLOSING) + examples(balance_runs._DAILY),
     ),
 ]
 _IDS = [attr for _, attr, *_ in _CASES]
@@ -131,8 +131,8 @@ def test_every_word_of_a_list_is_needed(
 
 def test_the_spaced_out_label_reads_as_before() -> None:
     strings = [*examples(r"(\w ){2,}\w"), "S A L D O", " S A L D O :", "a b", "ab c d", "Saldo Anterior"]
-    assert all(summary_rows._label(s) == _label_old(s) for s in strings)
-    assert summary_rows._label("S A L D O") == "SALDO"
+    assert all(balance_labels.label_of(s) == _label_old(s) for s in strings)
+    assert balance_labels.label_of("S A L D O") == "SALDO"
 
 
 def test_white_space_the_regex_skips_is_stripped_too() -> None:

@@ -11,8 +11,8 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.balance_labels import CLOSING, OPENING
 from analytics_agent.db.load.settle.plain_words import may_hold
-from analytics_agent.db.load.settle.summary_rows import CLOSING, OPENING
 
 _DAILY = r"daily balance|end of day balance|saldo del d[ií]a|saldo di[aá]rio|tagessaldo|solde du jour"
 """A statement's balance at the end of each day, in the languages whose banks write one under its day."""

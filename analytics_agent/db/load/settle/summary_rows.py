@@ -15,37 +15,10 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.load.settle.plain_words import may_hold
+from analytics_agent.db.load.settle.balance_labels import CLOSING, is_opening, label_of
 from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
 
-OPENING = (
-    r"(?i)(saldo (anterior|inicial|de apertura|iniziale|precedente|awal)|opening balance|previous balance"
-    r"|(beginning|starting) balance|(balance )?brought forward|b/f( balance)?|balance b/f|anfangssaldo|alter saldo|vortrag"
-    r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|sold (initial|anterior|precedent)|beginsaldo|ingående saldo|inngående saldo"
-    r"|alkusaldo|primosaldo|saldo primo|nyitó egyenleg|devreden bakiye|önceki bakiye|açılış bakiyesi"
-    r"|baki awal|số dư đầu kỳ|期初余额|期初餘額|前月繰越|前期繰越|이월 ?잔액|ยอดยกมา|προηγούμενο υπόλοιπο"
-    r"|υπόλοιπο από μεταφορά|από μεταφορά"
-    r"|начално салдо|входящ(ий|ее) (остаток|сальдо)|остаток на начало( периода)?|вхідний залишок"
-    r"|saldo pocz[aą]tkowe|po[cč]ate[cč]n[ýy] z[uů]statek)"
-    r"( (as (of|at)|on|per|at|au|am|zum|del|al) .*)?"
-)
-"""What a statement writes in its first row's label for the balance before the movements below, with
-the day it was taken on after it (Bank of America's ``Beginning balance as of 02/01/2024``)."""
-_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "sold", "zustatek", "baki")
-"""A word every ASCII label ``OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
-CLOSING = (
-    r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível|akhir))?|closing balance|ending balance"
-    r"|new balance|(balance )?carried forward|c/f( balance)?|balance c/f|endsaldo|neuer saldo|solde( final)?|sold final|nouveau solde"
-    r"|eindsaldo|utgående saldo|loppusaldo|ultimosaldo|saldo ultimo|záró egyenleg|kapanış bakiyesi"
-    r"|son bakiye|baki akhir|số dư cuối kỳ|期末余额|期末餘額|次月繰越|次期繰越|ยอดยกไป|νέο υπόλοιπο"
-    r"|τελικό υπόλοιπο|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
-    r"|вихідний залишок|saldo ko[nń]cowe|kone[cč]n[ýy] z[uů]statek)"
-    r"( (as (of|at)|on|per|at|au|am|zum|del|al) .*)?"
-)
-"""What a statement writes in its last row's label for the balance after the movements above; the label
-with the spaces of a spaced-out word taken out (``S A L D O``). Turkish ``Devreden Bakiye`` opens (the
-balance carried in), Japanese ``前月繰越`` too, ``次月繰越`` closes."""
 _NUMBER_TYPES = ("DOUBLE", "FLOAT", "BIGINT", "INTEGER", "HUGEINT", "SMALLINT", "TINYINT")
 
 
@@ -73,13 +46,6 @@ class EdgeRows:
         """What the numbers say of them."""
 
 
-def _label(value: Any) -> str:
-    text = str(value).strip(" :")
-    if text[1:2] == " " and re.fullmatch(r"(\w ){2,}\w", text):  # S A L D O
-        text = text.replace(" ", "")
-    return text
-
-
 def find_edge_rows(
     conn: duckdb.DuckDBPyConnection, table: str, text_columns: Sequence[str], rows: int
 ) -> EdgeRows | None:
@@ -104,7 +70,7 @@ def find_edge_rows(
     texts = [
         c
         for c in text_columns
-        if types.get(c) == "VARCHAR" and first[1].get(c) is not None and _opening(_label(first[1][c]))
+        if types.get(c) == "VARCHAR" and first[1].get(c) is not None and is_opening(label_of(first[1][c]))
     ]
     if texts:
         # rowids rise in the order rows were written and stay when rows are deleted (before the commit they
@@ -218,11 +184,6 @@ def _first_total(
     return EdgeRows([first[0]], "total", labels[0], [label], summed, what, why)
 
 
-def _opening(label: str) -> bool:
-    """Whether a first row's label says an opening balance (``OPENING``). Pure."""
-    return may_hold(label, _OPENING_WORDS) and re.fullmatch(OPENING, label) is not None
-
-
 def _running(
     texts: list[str],
     numbers: list[str],
@@ -243,7 +204,7 @@ def _running(
     closing = last.get(column)
     if (
         closing is not None
-        and re.fullmatch(CLOSING, _label(closing))
+        and re.fullmatch(CLOSING, label_of(closing))
         and _same(last.get(balance), above.get(balance))
     ):
         rows.append(last_id)
@@ -288,8 +249,8 @@ def _balances(
             for c in texts
             if first[1].get(c) is not None
             and last[1].get(c) is not None
-            and _opening(_label(first[1][c]))
-            and re.fullmatch(CLOSING, _label(last[1][c]))
+            and is_opening(label_of(first[1][c]))
+            and re.fullmatch(CLOSING, label_of(last[1][c]))
         ),
         None,
     )

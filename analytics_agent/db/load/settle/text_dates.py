@@ -334,7 +334,7 @@ def _choose_format(
     different dates, the rest of the file decides (``file_reading``), or the load is refused."""
     pair = next((f for f in full if "%m" in f and "%d" in f and swapped(f) in full), None)
     if pair is None:
-        return full[0], ""
+        return _year_first(conn, table, name, full[0], text)
     col = quote_ident(name)
     changed, example = first_row(
         conn.execute(
@@ -352,4 +352,33 @@ def _choose_format(
     return chosen, (
         f"; every value fits {swapped(chosen)} too, read {first}-first {reason}: if not, add --date-format "
         f"{name}={swapped(chosen)}"
+    )
+
+
+_YEAR_LAST = re.compile(r"%[dm]([./-])%[dm]\1%y")
+
+
+def _year_first(
+    conn: duckdb.DuckDBPyConnection, table: str, name: str, fmt: str, text: str
+) -> tuple[str, str]:
+    """``fmt``, or the two-digit year read first when that fits every value too and its dates span a
+    twelfth of the time or less: Korean and Chinese bills write ``24.01.28`` (2024-01-28), which read
+    year-last is 2028-01-24, a statement's month spread over 28 years."""
+    shape = _YEAR_LAST.match(fmt)
+    if shape is None:
+        return fmt, ""
+    first = f"%y{shape[1]}%m{shape[1]}%d{fmt[shape.end() :]}"
+    read, other = f"TRY_STRPTIME({text}, '{fmt}')", f"TRY_STRPTIME({text}, '{first}')"
+    present, fits, span, narrower = first_row(
+        conn.execute(
+            f"SELECT count({quote_ident(name)}), count({other}), "
+            f"date_diff('day', min({read}), max({read})), date_diff('day', min({other}), max({other})) "
+            f"FROM {quote_ident(table)}"
+        )
+    )
+    if fits != present or span is None or narrower is None or 12 * narrower > span:
+        return fmt, ""
+    return first, (
+        f"; every value fits {fmt} too, read year first as its dates then span {narrower:,} days, not "
+        f"{span:,}: if not, add --date-format {name}={fmt}"
     )
