@@ -24,9 +24,21 @@ from tests.db.csv_suites import options_from, suggested_options
 DATA = Path(__file__).resolve().parents[1] / "data"
 ROUNDS = tuple(
     DATA / f"exports_held{part}"
-    for part in ("", "_two", "_three", "_four", "_five", "_six", "_seven", "_eight", "_nine", "_ten")
+    for part in (
+        "",
+        "_two",
+        "_three",
+        "_four",
+        "_five",
+        "_six",
+        "_seven",
+        "_eight",
+        "_nine",
+        "_ten",
+        "_eleven",
+    )
 )
-"""Ten rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
+"""Eleven rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
 keys a repeated header name as ``<name> (position N)`` with the header in ``header``; the third writes
 ids and times of day as text, which the load stores as exact BIGINT and TIME (``_same``); the fourth
 writes a percent as the number before its ``%``, as the later ones do."""
