@@ -163,3 +163,17 @@ def test_opening_and_closing_balances_written_in_a_movement_column_are_no_record
     assert stored_rows(tmp_path, "SELECT round(sum(entrate), 2), round(sum(uscite), 2) FROM t") == [
         (2111.78, -192.49)
     ]
+
+
+def test_a_spanish_closing_balance_line_repeating_the_newest_balance_is_a_note(tmp_path: Path) -> None:
+    """Santander (held-out round eleven) writes newest first and ends with 'Saldo a 31/03/2024:' and the
+    balance of the first row: it loaded as a row, its label keeping the date column text."""
+    text = (
+        "Fecha;Concepto;Importe;Saldo\n31/03/2024;Bizum;-69,83;3.557,11\n30/03/2024;Compra;-27,29;3.626,94\n"
+        "29/03/2024;Recibo;-44,41;3.654,23\nSaldo a 31/03/2024:;;;3.557,11\n"
+    )
+    summary = load_text(tmp_path, "santander.csv", text, decimal=",", thousands=".", drop_totals=True)
+    assert summary.rows_loaded == 3, summary.notes
+    assert stored_rows(tmp_path, "SELECT typeof(fecha), round(sum(importe), 2) FROM t GROUP BY 1") == [
+        ("DATE", -141.53)
+    ]

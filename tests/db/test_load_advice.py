@@ -374,3 +374,18 @@ def test_a_title_above_a_table_misread_with_the_notes_delimiter_names_its_skip(
     if total is not None:
         amounts = summary.columns[3].name
         assert _rows(path, f"SELECT round(sum({amounts}), 2) FROM t") == [(total,)]
+
+
+def test_key_value_lines_padded_under_a_one_field_title_are_skipped_to_the_header(tmp_path: Path) -> None:
+    """Santander's export (held-out round eleven): a title of one field, then 'Cuenta:;ES21 …;;;;;' lines
+    padded to the table's width, a blank line and the header. DuckDB took the title for the header, and
+    the refusal named --skip 2, which made 'Cuenta:' the header."""
+    text = (
+        "Banco Santander, S.A.\nConsulta de movimientos;;;\nCuenta:;ES21 0049 1500;;\nTitular:;MARÍA GARCÍA;;\n"
+        ";;;\nTag;Empfänger;Betrag;Saldo\n" + STATEMENT_ROWS
+    )
+    path = _write(tmp_path, "movimientos.csv", text)
+    advice, summary = _follow_first(path)
+    assert advice == {"skip": 5}, _refusal(path)
+    assert [c.original for c in summary.columns] == ["Tag", "Empfänger", "Betrag", "Saldo"]
+    assert summary.rows_loaded == 8

@@ -100,7 +100,13 @@ def title_lines(path: Path, message: str, dialect: Dialect) -> int | None:
         return None
     quote = dialect.quote or "\x00"
     widths = {len(next(csv.reader([t], delimiter=dialect.delimiter, quotechar=quote), [])) for t in below}
-    return len(above) if widths == {fields} else None
+    if widths != {fields}:
+        return None
+    from analytics_agent.db.load.read.titles import past_sparse_lines  # on this refusal's path only
+
+    # key-value lines padded to the table's width below the title (Santander's 'Cuenta:;ES21 …;;;;;')
+    # are no header: the skip goes on past them, to the line that names every field
+    return len(above) + past_sparse_lines("\n".join(head), dialect.delimiter, dialect.quote or '"', at) - at
 
 
 _TABLE_LINES = 3

@@ -56,8 +56,8 @@ def one_field_header(where: str, fields: int, header: str, lines_above: int | No
         return f"{head}; the header line ({short(header)!r}) starts with '#': add --comment '#' if such lines are comments"
     if lines_above:
         return (
-            f"{head}; the {lines_above} line{'s' if lines_above > 1 else ''} above it ({short(header)!r} first) "
-            f"read as a title above the real header: add --skip {lines_above} to start at that line"
+            f"{head}; the first {lines_above} line{'s' if lines_above > 1 else ''} ({short(header)!r} first) "
+            f"read as a title above the real header: add --skip {lines_above} to start at it"
         )
     return ""
 

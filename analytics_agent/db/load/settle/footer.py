@@ -40,7 +40,7 @@ _NOTE_STARTS = (
 test before it)."""
 _BALANCE_LINE = (
     r"(?i)^\s*#?\s*(?:(?:closing|ending|end|final)\s+balance|balance\s+(?:as\s+)?(?:of|at|on)\b|kontostand"
-    r"|endsaldo|eindsaldo|schlusssaldo|saldo\s+(?:finale?|al|am|per|ko[nń]cowe|zamkni[eę]cia)\b"
+    r"|endsaldo|eindsaldo|schlusssaldo|saldo\s+(?:finale?|al|a|am|per|ko[nń]cowe|zamkni[eę]cia)\b"
     r"|saldo\s+(?:contabil[ií]stico|dispon[ií]vel|atual|actual)\b"
     r"|solde\s+(?:final|au)\b|sold\s+final\b|nouveau\s+solde|kone[cč]n[ýy]\s+z[uů]statek"
     r"|крайно\s+салдо|исходящ(?:ий|ее)\s+(?:остаток|сальдо)|остаток\s+на\s+конец|вихідний\s+залишок)"
