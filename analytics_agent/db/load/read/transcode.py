@@ -51,17 +51,17 @@ def utf8_copies(
     (``copied_codec``): then every file is, and one that is not in it is refused)."""
     given = copied_codec(encoding)
     if encoding and not given:
-        wanted = []
-    else:
-        wanted = [i for i, f in enumerate(files) if (given and not _packed(f)) or _western(f)]
+        wanted: dict[int, str] = {}
+    else:  # each file's head is read once: the codec it says is the one it is copied with
+        found = ((i, given if given and not _packed(f) else _western(f)) for i, f in enumerate(files))
+        wanted = {i: codec for i, codec in found if codec}
     if not wanted:
         yield list(files), []
         return
     folder = Path(tempfile.mkdtemp(prefix="analytics-agent-utf8-"))
     try:
         paths, notes = list(files), []
-        for i in wanted:
-            codec = given or _western(files[i]) or "cp1252"
+        for i, codec in wanted.items():
             copy = _transcoded(files[i], folder / str(i), codec)
             if copy is None and given:
                 raise LoadError(
