@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from decimal import Decimal
 from typing import Any
 
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.plain_words import lowered, may_start
+from analytics_agent.db.rows import is_number
 
 _NOTE_START = (
     r"(?i)^\s*(?:[*†‡©]|\(c\)|\(\d+\)|\d+\)\s"
@@ -139,11 +139,6 @@ def _first(conn: duckdb.DuckDBPyConnection, t: str) -> tuple[Any, ...] | None:
     return conn.execute(f"SELECT * FROM {t} WHERE rowid = (SELECT min(rowid) FROM {t})").fetchone()
 
 
-def _amounts(cells: list[tuple[int, Any]]) -> list[tuple[int, Any]]:
-    """The cells of ``cells`` that hold a number, not a date or a flag. Pure."""
-    return [(i, v) for i, v in cells if isinstance(v, int | float | Decimal) and not isinstance(v, bool)]
-
-
 def _above(
     conn: duckdb.DuckDBPyConnection, t: str, rows: Sequence[tuple[int, Sequence[Any]]]
 ) -> Iterator[Sequence[Any]]:
@@ -175,7 +170,8 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
             and written
             and is_balance_line(written[0][1])
             and any(
-                all(said[i] == v for i, v in _amounts(numbers)) for said in _above(conn, t, ordered[at + 1 :])
+                all(said[i] == v for i, v in numbers if is_number(v))
+                for said in _above(conn, t, ordered[at + 1 :])
             )
         ):
             # a closing balance: the numbers of a row above it (the last record's, under a turnover row),

@@ -11,7 +11,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.idents import quote_ident
-from analytics_agent.db.rows import first_row
+from analytics_agent.db.rows import first_row, is_number
 
 
 def aggregated(
@@ -87,4 +87,4 @@ def whole_row(
 
 def numbers_of(row: Mapping[str, Any]) -> list[str]:
     """The columns of ``row`` holding a number (no flag). Pure."""
-    return [c for c, v in row.items() if isinstance(v, int | float | Decimal) and not isinstance(v, bool)]
+    return [c for c, v in row.items() if is_number(v)]
