@@ -367,3 +367,25 @@ def test_odd_values_that_cannot_be_marks_are_not_counted_as_marks(tmp_path: Path
     assert any(n.startswith("precipitation stayed text because of 2 values like 'T'") for n in summary.notes)
     summary = _load(tmp_path, "weather.csv", f"date,precipitation\n{rows}61-1-2016,..\n62-1-2016,..\n")
     assert called == [["precipitation"]] and _types(summary)["precipitation"] == "DOUBLE"
+
+
+def test_marks_below_the_first_rows_read_with_the_decimal_comma_given(tmp_path: Path) -> None:
+    """INE's tables (round eleven): ``;``, decimal commas and a ``..`` deep down. Under the ``--decimal ','``
+    the load had named, each number failed DuckDB's cast (it knows only the point): the column stayed text
+    with no note."""
+    lines = [f"Grupo {i % 12:02d};2024M0{1 + i % 2};{100 + i},{i % 10}" for i in range(150)]
+    lines[140] = "Grupo 08;2024M02;.."
+    summary = _load(tmp_path, "ine.csv", "Grupo;Periodo;Total\n" + "\n".join(lines) + "\n", decimal=",")
+    assert _types(summary)["total"] == "DOUBLE"
+    assert _rows(tmp_path, "SELECT count(total), sum(total) FROM t") == [
+        (149, sum(100 + i + (i % 10) / 10 for i in range(150) if i != 140))
+    ]
+    assert "1 value '..' read as missing" in _marks_notes(summary)[0]
+
+
+def test_other_odd_values_under_the_decimal_comma_given_are_named(tmp_path: Path) -> None:
+    lines = [f"{i};{100 + i},5" for i in range(150)]
+    lines[140] = "140;k.A."
+    summary = _load(tmp_path, "p.csv", "id;price\n" + "\n".join(lines) + "\n", decimal=",")
+    assert _types(summary)["price"] == "VARCHAR"
+    assert "price stayed text because of 1 value like 'k.A.'; add --null 'k.A.' if it means missing" in summary.notes

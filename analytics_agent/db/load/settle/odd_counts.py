@@ -30,30 +30,41 @@ def odd_counts(
     rows: int | None,
     *,
     listed_up_to: int,
+    decimal: str | None = None,
 ) -> list[tuple[int, list[str]]]:
     """For each column (-> the type most of its values fit, in order): its values that do not cast to
     that type, and the three commonest of them (most first; among as many, the least first, as DuckDB
     orders text: by code point). ``rows``: the table's row count when known; up to ``listed_up_to`` rows
-    the values are listed and counted here (``_listed``), else counted in DuckDB (``_grouped``)."""
+    the values are listed and counted here (``_listed``), else counted in DuckDB (``_grouped``). ``decimal``:
+    the load's ``--decimal`` (``cast_sql``)."""
     if rows is not None and rows <= listed_up_to:
-        listed = _listed(conn, table, kinds)
+        listed = _listed(conn, table, kinds, decimal)
         if listed is not None:
             return listed
-    return _grouped(conn, table, kinds)
+    return _grouped(conn, table, kinds, decimal)
 
 
-def _odd(col: str, kind: str) -> str:
-    return f"{col} IS NOT NULL AND TRY_CAST({col} AS {kind}) IS NULL"
+def cast_sql(col: str, kind: str, decimal: str | None = None) -> str:
+    """``TRY_CAST`` of a quoted column to ``kind``; a number with ``--decimal ','`` as that option reads it
+    (``1.234,5``): DuckDB's cast knows only the point, and every such number would count as odd."""
+    if kind == "DOUBLE" and decimal == ",":
+        return f"TRY_CAST(replace(replace({col}, '.', ''), ',', '.') AS DOUBLE)"
+    return f"TRY_CAST({col} AS {kind})"
+
+
+def odd_sql(col: str, kind: str, decimal: str | None = None) -> str:
+    """A value of a quoted column that does not read as ``kind`` (``cast_sql``)."""
+    return f"{col} IS NOT NULL AND {cast_sql(col, kind, decimal)} IS NULL"
 
 
 def _listed(
-    conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str]
+    conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], decimal: str | None
 ) -> list[tuple[int, list[str]]] | None:
     """The odd values of each column listed and counted here; None when one is longer than
     ``LONGEST_LISTED`` (no longer one is read)."""
     parts = []
     for name, kind in kinds.items():
-        col, odd = quote_ident(name), _odd(quote_ident(name), kind)
+        col, odd = quote_ident(name), odd_sql(quote_ident(name), kind, decimal)
         parts += [
             f"bool_or(strlen({col}) > {LONGEST_LISTED}) FILTER (WHERE {odd})",
             f"list({col}) FILTER (WHERE {odd} AND strlen({col}) <= {LONGEST_LISTED})",
@@ -69,7 +80,7 @@ def _listed(
 
 
 def _grouped(
-    conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str]
+    conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], decimal: str | None
 ) -> list[tuple[int, list[str]]]:
     """The count and the three commonest odd values of each column, all columns in one query (a query each
     cost more than its scan on a small table)."""
@@ -78,7 +89,7 @@ def _grouped(
         col = quote_ident(name)
         parts.append(
             f"(SELECT {{'n': sum(n), 'odd': list(v ORDER BY n DESC, v)[1:3]}} FROM (SELECT {col} AS v, count(*) AS n "
-            f"FROM {quote_ident(table)} WHERE {_odd(col, kind)} GROUP BY 1))"
+            f"FROM {quote_ident(table)} WHERE {odd_sql(col, kind, decimal)} GROUP BY 1))"
         )
     return [
         (int(found["n"]), found["odd"]) for found in first_row(conn.execute(f"SELECT {', '.join(parts)}"))

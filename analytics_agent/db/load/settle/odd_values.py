@@ -14,7 +14,7 @@ from analytics_agent.db.load.settle.decimal_commas import comma_notes, grouped_n
 from analytics_agent.db.load.settle.first_rows import PROBE_ROWS as PROBE_ROWS
 from analytics_agent.db.load.settle.first_rows import SAMPLE_ROWS as SAMPLE_ROWS
 from analytics_agent.db.load.settle.first_rows import first_rows
-from analytics_agent.db.load.settle.odd_counts import odd_counts
+from analytics_agent.db.load.settle.odd_counts import cast_sql, odd_counts, odd_sql
 from analytics_agent.db.load.settle.stat_symbols import may_mark
 from analytics_agent.db.load.settle.total_labels import is_total_label
 from analytics_agent.db.rows import first_row
@@ -72,7 +72,7 @@ def odd_value_notes(
     listed: dict[tuple[str, str], tuple[int, list[str]]] = {}  # odd values counted, for the notes too
     stat, stat_notes = _stat_marked(conn, table, candidates, decimal, rows, marks_seen, listed)  # not odd
     odd, marked = _without(odd, stat), _without(marked, stat)
-    odd |= _markers(conn, table, marked, rows)
+    odd |= _markers(conn, table, marked, rows, decimal)
     numbers_only = [
         name
         for name, (present, numbers, *_) in counts.items()
@@ -84,7 +84,7 @@ def odd_value_notes(
         stat_notes
         + comma_notes(conn, table, comma, rows, comma_read)
         + grouped
-        + _odd_notes(conn, table, odd, rows, listed)
+        + _odd_notes(conn, table, odd, rows, listed, decimal)
         + _number_notes(conn, table, numbers_only, rows)
     )
 
@@ -101,7 +101,7 @@ def _counted(
     left undecided (``odd_value_notes``)."""
     whole = rows is not None and rows <= 2 * PROBE_ROWS
     probe = first_rows(table, text_columns, 2 * PROBE_ROWS if whole else PROBE_ROWS, rows)
-    read, probed = _cast_counts(conn, probe, text_columns, commas=decimal is None)
+    read, probed = _cast_counts(conn, probe, text_columns, decimal)
     comma = [
         name
         for name, (present, numbers, _, as_point, sure) in probed.items()
@@ -115,7 +115,7 @@ def _counted(
             if 10 * min(present - numbers, present - dates) <= SAMPLE_ROWS
         ]
         sample = first_rows(table, undecided, SAMPLE_ROWS, rows)
-        counts = _cast_counts(conn, sample, undecided)[1] if undecided else {}
+        counts = _cast_counts(conn, sample, undecided, decimal, commas=False)[1] if undecided else {}
     return comma, counts
 
 
@@ -142,7 +142,7 @@ def _stat_marked(
     doubles = {name: kind for name, kind in kinds.items() if kind == "DOUBLE"}
     if not doubles:
         return [], []
-    counted = odd_counts(conn, table, doubles, rows, listed_up_to=SAMPLE_ROWS)
+    counted = odd_counts(conn, table, doubles, rows, listed_up_to=SAMPLE_ROWS, decimal=decimal)
     listed |= {(name, "DOUBLE"): found for name, found in zip(doubles, counted, strict=True)}
     columns = [name for name, (_, odd) in zip(doubles, counted, strict=True) if all(map(may_mark, odd))]
     if not columns:
@@ -177,7 +177,7 @@ def _fitting(counts: dict[str, tuple[int, ...]]) -> tuple[dict[str, str], dict[s
 
 
 def _markers(
-    conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], rows: int | None
+    conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], rows: int | None, decimal: str | None
 ) -> dict[str, str]:
     """Those of ``kinds`` (column -> the type a quarter of its values fit at least) whose other values are at most two
     distinct words without a digit, over the sample: a marker, however often a file writes it."""
@@ -186,7 +186,7 @@ def _markers(
     parts = []
     for name, kind in kinds.items():
         col = quote_ident(name)
-        odd = f"{col} IS NOT NULL AND TRY_CAST({col} AS {kind}) IS NULL"
+        odd = odd_sql(col, kind, decimal)
         parts.append(
             f"count(DISTINCT {col}) FILTER (WHERE {odd}) <= 2 AND "
             f"coalesce(bool_and(regexp_full_match({col}, '{_MARKER}')) FILTER (WHERE {odd}), false)"
@@ -243,15 +243,26 @@ def _without_codes(
 
 
 def _cast_counts(
-    conn: duckdb.DuckDBPyConnection, source: str, columns: Sequence[str], *, commas: bool = False
+    conn: duckdb.DuckDBPyConnection,
+    source: str,
+    columns: Sequence[str],
+    decimal: str | None,
+    *,
+    commas: bool = True,
 ) -> tuple[int, dict[str, tuple[int, ...]]]:
-    """The rows of ``source`` (``first_rows``), and per column its values, those that cast to DOUBLE and
-    those that cast to DATE; with ``commas`` also those that cast with a decimal comma, and those only a
-    decimal comma reads (0 without: ``_comma_counts``)."""
+    """The rows of ``source`` (``first_rows``), and per column its values, those that read as numbers (with
+    ``decimal``, the load's ``--decimal``) and those that cast to DATE; with ``commas`` and no ``decimal``
+    also those that cast with a decimal comma, and those only a decimal comma reads (0 without:
+    ``_comma_counts``)."""
+    commas = commas and decimal is None
     selects = ["count(*)"]
     for name in columns:
         col = quote_ident(name)
-        selects += [f"count({col})", f"count({_cast(col, 'DOUBLE')})", f"count({_cast(col, 'DATE')})"]
+        selects += [
+            f"count({col})",
+            f"count({_cast(col, 'DOUBLE', decimal)})",
+            f"count({_cast(col, 'DATE')})",
+        ]
         # CASE, not FILTER: DuckDB plans a FILTER per aggregate in time growing with their square (232
         # aggregates of 58 columns: 13 ms of CPU)
         selects += [f"count(CASE WHEN contains({col}, ',') THEN 1 END)"] if commas else []
@@ -271,9 +282,9 @@ def _cast_counts(
     return int(rows), {name: (*found[name], *comma_counts.get(name, (0, 0))) for name in columns}
 
 
-def _cast(col: str, kind: str) -> str:
-    """``TRY_CAST`` of a quoted column, not tried on values that cannot be of ``kind`` (``_NEVER``)."""
-    return f"CASE WHEN NOT {col} GLOB '{_NEVER[kind]}' THEN TRY_CAST({col} AS {kind}) END"
+def _cast(col: str, kind: str, decimal: str | None = None) -> str:
+    """``cast_sql`` of a quoted column, not tried on values that cannot be of ``kind`` (``_NEVER``)."""
+    return f"CASE WHEN NOT {col} GLOB '{_NEVER[kind]}' THEN {cast_sql(col, kind, decimal)} END"
 
 
 def _comma_counts(
@@ -300,6 +311,7 @@ def _odd_notes(
     kinds: dict[str, str],
     rows: int | None,
     listed: Mapping[tuple[str, str], tuple[int, list[str]]],
+    decimal: str | None,
 ) -> list[str]:
     """The note of each column (-> the type most of its values fit): how many values do not fit, and the
     three commonest (``odd_counts``; those ``listed`` already, not counted again)."""
@@ -307,7 +319,13 @@ def _odd_notes(
         return []
     left = {name: kind for name, kind in kinds.items() if (name, kind) not in listed}
     counted = (
-        dict(zip(left, odd_counts(conn, table, left, rows, listed_up_to=SAMPLE_ROWS), strict=True))
+        dict(
+            zip(
+                left,
+                odd_counts(conn, table, left, rows, listed_up_to=SAMPLE_ROWS, decimal=decimal),
+                strict=True,
+            )
+        )
         if left
         else {}
     )
