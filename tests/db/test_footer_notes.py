@@ -154,6 +154,28 @@ def test_a_closing_balance_line_is_a_note_below_the_table(tmp_path: Path, decima
     assert {c.name: c.type for c in summary.columns}["buchungstag"] == "DATE"
 
 
+def test_text_below_a_closing_balance_line_is_a_note_too(tmp_path: Path) -> None:
+    """Santander (round eleven): a disclaimer padded to the table's width under the closing balance. It
+    starts like no note, so neither line was found: both loaded as rows without a word, and the dates
+    stayed text."""
+    path = tmp_path / "konto.csv"
+    path.write_text(STATEMENT + "Los movimientos pueden no incluir operaciones pendientes.;;;\n")
+    kept = _load(tmp_path, path, decimal=",", thousands=".")
+    (note,) = [n for n in kept.notes if "below the table" in n]
+    assert "the last 2 lines ('Kontostand am 31.01.2024' …) are notes" in note and "--drop-footer" in note
+    summary = _load(tmp_path, path, drop_totals=True, decimal=",", thousands=".")
+    assert summary.rows_loaded == 3
+    assert {c.name: c.type for c in summary.columns}["buchungstag"] == "DATE"
+
+
+def test_text_below_a_balance_line_that_repeats_no_balance_stays_data(tmp_path: Path) -> None:
+    path = tmp_path / "konto.csv"
+    path.write_text(STATEMENT.replace(";;;6.275,63", ";;;9.999,99") + "Gebühren folgen;;;\n")
+    summary = _load(tmp_path, path, decimal=",", thousands=".")
+    assert not any("below the table" in n for n in summary.notes), summary.notes
+    assert summary.rows_loaded == 5
+
+
 def test_a_balance_line_whose_number_is_not_the_one_above_is_data(tmp_path: Path) -> None:
     path = tmp_path / "konto.csv"
     path.write_text(STATEMENT.replace(";;;6.275,63", ";;;9.999,99"))

@@ -68,7 +68,7 @@ class Notes:
     """Trailing rows that could be notes, last first: their rowids, each one's first text and the text
     columns each writes in. (A plain class: a NamedTuple costs every load's import more.)"""
 
-    __slots__ = ("read", "rows", "texts", "written")
+    __slots__ = ("balance", "read", "rows", "texts", "written")
 
     def __init__(
         self,
@@ -76,15 +76,20 @@ class Notes:
         texts: list[str],
         written: list[list[str]],
         read: dict[int, dict[str, Any]] | None = None,
+        balance: int = -1,
     ) -> None:
         self.rows, self.texts, self.written = rows, texts, written
         self.read = read or {}
         """Every trailing row ``note_rows`` read (rowid -> its cells), notes or not: the totals check
         looks there for the row above the notes before it asks DuckDB (``row_above``)."""
+        self.balance = balance
+        """The index in ``rows`` of a closing balance line whose numbers repeat a record's, or -1."""
 
     def starting_like_notes(self) -> Notes:
-        """The trailing run of these rows that each start like a note (or a closing balance)."""
-        run = 0
+        """The trailing run of these rows that each start like a note (or a closing balance). Below a
+        closing balance line whose numbers repeat a record's, any line of text is a note too (Santander's
+        disclaimer, padded to the table's width): nothing without a number follows it as data."""
+        run = self.balance + 1
         while run < len(self.rows) and (
             is_note_start(self.texts[run])
             or is_balance_line(self.texts[run])
@@ -160,6 +165,7 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
     # last first, sorted here: DuckDB's ORDER BY of five rows cost a 60-column table 1.3 ms of CPU
     read = {int(rowid): row for rowid, *row in sorted(cursor.fetchall(), key=lambda r: -int(r[0]))}
     rows, texts, columns = [], [], []
+    balance = -1
     ordered = list(read.items())
     for at, (rowid, row) in enumerate(ordered):  # last first
         cells = list(zip(names, row, strict=True))
@@ -176,7 +182,7 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
         ):
             # a closing balance: the numbers of a row above it (the last record's, under a turnover row),
             # or of the first row (a statement written newest first); its date may be the period's end
-            numbers = []
+            numbers, balance = [], len(rows)
         if not written or numbers:
             break
         rows.append(rowid)
@@ -187,4 +193,5 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
         texts,
         columns,
         {r: dict(zip((n for n, _ in names), row, strict=True)) for r, row in read.items()},
+        balance,
     )
