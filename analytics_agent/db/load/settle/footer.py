@@ -13,7 +13,7 @@ Runs inside the load's transaction on the freshly written table (its ``rowid`` f
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import duckdb
@@ -139,6 +139,18 @@ def is_share_line(text: str) -> bool:
     return may_start(text, _SHARE_STARTS) and re.match(_SHARE_LINE, text) is not None
 
 
+def may_total(last: Mapping[str, Any], above: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether ``last`` holds two numbers or more, each as large (in size) as that column's in every row of
+    ``above`` (the rows read above it, one at least), as a total of values of one sign is: the test before
+    ``unnamed_totals`` scans the table. Pure."""
+    numbers = [c for c, v in last.items() if is_number(v)]
+    if len(numbers) < 2 or not above:
+        return False
+    return all(
+        abs(float(last[c])) >= abs(float(row[c])) for c in numbers for row in above if is_number(row.get(c))
+    )
+
+
 def _first(conn: duckdb.DuckDBPyConnection, t: str) -> tuple[Any, ...] | None:
     """The table's first row (a statement written newest first ends with the balance after it)."""
     return conn.execute(f"SELECT * FROM {t} WHERE rowid = (SELECT min(rowid) FROM {t})").fetchone()
@@ -151,6 +163,34 @@ def _above(
     yield from (row for _, row in rows)
     if (first := _first(conn, t)) is not None:
         yield first
+
+
+_DATE_SHAPE = re.compile(r"\d{1,4}[./-]\d{1,2}[./-]\d{1,4}")
+
+
+def _figures_repeat(
+    cells: Sequence[tuple[tuple[str, bool], Any]],
+    conn: duckdb.DuckDBPyConnection,
+    t: str,
+    above: Sequence[tuple[int, Sequence[Any]]],
+) -> bool:
+    """Whether a closing balance line's amounts, read as text before the amounts settle, are a row's
+    above it (or the first row's), cell for cell, digit for digit (``_digits``): else the line may hold the balance in a column no row
+    fills so (a Bulgarian statement's ``Крайно салдо`` under its credit column, moved there by the rows
+    above), for the check once they are numbers to say. Its label and dates (the period's end) aside."""
+    texts = [(i, str(v).strip()) for i, ((_, text), v) in enumerate(cells) if text and str(v or "").strip()]
+    figures = [
+        (i, v) for i, v in texts[1:] if any(ch.isdigit() for ch in v) and not _DATE_SHAPE.search(v)
+    ]  # the first text is the label
+    if not figures:
+        return True
+    return any(all(_digits(said[i]) == _digits(v) for i, v in figures) for said in _above(conn, t, above))
+
+
+def _digits(value: Any) -> str:
+    """A figure's digits, trailing zeros off: the same amount written ``2.804,16 EUR`` or read 2804.16,
+    ``2.800,00`` or 2800.0. Pure."""
+    return "".join(ch for ch in str(value) if ch.isdigit()).rstrip("0")
 
 
 def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
@@ -183,6 +223,9 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
             # a closing balance: the numbers of a row above it (the last record's, under a turnover row),
             # or of the first row (a statement written newest first); its date may be the period's end
             numbers, balance = [], len(rows)
+        elif not numbers and len(written) > 1 and is_balance_line(written[0][1]):
+            if not _figures_repeat(cells, conn, t, ordered[at + 1 :]):
+                break
         if not written or numbers:
             break
         rows.append(rowid)

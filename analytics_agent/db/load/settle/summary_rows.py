@@ -77,7 +77,7 @@ def find_edge_rows(
         # start far from 0): the last row's is at least the first's plus rows - 1
         tail = conn.execute(f"SELECT rowid, * FROM {t} WHERE rowid >= {first[0] + rows - 2}").fetchall()
         ends = sorted((int(r[0]), dict(zip(names, r[1:], strict=True))) for r in tail)
-        found = _balances(conn, t, texts, numbers, first, ends[-1]) if len(ends) > 1 else None
+        found = _balances(conn, t, texts, numbers, first, ends) if len(ends) > 1 else None
         if found is None:
             found = _running(texts, numbers, first, edge[1][1], ends)
         if found is not None:
@@ -239,10 +239,13 @@ def _balances(
     texts: list[str],
     numbers: list[str],
     first: tuple[int, dict[str, Any]],
-    last: tuple[int, dict[str, Any]],
+    ends: list[tuple[int, dict[str, Any]]],
 ) -> EdgeRows | None:
     """The first and last rows when one text column labels them an opening and a closing balance and, in
-    a number column, the opening plus the rows between is the closing (to the cent)."""
+    a number column, the opening plus the rows between is the closing (to the cent). A turnover row right
+    above the closing one (a Bulgarian statement's ``Общо обороти``: labelled a total, each of its numbers
+    the sum of the rows above) is one of them too, and no movement."""
+    last = ends[-1]
     column = next(
         (
             c
@@ -259,6 +262,7 @@ def _balances(
     filled = [c for c in numbers if first[1].get(c) is not None and last[1].get(c) is not None]
     if not filled:
         return None
+    turnover = ends[-2] if is_total_label(str(ends[-2][1].get(column) or "")) else None
     # every number column's sum: the balance may sit in one of the movement columns (Intesa's `Saldo
     # iniziale` under Entrate, moved by the Entrate and the signed Uscite between)
     sums = dict(
@@ -267,12 +271,16 @@ def _balances(
             first_row(
                 conn.execute(
                     f"SELECT {', '.join(f'coalesce(sum({quote_ident(c)}), 0)' for c in numbers)} FROM {t} "
-                    f"WHERE rowid > {first[0]} AND rowid < {last[0]}"
+                    f"WHERE rowid > {first[0]} AND rowid < {(turnover or last)[0]}"
                 )
             ),
             strict=True,
         )
     )
+    if turnover is not None and not all(
+        _same(v, sums[c]) for c, v in turnover[1].items() if c in sums and v is not None
+    ):
+        return None
     held = [
         c
         for c in filled
@@ -282,10 +290,13 @@ def _balances(
     ]
     if not held:
         return None
-    opening, closing = str(first[1][column]).strip(), str(last[1][column]).strip()
-    what = f"the opening and closing balance rows ({column} = {opening!r}, {closing!r})"
-    why = f"{', '.join(held)} of the first plus the rows between is the last's"
-    return EdgeRows([first[0], last[0]], "balance", column, sorted({opening, closing}), held, what, why)
+    edges = [first, *([turnover] if turnover else []), last]
+    labels = [str(row[column]).strip() for _, row in edges]
+    what = f"the opening and closing balance rows ({column} = {', '.join(map(repr, labels))})"
+    why = f"{', '.join(held)} of the first plus the rows between is the last's" + (
+        f", and {labels[1]!r} holds the sums of those rows" if turnover else ""
+    )
+    return EdgeRows([r for r, _ in edges], "balance", column, sorted(set(labels)), held, what, why)
 
 
 def _moves(sums: dict[str, Any], column: str) -> list[float]:

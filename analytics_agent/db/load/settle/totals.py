@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.load.settle.footer import Notes, note_rows
+from analytics_agent.db.load.settle.footer import Notes, may_total, note_rows
 from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL, is_total_label
 from analytics_agent.db.rows import first_row
 
@@ -62,14 +62,12 @@ def find_totals(
         return None
     row, cells, whole = candidate
     label = _label_column(text_columns, cells)
-    if label is None and any(isinstance(cell, str) and cell.strip() for cell in cells):
-        return None
+    if label is None:
+        return _unnamed(conn, table, row, cells, whole, text_columns, read)
     # a last row labelled as totals or holding no text: its sums are read (most loads stop above)
     from analytics_agent.db.load.settle.stacked_totals import stacked
     from analytics_agent.db.load.settle.total_sums import aggregated, numbers_of, whole_row
 
-    if label is None:
-        return _unlabelled(conn, table, row, whole_row(conn, table, row, whole), text_columns)
     t = quote_ident(table)
     last = whole_row(conn, table, row, whole)
     numbers = numbers_of(last)
@@ -102,6 +100,33 @@ def find_totals(
     return found
 
 
+def _unnamed(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    row: int,
+    cells: Sequence[Any],
+    whole: Mapping[str, Any] | None,
+    text_columns: Sequence[str],
+    read: Notes | None,
+) -> Totals | None:
+    """A last row of totals with no label (``unnamed_totals.blank_label_sums``), or labelled in words no list
+    holds (``unnamed_sums``): the latter looked for only when the rows above it were read already and its
+    numbers are as large as theirs (``footer.may_total``), as most last rows' are not."""
+    texts = any(isinstance(cell, str) and cell.strip() for cell in cells)
+    above = [row_cells for rowid, row_cells in (read.read.items() if read else ()) if rowid < row]
+    if texts and (whole is None or not may_total(whole, above)):
+        return None
+    from analytics_agent.db.load.settle.total_sums import whole_row  # such a last row only
+    from analytics_agent.db.load.settle.unnamed_totals import blank_label_sums, unnamed_sums
+
+    last = whole_row(conn, table, row, whole)
+    found = (unnamed_sums if texts else blank_label_sums)(conn, table, row, last, text_columns)
+    if found is None:
+        return None
+    label, sums = found
+    return Totals(label, last[label] if texts else None, row, sums, [], "")
+
+
 def _label_column(text_columns: Sequence[str], cells: Sequence[Any]) -> str | None:
     """The text column whose cell in the last row is a totals label, if any. Pure."""
     return next(
@@ -132,26 +157,6 @@ def _group_headers(
         for rowid, name in named
         if str(name).strip() and any(str(name).strip() in c for c in closing)
     ]
-
-
-def _unlabelled(
-    conn: duckdb.DuckDBPyConnection, table: str, row: int, last: dict[str, Any], text_columns: Sequence[str]
-) -> Totals | None:
-    """A last row with no label at all, its text cells empty (a Google Analytics export ends in one: ``,
-    "708,308",48.33%,…``): a total only when two or more of its numbers are each the sum, to the cent, of
-    two or more non-zero values above; its rates, weighted by columns the file does not hold, need be no
-    aggregate. Its label's column is the first text column empty in that row alone (what a query leaves
-    out with ``not_null``); None when there is none."""
-    from analytics_agent.db.load.settle.total_sums import aggregated, numbers_of  # such a last row only
-
-    sums = aggregated(conn, table, last, numbers_of(last), f"rowid < {row}", loose=True)
-    if len(sums) < 2:
-        return None
-    t = quote_ident(table)
-    parts = ", ".join(f"count(*) - count({quote_ident(c)})" for c in text_columns)
-    empty = first_row(conn.execute(f"SELECT {parts} FROM {t}"))
-    label = next((c for c, n in zip(text_columns, empty, strict=True) if n == 1), None)
-    return None if label is None else Totals(label, None, row, sums, [], "")
 
 
 def _last_row(
