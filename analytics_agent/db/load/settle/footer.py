@@ -223,9 +223,13 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
             # a closing balance: the numbers of a row above it (the last record's, under a turnover row),
             # or of the first row (a statement written newest first); its date may be the period's end
             numbers, balance = [], len(rows)
-        elif not numbers and len(written) > 1 and is_balance_line(written[0][1]):
-            if not _figures_repeat(cells, conn, t, ordered[at + 1 :]):
-                break
+        elif (
+            not numbers
+            and len(written) > 1
+            and is_balance_line(written[0][1])
+            and not _figures_repeat(cells, conn, t, ordered[at + 1 :])
+        ):
+            break
         if not written or numbers:
             break
         rows.append(rowid)
