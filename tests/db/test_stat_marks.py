@@ -388,4 +388,7 @@ def test_other_odd_values_under_the_decimal_comma_given_are_named(tmp_path: Path
     lines[140] = "140;k.A."
     summary = _load(tmp_path, "p.csv", "id;price\n" + "\n".join(lines) + "\n", decimal=",")
     assert _types(summary)["price"] == "VARCHAR"
-    assert "price stayed text because of 1 value like 'k.A.'; add --null 'k.A.' if it means missing" in summary.notes
+    assert (
+        "price stayed text because of 1 value like 'k.A.'; add --null 'k.A.' if it means missing"
+        in summary.notes
+    )

@@ -204,7 +204,9 @@ def note_rows(conn: duckdb.DuckDBPyConnection, table: str) -> Notes:
     names = [(d[0], str(d[1]) == "VARCHAR") for d in (cursor.description or [])[1:]]
     # last first, sorted here: DuckDB's ORDER BY of five rows cost a 60-column table 1.3 ms of CPU
     read = {int(rowid): row for rowid, *row in sorted(cursor.fetchall(), key=lambda r: -int(r[0]))}
-    rows, texts, columns = [], [], []
+    rows: list[int] = []
+    texts: list[str] = []
+    columns: list[list[str]] = []
     balance = -1
     ordered = list(read.items())
     for at, (rowid, row) in enumerate(ordered):  # last first
