@@ -1,4 +1,4 @@
-"""Totals rows round twelve's exports showed the loader did not know (held-out probe, 2026-12-08): a
+"""Totals rows and tables round twelve's exports showed the loader did not know (held-out probe, 2026-12-08): a
 grand total labelled in words no list held (GLS Hungary's ``Mindösszesen: 60 csomag`` under its daily
 ``Összesen`` subtotals), any last row whose numbers are sums of the rows above whatever its label says,
 and a Bulgarian statement's ``Общо обороти`` (turnover) between its records and the closing balance, with
@@ -11,9 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pytest
 
 from analytics_agent.db.load.options import load_options
 from analytics_agent.db.load.run import LoadSummary, load_files
+from analytics_agent.errors import LoadError
 
 
 def _load(tmp_path: Path, text: str, **options: Any) -> LoadSummary:
@@ -95,3 +97,43 @@ def test_a_turnover_row_above_the_closing_balance_is_no_record(tmp_path: Path) -
     summary = _load(tmp_path, BULBANK, drop_totals=True)
     assert summary.rows_loaded == 4
     assert _one(tmp_path, "SELECT sum(дебит), sum(кредит), min(дата) FROM t")[:2] == (-1645.44, 14058.7)
+
+
+_SSB_ROWS = [
+    f"30{i:02d} Kommune {i};{'..' if i == 0 else 1000 + i};{10 + i % 9},{i % 10};{':' if i == 4 else f'{200 + i},{i % 7}5'}"
+    for i in range(30)
+]
+SSB = (
+    "12871: Befolkning og areal, etter region, statistikkvariabel og år\n\n"
+    "region;Folkemengde 2022;Andel 67 år og over (prosent);Landareal km²\n"
+    + "\n".join(_SSB_ROWS)
+    + "\n\n¹ Foreløpige tall.\n..  Tall kan ikke offentliggjøres\nKilde: Statistisk sentralbyrå\n"
+)
+"""Statistics Norway's table: a title whose commas DuckDB's sniffer took for the delimiter, as two decimal
+commas split most records into as many fields as the title has (an office's marks, ``..`` and ``:``, in
+some), and notes below it."""
+
+
+def test_a_title_whose_commas_the_sniffer_took_names_the_skip_to_the_table(tmp_path: Path) -> None:
+    path = tmp_path / "ssb.csv"
+    path.write_text(SSB, encoding="utf-8")
+    with pytest.raises(LoadError) as refused:
+        load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t", replace=True))
+    message = str(refused.value)
+    assert "lines 1-2 are a title or notes" in message and "add --skip 2" in message, message
+    summary = _load(tmp_path, SSB.split("\n", 2)[2], decimal=",", skip_bad_rows=True)  # the notes below
+    assert summary.rows_loaded == 30
+    assert _one(tmp_path, "SELECT sum(andel_67_ar_og_over_prosent), count(landareal_km2) FROM t") == (
+        sum(10 + i % 9 + (i % 10) / 10 for i in range(30)),
+        29,
+    )
+
+
+def test_a_column_of_decimal_commas_beside_one_with_an_offices_marks_is_named(tmp_path: Path) -> None:
+    """The marks' column read with its decimal commas counted as a column of decimal points: the option
+    for the other column's commas was not named, and it stayed text without a word."""
+    summary = _load(tmp_path, "r;andel;areal\nx;30,1;297,64\ny;25,3;:\nz;13,0;2381,69\n")
+    assert (
+        "andel stayed text: its values are numbers with a decimal comma, like '13,0'; add --decimal ',' to "
+        "read them as numbers" in summary.notes
+    ), summary.notes

@@ -41,6 +41,10 @@ def explain_failure(
     quote = None
     if good == 0 and len(files) == 1 and dialect is not None and options.quote is None:
         quote = _header_quote(files[0], message, dialect)
+    if len(files) == 1 and dialect is not None and not options.skip and not options.delimiter:
+        wider = _other_delimiter(files[0], message, dialect, len(plan.originals))
+        if wider is not None:
+            return f"{inputs[0].label if len(inputs) == 1 else files[0].name}: {wider}"
     above = below = None
     if len(plan.originals) == 1 and len(files) == 1 and dialect is not None and not options.skip:
         above = title_lines(files[0], message, dialect)
@@ -74,6 +78,24 @@ def _refused_record(path: Path, message: str, dialect: Dialect) -> tuple[int, in
     except OSError:
         return None
     return int(line[1]) - 1, fields, head
+
+
+def _other_delimiter(path: Path, message: str, dialect: Dialect, expected: int) -> str | None:
+    """For a refused record narrower than the header, in the first lines: the refusal naming the
+    ``--skip`` to a wider table another delimiter reads below a title (``titles.widest_title``), when the
+    sniffer took the title's delimiter for the file's (Statistics Norway's ``12871: Befolkning og areal,
+    etter region, …`` above a ``;`` table whose two decimal commas split each record alike: the ``;``
+    header was refused as a line of text, and ``--skip-bad-rows`` named, which loaded the title as the
+    header)."""
+    from analytics_agent.db.load.read.peek import CANDIDATE_DELIMITERS  # this refusal's path only
+    from analytics_agent.db.load.read.titles import MOST_TITLE_LINES, widest_title
+
+    refused = _refused_record(path, message, dialect)
+    if refused is None or refused[1] >= expected or refused[0] > MOST_TITLE_LINES:
+        return None
+    others = [d for d in CANDIDATE_DELIMITERS if d != dialect.delimiter]
+    found = widest_title("\n".join(refused[2]), dialect.quote or '"', others)
+    return found[1] if found is not None and found[0] > expected else None
 
 
 _TITLE_LINES = 10

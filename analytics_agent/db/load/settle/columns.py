@@ -61,10 +61,10 @@ def _numbers(
     keep a value text (``_text_marks``), ``_plain_values``, amounts (``_amounts``), and amounts kept text
     by a statistics office's marks below their first values (``_late_marks``)."""
     marked, notes, probe, dated = _text_marks(conn, table, probe)
-    numbers, plain_notes, seen = _plain_values(conn, table, probe, decimal)
+    numbers, plain_notes, seen, commas = _plain_values(conn, table, probe, decimal)
     probe = {c: v for c, v in probe.items() if c not in numbers}
     units, amount_notes, noted, comma_read = _amounts(conn, table, probe, decimal, ahead, negative)
-    late, late_notes, either, either_notes = _late_marks(conn, table, noted, decimal)
+    late, late_notes, either, either_notes, late_commas = _late_marks(conn, table, noted, decimal)
     said = tuple(f"{c} stayed text" for c in late + either)  # the amount note is moot
     amount_notes = [n for n in amount_notes if not n.startswith(said)]
     noted = [c for c in noted if c not in late]
@@ -76,7 +76,7 @@ def _numbers(
         marked,
         noted,
         probe,
-        comma_read,
+        comma_read + commas + late_commas,
         seen or bool(late),
     )
 
@@ -198,14 +198,14 @@ def _amounts(
 
 def _late_marks(
     conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str], decimal: str | None
-) -> tuple[list[str], list[str], list[str], list[str]]:
+) -> tuple[list[str], list[str], list[str], list[str], list[str]]:
     """``stat_marks.settle_stat_marks`` on the columns of amounts kept text by values that do not read as
     amounts: a statistics office's marks below the first values (``..`` in a column of ``33,001.0``),
     counted over the first rows first (the columns they leave are read whole). Returns what
     ``stat_marks.Marked`` holds: the columns converted, their notes, those kept text whose numbers read
-    either way, and its note."""
+    either way, its note, and the columns converted with a decimal comma."""
     if not columns:
-        return [], [], [], []
+        return [], [], [], [], []
     from analytics_agent.db.load.settle.stat_marks import settle_stat_marks  # such columns only
 
     sample = first_rows(table, columns, SAMPLE_ROWS, None)
@@ -247,25 +247,26 @@ def _excel_errors(
 
 def _stat_marks(
     conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[str], list[str]]:
     """``stat_marks.settle_stat_marks`` when a first value may be a statistics office's mark (``..``,
-    ``:``, ``12.3 p``); else nothing."""
+    ``:``, ``12.3 p``); else nothing. Returns the columns converted, the notes, and the converted columns
+    read with a decimal comma."""
     if not any(map(may_hold_marks, probe.values())):  # rare: kept off other loads
-        return [], []
+        return [], [], []
     from analytics_agent.db.load.settle.stat_marks import marked_columns, settle_stat_marks
 
     # numbers read either way (1,234) are said by the checks below, which name such columns anyway
-    converted, notes, *_ = settle_stat_marks(conn, table, marked_columns(probe), decimal)
-    return converted, notes
+    marked = settle_stat_marks(conn, table, marked_columns(probe), decimal)
+    return marked.converted, marked.notes, marked.commas
 
 
 def _plain_values(
     conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
-) -> tuple[list[str], list[str], bool]:
+) -> tuple[list[str], list[str], bool, list[str]]:
     """The text columns that are numbers but for a statistics office's marks, Excel's error values, yes/no
-    flags, or numbers padded or signed with a plus, each settled in turn; with their notes, and whether a
-    column with an office's marks was among them."""
-    marked, notes = _stat_marks(conn, table, probe, decimal)
+    flags, or numbers padded or signed with a plus, each settled in turn; with their notes, whether a
+    column with an office's marks was among them, and those of them read with a decimal comma."""
+    marked, notes, commas = _stat_marks(conn, table, probe, decimal)
     probe = {c: v for c, v in probe.items() if c not in marked}
     numbers, excel_notes = _excel_errors(conn, table, probe)
     numbers, notes = marked + numbers, notes + excel_notes
@@ -273,7 +274,7 @@ def _plain_values(
     plain, plain_notes = _plain(
         conn, table, {c: v for c, v in probe.items() if c not in numbers + flagged}, decimal
     )
-    return numbers + flagged + plain, notes + flag_notes + plain_notes, bool(marked)
+    return numbers + flagged + plain, notes + flag_notes + plain_notes, bool(marked), commas
 
 
 def _text_marks(

@@ -247,6 +247,9 @@ class Marked(NamedTuple):
     either: list[str]
     """Columns kept text: their numbers read either with a decimal point or with a comma (``1,234``)."""
     either_notes: list[str]
+    commas: list[str]
+    """The converted columns read with a decimal comma: no column of decimal points (``--decimal ','``,
+    named for other columns of decimal commas, reads them alike)."""
 
 
 def settle_stat_marks(
@@ -267,7 +270,7 @@ def settle_stat_marks(
         first = mark_counts(conn, sample, columns)
         columns = [c for c in columns if read_as(first[c], decimal) is not None]
     if not columns:
-        return Marked([], [], [], [])
+        return Marked([], [], [], [], [])
     readings = {}
     for name, counts in mark_counts(conn, quote_ident(table), columns).items():
         reading = read_as(counts, decimal)
@@ -284,7 +287,8 @@ def settle_stat_marks(
         conn.execute(
             f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE {reading.kind} USING {value_sql(col, reading)}"
         )
-    return Marked(list(readings), marks_notes(readings), list(either), either_note(either))
+    commas = [n for n, (reading, _) in readings.items() if reading.mark == ","]
+    return Marked(list(readings), marks_notes(readings), list(either), either_note(either), commas)
 
 
 def either_note(columns: Mapping[str, Counts]) -> list[str]:
