@@ -26,22 +26,27 @@ def _pattern(words: Sequence[str], letter: str) -> str:
 
 
 _HALVES = (("AM", _pattern(_AM, "a")), ("PM", _pattern(_PM, "p")))
+_ENDS = tuple((half, pattern.replace("$", r"\Z")) for half, pattern in _HALVES)
+"""``_HALVES`` for Python's ``re``, whose ``$`` also matches before a last line break (RE2's does not)."""
 _MARK = f"(?i)({'|'.join(_AM + _PM)}|[ap]\\.{_SPACE}?m\\.)"
 
 
 def may_mark(value: str) -> bool:
     """The plain test before the regexes: ``value`` holds a mark's character past ASCII or an ``m.``
     (most text columns hold neither). Pure."""
-    return "午" in value or "오" in value or "m." in value.lower()
+    return "午" in value or "오" in value or "m." in value or "M." in value
 
 
 def day_halves(values: Sequence[str]) -> list[str]:
-    """The distinct marks ``values`` write (``['上午', '下午']``), in order of first use; none when some
-    value holds none before or after a time at its end. Pure."""
+    """The distinct marks ``values`` write before or after a time at their end (``['上午', '下午']``), in
+    order of first use; none when the first value holds none. A value without one is left to the formats
+    to refuse, said with the others' marks. Pure."""
     found: list[str] = []
-    for value in values:
-        if not any(re.search(pattern, value) for _, pattern in _HALVES):
-            return []
+    for i, value in enumerate(values):
+        if not any(re.search(pattern, value) for _, pattern in _ENDS):
+            if i == 0:
+                return []
+            continue
         mark = re.search(_MARK, value)
         written = re.sub(_SPACE, " ", mark[0]) if mark else ""  # ``p.\u00a0m.`` said as ``p. m.``
         if written and written not in found:
@@ -52,7 +57,7 @@ def day_halves(values: Sequence[str]) -> list[str]:
 def with_am_pm(value: str) -> str:
     """``value`` with its mark written as ``AM``/``PM`` after the time (``2024/08/01 下午 03:15:22`` ->
     ``2024/08/01 03:15:22 PM``), as ``am_pm_sql`` writes it. Pure."""
-    for half, pattern in _HALVES:
+    for half, pattern in _ENDS:
         value = re.sub(pattern, f" \\1\\2 {half}", value)  # an unmatched group is empty, as in RE2
     return value
 

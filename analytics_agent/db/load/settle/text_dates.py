@@ -316,7 +316,7 @@ def _candidates(
             values = [in_english(v) for v in values]  # 15. März 2024 -> 15 Mar 2024
             local.add(name)
         # a plain test first: a mark's character past ASCII (午, 오) or an ``m.``; most columns hold neither
-        if first[:1].isdigit() and may_mark(first) and (marks := day_halves(values)):
+        if may_mark(first) and (marks := day_halves(values)):
             values = [with_am_pm(v) for v in values]  # 2024/08/01 下午 03:15:22 -> 2024/08/01 03:15:22 PM
             marked[name] = marks
         if all(_date_like(v) for v in values):
