@@ -35,7 +35,12 @@ CASES = [
         "big5",
         "交易日期時間,支出\n2024/08/01 上午 06:18:58,1\n2024/08/16 下午 11:12:54,2\n"
         "2024/08/04 下午 12:47:19,3\n2024/08/05 上午 12:03:41,4\n",
-        [T(2024, 8, 1, 6, 18, 58), T(2024, 8, 16, 23, 12, 54), T(2024, 8, 4, 12, 47, 19), T(2024, 8, 5, 0, 3, 41)],
+        [
+            T(2024, 8, 1, 6, 18, 58),
+            T(2024, 8, 16, 23, 12, 54),
+            T(2024, 8, 4, 12, 47, 19),
+            T(2024, 8, 5, 0, 3, 41),
+        ],
         "上午/下午 read as AM/PM, '2024/08/16 下午 11:12:54' as 23:12:54",
     ),
     (  # mainland China: gb18030, no space between mark and time
@@ -134,7 +139,9 @@ def test_a_time_after_a_date_with_its_trailing_dot_is_a_timestamp(
     summary = load_files(tmp_path / "t.duckdb", [str(path)], load_options(table="t", encoding=encoding))
     column = summary.columns[1]
     assert column.type == "TIMESTAMP", summary.notes
-    assert any(n.startswith(f"{column.name}: text dates like") and f"(format {fmt})" in n for n in summary.notes)
+    assert any(
+        n.startswith(f"{column.name}: text dates like") and f"(format {fmt})" in n for n in summary.notes
+    )
     with duckdb.connect(str(tmp_path / "t.duckdb"), read_only=True) as conn:
         assert [r[0] for r in conn.execute(f"SELECT {column.name} FROM t").fetchall()] == stamps
 

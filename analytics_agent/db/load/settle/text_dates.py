@@ -335,7 +335,9 @@ def _candidates(
             keep[name] = ZONED_FORMATS
         elif all(len(v) <= 28 and ":" in v and re.match(_UTC_STAMP, v) for v in values):
             keep[name] = UTC_FORMATS
-        elif all(len(v) <= 28 and v[:4].isdecimal() and ":" in v and re.match(_YEAR_STAMP, v) for v in values):
+        elif all(
+            len(v) <= 28 and v[:4].isdecimal() and ":" in v and re.match(_YEAR_STAMP, v) for v in values
+        ):
             keep[name] = year_stamp_formats(values[0])
         elif all(len(v) <= 14 and _may_be_period(v) and re.match(_MONTH_PERIOD, v) for v in values):
             keep[name] = MONTH_FORMATS
