@@ -21,9 +21,9 @@ from analytics_agent.db.load.settle.day_halves import (
     am_pm_sql,
     clock,
     day_halves,
-    may_mark,
     with_am_pm,
 )
+from analytics_agent.db.load.settle.text_dates import may_mark
 from tests.regex_examples import examples
 
 T = dt.datetime

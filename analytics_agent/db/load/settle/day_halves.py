@@ -31,12 +31,6 @@ _ENDS = tuple((half, pattern.replace("$", r"\Z")) for half, pattern in _HALVES)
 _MARK = f"(?i)({'|'.join(_AM + _PM)}|[ap]\\.{_SPACE}?m\\.)"
 
 
-def may_mark(value: str) -> bool:
-    """The plain test before the regexes: ``value`` holds a mark's character past ASCII or an ``m.``
-    (most text columns hold neither). Pure."""
-    return "午" in value or "오" in value or "m." in value or "M." in value
-
-
 def day_halves(values: Sequence[str]) -> list[str]:
     """The distinct marks ``values`` write before or after a time at their end (``['上午', '下午']``), in
     order of first use; none when the first value holds none. A value without one is left to the formats

@@ -13,15 +13,6 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.load.settle.day_halves import (
-    am_pm_sql,
-    clock,
-    day_halves,
-    halves_said,
-    may_mark,
-    twelve_hour_fault,
-    with_am_pm,
-)
 from analytics_agent.db.load.settle.day_month import Clues, file_reading, first_of, refusal, swapped
 from analytics_agent.db.load.settle.first_rows import SAMPLE_ROWS, first_rows
 from analytics_agent.db.load.settle.month_names import english_sql, in_english, local_months
@@ -222,9 +213,10 @@ def _convert(
         )
     )
     if bad:
+        fault = _fault(str(example)) if marks else ""
         fix = (
-            f"{twelve_hour_fault(str(example))}; fix them"
-            if marks and twelve_hour_fault(str(example))
+            f"{fault}; fix them"
+            if fault
             else "add --drop-totals if it labels a last row of totals"
             if bad == 1 and is_total_label(str(example))
             else "fix them"
@@ -241,6 +233,8 @@ def _convert(
         kind, why = "TIMESTAMP WITH TIME ZONE", f"{why}; {ZONED_SAID}"
     value = f"TRY_STRPTIME({text}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
     if marks:
+        from analytics_agent.db.load.settle.day_halves import clock, halves_said
+
         why += f"; {halves_said(marks)}, {sample!r} as {clock(str(sample))}"
     elif text != col:
         why += f"; month names read in English, {sample!r} as {in_english(str(sample))!r}"
@@ -315,10 +309,9 @@ def _candidates(
         if 6 <= len(first) <= 32 and first[:1].isdigit() and not first.isdigit() and local_months(values):
             values = [in_english(v) for v in values]  # 15. März 2024 -> 15 Mar 2024
             local.add(name)
-        # a plain test first: a mark's character past ASCII (午, 오) or an ``m.``; most columns hold neither
-        if may_mark(first) and (marks := day_halves(values)):
-            values = [with_am_pm(v) for v in values]  # 2024/08/01 下午 03:15:22 -> 2024/08/01 03:15:22 PM
-            marked[name] = marks
+        if may_mark(first) and (marks := _halves(values)):
+            values = marks[1]  # 2024/08/01 下午 03:15:22 -> 2024/08/01 03:15:22 PM
+            marked[name] = marks[0]
         if all(_date_like(v) for v in values):
             # month names put in English are abbreviations: the other formats cannot fit, and each tried
             # costs the name's twelve replacements on every sampled value
@@ -344,6 +337,21 @@ def _candidates(
     return keep, shaped, local & set(keep), {n: m for n, m in marked.items() if n in keep}
 
 
+def may_mark(value: str) -> bool:
+    """The plain test before ``day_halves``' regexes (a module imported only then): ``value`` holds a
+    mark's character past ASCII (``午``, ``오``) or an ``m.``; most text columns hold neither. Pure."""
+    return "午" in value or "오" in value or "m." in value or "M." in value
+
+
+def _halves(values: Sequence[str]) -> tuple[list[str], list[str]] | None:
+    """The morning and afternoon marks ``values`` write and the values with them as ``AM``/``PM`` after
+    the time, or None when the first holds none (``day_halves``). Pure."""
+    from analytics_agent.db.load.settle.day_halves import day_halves, with_am_pm
+
+    marks = day_halves(values)
+    return (marks, [with_am_pm(v) for v in values]) if marks else None
+
+
 def _stamp_formats(formats: tuple[str, ...], first: str) -> tuple[str, ...]:
     """The timestamp formats to try on a column whose first value is ``first``: with a comma before the
     time when it writes one (``commas``), else ``formats``. Pure."""
@@ -354,15 +362,25 @@ def _value_sql(name: str, local: set[str], marked: bool) -> str:
     """SQL: a column's value as the date formats read it, its month names in English when in another
     language (``month_names.english_sql``), its morning or afternoon mark as ``AM``/``PM`` after the time
     when ``marked`` (``day_halves.am_pm_sql``)."""
-    value = am_pm_sql(quote_ident(name)) if marked else quote_ident(name)
+    value = quote_ident(name)
+    if marked:
+        from analytics_agent.db.load.settle.day_halves import am_pm_sql
+
+        value = am_pm_sql(value)
     return english_sql(value) if name in local else value
+
+
+def _fault(value: str) -> str:
+    from analytics_agent.db.load.settle.day_halves import twelve_hour_fault
+
+    return twelve_hour_fault(value)
 
 
 def _unread_halves(name: str, values: Sequence[str], marks: Sequence[str]) -> str:
     """The note of a column of timestamps with morning and afternoon marks whose times do not read as
     12-hour ones (``下午 15:00``): it stays text, and why. Pure."""
-    example = next((v for v in values if twelve_hour_fault(v)), values[0])
-    why = twelve_hour_fault(example) or "its date is in a form not recognised"
+    example = next((v for v in values if _fault(v)), values[0])
+    why = _fault(example) or "its date is in a form not recognised"
     return (
         f"{name} looks like 12-hour timestamps ({'/'.join(marks)}, e.g. {example!r}) but {why}; it stayed "
         "text, as reading it would be a guess"
