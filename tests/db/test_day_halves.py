@@ -71,6 +71,13 @@ CASES = [
         [T(2024, 8, 25, 15, 15, 22), T(2024, 8, 2, 11, 0)],
         "read as PM/AM, '25/08/2024 3:15:22 p.\\xa0m.' as 15:15:22",
     ),
+    (  # Japanese in words: the date's 年月日, the mark glued to the time
+        "nikki.csv",
+        "cp932",
+        "日時,金額\n2024年8月1日 午後3:15,1\n2024年8月2日 午前11:05,2\n",
+        [T(2024, 8, 1, 15, 15), T(2024, 8, 2, 11, 5)],
+        "(format %Y年%m月%d日 %I:%M %p; 午前/午後 read as AM/PM, '2024年8月1日 午後3:15' as 15:15)",
+    ),
     (  # English with dots, a month name
         "opens.csv",
         "utf-8",
@@ -200,3 +207,32 @@ def test_the_plain_test_lets_through_every_mark_and_python_reads_as_sql() -> Non
             assert conn.execute(f"SELECT {am_pm_sql('?')}", [value]).fetchone() == (with_am_pm(value),)
     assert clock("2024/08/05 上午 12:03:41") == "00:03:41" and clock("2024. 8. 3. 오후 12:30") == "12:30"
     assert re.search(r"\d PM$", with_am_pm("2024/08/01 03:15:22 下午"))
+
+
+def test_minguo_years_with_marks_read_as_both_and_said_in_one_line(tmp_path: Path) -> None:
+    """A Taiwanese bank's ``113/08/16 下午 11:12:54``: the Minguo year and the 12-hour time at once."""
+    text = "交易時間,金額\n113/08/01 上午 06:18:58,1\n113/08/16 下午 11:12:54,2\n113/08/05 上午 12:03:41,3\n"
+    summary = _load(tmp_path, "roc.csv", "big5", text)
+    assert summary.columns[0].type == "TIMESTAMP"
+    assert summary.notes == [
+        "交易時間: years of the Republic of China (Minguo) calendar like '113/08/16 下午 11:12:54' stored as "
+        "Gregorian dates (the year plus 1911: 113 is 2024; 上午/下午 read as AM/PM, '113/08/16 下午 11:12:54' "
+        "as 23:12:54); add --type 交易時間=VARCHAR to keep the text"
+    ]
+    assert _stored(tmp_path) == [
+        T(2024, 8, 1, 6, 18, 58),
+        T(2024, 8, 16, 23, 12, 54),
+        T(2024, 8, 5, 0, 3, 41),
+    ]
+
+
+def test_minguo_years_with_24_hour_times_beside_marks_stay_text(tmp_path: Path) -> None:
+    text = "交易時間,金額\n113/08/01 上午 06:18:58,1\n113/08/16 下午 15:12:54,2\n"
+    summary = _load(tmp_path, "roc.csv", "big5", text)
+    assert summary.columns[0].type == "VARCHAR"
+    assert summary.notes == [
+        "交易時間 looks like 12-hour timestamps (上午/下午, e.g. '113/08/16 下午 15:12:54') but a time with a "
+        "morning or afternoon mark has an hour from 1 to 12, not 15; it stayed text, as reading it would be "
+        "a guess"
+    ]
+    assert _stored(tmp_path) == ["113/08/01 上午 06:18:58", "113/08/16 下午 15:12:54"]

@@ -98,3 +98,14 @@ def clock(value: str) -> str:
         return value
     hour = int(read[1]) % 12 + (12 if read[3] == "P" else 0)
     return f"{hour:02d}:{read[2]}"
+
+
+def unread_note(name: str, values: Sequence[str], marks: Sequence[str]) -> str:
+    """The note of a column of timestamps with morning and afternoon marks whose times do not read as
+    12-hour ones (``下午 15:00``): it stays text, and why. Pure."""
+    example = next((v for v in values if twelve_hour_fault(v)), values[0])
+    why = twelve_hour_fault(example) or "its date is in a form not recognised"
+    return (
+        f"{name} looks like 12-hour timestamps ({'/'.join(marks)}, e.g. {example!r}) but {why}; it stayed "
+        "text, as reading it would be a guess"
+    )

@@ -37,10 +37,13 @@ _ZONED_STAMP = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})? [+-]\d{2}:?\d{2}$"
 _UTC_STAMP = r"^(\d{1,2}([-/.])\d{1,2}\2(\d{4}|\d{2})|\d{4}-\d{2}-\d{2}) \d{1,2}:\d{2}(:\d{2})? (UTC|GMT)$"
 """A timestamp written with the zone it is in, UTC or GMT (Amazon's settlement ``01.11.2026 02:31:56 UTC``):
 the instant is known. Other zone names are not read (``IST`` is India's, Israel's and Ireland's)."""
-_YEAR_STAMP = r"^\d{4}([-/.]) ?\d{1,2}\1 ?\d{1,2}\.? \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+_YEAR_STAMP = (
+    r"^\d{4}(([-/.]) ?\d{1,2}\2 ?\d{1,2}\.?|年\d{1,2}月\d{1,2}日) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+)
 """A year-first date and a time that DuckDB's sniffer leaves as text: the date with its trailing dot
-(Hungarian ``2024.11.21. 05:51``, Korean ``2024. 11. 21. 5:51:00``), or with a 12-hour time (Korean
-Excel's ``2024. 8. 1. 오후 3:15:22`` once ``day_halves`` writes its mark as ``PM``)."""
+(Hungarian ``2024.11.21. 05:51``, Korean ``2024. 11. 21. 5:51:00``), in words (``2024年8月1日 15:15``),
+or with a 12-hour time (Korean Excel's ``2024. 8. 1. 오후 3:15:22`` once ``day_halves`` writes its mark
+as ``PM``)."""
 
 # Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.
 TEXT_DATE_FORMATS = (
@@ -108,8 +111,9 @@ def year_stamp_formats(first: str) -> tuple[str, ...]:
     written (``2024. 8. 1.`` is ``%Y. %m. %d.``), its time 12-hour when ``first``'s is. Pure."""
     day = re.match(_YEAR_DAY, first)
     sep, space, dot = day.groups() if day else ("-", "", "")
+    date = "%Y年%m月%d日" if first[4:5] == "年" else f"%Y{sep}{space}%m{sep}{space}%d{dot}"
     times = ("%I:%M %p", "%I:%M:%S %p") if first[-1:] in "Mm" else ("%H:%M", "%H:%M:%S")
-    return tuple(f"%Y{sep}{space}%m{sep}{space}%d{dot} {time}" for time in times)
+    return tuple(f"{date} {time}" for time in times)
 
 
 _COMMA_TIME = r", \d{1,2}:\d{2}"
@@ -171,7 +175,9 @@ def text_dates(
     noted: list[str] = []
     for name, (present, full, most, best) in fitting.items():
         if not full and name in marked and (not most or most * 2 < present):
-            notes.append(_unread_halves(name, probe[name], marked[name]))
+            from analytics_agent.db.load.settle.day_halves import unread_note
+
+            notes.append(unread_note(name, probe[name], marked[name]))
             noted.append(name)
             continue
         if not full and (not most or most * 2 < present):
@@ -374,17 +380,6 @@ def _fault(value: str) -> str:
     from analytics_agent.db.load.settle.day_halves import twelve_hour_fault
 
     return twelve_hour_fault(value)
-
-
-def _unread_halves(name: str, values: Sequence[str], marks: Sequence[str]) -> str:
-    """The note of a column of timestamps with morning and afternoon marks whose times do not read as
-    12-hour ones (``下午 15:00``): it stays text, and why. Pure."""
-    example = next((v for v in values if _fault(v)), values[0])
-    why = _fault(example) or "its date is in a form not recognised"
-    return (
-        f"{name} looks like 12-hour timestamps ({'/'.join(marks)}, e.g. {example!r}) but {why}; it stayed "
-        "text, as reading it would be a guess"
-    )
 
 
 def _date_like(value: str) -> bool:
