@@ -23,7 +23,6 @@ from analytics_agent.db.load.settle.day_halves import (
     day_halves,
     with_am_pm,
 )
-from analytics_agent.db.load.settle.text_dates import may_mark
 from tests.regex_examples import examples
 
 T = dt.datetime
@@ -198,6 +197,8 @@ def test_words_with_marks_that_are_no_timestamps_stay_text(tmp_path: Path) -> No
 
 
 def test_the_plain_test_lets_through_every_mark_and_python_reads_as_sql() -> None:
+    from analytics_agent.db.load.settle.text_dates import may_mark
+
     values = {v for _, pattern in _HALVES for v in examples(pattern)}
     marked = [v for v in values if day_halves([v])]
     assert len(marked) >= 50 and all(may_mark(v) for v in marked)
