@@ -237,3 +237,31 @@ def test_minguo_years_with_24_hour_times_beside_marks_stay_text(tmp_path: Path) 
         "a guess"
     ]
     assert _stored(tmp_path) == ["113/08/01 上午 06:18:58", "113/08/16 下午 15:12:54"]
+
+
+def test_the_date_format_a_refusal_names_reads_the_marks_too(tmp_path: Path) -> None:
+    """Day and month both fit: the load is refused with an option for each reading, and the option read
+    as given stores the times (``strptime`` alone reads no ``下午``)."""
+    from analytics_agent.errors import LoadError
+
+    text = "t,n\n01/08/2024 下午 03:15,1\n02/08/2024 上午 11:00,2\n"
+    with pytest.raises(LoadError, match=r"--date-format t=%d/%m/%Y %I:%M %p if days come first"):
+        _load(tmp_path, "t.csv", "utf-8", text)
+    path = tmp_path / "t.csv"
+    options = load_options(table="t", date_format=["t=%d/%m/%Y %I:%M %p"])
+    summary = load_files(tmp_path / "t2.duckdb", [str(path)], options)
+    assert summary.columns[0].type == "TIMESTAMP"
+    with duckdb.connect(str(tmp_path / "t2.duckdb"), read_only=True) as conn:
+        assert conn.execute("SELECT t FROM t").fetchall() == [
+            (T(2024, 8, 1, 15, 15),),
+            (T(2024, 8, 2, 11, 0),),
+        ]
+
+
+def test_month_names_and_marks_both_read_and_both_said(tmp_path: Path) -> None:
+    summary = _load(
+        tmp_path, "t.csv", "utf-8", "fecha,n\n15 ene 2024 3:15 p. m.,1\n2 dic 2024 11:05 a. m.,2\n"
+    )
+    (note,) = [n for n in summary.notes if n.startswith("fecha: text dates")]
+    assert "month names read in English" in note and "p. m. and a. m. read as PM/AM" in note
+    assert _stored(tmp_path) == [T(2024, 1, 15, 15, 15), T(2024, 12, 2, 11, 5)]

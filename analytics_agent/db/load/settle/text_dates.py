@@ -190,7 +190,7 @@ def text_dates(
             continue
         # most values fit a format (``best``) but some do not: those are named below, not the format
         chosen, why = _choose_format(conn, table, name, full, clues, values[name]) if full else (best, "")
-        note = _convert(conn, table, name, (chosen, why), values[name], marked.get(name, []))
+        note = _convert(conn, table, name, (chosen, why), (values[name], name in local), marked.get(name, []))
         if note.startswith(f"{name} looks like"):
             noted.append(name)
         else:
@@ -204,13 +204,14 @@ def _convert(
     table: str,
     name: str,
     reading: tuple[str, str],
-    text: str,
+    read_as: tuple[str, bool],
     marks: Sequence[str],
 ) -> str:
     """Store a text column as DATE (TIMESTAMP) read with ``reading``'s format (and said with its reason),
-    or say which values do not fit. ``text``: SQL, the column's value as read (``_value_sql``); ``marks``:
-    the morning and afternoon marks its values write (``day_halves``)."""
-    (chosen, why), col, target = reading, quote_ident(name), quote_ident(table)
+    or say which values do not fit. ``read_as``: SQL, the column's value as read (``_value_sql``), and
+    whether its month names are read in English; ``marks``: the morning and afternoon marks its values
+    write (``day_halves``)."""
+    (chosen, why), (text, local), col, target = reading, read_as, quote_ident(name), quote_ident(table)
     bad, example = first_row(
         conn.execute(
             f"SELECT count(*), any_value({col}) FROM {target} WHERE {col} IS NOT NULL "
@@ -238,12 +239,12 @@ def _convert(
     if "%z" in chosen or "%Z" in chosen:
         kind, why = "TIMESTAMP WITH TIME ZONE", f"{why}; {ZONED_SAID}"
     value = f"TRY_STRPTIME({text}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
+    if local:
+        why += f"; month names read in English, {sample!r} as {in_english(str(sample))!r}"
     if marks:
         from analytics_agent.db.load.settle.day_halves import clock, halves_said
 
         why += f"; {halves_said(marks)}, {sample!r} as {clock(str(sample))}"
-    elif text != col:
-        why += f"; month names read in English, {sample!r} as {in_english(str(sample))!r}"
     if "%y" in chosen:
         value = pivoted(value)
         why += f"; {PIVOT_SAID}"
