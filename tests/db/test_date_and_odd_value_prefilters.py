@@ -11,11 +11,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from analytics_agent.db.load.settle import odd_values, text_dates
+from analytics_agent.db.load.settle import day_halves, odd_values, text_dates
 from analytics_agent.db.load.settle.total_labels import TOTAL_LABEL
 from tests.regex_examples import examples
 
-_STAMPS = ["_WRITTEN_STAMP", "_NAMED_STAMP", "_ZONED_STAMP", "_UTC_STAMP"]
+_STAMPS = ["_WRITTEN_STAMP", "_NAMED_STAMP", "_ZONED_STAMP", "_UTC_STAMP", "_YEAR_STAMP"]
 _DATES = [*_STAMPS, "_MONTH_PERIOD", "_WRITTEN_DATE", "_DATE_SHAPE"]
 _VALUES = sorted(
     {v for name in _DATES for v in examples(getattr(text_dates, name))} | {"T", "0.00", "", "2024"}
@@ -52,6 +52,7 @@ def _old_candidates(text: Sequence[str], probe: dict[str, Sequence[str]]) -> tup
     keep: dict[str, tuple[str, ...]] = {}
     shaped = {}
     local: set[str] = set()
+    marked: dict[str, list[str]] = {}
     t = text_dates
     for name in text:
         values = probe[name]
@@ -61,6 +62,9 @@ def _old_candidates(text: Sequence[str], probe: dict[str, Sequence[str]]) -> tup
         if 6 <= len(first) <= 32 and first[:1].isdigit() and not first.isdigit() and t.local_months(values):
             values = [t.in_english(v) for v in values]
             local.add(name)
+        if marks := day_halves.day_halves(values):
+            values = [day_halves.with_am_pm(v) for v in values]
+            marked[name] = marks
         if all(6 <= len(v) <= 20 and re.match(t._WRITTEN_DATE, v) for v in values):
             keep[name] = t._NAMED_FORMATS if name in local else t.TEXT_DATE_FORMATS
             if all(re.match(t._DATE_SHAPE, v) for v in values):
@@ -73,9 +77,11 @@ def _old_candidates(text: Sequence[str], probe: dict[str, Sequence[str]]) -> tup
             keep[name] = t.ZONED_FORMATS
         elif all(len(v) <= 28 and re.match(t._UTC_STAMP, v) for v in values):
             keep[name] = t.UTC_FORMATS
+        elif all(len(v) <= 28 and re.match(t._YEAR_STAMP, v) for v in values):
+            keep[name] = t.year_stamp_formats(values[0])
         elif all(len(v) <= 14 and re.match(t._MONTH_PERIOD, v) for v in values):
             keep[name] = t.MONTH_FORMATS
-    return keep, shaped, local & set(keep)
+    return keep, shaped, local & set(keep), {n: m for n, m in marked.items() if n in keep}
 
 
 def test_the_date_candidates_are_the_regexs_alone() -> None:
@@ -85,6 +91,8 @@ def test_the_date_candidates_are_the_regexs_alone() -> None:
     probe |= {
         "local": ["15. März 2024", "1. Mai 2024"],
         "long": ["31 de marzo de 2024 14:03 hs."],
+        "halves": ["2024/08/01 下午 03:15:22", "2024. 8. 1. 오전 3:15", "1/8/2024 3:15 p.\u00a0m."],
+        "dotted": ["2024.11.21. 05:51", "2024. 11. 21. 5:51:00"],
         "empty": [],
     }
     new, old = text_dates._candidates(list(probe), probe), _old_candidates(list(probe), probe)

@@ -217,7 +217,12 @@ def _read(original: str, date_format: str | None) -> str:
     if date_format is None:
         return quote_ident(original)
     literal = "'" + date_format.replace("'", "''") + "'"
-    return f"CAST(strptime({quote_ident(original)}, {literal}) AS {_parsed_type(date_format)})"
+    text = quote_ident(original)
+    if "%p" in date_format:  # a 12-hour time's 上午/下午 or p. m. read as the load reads them, as AM/PM
+        from analytics_agent.db.load.settle.day_halves import am_pm_sql
+
+        text = am_pm_sql(text)
+    return f"CAST(strptime({text}, {literal}) AS {_parsed_type(date_format)})"
 
 
 def _parsed_type(date_format: str) -> str:

@@ -150,9 +150,10 @@ def _written(conn: duckdb.DuckDBPyConnection, target: str, col: str, fmt: str, *
     return re.sub(r"^0+(?=\d)", "", text) if minguo and fmt.startswith("%Y") else text
 
 
-def minguo_note(columns: list[tuple[str, str]], *, stored: bool = False) -> list[str]:
+def minguo_note(columns: list[tuple[str, str]], *, stored: bool = False, said: str = "") -> list[str]:
     """One note for the columns read as the Minguo calendar's (the first one's example as written);
-    ``stored``: they were text (``minguo_text``), not dates DuckDB put in the year itself. Pure."""
+    ``stored``: they were text (``minguo_text``), not dates DuckDB put in the year itself; ``said``: how
+    their times' morning and afternoon marks were read. Pure."""
     if not columns:
         return []
     names = ", ".join(n for n, _ in columns)
@@ -161,5 +162,5 @@ def minguo_note(columns: list[tuple[str, str]], *, stored: bool = False) -> list
     misread = "" if stored else ", not as the year itself"
     return [
         f"{names}: years of the Republic of China (Minguo) calendar like '{example}' stored as Gregorian dates "
-        f"(the year plus {ROC_OFFSET}: 113 is 2024){misread}; add --type {name}=VARCHAR{each} to keep the text"
+        f"(the year plus {ROC_OFFSET}: 113 is 2024{'; ' + said if said else ''}){misread}; add --type {name}=VARCHAR{each} to keep the text"
     ]

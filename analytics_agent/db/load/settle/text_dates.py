@@ -37,6 +37,13 @@ _ZONED_STAMP = r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})? [+-]\d{2}:?\d{2}$"
 _UTC_STAMP = r"^(\d{1,2}([-/.])\d{1,2}\2(\d{4}|\d{2})|\d{4}-\d{2}-\d{2}) \d{1,2}:\d{2}(:\d{2})? (UTC|GMT)$"
 """A timestamp written with the zone it is in, UTC or GMT (Amazon's settlement ``01.11.2026 02:31:56 UTC``):
 the instant is known. Other zone names are not read (``IST`` is India's, Israel's and Ireland's)."""
+_YEAR_STAMP = (
+    r"^\d{4}(([-/.]) ?\d{1,2}\2 ?\d{1,2}\.?|年\d{1,2}月\d{1,2}日) \d{1,2}:\d{2}(:\d{2})?( ?[AaPp][Mm])?$"
+)
+"""A year-first date and a time that DuckDB's sniffer leaves as text: the date with its trailing dot
+(Hungarian ``2024.11.21. 05:51``, Korean ``2024. 11. 21. 5:51:00``), in words (``2024年8月1日 15:15``),
+or with a 12-hour time (Korean Excel's ``2024. 8. 1. 오후 3:15:22`` once ``day_halves`` writes its mark
+as ``PM``)."""
 
 # Dates written as text that DuckDB's sniffer leaves as VARCHAR; day/month pairs are tried both ways.
 TEXT_DATE_FORMATS = (
@@ -95,6 +102,20 @@ NAMED_STAMP_FORMATS = tuple(
     for time in ("%H:%M", "%H:%M:%S", "%I:%M %p", "%I:%M:%S %p")
 )
 """Timestamps with a month name (Mailchimp's ``Jan 12, 2026 06:32 am``, Jira's ``06/Oct/26 2:21 PM``)."""
+_YEAR_DAY = r"\d{4}([-/.])( ?)\d{1,2}\1 ?\d{1,2}(\.?)"
+"""``_YEAR_STAMP``'s date: its separator, the space after each, the trailing dot."""
+
+
+def year_stamp_formats(first: str) -> tuple[str, ...]:
+    """The formats of a column of ``_YEAR_STAMP`` timestamps whose first value is ``first``: its date as
+    written (``2024. 8. 1.`` is ``%Y. %m. %d.``), its time 12-hour when ``first``'s is. Pure."""
+    day = re.match(_YEAR_DAY, first)
+    sep, space, dot = day.groups() if day else ("-", "", "")
+    date = "%Y年%m月%d日" if first[4:5] == "年" else f"%Y{sep}{space}%m{sep}{space}%d{dot}"
+    times = ("%I:%M %p", "%I:%M:%S %p") if first[-1:] in "Mm" else ("%H:%M", "%H:%M:%S")
+    return tuple(f"{date} {time}" for time in times)
+
+
 _COMMA_TIME = r", \d{1,2}:\d{2}"
 """A time written after the date and a comma (Allegro's ``9 stycznia 2024, 11:46``, a browser's
 ``1/12/2026, 6:32:00 AM``): read with ``commas``' formats."""
@@ -132,10 +153,10 @@ def text_dates(
     ``TEXT_STAMP_FORMATS``): converted. Returns them, the notes, the columns noted as dates but for some
     values (the odd-value check need not name those values again) and the columns whose values decided
     day or month first."""
-    formats, shaped, local = _candidates(text, probe)
+    formats, shaped, local, marked = _candidates(text, probe)
     if not formats:
         return [], [], [], {}
-    values = {name: _value_sql(name, local) for name in formats}
+    values = {name: _value_sql(name, local, name in marked) for name in formats}
     fitting: dict[str, tuple[int, list[str], int, str]] = {}
     for (name, kinds), (present, fits) in zip(
         formats.items(), _format_fits(conn, table, formats, rows, values), strict=True
@@ -153,6 +174,12 @@ def text_dates(
     notes: list[str] = []
     noted: list[str] = []
     for name, (present, full, most, best) in fitting.items():
+        if not full and name in marked and (not most or most * 2 < present):
+            from analytics_agent.db.load.settle.day_halves import unread_note
+
+            notes.append(unread_note(name, probe[name], marked[name]))
+            noted.append(name)
+            continue
         if not full and (not most or most * 2 < present):
             # an ISO date is DuckDB's own form: what kept such a column text is named by the odd-value check
             if shaped.get(name) and not re.match(_ISO_DATE, shaped[name]):
@@ -163,7 +190,7 @@ def text_dates(
             continue
         # most values fit a format (``best``) but some do not: those are named below, not the format
         chosen, why = _choose_format(conn, table, name, full, clues, values[name]) if full else (best, "")
-        note = _convert(conn, table, name, chosen, why, values[name])
+        note = _convert(conn, table, name, (chosen, why), (values[name], name in local), marked.get(name, []))
         if note.startswith(f"{name} looks like"):
             noted.append(name)
         else:
@@ -172,10 +199,19 @@ def text_dates(
     return converted, notes, noted, decided
 
 
-def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str, why: str, text: str) -> str:
-    """Store a text column as DATE (TIMESTAMP) read with ``chosen``, or say which values do not fit.
-    ``text``: SQL, the column's value as read (``_value_sql``)."""
-    col, target = quote_ident(name), quote_ident(table)
+def _convert(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    name: str,
+    reading: tuple[str, str],
+    read_as: tuple[str, bool],
+    marks: Sequence[str],
+) -> str:
+    """Store a text column as DATE (TIMESTAMP) read with ``reading``'s format (and said with its reason),
+    or say which values do not fit. ``read_as``: SQL, the column's value as read (``_value_sql``), and
+    whether its month names are read in English; ``marks``: the morning and afternoon marks its values
+    write (``day_halves``)."""
+    (chosen, why), (text, local), col, target = reading, read_as, quote_ident(name), quote_ident(table)
     bad, example = first_row(
         conn.execute(
             f"SELECT count(*), any_value({col}) FROM {target} WHERE {col} IS NOT NULL "
@@ -184,8 +220,11 @@ def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str
         )
     )
     if bad:
+        fault = _fault(str(example)) if marks else ""
         fix = (
-            "add --drop-totals if it labels a last row of totals"
+            f"{fault}; fix them"
+            if fault
+            else "add --drop-totals if it labels a last row of totals"
             if bad == 1 and is_total_label(str(example))
             else "fix them"
             if re.search(r"\d", str(example))  # a value with a digit is data, no missing marker
@@ -193,13 +232,19 @@ def _convert(conn: duckdb.DuckDBPyConnection, table: str, name: str, chosen: str
         )
         which = f"1 value, {example!r}, does" if bad == 1 else f"{bad:,} values such as {example!r} do"
         return f"{name} looks like dates ({chosen}) but {which} not fit; it stayed text ({fix})"
-    sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT 1"))[0]
+    # the latest hour shows what its mark does (23:12:54, not 11:12:54): an ordered LIMIT 1 keeps one row
+    order = f" ORDER BY hour(TRY_STRPTIME({text}, '{chosen}')) DESC" if marks else ""
+    sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL{order} LIMIT 1"))[0]
     kind = "TIMESTAMP" if "%H" in chosen or "%I" in chosen else "DATE"
     if "%z" in chosen or "%Z" in chosen:
         kind, why = "TIMESTAMP WITH TIME ZONE", f"{why}; {ZONED_SAID}"
     value = f"TRY_STRPTIME({text}, '{chosen}')::{kind}"  # TRY: rows deleted in this load are rewritten too
-    if text != col:
+    if local:
         why += f"; month names read in English, {sample!r} as {in_english(str(sample))!r}"
+    if marks:
+        from analytics_agent.db.load.settle.day_halves import clock, halves_said
+
+        why += f"; {halves_said(marks)}, {sample!r} as {clock(str(sample))}"
     if "%y" in chosen:
         value = pivoted(value)
         why += f"; {PIVOT_SAID}"
@@ -252,14 +297,17 @@ def _format_fits(
 
 def _candidates(
     text: Sequence[str], probe: Mapping[str, Sequence[str]]
-) -> tuple[dict[str, tuple[str, ...]], dict[str, str], set[str]]:
+) -> tuple[dict[str, tuple[str, ...]], dict[str, str], set[str], dict[str, list[str]]]:
     """The text columns whose first values could be dates (or timestamps), with the formats to try: the
     full check runs on these only (``TRY_STRPTIME`` on every format for every sampled value is the
     costliest step of a load); of the dates, those shaped like dates throughout (``12/31/09``,
-    ``2009-Jan-31``), with an example; and those whose month names are in another language (``month_names``)."""
+    ``2009-Jan-31``), with an example; those whose month names are in another language (``month_names``);
+    and those whose times have a morning or afternoon mark other than ``AM``/``PM`` after them, with the
+    marks (``day_halves``)."""
     keep: dict[str, tuple[str, ...]] = {}
     shaped = {}
     local: set[str] = set()
+    marked: dict[str, list[str]] = {}
     for name in text:
         values = probe[name]
         if not values:
@@ -268,6 +316,9 @@ def _candidates(
         if 6 <= len(first) <= 32 and first[:1].isdigit() and not first.isdigit() and local_months(values):
             values = [in_english(v) for v in values]  # 15. März 2024 -> 15 Mar 2024
             local.add(name)
+        if may_mark(first) and (marks := _halves(values)):
+            values = marks[1]  # 2024/08/01 下午 03:15:22 -> 2024/08/01 03:15:22 PM
+            marked[name] = marks[0]
         if all(_date_like(v) for v in values):
             # month names put in English are abbreviations: the other formats cannot fit, and each tried
             # costs the name's twelve replacements on every sampled value
@@ -284,9 +335,28 @@ def _candidates(
             keep[name] = ZONED_FORMATS
         elif all(len(v) <= 28 and ":" in v and re.match(_UTC_STAMP, v) for v in values):
             keep[name] = UTC_FORMATS
+        elif all(
+            len(v) <= 28 and v[:4].isdecimal() and ":" in v and re.match(_YEAR_STAMP, v) for v in values
+        ):
+            keep[name] = year_stamp_formats(values[0])
         elif all(len(v) <= 14 and _may_be_period(v) and re.match(_MONTH_PERIOD, v) for v in values):
             keep[name] = MONTH_FORMATS
-    return keep, shaped, local & set(keep)
+    return keep, shaped, local & set(keep), {n: m for n, m in marked.items() if n in keep}
+
+
+def may_mark(value: str) -> bool:
+    """The plain test before ``day_halves``' regexes (a module imported only then): ``value`` holds a
+    mark's character past ASCII (``午``, ``오``) or an ``m.``; most text columns hold neither. Pure."""
+    return "午" in value or "오" in value or "m." in value or "M." in value
+
+
+def _halves(values: Sequence[str]) -> tuple[list[str], list[str]] | None:
+    """The morning and afternoon marks ``values`` write and the values with them as ``AM``/``PM`` after
+    the time, or None when the first holds none (``day_halves``). Pure."""
+    from analytics_agent.db.load.settle.day_halves import day_halves, with_am_pm
+
+    marks = day_halves(values)
+    return (marks, [with_am_pm(v) for v in values]) if marks else None
 
 
 def _stamp_formats(formats: tuple[str, ...], first: str) -> tuple[str, ...]:
@@ -295,10 +365,22 @@ def _stamp_formats(formats: tuple[str, ...], first: str) -> tuple[str, ...]:
     return commas(formats) if "," in first and re.search(_COMMA_TIME, first) else formats
 
 
-def _value_sql(name: str, local: set[str]) -> str:
+def _value_sql(name: str, local: set[str], marked: bool) -> str:
     """SQL: a column's value as the date formats read it, its month names in English when in another
-    language (``month_names.english_sql``)."""
-    return english_sql(quote_ident(name)) if name in local else quote_ident(name)
+    language (``month_names.english_sql``), its morning or afternoon mark as ``AM``/``PM`` after the time
+    when ``marked`` (``day_halves.am_pm_sql``)."""
+    value = quote_ident(name)
+    if marked:
+        from analytics_agent.db.load.settle.day_halves import am_pm_sql
+
+        value = am_pm_sql(value)
+    return english_sql(value) if name in local else value
+
+
+def _fault(value: str) -> str:
+    from analytics_agent.db.load.settle.day_halves import twelve_hour_fault
+
+    return twelve_hour_fault(value)
 
 
 def _date_like(value: str) -> bool:
