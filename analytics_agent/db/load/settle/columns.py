@@ -343,6 +343,8 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 continue
             if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text.endswith(LOCAL_UNITS):
                 return True
+            if text.lstrip("+-\u2212 ").startswith(LOCAL_UNITS):  # -S/ 14.85
+                return True
             if len(text) > 4 and text[-4] in ",'\u00a0\u202f " and text[-3:].isdigit():  # 1,234 1'234
                 return True
             if "." in text and len(text.partition(".")[0]) > 4 and text.partition(".")[0][-4] in ",'’ ":
@@ -351,7 +353,7 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 return True  # 1 234,50
             if text.count(".") > 1 or ("." in text.partition(",")[0] and "," in text):
                 return True  # 1.234.567, 1.234,50
-            if _code(text[:3]) or _code(text[-3:]) or text.startswith(LOCAL_UNITS):
+            if _code(text[:3]) or _code(text[-3:]):
                 return True
     return False
 
