@@ -15,20 +15,17 @@ from analytics_agent.db.amount_forms import COMMA_NUMBER, POINT_NUMBER, literal,
 from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.rows import first_row
 
-LETTERS = {"B": "DR", "A": "CR", "S": "DR", "H": "CR", "Χ": "DR", "Π": "CR", "D": "DR", "C": "CR"}
+LETTERS = {"B": "DR", "A": "CR", "S": "DR", "H": "CR", "Χ": "DR", "Π": "CR"}
 """One-letter marks, each the debit or credit it stands for: Turkish borç and alacak (``12.345,67 (B)``),
-German Soll and Haben (``1.234,56 S``), Greek Χρέωση and Πίστωση (Piraeus' ``274,76 Χ``, capital Chi and Pi),
-and débito and crédito (a Brazilian statement's ``1.234,56 D`` and ``C``). Read only as a pair of one
-language, in parentheses or after a space; after a space only after an amount of cents (``12 S`` is a
-size, ``9.5 D`` a shoe's width), and ``D``/``C`` only where both are written (``21.50 C`` alone may be
-degrees)."""
-_FAMILIES = ("DR", "CR"), ("B", "A"), ("S", "H"), ("Χ", "Π"), ("D", "C")
+German Soll and Haben (``1.234,56 S``), Greek Χρέωση and Πίστωση (Piraeus' ``274,76 Χ``, capital Chi and Pi).
+Read only as a pair of one language, in parentheses or after a space; after a space only after an amount
+of cents (``12 S`` is a size). Not ``D`` and ``C`` (débito, crédito): after a decimal number they are
+Statistics Canada's quality letters too (``stat_symbols``), read before these."""
+_FAMILIES = ("DR", "CR"), ("B", "A"), ("S", "H"), ("Χ", "Π")
 """Debit's mark, then credit's. ``DB`` is Indonesian and Malay banks' debit (``1,587,000.00 DB``): read as
 ``DR``."""
-_BANKS = frozenset(("DR", "Χ", "D"))
+_BANKS = frozenset(("DR", "Χ"))
 """Debit marks of banks' statements (their reading named first); ``B`` and ``S`` are ledger programs'."""
-_BOTH = frozenset((("D", "C"),))
-"""Families read only where both marks are written in the column."""
 _CENTS = {
     ".": "(?:[0-9]{1,3}(?:[,' ][0-9]{3})+|[0-9]+)[.][0-9]{2}",
     ",": "(?:[0-9]{1,3}(?:[.' ][0-9]{3})+|[0-9]+),[0-9]{2}",
@@ -47,7 +44,7 @@ def _marked(family: tuple[str, str], mark: str) -> str:
 
 
 _PATTERNS = {(family, mark): _marked(family, mark) for family in _FAMILIES for mark in ".,"}
-_MARK_AT_END = re.compile(r"(?i:(cr|dr|db))[.]?$|\(([BASHΧΠDC])\)$|[0-9 ] ([BASHΧΠDC])$")
+_MARK_AT_END = re.compile(r"(?i:(cr|dr|db))[.]?$|\(([BASHΧΠ])\)$|[0-9 ] ([BASHΧΠ])$")
 
 
 def mark_of(value: str) -> str | None:
@@ -85,15 +82,14 @@ def settle_debit_credit(
     for name, family in families.items():
         col = quote_ident(name)
         mark = decimal or decimal_mark(probe[name])
-        debit, credit = (f"regexp_matches({col}, {literal(_ends_in(m))})" for m in family)
-        present, fits, example, credits = first_row(
+        present, fits, example = first_row(
             conn.execute(
                 f"SELECT count({col}), count(*) FILTER (WHERE regexp_full_match({col}, "
-                f"{literal(_PATTERNS[family, mark])})), min({col}) FILTER (WHERE {debit}), "
-                f"count(*) FILTER (WHERE {credit}) FROM {t}"
+                f"{literal(_PATTERNS[family, mark])})), "
+                f"min({col}) FILTER (WHERE regexp_matches({col}, {literal(_ends_in(family[0]))})) FROM {t}"
             )
         )
-        if not present or fits < present or (family in _BOTH and not (example and credits)):
+        if not present or fits < present:
             continue
         examples[name] = example or probe[name][0]
         if negative is not None:

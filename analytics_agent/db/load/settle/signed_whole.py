@@ -60,7 +60,9 @@ def settle_signed_whole(
     for col in map(quote_ident, columns):
         parts += [
             f"count({col}) = count(*) FILTER (WHERE regexp_full_match({col}, {literal(_SIGNED)}))",
-            f"min({col}) FILTER (WHERE starts_with(trim({col}), '+'))",
+            # the example: a plus before a digit but a lone 0, if one is
+            f"coalesce(min({col}) FILTER (WHERE regexp_matches({col}, '^ *[+][1-9]')), "
+            f"min({col}) FILTER (WHERE starts_with(trim({col}), '+')))",
         ]
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {target}"))
     done, examples = [], []
