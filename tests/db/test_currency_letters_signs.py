@@ -18,9 +18,9 @@ BCP = (
     "Movimientos de la cuenta\r\nCuenta: 191-12345678-0-12\r\nMoneda: Soles\r\n"
     "Fecha,Descripción operación,Monto,Saldo\r\n"
     '01/02/2024,YAPE A JUAN PÉREZ,"S/ 1,944.58","S/ 7,174.98"\r\n'
-    "01/02/2024,PLIN DE MARÍA QUISPE,-S/ 466.62,\"S/ 6,708.36\"\r\n"
+    '01/02/2024,PLIN DE MARÍA QUISPE,-S/ 466.62,"S/ 6,708.36"\r\n'
     '13/02/2024,"TRANSF. CTA, AHORROS",S/ 799.40,"S/ 7,507.76"\r\n'
-    "14/02/2024,COMPRA PLAZA VEA,-S/ 14.85,\"S/ 7,492.91\"\r\n"
+    '14/02/2024,COMPRA PLAZA VEA,-S/ 14.85,"S/ 7,492.91"\r\n'
 )
 
 
@@ -100,7 +100,9 @@ def test_greek_debits_are_negative_with_negative_dr(tmp_path: Path) -> None:
     ((total,),) = stored_rows(tmp_path, "SELECT sum(ποσό) FROM t")
     assert math.isclose(total, 1042.58)
     (note,) = [n for n in summary.notes if "stored as negative numbers" in n]
-    assert note.startswith("amounts marked Χ stored as negative numbers, those marked Π or unmarked as positive")
+    assert note.startswith(
+        "amounts marked Χ stored as negative numbers, those marked Π or unmarked as positive"
+    )
     assert "ποσό '15,60 Χ' -> -15.6" in note
 
 
