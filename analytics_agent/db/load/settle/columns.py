@@ -138,8 +138,9 @@ def settle_columns(
 
 _MARKED = r"[0-9] *([CDcd][Rr]|[Dd][Bb])\.? *(?:\n|$)|[0-9] *\([BASHΧΠ]\) *(?:\n|$)|[0-9] +[BASHΧΠ] *(?:\n|$)"
 """A first value ending in ``CR`` or ``DR`` after a digit (``49,633.80 CR``), or in a ledger's letter
-(``12.345,67 (B)``, ``1.234,56 S``, Greek ``274,76 Χ``): one search of a column's first ten values joined (nearly every value
-of such a column is marked): 0.38 -> 0.06 ms a load of 60 text columns against a per-value check of fifty."""
+(``12.345,67 (B)``, ``1.234,56 S``) or a Greek bank's (``274,76 Χ``): one search of a column's first ten
+values joined (nearly every value of such a column is marked): 0.38 -> 0.06 ms a load of 60 text columns
+against a per-value check of fifty."""
 
 
 def _marked(text: str) -> bool:
@@ -347,8 +348,6 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 continue
             if not _AMOUNT_SIGNS.isdisjoint(text) or text.endswith("-") or text.endswith(LOCAL_UNITS):
                 return True
-            if text.lstrip("+-\u2212 ").startswith(LOCAL_UNITS):  # -S/ 14.85
-                return True
             if len(text) > 4 and text[-4] in ",'\u00a0\u202f " and text[-3:].isdigit():  # 1,234 1'234
                 return True
             if "." in text and len(text.partition(".")[0]) > 4 and text.partition(".")[0][-4] in ",'’ ":
@@ -357,8 +356,8 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 return True  # 1 234,50
             if text.count(".") > 1 or ("." in text.partition(",")[0] and "," in text):
                 return True  # 1.234.567, 1.234,50
-            if _code(text[:3]) or _code(text[-3:]):
-                return True
+            if _code(text[:3]) or _code(text[-3:]) or text.lstrip("+-\u2212 ").startswith(LOCAL_UNITS):
+                return True  # EUR 12, 12 EUR, -S/ 14.85
     return False
 
 

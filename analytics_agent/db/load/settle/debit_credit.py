@@ -1,5 +1,5 @@
 """Amounts marked debit or credit by a suffix: a bank statement's ``49,633.80 CR`` and ``66,711.04 DR`` (India,
-Australia), a ledger's ``1,234.00 Dr``. Which of the two is negative depends on whose books the file is: a
+Australia), a ledger's ``1,234.00 Dr``, a ledger program's or a Greek bank's letters (``LETTERS``). Which of the two is negative depends on whose books the file is: a
 bank statement's debits leave the account, a ledger's credit balances are its negative ones. Without
 ``--negative`` the column stays text, said with both options; with it, the column is stored as numbers,
 the marked ones negative, and said. Runs inside the load's transaction, in DuckDB's SQL."""
