@@ -17,7 +17,7 @@ from analytics_agent.db.currencies import LOCAL_UNITS, SYMBOLS
 SP = "[ \u00a0\u202f]*"
 _CODES = (
     "USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|RMB|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|RUB|KRW|HKD|SGD|TRY"
-    "|RON|IDR|PHP|NGN|KES|SAR|AED|EGP|THB|VND|MYR|CLP|COP|PEN|ARS|ILS|UAH|BGN"
+    "|RON|IDR|PHP|NGN|KES|SAR|AED|EGP|THB|VND|MYR|CLP|COP|PEN|ARS|ILS|UAH|BGN|PYG|BOB|VES|DOP|PAB"
 )
 _LOCAL = "|".join(unit.replace(".", "\\.") for unit in LOCAL_UNITS)
 CURRENCY = rf"(?:[A-Z]{{0,2}}\$|[{SYMBOLS}]|{_CODES}|{_LOCAL})"
@@ -30,7 +30,10 @@ POINT_NUMBER = (
     "|[0-9]+(?:[.][0-9]+)?|[.][0-9]+)"
 )
 COMMA_NUMBER = "(?:[0-9]{1,3}(?:[.' \u00a0\u202f][0-9]{3})+(?:,[0-9]+)?|[0-9]+(?:,[0-9]+)?|,[0-9]+)"
-SAME = {"US$": "$", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "￥": "¥", "￡": "£"}
+SAME = {
+    "US$": "$", "USD": "$", "EUR": "€", "GBP": "£", "JPY": "¥", "INR": "₹", "￥": "¥", "￡": "£",
+    "S/.": "S/", "PEN": "S/", "Bs.": "Bs", "Gs.": "₲", "Gs": "₲", "PYG": "₲", "PAB": "B/.", "DOP": "RD$",
+}  # fmt: skip
 """Two ways of writing one currency (``EUR 12`` beside ``3 €``): one unit, the symbol."""
 
 
@@ -104,10 +107,15 @@ def _plain_sql(column: str, mark: str) -> str:
     return simple_value_sql(column, mark, dollar=True, percent=True)
 
 
+KEPT_POINT = "[A-Za-z/][.]|[^0-9.]|[.]([^0-9]|$)"
+"""What ``_read_sql`` drops of an amount read with a decimal point: all but its digits and its decimal point."""
+
+
 def _read_sql(column: str, mark: str) -> str:
     """SQL: ``value_sql`` for any value of the shape."""
-    # a point not before a digit is no decimal mark: the riyal's ``ر.س`` after ``36,818.15``
-    kept = "[^0-9.]|[.]([^0-9]|$)" if mark == "." else f"[^0-9{mark}]"
+    # a point not before a digit is no decimal mark: the riyal's ``ر.س`` after ``36,818.15``; nor one after a
+    # letter or a slash, a currency's own (``S/.1,944.58``, ``Bs.12.50``)
+    kept = KEPT_POINT if mark == "." else f"[^0-9{mark}]"
     digits = f"regexp_replace({column}, '{kept}', '', 'g')"
     number = digits if mark == "." else f"replace({digits}, ',', '.')"
     negative = f"regexp_matches({column}, '[-(\u2212]')"

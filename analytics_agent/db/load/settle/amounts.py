@@ -20,6 +20,7 @@ import duckdb
 from analytics_agent.db.amount_forms import (  # the reading a CSV source's view uses too
     COMMA,
     CURRENCY,
+    KEPT_POINT,
     POINT,
     SAME,
     currency_sql,
@@ -169,7 +170,7 @@ def count_sql(column: str, marks: str) -> list[str]:
 
 def read_amount(text: str, mark: str) -> float:
     """``value_sql`` in Python, for the note's example. Pure."""
-    kept = "[^0-9.]|[.](?:[^0-9]|$)" if mark == "." else f"[^0-9{mark}]"  # as value_sql: ``ر.س``'s point
+    kept = KEPT_POINT if mark == "." else f"[^0-9{mark}]"  # as value_sql: ``ر.س``'s point, ``S/.``'s
     digits = re.sub(kept, "", text).replace(",", ".")
     return (-1 if re.search("[(\u2212-]", text) else 1) * float(digits) if digits else 0.0
 

@@ -136,10 +136,11 @@ def settle_columns(
     return notes, units
 
 
-_MARKED = r"[0-9] *([CDcd][Rr]|[Dd][Bb])\.? *(?:\n|$)|[0-9] *\([BASH]\) *(?:\n|$)|[0-9] +[BASH] *(?:\n|$)"
+_MARKED = r"[0-9] *([CDcd][Rr]|[Dd][Bb])\.? *(?:\n|$)|[0-9] *\([BASHΧΠ]\) *(?:\n|$)|[0-9] +[BASHΧΠ] *(?:\n|$)"
 """A first value ending in ``CR`` or ``DR`` after a digit (``49,633.80 CR``), or in a ledger's letter
-(``12.345,67 (B)``, ``1.234,56 S``): one search of a column's first ten values joined (nearly every value
-of such a column is marked): 0.38 -> 0.06 ms a load of 60 text columns against a per-value check of fifty."""
+(``12.345,67 (B)``, ``1.234,56 S``) or a Greek bank's (``274,76 Χ``): one search of a column's first ten
+values joined (nearly every value of such a column is marked): 0.38 -> 0.06 ms a load of 60 text columns
+against a per-value check of fifty."""
 
 
 def _marked(text: str) -> bool:
@@ -147,7 +148,7 @@ def _marked(text: str) -> bool:
     closing parenthesis or a capital of a ledger's letters after a space), so most loads compile no
     regex. Pure."""
     low = text.lower()
-    may = "cr" in low or "dr" in low or "db" in low or ")" in text or any(f" {c}" in text for c in "BASH")
+    may = "cr" in low or "dr" in low or "db" in low or ")" in text or any(f" {c}" in text for c in "BASHΧΠ")
     return may and re.search(_MARKED, text) is not None
 
 
@@ -304,7 +305,7 @@ def _plain(
     conn: duckdb.DuckDBPyConnection, table: str, probe: dict[str, list[str]], decimal: str | None
 ) -> tuple[list[str], list[str]]:
     """``plain_numbers.settle_plain_numbers`` when a first value with a digit starts or ends with a space
-    or starts with a plus; else nothing."""
+    or starts with a plus, then ``signed_whole.settle_signed_whole`` on the columns left; else nothing."""
     if not any(
         (v[:1].isspace() or v[-1:].isspace() or v[:1] == "+") and any(c.isdigit() for c in v)
         for values in probe.values()
@@ -312,8 +313,12 @@ def _plain(
     ):  # rare: kept off other loads
         return [], []
     from analytics_agent.db.load.settle.plain_numbers import plain_columns, settle_plain_numbers
+    from analytics_agent.db.load.settle.signed_whole import settle_signed_whole, signed_columns
 
-    return settle_plain_numbers(conn, table, plain_columns(probe, decimal), decimal)
+    done, notes = settle_plain_numbers(conn, table, plain_columns(probe, decimal), decimal)
+    left = {c: v for c, v in probe.items() if c not in done}
+    signed, signed_notes = settle_signed_whole(conn, table, signed_columns(left))
+    return done + signed, notes + signed_notes
 
 
 def _year_last(
@@ -352,8 +357,8 @@ def _may_hold_amounts(probe: dict[str, list[str]]) -> bool:
                 return True  # 1 234,50
             if text.count(".") > 1 or ("." in text.partition(",")[0] and "," in text):
                 return True  # 1.234.567, 1.234,50
-            if _code(text[:3]) or _code(text[-3:]) or text.startswith(LOCAL_UNITS):
-                return True
+            if _code(text[:3]) or _code(text[-3:]) or text.lstrip("+-\u2212 ").startswith(LOCAL_UNITS):
+                return True  # EUR 12, 12 EUR, -S/ 14.85
     return False
 
 

@@ -1,5 +1,5 @@
 """Amounts marked debit or credit by a suffix: a bank statement's ``49,633.80 CR`` and ``66,711.04 DR`` (India,
-Australia), a ledger's ``1,234.00 Dr``. Which of the two is negative depends on whose books the file is: a
+Australia), a ledger's ``1,234.00 Dr``, a ledger program's or a Greek bank's letters (``LETTERS``). Which of the two is negative depends on whose books the file is: a
 bank statement's debits leave the account, a ledger's credit balances are its negative ones. Without
 ``--negative`` the column stays text, said with both options; with it, the column is stored as numbers,
 the marked ones negative, and said. Runs inside the load's transaction, in DuckDB's SQL."""
@@ -15,22 +15,36 @@ from analytics_agent.db.amount_forms import COMMA_NUMBER, POINT_NUMBER, literal,
 from analytics_agent.db.idents import quote_ident
 from analytics_agent.db.rows import first_row
 
-LETTERS = {"B": "DR", "A": "CR", "S": "DR", "H": "CR"}
-"""Ledger software's one-letter marks, each the debit or credit it stands for: Turkish borç and alacak
-(``12.345,67 (B)``), German Soll and Haben (``1.234,56 S``). Read only as a pair of one language, in
-parentheses or after a space."""
-_FAMILIES = ("DR", "CR"), ("B", "A"), ("S", "H")
+LETTERS = {"B": "DR", "A": "CR", "S": "DR", "H": "CR", "Χ": "DR", "Π": "CR"}
+"""One-letter marks, each the debit or credit it stands for: Turkish borç and alacak (``12.345,67 (B)``),
+German Soll and Haben (``1.234,56 S``), Greek Χρέωση and Πίστωση (Piraeus' ``274,76 Χ``, capital Chi and Pi).
+Read only as a pair of one language, in parentheses or after a space; after a space only after an amount
+of cents (``12 S`` is a size). Not ``D`` and ``C`` (débito, crédito): after a decimal number they are
+Statistics Canada's quality letters too (``stat_symbols``), read before these."""
+_FAMILIES = ("DR", "CR"), ("B", "A"), ("S", "H"), ("Χ", "Π")
 """Debit's mark, then credit's. ``DB`` is Indonesian and Malay banks' debit (``1,587,000.00 DB``): read as
 ``DR``."""
-_SUFFIX = r"(?:[ ]*(?:CR|DR|DB|Cr|Dr|Db|cr|dr|db)[.]?|[ ]*\([BASH]\)|[ ]+[BASH])"
+_BANKS = frozenset(("DR", "Χ"))
+"""Debit marks of banks' statements (their reading named first); ``B`` and ``S`` are ledger programs'."""
+_CENTS = {
+    ".": "(?:[0-9]{1,3}(?:[,' ][0-9]{3})+|[0-9]+)[.][0-9]{2}",
+    ",": "(?:[0-9]{1,3}(?:[.' ][0-9]{3})+|[0-9]+),[0-9]{2}",
+}
+"""An amount with two decimals, which a letter after a space may mark."""
 
 
-def _marked(number: str) -> str:
-    return f"^[ ]*[+-]?[ ]*{number}{_SUFFIX}?[ ]*$"
+def _marked(family: tuple[str, str], mark: str) -> str:
+    """A pattern (RE2 and Python alike) of a value of ``family``'s marks read with decimal ``mark``: an
+    amount, marked or not. Pure."""
+    number = POINT_NUMBER if mark == "." else COMMA_NUMBER
+    if family == _FAMILIES[0]:
+        return rf"^[ ]*[+-]?[ ]*{number}(?:[ ]*(?:CR|DR|DB|Cr|Dr|Db|cr|dr|db)[.]?)?[ ]*$"
+    letters = "|".join(family)
+    return rf"^[ ]*[+-]?[ ]*(?:{number}(?:[ ]*\((?:{letters})\))?|{_CENTS[mark]}[ ]+(?:{letters}))[ ]*$"
 
 
-_POINT_MARKED, _COMMA_MARKED = _marked(POINT_NUMBER), _marked(COMMA_NUMBER)
-_MARK_AT_END = re.compile(r"(?i:(cr|dr|db))[.]?$|\(([BASH])\)$|[0-9 ] ([BASH])$")
+_PATTERNS = {(family, mark): _marked(family, mark) for family in _FAMILIES for mark in ".,"}
+_MARK_AT_END = re.compile(r"(?i:(cr|dr|db))[.]?$|\(([BASHΧΠ])\)$|[0-9 ] ([BASHΧΠ])$")
 
 
 def mark_of(value: str) -> str | None:
@@ -43,10 +57,12 @@ def mark_of(value: str) -> str | None:
 
 
 def _family(values: Sequence[str]) -> tuple[str, str] | None:
-    """The pair of marks ``values`` are marked with (some values at least, those of one pair only); None
-    when none is marked or two pairs are mixed. Pure."""
+    """The pair of marks ``values`` are marked with (some values at least, those of one pair only), each
+    value an amount as the pair's marks are written after; None when none is marked or two pairs are
+    mixed. Pure."""
     marks = {m for m in map(mark_of, values) if m is not None}
-    return next((f for f in _FAMILIES if marks and marks <= set(f)), None)
+    family = next((f for f in _FAMILIES if marks and marks <= set(f)), None)
+    return family if family is not None and all(_reads(v, family) for v in values) else None
 
 
 def settle_debit_credit(
@@ -59,21 +75,17 @@ def settle_debit_credit(
     """The text columns whose every value is an amount, some marked ``CR`` or ``DR``: converted to DOUBLE
     (``negative``: the mark whose amounts are negative) or left text; returns those converted, the notes
     of all of them, and those left text (their note is said: the odd-value check need not name them)."""
-    families = {
-        name: family
-        for name, values in probe.items()
-        if values and all(_reads(v) for v in values) and (family := _family(values)) is not None
-    }
+    families = {name: family for name, values in probe.items() if values and (family := _family(values))}
     converted: list[str] = []
     examples: dict[str, str] = {}
     t = quote_ident(table)
     for name, family in families.items():
         col = quote_ident(name)
         mark = decimal or decimal_mark(probe[name])
-        pattern = _POINT_MARKED if mark == "." else _COMMA_MARKED
         present, fits, example = first_row(
             conn.execute(
-                f"SELECT count({col}), count(*) FILTER (WHERE regexp_full_match({col}, {literal(pattern)})), "
+                f"SELECT count({col}), count(*) FILTER (WHERE regexp_full_match({col}, "
+                f"{literal(_PATTERNS[family, mark])})), "
                 f"min({col}) FILTER (WHERE regexp_matches({col}, {literal(_ends_in(family[0]))})) FROM {t}"
             )
         )
@@ -122,20 +134,21 @@ def _kept_note(kept: Sequence[str], example: str, family: tuple[str, str]) -> st
     debit, credit = family
     bank = f"--negative DR if debits ({'DR, DB' if debit == 'DR' else debit}) take away (a bank statement)"
     ledger = f"--negative CR if credits ({credit}) do (a ledger)"
-    first, second = (bank, ledger) if debit == "DR" else (ledger, bank)
+    first, second = (bank, ledger) if debit in _BANKS else (ledger, bank)
     return (
         f"{which} amounts are marked {credit} or {debit} as credits or debits (like {example!r}), and which "
         f"is negative depends on whose books these are; add {first}, or {second}"
     )
 
 
-def _reads(value: str) -> bool:
-    return re.fullmatch(_POINT_MARKED, value) is not None or re.fullmatch(_COMMA_MARKED, value) is not None
+def _reads(value: str, family: tuple[str, str]) -> bool:
+    return any(re.fullmatch(_PATTERNS[family, mark], value) for mark in ".,")
 
 
 def decimal_mark(values: Sequence[str]) -> str:
     """The decimal mark the values read with: a point unless only a comma reads them all. Pure."""
-    return "." if all(re.fullmatch(_POINT_MARKED, v) for v in values) else ","
+    family = _family(values) or _FAMILIES[0]
+    return "." if all(re.fullmatch(_PATTERNS[family, "."], v) for v in values) else ","
 
 
 def _ends_in(mark: str) -> str:

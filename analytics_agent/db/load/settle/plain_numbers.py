@@ -3,9 +3,9 @@ Alipay record pads every cell, a fixed-width report saved as CSV pads its column
 (``+1072.12``, Rabobank's and OP's ``+451,76``). DuckDB's reader keeps such a column text, and a sum over
 it is refused; with ``--decimal ','`` given the column stayed text without a word. A column whose every
 value is a number with a decimal part, some so written, is stored as DOUBLE and said in one line with the
-option that keeps the text. Whole numbers stay as they are (a padded ``0042`` or a ``+12`` may be a code
-or a phone number: the odd-value check names the ``--type`` that reads them). Runs inside the load's
-transaction, in DuckDB's SQL."""
+option that keeps the text. Whole numbers are not read here (a padded ``0042`` may be a code: the
+odd-value check names the ``--type`` that reads them; whole numbers each with its sign are
+``signed_whole``'s). Runs inside the load's transaction, in DuckDB's SQL."""
 
 from __future__ import annotations
 

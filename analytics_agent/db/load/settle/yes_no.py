@@ -42,6 +42,7 @@ PAIRS = (
     ("evet", "hayir"),  # Turkish as systems write it without ı
     ("evet", "hayır"),
     ("ναι", "όχι"),
+    ("ναι", "οχι"),  # Greek in capitals drops the accent: ΝΑΙ/ΟΧΙ
     ("wahr", "falsch"),
     ("vrai", "faux"),
     ("verdadero", "falso"),
