@@ -6,6 +6,7 @@ does. Pure."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 PEEK_BYTES = 1 << 16
@@ -60,13 +61,15 @@ _SCRIPTS = {
     "cp949": "Korean",
     "euc_jp": "Japanese (EUC)",
     "koi8_r": "Cyrillic (KOI8-R)",
+    "mac_roman": "Western text saved on an old Mac (Mac Roman)",
 }
 """Encodings of scripts the word check above cannot tell apart (Greek and Hebrew bytes read as Cyrillic
 words, Korean and Chinese as anything), named from charset-normalizer's reading of the letters' and
 characters' frequencies. Its guesses among Latin encodings are not taken: German in Windows-1252 reads
 as Central European to it, where the word check is right."""
-_CANDIDATES = ["cp1252", "cp1250", "cp1251", "cp932", *(c for c in _SCRIPTS if c != "cp1257")]
-"""charset-normalizer's choices; Baltic is named by its letters alone (``_baltic``), as Turkish is too."""
+_CANDIDATES = ["cp1252", "cp1250", "cp1251", "cp932", *(c for c in _SCRIPTS if c not in ("cp1257", "mac_roman"))]
+"""charset-normalizer's choices; Baltic and Mac Roman are named by their letters alone (``_baltic``,
+``_mac_roman``), as Turkish is too."""
 _TURKISH_ONLY = frozenset("ÐðÝýÞþ")
 """The letters Windows-1252 reads where Turkish has ``Ğ ğ İ ı Ş ş``: the only bytes the two differ in."""
 _TURKISH = "âçğıîöşûü"
@@ -74,11 +77,13 @@ _TURKISH = "âçğıîöşûü"
 
 
 def _script(head: bytes) -> tuple[str, str] | None:
-    """The encoding of ``_SCRIPTS`` charset-normalizer reads ``head`` in, with its language (Turkish
-    by the letters, ``_turkish``); None for any other reading. Pure."""
-    for codec, fits in (("cp1254", _turkish), ("cp1257", _baltic)):
+    """The encoding of ``_SCRIPTS`` charset-normalizer reads ``head`` in, with its language (Turkish,
+    Baltic, Greek, Hebrew, Arabic and Mac Roman by their letters); None for any other reading. Pure."""
+    for codec, fits in (("cp1254", _turkish), ("cp1257", _baltic), ("mac_roman", _mac_roman)):
         if fits(head):
             return codec, _SCRIPTS[codec]
+    if lettered := _by_letters(head):
+        return lettered, _SCRIPTS[lettered]
     from charset_normalizer import from_bytes  # a file that is not UTF-8 only: 30 ms to import
 
     try:
@@ -89,7 +94,89 @@ def _script(head: bytes) -> tuple[str, str] | None:
         return None
     if best.encoding == "cp1254" and not _TURKISH_ONLY & set(head.decode("cp1252", errors="replace")):
         return None  # read alike: Windows-1252's own reading stands
+    if best.encoding in _LETTERED and _looks(_words(head), best.encoding) < 0.9:
+        return None  # its words are not that script's: an old Mac's French was named Arabic (2026-12-08)
     return best.encoding, _SCRIPTS[best.encoding]
+
+
+@functools.lru_cache(maxsize=2)
+def _words(head: bytes) -> list[bytes]:
+    """``letters.words`` of ``head``, found once for the Mac and the script checks of one file."""
+    from analytics_agent.db.load.read.letters import words  # a file past ASCII that is not UTF-8 only
+
+    return words(head)
+
+
+_LETTERED = ("cp1253", "cp1255", "cp1256")
+"""Greek, Hebrew and Arabic: each named when its reading alone makes words shaped as the script's
+(``read.letters``); charset-normalizer read a Hebrew statement as Cyrillic (2026-12-08)."""
+_READINGS = (*_LETTERED, "cp1251", "cp1252", "cp1250")
+_SHAPE_MARGIN = 0.1
+"""How much more of a file's words one reading must make well-shaped than any other reading."""
+
+
+def _by_letters(head: bytes) -> str | None:
+    """The one of ``_LETTERED`` whose reading of ``head`` makes well-shaped words of its script, near all
+    of them and a tenth more than any other reading does; None when no one reading does. Their letters
+    sit at 0xC0-0xFF: a file without such a byte is none of them. Pure."""
+    if max(head, default=0) < 0xC0:
+        return None
+    found = _words(head)
+    scores = {codec: _looks(found, codec) for codec in _LETTERED}
+    best = max(_LETTERED, key=lambda c: scores[c])
+    if scores[best] < _SHAPED:
+        return None
+    scores |= {codec: _looks(found, codec) for codec in _READINGS if codec not in scores}
+    return best if _ahead(best, scores) else None
+
+
+def _mac_roman(head: bytes) -> bool:
+    """Whether ``head`` is Western text an old Mac saved (Mac Roman, old Mac Excel's CSV): its accented
+    small letters sit at 0x87-0x9F (``é`` 0x8E, ``è`` 0x8F), which Windows-1252 reads as symbols and
+    capitals inside words (``RŽfŽrence``, ``Pointe™``) and Windows-1256 as Arabic letters among Latin
+    ones. Named when the Mac reading is one language's words and every Windows reading is a tenth less
+    so; a Windows-1252 file's curly apostrophe (``don’t``, Mac ``donít``) reads as words both ways and
+    stays Windows-1252. Pure."""
+    if not _MAC_SMALL.search(head):
+        return False
+    found = _words(head)
+    scores = {"mac_roman": _looks(found, "mac_roman")}
+    if scores["mac_roman"] < _SHAPED:
+        return False
+    scores |= {codec: _looks(found, codec) for codec in _READINGS}
+    return _ahead("mac_roman", scores)
+
+
+_MAC_SMALL = re.compile(rb"[\x87-\x9f]")
+"""Mac Roman's accented small letters: an old Mac's Western text holds some."""
+_SHAPED = 0.97
+"""The share of a file's words its own reading makes well-shaped (a name or two of another script aside)."""
+
+
+def _ahead(codec: str, scores: dict[str, float]) -> bool:
+    """Whether ``codec``'s reading makes near all words well-shaped and a margin more than any other. Pure."""
+    best = scores[codec]
+    return best >= _SHAPED and all(best >= s + _SHAPE_MARGIN for c, s in scores.items() if c != codec)
+
+
+def _looks(found: list[bytes], codec: str) -> float:
+    """The share of ``found`` (a file's words past ASCII) that ``codec`` reads as well-shaped words of its
+    script, for a Latin one times the share of letters of its likeliest language (``_fit``, when there are
+    enough); 0 when a byte is not of ``codec``. Pure."""
+    from analytics_agent.db.load.read import letters
+
+    read = letters.read_words(found, codec)
+    if read is None:
+        return 0.0
+    script = _SCRIPT_LETTERS.get(codec)
+    if script is not None:
+        return letters.looks(read, getattr(letters, script))
+    shaped = letters.looks(read, letters.LATIN)
+    fit = _fit(" ".join(read))
+    return shaped * fit if fit else shaped  # too few letters to say a language: the words alone
+
+
+_SCRIPT_LETTERS = {"cp1251": "CYRILLIC", "cp1253": "GREEK", "cp1255": "HEBREW", "cp1256": "ARABIC"}
 
 
 def _turkish(head: bytes) -> bool:
