@@ -150,6 +150,7 @@ def _mac_roman(head: bytes) -> bool:
 _MAC_SMALL = re.compile(rb"[\x87-\x9f]")
 """Mac Roman's accented small letters: an old Mac's Western text holds some."""
 _SHAPED = 0.97
+_ONE_LANGUAGE = 0.9
 """The share of a file's words its own reading makes well-shaped (a name or two of another script aside)."""
 
 
@@ -162,7 +163,7 @@ def _ahead(codec: str, scores: dict[str, float]) -> bool:
 def _looks(found: list[bytes], codec: str) -> float:
     """The share of ``found`` (a file's words past ASCII) that ``codec`` reads as well-shaped words of its
     script, for a Latin one times the share of letters of its likeliest language (``_fit``, when there are
-    enough); 0 when a byte is not of ``codec``. Pure."""
+    enough and they are not near all one language's); 0 when a byte is not of ``codec``. Pure."""
     from analytics_agent.db.load.read import letters
 
     read = letters.read_words(found, codec)
@@ -173,7 +174,8 @@ def _looks(found: list[bytes], codec: str) -> float:
         return letters.looks(read, getattr(letters, script))
     shaped = letters.looks(read, letters.LATIN)
     fit = _fit(" ".join(read))
-    return shaped * fit if fit else shaped  # too few letters to say a language: the words alone
+    # too few letters to say a language: the words alone; a German shop named 'Café' is German still
+    return shaped if not fit or fit >= _ONE_LANGUAGE else shaped * fit
 
 
 _SCRIPT_LETTERS = {"cp1251": "CYRILLIC", "cp1253": "GREEK", "cp1255": "HEBREW", "cp1256": "ARABIC"}
