@@ -138,8 +138,7 @@ def test_greek_and_arabic_are_named_by_the_shape_of_their_words(
         load_text(tmp_path, "export.csv", data)
     delimiter = ";" if codec == "cp1253" else ","
     load_text(tmp_path, "export.csv", data, encoding=codec)
-    header, *records = _cells(text, delimiter)
-    assert stored_rows(tmp_path, "SELECT * FROM t ORDER BY rowid LIMIT 0") == []
+    _, *records = _cells(text, delimiter)
     column = stored_rows(tmp_path, "SELECT column_name FROM (DESCRIBE t)")[1][0]
     assert stored_rows(tmp_path, f'SELECT "{column}" FROM t ORDER BY rowid') == [(r[1],) for r in records]
 

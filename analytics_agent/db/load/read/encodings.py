@@ -67,7 +67,13 @@ _SCRIPTS = {
 words, Korean and Chinese as anything), named from charset-normalizer's reading of the letters' and
 characters' frequencies. Its guesses among Latin encodings are not taken: German in Windows-1252 reads
 as Central European to it, where the word check is right."""
-_CANDIDATES = ["cp1252", "cp1250", "cp1251", "cp932", *(c for c in _SCRIPTS if c not in ("cp1257", "mac_roman"))]
+_CANDIDATES = [
+    "cp1252",
+    "cp1250",
+    "cp1251",
+    "cp932",
+    *(c for c in _SCRIPTS if c not in ("cp1257", "mac_roman")),
+]
 """charset-normalizer's choices; Baltic and Mac Roman are named by their letters alone (``_baltic``,
 ``_mac_roman``), as Turkish is too."""
 _TURKISH_ONLY = frozenset("ÐðÝýÞþ")

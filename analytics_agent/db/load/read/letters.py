@@ -32,9 +32,7 @@ class Script(NamedTuple):
 
 
 LATIN = Script("A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f", cased=True)
-GREEK = Script(
-    "\u0386\u0388-\u03ce", cased=True, vowels="αεηιουωάέήίόύώϊϋΐΰ", finals="ς", after_vowel="ϊϋΐΰ"
-)
+GREEK = Script("\u0386\u0388-\u03ce", cased=True, vowels="αεηιουωάέήίόύώϊϋΐΰ", finals="ς", after_vowel="ϊϋΐΰ")
 CYRILLIC = Script("\u0400-\u04ff", cased=True, vowels="аеёиоуыэюяіїєўъ", not_first="ъьы", not_last="ъ")
 """Bulgarian's ``ъ`` is a vowel; no word begins with ``ъ``, ``ь`` or ``ы``, nor ends in ``ъ`` (Hebrew's
 ``ת`` read as Cyrillic: ``ъашйк`` for ``תאריך``)."""
@@ -104,7 +102,9 @@ def _shape(script: Script) -> Callable[[str], bool]:
             word = marks.sub("", word)
         if not only.fullmatch(word):
             return False
-        if script.cased and not (word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())):
+        if script.cased and not (
+            word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())
+        ):
             return False
         if script.finals and any(c in script.finals for c in word[:-1]):
             return False
