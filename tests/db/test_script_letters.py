@@ -188,3 +188,33 @@ def test_windows_1252_with_curly_quotes_and_accents_stays_windows_1252(tmp_path:
         ("Chèque n° 123 don’t",),
         ("Réf. opération l’été",),
     ]
+
+
+def test_old_mac_french_with_only_e_acute_is_named_not_read_as_windows_1252(tmp_path: Path) -> None:
+    # before: every byte decodes in Windows-1252 ('é' 0x8E is 'Ž', 'à' 0x88 is 'ˆ'), and the one letter
+    # was too few to say a language: the file loaded as Windows-1252 with 'LibellŽ' in its header
+    text = (
+        "Date;Libellé;Référence;Catégorie\r01/03/2024;Virement à la caisse;0001;Santé\r"
+        "02/03/2024;Carte payée à Paris;0002;Activité\r13/03/2024;Frais réglés;0003;Santé\r"
+    )
+    with pytest.raises(
+        LoadError, match=r"add --encoding mac_roman if it is Western text saved on an old Mac"
+    ):
+        load_text(tmp_path, "releve.csv", text.encode("mac_roman"))
+    summary = load_text(tmp_path, "releve.csv", text.encode("mac_roman"), encoding="mac_roman")
+    header, *records = _cells(text, ";")
+    assert [c.original for c in summary.columns] == header
+    assert stored_rows(tmp_path, "SELECT libelle, categorie FROM t ORDER BY rowid") == [
+        (r[1], r[3]) for r in records
+    ]
+
+
+def test_windows_1252_trademarks_and_apostrophes_stay_windows_1252(tmp_path: Path) -> None:
+    # Mac Roman reads '™' as 'ô' and '’' as 'í' ('Officeô', 'donít'), words too: Windows-1252 reads them as
+    # words as well, so nothing says Mac
+    text = "Product,Note\r\nWindows™ 11,don’t\r\nOffice™ 365,it’s fine\r\nXbox™ One,we’re done\r\nSurface™ Pro,Macy’s\r\n"
+    summary = load_text(tmp_path, "products.csv", text.encode("cp1252"))
+    assert any(n.startswith("products.csv is not UTF-8 but Windows-1252") for n in summary.notes), (
+        summary.notes
+    )
+    assert stored_rows(tmp_path, "SELECT product, note FROM t ORDER BY rowid")[0] == ("Windows™ 11", "don’t")

@@ -100,7 +100,7 @@ def _script(head: bytes) -> tuple[str, str] | None:
         return None
     if best.encoding == "cp1254" and not _TURKISH_ONLY & set(head.decode("cp1252", errors="replace")):
         return None  # read alike: Windows-1252's own reading stands
-    if best.encoding in _LETTERED and _looks(_words(head), best.encoding) < 0.9:
+    if best.encoding in _LETTERED and _own_share(head, best.encoding) < 0.9:
         return None  # its words are not that script's: an old Mac's French was named Arabic (2026-12-08)
     return best.encoding, _SCRIPTS[best.encoding]
 
@@ -116,70 +116,80 @@ def _words(head: bytes) -> list[bytes]:
 _LETTERED = ("cp1253", "cp1255", "cp1256")
 """Greek, Hebrew and Arabic: each named when its reading alone makes words shaped as the script's
 (``read.letters``); charset-normalizer read a Hebrew statement as Cyrillic (2026-12-08)."""
-_READINGS = (*_LETTERED, "cp1251", "cp1252", "cp1250")
+_READINGS = (*_LETTERED, "cp1251", "cp1252", "cp1250", "mac_roman")
 _SHAPE_MARGIN = 0.1
 """How much more of a file's words one reading must make well-shaped than any other reading."""
 
 
 def _by_letters(head: bytes) -> str | None:
     """The one of ``_LETTERED`` whose reading of ``head`` makes well-shaped words of its script, near all
-    of them and a tenth more than any other reading does; None when no one reading does. Their letters
-    sit at 0xC0-0xFF: a file without such a byte is none of them. Pure."""
+    of them and a tenth more than any other reading makes of the same bytes; None when no one reading
+    does. Their letters sit at 0xC0-0xFF: a file without such a byte is none of them. Pure."""
     if max(head, default=0) < 0xC0:
         return None
     found = _words(head)
-    scores = {codec: _looks(found, codec) for codec in _LETTERED}
-    best = max(_LETTERED, key=lambda c: scores[c])
-    if scores[best] < _SHAPED:
-        return None
-    scores |= {codec: _looks(found, codec) for codec in _READINGS if codec not in scores}
-    return best if _ahead(best, scores) else None
+    for codec in _LETTERED:
+        if _ahead(found, codec, _FEWEST_LETTERS):
+            return codec
+    return None
 
 
 def _mac_roman(head: bytes) -> bool:
     """Whether ``head`` is Western text an old Mac saved (Mac Roman, old Mac Excel's CSV): its accented
     small letters sit at 0x87-0x9F (``é`` 0x8E, ``è`` 0x8F), which Windows-1252 reads as symbols and
     capitals inside words (``RŽfŽrence``, ``Pointe™``) and Windows-1256 as Arabic letters among Latin
-    ones. Named when the Mac reading is one language's words and every Windows reading is a tenth less
-    so; a Windows-1252 file's curly apostrophe (``don’t``, Mac ``donít``) reads as words both ways and
-    stays Windows-1252. Pure."""
-    if not _MAC_SMALL.search(head):
-        return False
-    found = _words(head)
-    scores = {"mac_roman": _looks(found, "mac_roman")}
-    if scores["mac_roman"] < _SHAPED:
-        return False
-    scores |= {codec: _looks(found, codec) for codec in _READINGS}
-    return _ahead("mac_roman", scores)
+    ones. Named when the Mac reading is one language's words and every Windows reading makes a tenth less
+    of them words; a Windows-1252 file's curly apostrophe (``don’t``, Mac ``donít``) and ``™``
+    (``Office™``, Mac ``Officeô``) make words both ways, and it stays Windows-1252. A French file's
+    ``é`` alone is enough: ``Libellé`` and ``Référence`` are no words in any Windows reading. Pure."""
+    return bool(_MAC_SMALL.search(head)) and _ahead(_words(head), "mac_roman", 1)
 
 
 _MAC_SMALL = re.compile(rb"[\x87-\x9f]")
 """Mac Roman's accented small letters: an old Mac's Western text holds some."""
 _SHAPED = 0.97
-_ONE_LANGUAGE = 0.9
 """The share of a file's words its own reading makes well-shaped (a name or two of another script aside)."""
+_ONE_LANGUAGE = 0.9
+_FEWEST_LETTERS = 3
+"""Letters past ASCII a script's words must show between them (one byte over and over says none)."""
 
 
-def _ahead(codec: str, scores: dict[str, float]) -> bool:
-    """Whether ``codec``'s reading makes near all words well-shaped and a margin more than any other. Pure."""
-    best = scores[codec]
-    return best >= _SHAPED and all(best >= s + _SHAPE_MARGIN for c, s in scores.items() if c != codec)
+def _ahead(found: list[bytes], codec: str, fewest_letters: int) -> bool:
+    """Whether ``codec`` reads near all of ``found`` (a file's words past ASCII, at least three) as
+    well-shaped words, and a margin more of them than any other of ``_READINGS`` does. Pure."""
+    from analytics_agent.db.load.read import letters  # a file past ASCII that is not UTF-8 only
+
+    read = letters.read_words(found, codec)
+    at = letters.counted(read, fewest_letters) if read is not None else []
+    best = _looks(found, codec, at)
+    if best < _SHAPED:
+        return False
+    return all(best >= _looks(found, other, at) + _SHAPE_MARGIN for other in _READINGS if other != codec)
 
 
-def _looks(found: list[bytes], codec: str) -> float:
-    """The share of ``found`` (a file's words past ASCII) that ``codec`` reads as well-shaped words of its
-    script, for a Latin one times the share of letters of its likeliest language (``_fit``, when there are
-    enough and they are not near all one language's); 0 when a byte is not of ``codec``. Pure."""
+def _own_share(head: bytes, codec: str) -> float:
+    """The share of ``head``'s words past ASCII that ``codec`` reads as well-shaped words. Pure."""
+    from analytics_agent.db.load.read import letters
+
+    found = _words(head)
+    read = letters.read_words(found, codec)
+    return _looks(found, codec, letters.counted(read, _FEWEST_LETTERS) if read is not None else [])
+
+
+def _looks(found: list[bytes], codec: str, at: list[int]) -> float:
+    """The share of the words of ``found`` at ``at`` that ``codec`` reads as words of its script, for a
+    Latin one times the share of letters of its likeliest language (``_fit``, when there are enough and
+    they are not near all one language's); 0 when a byte is not of ``codec``. Pure."""
     from analytics_agent.db.load.read import letters
 
     read = letters.read_words(found, codec)
-    if read is None:
+    if read is None or not at:
         return 0.0
     script = _SCRIPT_LETTERS.get(codec)
     if script is not None:
-        return letters.looks(read, getattr(letters, script))
-    shaped = letters.looks(read, letters.LATIN)
-    fit = _fit(" ".join(read))
+        return letters.looks(read, at, getattr(letters, script))
+    shaped = letters.looks(read, at, letters.LATIN)
+    fit = _fit(" ".join(read[i] for i in at))
     # too few letters to say a language: the words alone; a German shop named 'Café' is German still
     return shaped if not fit or fit >= _ONE_LANGUAGE else shaped * fit
 

@@ -47,8 +47,7 @@ in every single-byte encoding alike, a symbol past ASCII (``Ž`` read for Mac Ro
 part of it."""
 _APOSTROPHES = re.compile("[\u2018\u2019\u05f3\u05f4\u200c]")
 """Inside a word, what parts it (``l’été``, Hebrew's ``בש״ח``, a Persian word's non-joiner)."""
-_FEWEST_WORDS, _FEWEST_LETTERS = 3, 3
-"""A French statement's ``é``, ``è`` and ``É`` are enough; one letter over and over is no script's."""
+_FEWEST_WORDS = 3
 _MOST_WORDS = 2000
 
 
@@ -59,22 +58,39 @@ def words(head: bytes) -> list[bytes]:
 
 
 def read_words(found: list[bytes], codec: str) -> list[str] | None:
-    """``found`` (``words``) read in ``codec``, symbols at their edges cut, of two letters or more; None
-    when a byte is not of ``codec``. Pure."""
+    """``found`` (``words``) read in ``codec``, symbols at their edges cut, one for one; None when a byte
+    is not of ``codec``. Pure."""
     try:
-        read = [_edges(w.decode(codec)) for w in found]
+        return [_edges(w.decode(codec)) for w in found]
     except UnicodeDecodeError:
         return None
-    return [w for w in read if not w.isascii() and sum(c.isalpha() for c in w) >= 2]
 
 
-def looks(read: list[str], script: Script) -> float:
-    """The share of ``read`` (``read_words``) shaped as ``script``'s words; 0 when there are fewer than
-    three, or fewer than three letters past ASCII among them (one byte over and over says no script). Pure."""
-    if len(read) < _FEWEST_WORDS or len({c for w in read for c in w if not c.isascii()}) < _FEWEST_LETTERS:
+def counted(read: list[str], fewest_letters: int) -> list[int]:
+    """Where ``read`` (``read_words``) holds words past ASCII of two letters or more: the words one reading
+    is judged by, and every other reading of the same bytes too; none when there are fewer than three or
+    fewer than ``fewest_letters`` letters past ASCII among them (one byte over and over says no
+    script). Pure."""
+    at = [i for i, w in enumerate(read) if not w.isascii() and sum(c.isalpha() for c in w) >= 2]
+    if len(at) < _FEWEST_WORDS or len({c for i in at for c in read[i] if not c.isascii()}) < fewest_letters:
+        return []
+    return at
+
+
+def looks(read: list[str], at: list[int], script: Script) -> float:
+    """The share of the words of ``read`` at ``at`` that make sense as ``script``'s: shaped as its words
+    are, or ASCII words with symbols at their edges (Windows-1252's ``Office™``, which Mac Roman reads
+    ``Officeô``). Pure."""
+    if not at:
         return 0.0
     shape = _shape(script)
-    return sum(all(shape(p) for p in _APOSTROPHES.split(w) if p) for w in read) / len(read)
+    return sum(_sensible(read[i], shape) for i in at) / len(at)
+
+
+def _sensible(word: str, shape: Callable[[str], bool]) -> bool:
+    if word.isascii():
+        return bool(word)
+    return all(shape(p) for p in _APOSTROPHES.split(word) if p)
 
 
 def _edges(token: str) -> str:
