@@ -100,8 +100,6 @@ def _script(head: bytes) -> tuple[str, str] | None:
         return None
     if best.encoding == "cp1254" and not _TURKISH_ONLY & set(head.decode("cp1252", errors="replace")):
         return None  # read alike: Windows-1252's own reading stands
-    if best.encoding in _LETTERED and _own_share(head, best.encoding) < 0.9:
-        return None  # its words are not that script's: an old Mac's French was named Arabic (2026-12-08)
     return best.encoding, _SCRIPTS[best.encoding]
 
 
@@ -165,15 +163,6 @@ def _ahead(found: list[bytes], codec: str, fewest_letters: int) -> bool:
     if best < _SHAPED:
         return False
     return all(best >= _looks(found, other, at) + _SHAPE_MARGIN for other in _READINGS if other != codec)
-
-
-def _own_share(head: bytes, codec: str) -> float:
-    """The share of ``head``'s words past ASCII that ``codec`` reads as well-shaped words. Pure."""
-    from analytics_agent.db.load.read import letters
-
-    found = _words(head)
-    read = letters.read_words(found, codec)
-    return _looks(found, codec, letters.counted(read, _FEWEST_LETTERS) if read is not None else [])
 
 
 def _looks(found: list[bytes], codec: str, at: list[int]) -> float:
