@@ -6,6 +6,7 @@ does. Pure."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 PEEK_BYTES = 1 << 16
@@ -60,13 +61,21 @@ _SCRIPTS = {
     "cp949": "Korean",
     "euc_jp": "Japanese (EUC)",
     "koi8_r": "Cyrillic (KOI8-R)",
+    "mac_roman": "Western text saved on an old Mac (Mac Roman)",
 }
 """Encodings of scripts the word check above cannot tell apart (Greek and Hebrew bytes read as Cyrillic
 words, Korean and Chinese as anything), named from charset-normalizer's reading of the letters' and
 characters' frequencies. Its guesses among Latin encodings are not taken: German in Windows-1252 reads
 as Central European to it, where the word check is right."""
-_CANDIDATES = ["cp1252", "cp1250", "cp1251", "cp932", *(c for c in _SCRIPTS if c != "cp1257")]
-"""charset-normalizer's choices; Baltic is named by its letters alone (``_baltic``), as Turkish is too."""
+_CANDIDATES = [
+    "cp1252",
+    "cp1250",
+    "cp1251",
+    "cp932",
+    *(c for c in _SCRIPTS if c not in ("cp1257", "mac_roman")),
+]
+"""charset-normalizer's choices; Baltic and Mac Roman are named by their letters alone (``_baltic``,
+``_mac_roman``), as Turkish is too."""
 _TURKISH_ONLY = frozenset("ÐðÝýÞþ")
 """The letters Windows-1252 reads where Turkish has ``Ğ ğ İ ı Ş ş``: the only bytes the two differ in."""
 _TURKISH = "âçğıîöşûü"
@@ -74,11 +83,13 @@ _TURKISH = "âçğıîöşûü"
 
 
 def _script(head: bytes) -> tuple[str, str] | None:
-    """The encoding of ``_SCRIPTS`` charset-normalizer reads ``head`` in, with its language (Turkish
-    by the letters, ``_turkish``); None for any other reading. Pure."""
-    for codec, fits in (("cp1254", _turkish), ("cp1257", _baltic)):
+    """The encoding of ``_SCRIPTS`` charset-normalizer reads ``head`` in, with its language (Turkish,
+    Baltic, Greek, Hebrew, Arabic and Mac Roman by their letters); None for any other reading. Pure."""
+    for codec, fits in (("cp1254", _turkish), ("cp1257", _baltic), ("mac_roman", _mac_roman)):
         if fits(head):
             return codec, _SCRIPTS[codec]
+    if lettered := _by_letters(head):
+        return lettered, _SCRIPTS[lettered]
     from charset_normalizer import from_bytes  # a file that is not UTF-8 only: 30 ms to import
 
     try:
@@ -90,6 +101,89 @@ def _script(head: bytes) -> tuple[str, str] | None:
     if best.encoding == "cp1254" and not _TURKISH_ONLY & set(head.decode("cp1252", errors="replace")):
         return None  # read alike: Windows-1252's own reading stands
     return best.encoding, _SCRIPTS[best.encoding]
+
+
+@functools.lru_cache(maxsize=2)
+def _words(head: bytes) -> list[bytes]:
+    """``letters.words`` of ``head``, found once for the Mac and the script checks of one file."""
+    from analytics_agent.db.load.read.letters import words  # a file past ASCII that is not UTF-8 only
+
+    return words(head)
+
+
+_LETTERED = ("cp1253", "cp1255", "cp1256")
+"""Greek, Hebrew and Arabic: each named when its reading alone makes words shaped as the script's
+(``read.letters``); charset-normalizer read a Hebrew statement as Cyrillic (2026-12-08)."""
+_READINGS = (*_LETTERED, "cp1251", "cp1252", "cp1250", "mac_roman")
+_SHAPE_MARGIN = 0.1
+"""How much more of a file's words one reading must make well-shaped than any other reading."""
+
+
+def _by_letters(head: bytes) -> str | None:
+    """The one of ``_LETTERED`` whose reading of ``head`` makes well-shaped words of its script, near all
+    of them and a tenth more than any other reading makes of the same bytes; None when no one reading
+    does. Their letters sit at 0xC0-0xFF: a file without such a byte is none of them. Pure."""
+    if max(head, default=0) < 0xC0:
+        return None
+    found = _words(head)
+    for codec in _LETTERED:
+        if _ahead(found, codec, _FEWEST_LETTERS):
+            return codec
+    return None
+
+
+def _mac_roman(head: bytes) -> bool:
+    """Whether ``head`` is Western text an old Mac saved (Mac Roman, old Mac Excel's CSV): its accented
+    small letters sit at 0x87-0x9F (``é`` 0x8E, ``è`` 0x8F), which Windows-1252 reads as symbols and
+    capitals inside words (``RŽfŽrence``, ``Pointe™``) and Windows-1256 as Arabic letters among Latin
+    ones. Named when the Mac reading is one language's words and every Windows reading makes a tenth less
+    of them words; a Windows-1252 file's curly apostrophe (``don’t``, Mac ``donít``) and ``™``
+    (``Office™``, Mac ``Officeô``) make words both ways, and it stays Windows-1252. A French file's
+    ``é`` alone is enough: ``Libellé`` and ``Référence`` are no words in any Windows reading. Pure."""
+    return bool(_MAC_SMALL.search(head)) and _ahead(_words(head), "mac_roman", 1)
+
+
+_MAC_SMALL = re.compile(rb"[\x87-\x9f]")
+"""Mac Roman's accented small letters: an old Mac's Western text holds some."""
+_SHAPED = 0.97
+"""The share of a file's words its own reading makes well-shaped (a name or two of another script aside)."""
+_ONE_LANGUAGE = 0.9
+_FEWEST_LETTERS = 3
+"""Letters past ASCII a script's words must show between them (one byte over and over says none)."""
+
+
+def _ahead(found: list[bytes], codec: str, fewest_letters: int) -> bool:
+    """Whether ``codec`` reads near all of ``found`` (a file's words past ASCII, at least three) as
+    well-shaped words, and a margin more of them than any other of ``_READINGS`` does. Pure."""
+    from analytics_agent.db.load.read import letters  # a file past ASCII that is not UTF-8 only
+
+    read = letters.read_words(found, codec)
+    at = letters.counted(read, fewest_letters) if read is not None else []
+    best = _looks(found, codec, at)
+    if best < _SHAPED:
+        return False
+    return all(best >= _looks(found, other, at) + _SHAPE_MARGIN for other in _READINGS if other != codec)
+
+
+def _looks(found: list[bytes], codec: str, at: list[int]) -> float:
+    """The share of the words of ``found`` at ``at`` that ``codec`` reads as words of its script, for a
+    Latin one times the share of letters of its likeliest language (``_fit``, when there are enough and
+    they are not near all one language's); 0 when a byte is not of ``codec``. Pure."""
+    from analytics_agent.db.load.read import letters
+
+    read = letters.read_words(found, codec)
+    if read is None or not at:
+        return 0.0
+    script = _SCRIPT_LETTERS.get(codec)
+    if script is not None:
+        return letters.looks(read, at, getattr(letters, script))
+    shaped = letters.looks(read, at, letters.LATIN)
+    fit = _fit(" ".join(read[i] for i in at))
+    # too few letters to say a language: the words alone; a German shop named 'Café' is German still
+    return shaped if not fit or fit >= _ONE_LANGUAGE else shaped * fit
+
+
+_SCRIPT_LETTERS = {"cp1251": "CYRILLIC", "cp1253": "GREEK", "cp1255": "HEBREW", "cp1256": "ARABIC"}
 
 
 def _turkish(head: bytes) -> bool:
