@@ -15,8 +15,8 @@ from analytics_agent.db.load.settle import day_halves, odd_values, text_dates
 from analytics_agent.db.load.settle.total_labels import TOTAL_LABEL
 from tests.regex_examples import examples
 
-_STAMPS = ["_WRITTEN_STAMP", "_NAMED_STAMP", "_ZONED_STAMP", "_UTC_STAMP", "_YEAR_STAMP"]
-_DATES = [*_STAMPS, "_MONTH_PERIOD", "_WRITTEN_DATE", "_DATE_SHAPE"]
+_STAMPS = ["WRITTEN_STAMP", "NAMED_STAMP", "ZONED_STAMP", "UTC_STAMP", "YEAR_STAMP"]
+_DATES = [*_STAMPS, "MONTH_PERIOD", "WRITTEN_DATE", "DATE_SHAPE"]
 _VALUES = sorted(
     {v for name in _DATES for v in examples(getattr(text_dates, name))} | {"T", "0.00", "", "2024"}
 )
@@ -30,7 +30,7 @@ def test_every_timestamp_a_regex_matches_holds_a_colon(name: str) -> None:
 
 
 def test_every_month_period_passes_the_plain_test() -> None:
-    matched = [v for v in _VALUES if re.match(text_dates._MONTH_PERIOD, v)]
+    matched = [v for v in _VALUES if re.match(text_dates.MONTH_PERIOD, v)]
     # each alternative reached: a month name first, a year first, a year last
     assert {"Aaa-77", "1777-7", "7/1777"} <= set(matched)
     assert all(text_dates._may_be_period(v) for v in matched)
@@ -39,7 +39,7 @@ def test_every_month_period_passes_the_plain_test() -> None:
 
 def test_the_written_date_check_answers_as_its_regex() -> None:
     def old(value: str) -> bool:
-        return 6 <= len(value) <= 20 and re.match(text_dates._WRITTEN_DATE, value) is not None
+        return 6 <= len(value) <= 20 and re.match(text_dates.WRITTEN_DATE, value) is not None
 
     assert sum(map(old, _VALUES)) >= 20  # the strings reach its alternatives
     assert [v for v in _VALUES if text_dates._date_like(v) != old(v)] == []
@@ -65,21 +65,21 @@ def _old_candidates(text: Sequence[str], probe: dict[str, Sequence[str]]) -> tup
         if marks := day_halves.day_halves(values):
             values = [day_halves.with_am_pm(v) for v in values]
             marked[name] = marks
-        if all(6 <= len(v) <= 20 and re.match(t._WRITTEN_DATE, v) for v in values):
-            keep[name] = t._NAMED_FORMATS if name in local else t.TEXT_DATE_FORMATS
-            if all(re.match(t._DATE_SHAPE, v) for v in values):
+        if all(6 <= len(v) <= 20 and re.match(t.WRITTEN_DATE, v) for v in values):
+            keep[name] = t.NAMED_FORMATS if name in local else t.TEXT_DATE_FORMATS
+            if all(re.match(t.DATE_SHAPE, v) for v in values):
                 shaped[name] = values[0]
-        elif all(len(v) <= 24 and re.match(t._WRITTEN_STAMP, v) for v in values):
+        elif all(len(v) <= 24 and re.match(t.WRITTEN_STAMP, v) for v in values):
             keep[name] = t._stamp_formats(t.TEXT_STAMP_FORMATS, values[0])
-        elif all(len(v) <= 30 and re.match(t._NAMED_STAMP, v) for v in values):
+        elif all(len(v) <= 30 and re.match(t.NAMED_STAMP, v) for v in values):
             keep[name] = t._stamp_formats(t.NAMED_STAMP_FORMATS, values[0])
-        elif all(len(v) <= 26 and re.match(t._ZONED_STAMP, v) for v in values):
+        elif all(len(v) <= 26 and re.match(t.ZONED_STAMP, v) for v in values):
             keep[name] = t.ZONED_FORMATS
-        elif all(len(v) <= 28 and re.match(t._UTC_STAMP, v) for v in values):
+        elif all(len(v) <= 28 and re.match(t.UTC_STAMP, v) for v in values):
             keep[name] = t.UTC_FORMATS
-        elif all(len(v) <= 28 and re.match(t._YEAR_STAMP, v) for v in values):
+        elif all(len(v) <= 28 and re.match(t.YEAR_STAMP, v) for v in values):
             keep[name] = t.year_stamp_formats(values[0])
-        elif all(len(v) <= 14 and re.match(t._MONTH_PERIOD, v) for v in values):
+        elif all(len(v) <= 14 and re.match(t.MONTH_PERIOD, v) for v in values):
             keep[name] = t.MONTH_FORMATS
     return keep, shaped, local & set(keep), {n: m for n, m in marked.items() if n in keep}
 

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
+from analytics_agent.db.load.settle.date_formats import PIVOT, PIVOT_SAID
 from analytics_agent.db.load.settle.day_month import Clues, file_reading, first_of, refusal, swapped
-from analytics_agent.db.load.settle.text_dates import PIVOT, PIVOT_SAID
 from analytics_agent.db.rows import first_row
 
 
