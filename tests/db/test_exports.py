@@ -400,6 +400,20 @@ def test_a_file_in_another_windows_encoding_is_refused_naming_it_and_read_with_i
     assert _rows(tmp_path, f"SELECT {summary.columns[1].name} FROM t")[0] == (second,)
 
 
+def test_a_japanese_bank_statement_in_half_width_katakana_is_named_cp932(tmp_path: Path) -> None:
+    """Mizuho's statement (held-out round thirteen) writes its descriptions in half-width katakana, as
+    Japanese banks do (``ATM ｼﾊﾗｲ``): they counted as no Japanese, and the refusal named no encoding."""
+    lines = ["日付,摘要,お支払金額,お預り金額"]
+    lines += [
+        f"2024/04/{d:02d},{m},{d * 1000}," for d, m in enumerate(["ATM ｼﾊﾗｲ", "ﾌﾘｺﾐ ﾔﾏﾀﾞ ﾀﾛｳ", "ﾃﾞﾝｷﾀﾞｲ"] * 4, 1)
+    ]
+    text = "\n".join(lines) + "\n"
+    with pytest.raises(LoadError, match="add --encoding cp932 if it is Japanese"):
+        _load(tmp_path, "mizuho.csv", text.encode("cp932"))
+    _load(tmp_path, "mizuho.csv", text.encode("cp932"), encoding="cp932")
+    assert _rows(tmp_path, "SELECT 摘要 FROM t LIMIT 2") == [("ATM ｼﾊﾗｲ",), ("ﾌﾘｺﾐ ﾔﾏﾀﾞ ﾀﾛｳ",)]
+
+
 def test_a_japanese_windows_file_is_named_cp932_which_keeps_its_full_width_minus(tmp_path: Path) -> None:
     """freee's journal (held-out round nine) writes '東京－新大阪' in Windows' Shift-JIS (cp932): read as
     Shift-JIS, as the refusal named, the full-width minus became the minus sign '−'; '㈱' is no

@@ -257,6 +257,10 @@ _WORD_PAST_ASCII = re.compile(r"\w*[^\x00-\x7f]+\w*(?:[^\x00-\x7f\s]+\w+)*")
 Windows-1252)."""
 
 
+_KANA_RUN = re.compile("[\uff66-\uff9f]{2,}")
+"""Half-width katakana, two or more in a row."""
+
+
 def _native_share(text: str, codec: str) -> float:
     """The share of ``text``'s words past ASCII that read as its language's. For Shift-JIS: characters
     of kana, kanji and full-width forms (Polish read as Shift-JIS is half-width katakana). For Cyrillic:
@@ -270,6 +274,9 @@ def _native_share(text: str, codec: str) -> float:
             for c in wide
             if "\u3000" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" or "\uff01" <= c <= "\uff5e"
         )
+        # half-width katakana in words (a Japanese bank's ``ATM ｼﾊﾗｲ``); one alone between ASCII letters
+        # is a Polish or Czech letter read so (``Opｳata``)
+        japanese += sum(map(len, _KANA_RUN.findall(text)))
         return japanese / len(wide) if wide else 0.0
     # a symbol at a word's edge is punctuation (Spanish ``¿Qué``); inside it, it is part of the word
     words = [w.strip("".join(c for c in w if not c.isalpha())) for w in _WORD_PAST_ASCII.findall(text)]
