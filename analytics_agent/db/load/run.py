@@ -31,7 +31,7 @@ from analytics_agent.db.load.options import (
 from analytics_agent.db.load.plan import Plan, make_plan
 from analytics_agent.db.load.read.archives import is_archive, member_name, unpacked
 from analytics_agent.db.load.read.newlines import one_kind_of_newline
-from analytics_agent.db.load.read.transcode import copied_codec, utf8_copies
+from analytics_agent.db.load.read.transcode import utf8_copies
 from analytics_agent.db.load.settle.amounts_ahead import Ahead, AheadMissed
 from analytics_agent.db.load.settle.rejects import Rejects
 from analytics_agent.db.load.steps import Done, LoadSteps
@@ -129,12 +129,11 @@ def _load(
     rejects = Rejects.fresh() if options.skip_bad_rows else None
     with (
         unpacked(inputs) as unpacked_files,
-        utf8_copies(unpacked_files, inputs, options.encoding) as (plain_files, encoding_notes),
+        utf8_copies(unpacked_files, inputs, options.encoding) as (plain_files, encoding_notes, read_as),
         one_kind_of_newline(plain_files, options.newline) as files,
         open_writer(db_path, threads=load_threads(files)) as conn,
     ):
-        if copied_codec(options.encoding):  # the files DuckDB reads are UTF-8 copies
-            options = options._replace(encoding=None)
+        options = options._replace(encoding=read_as)  # None: the files DuckDB reads are UTF-8 copies
         reserved = RenamedWords(conn)
         table = target_table(options, patterns, reserved)
         before = written_tables(conn)  # the writer holds the file: nobody else adds or drops a table

@@ -3,7 +3,8 @@ the bytes 0x80-0x9f that hold ``€``, ``“`` and ``–``): read through a UTF-
 as a zip member is unpacked (``db.archives``), and said in one line. Only a file whose first block is not
 UTF-8 and holds such bytes is copied, and only when every byte of it is Windows-1252; otherwise it is left
 to the check that refuses it (``db.peek``), naming the encodings its bytes fit. Any other encoding Python
-knows and DuckDB does not (``--encoding cp1250``, ``cp932``) is read through such a copy too."""
+knows and DuckDB does not (``--encoding cp1250``, ``cp932``) is read through such a copy too, and so is
+big-endian UTF-16, which DuckDB's ``utf-16`` (little-endian only) reads as other characters."""
 
 from __future__ import annotations
 
@@ -45,25 +46,27 @@ def copied_codec(encoding: str | None) -> str | None:
 @contextlib.contextmanager
 def utf8_copies(
     files: Sequence[Path], inputs: Sequence[Input], encoding: str | None
-) -> Iterator[tuple[list[Path], list[str]]]:
-    """The files DuckDB reads, a Windows-1252 one replaced by its UTF-8 copy, and a note for each copy.
-    ``encoding``: the load's ``--encoding`` (given, nothing is copied, unless DuckDB cannot read it
-    (``copied_codec``): then every file is, and one that is not in it is refused)."""
+) -> Iterator[tuple[list[Path], list[str], str | None]]:
+    """The files DuckDB reads, a Windows-1252 one replaced by its UTF-8 copy, a note for each copy, and
+    the ``--encoding`` DuckDB reads them with (None once they are UTF-8 copies). ``encoding``: the load's
+    ``--encoding`` (given, nothing is copied, unless DuckDB cannot read it (``copied_codec``) or it is
+    ``utf-16`` and a file is big-endian (``_utf16_copies``): then every file is, and one that is not in
+    it is refused)."""
     given = copied_codec(encoding)
     if encoding and not given:
-        wanted: dict[int, str] = {}
+        wanted = _utf16_copies(files, encoding)
     else:  # each file's head is read once: the codec it says is the one it is copied with
         found = ((i, given if given and not _packed(f) else _western(f)) for i, f in enumerate(files))
         wanted = {i: codec for i, codec in found if codec}
     if not wanted:
-        yield list(files), []
+        yield list(files), [], None if given else encoding
         return
     folder = Path(tempfile.mkdtemp(prefix="analytics-agent-utf8-"))
     try:
         paths, notes = list(files), []
         for i, codec in wanted.items():
             copy = _transcoded(files[i], folder / str(i), codec)
-            if copy is None and given:
+            if copy is None and encoding:
                 raise LoadError(
                     f"{inputs[i].label} is not {encoding} either (it holds a byte that encoding lacks, or is "
                     "too big to copy); check the encoding it was saved in"
@@ -72,15 +75,54 @@ def utf8_copies(
                 paths[i] = copy
                 notes += (
                     []
-                    if given
+                    if encoding
                     else [
                         f"{inputs[i].label} is not UTF-8 but {_SAID[codec]}, every byte of it: read as such (give "
                         "--encoding to read it otherwise)"
                     ]
                 )
-        yield paths, notes
+        yield paths, notes, None
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_UTF16 = frozenset({"utf-16", "utf16"})
+
+
+def _utf16_copies(files: Sequence[Path], encoding: str) -> dict[int, str]:
+    """Given ``--encoding utf-16``, when a file is big-endian (a Swiss ledger's export, ``FE FF`` first):
+    the codec each file is copied with, as DuckDB reads every file of a load with one encoding and its
+    ``utf-16`` is little-endian only (a big-endian file read so is one line of other characters, ``䈀甀``
+    for ``Bu``, and the load found no rows); {} when none is, or for any other encoding."""
+    if encoding.lower().replace("_", "-") not in _UTF16:
+        return {}
+    heads = {i: _first_bytes(f) for i, f in enumerate(files) if not _packed(f)}
+    if not any(_big_endian(head) for head in heads.values()):
+        return {}
+    return {i: _utf16_codec(head) for i, head in heads.items()}
+
+
+def _first_bytes(path: Path) -> bytes:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4096)
+    except OSError:
+        return b""  # the load says so itself
+
+
+def _big_endian(head: bytes) -> bool:
+    """Whether ``head`` is big-endian UTF-16: its BOM says so, or without one the NUL of each ASCII
+    character comes first (``\x00a\x00,``). Pure."""
+    if head.startswith((b"\xfe\xff", b"\xff\xfe")):
+        return head.startswith(b"\xfe\xff")
+    return head[0::2].count(0) > max(head[1::2].count(0), len(head) // 4)
+
+
+def _utf16_codec(head: bytes) -> str:
+    """The codec that reads UTF-16 ``head``: ``utf-16`` reads a BOM and leaves it out of the copy. Pure."""
+    if head.startswith((b"\xfe\xff", b"\xff\xfe")):
+        return "utf-16"
+    return "utf-16-be" if _big_endian(head) else "utf-16-le"
 
 
 def _packed(path: Path) -> bool:
