@@ -42,8 +42,10 @@ def better_encodings(head: bytes, than: float | None = None) -> list[str]:
     for codec, what in _OTHERS:
         if codec == "cp1251" and script is not None:
             continue  # Greek and Hebrew bytes read as Cyrillic letters too
+        if codec == "cp1250" and _central(head) == "iso8859-2":
+            codec, what = "iso8859-2", "Central European (ISO-8859-2)"
         score = share(head, codec)
-        if score >= 0.5 and (score >= base + _MARGIN or (codec == "cp1250" and _one_language(head))):
+        if score >= 0.5 and (score >= base + _MARGIN or (what.startswith("Central") and _one_language(head, codec))):
             scored.append((score, f"--encoding {codec} if it is {what}"))
     found = [f"--encoding {script[0]} if it is {script[1]}"] if script else []
     return found + [option for _, option in sorted(scored, key=lambda s: -s[0])]
@@ -177,6 +179,17 @@ def _looks(found: list[bytes], codec: str, at: list[int]) -> float:
     script = _SCRIPT_LETTERS.get(codec)
     if script is not None:
         return letters.looks(read, at, getattr(letters, script))
+    return _latin_looks(read, at)
+
+
+def _latin_looks(read: list[str], at: list[int]) -> float:
+    """The share of the words of ``read`` at ``at`` that are Latin words, times the share of their letters
+    that are of their likeliest language (``_fit``) when there are enough and they are not near all one
+    language's. Pure."""
+    from analytics_agent.db.load.read import letters
+
+    if not at:
+        return 0.0
     shaped = letters.looks(read, at, letters.LATIN)
     fit = _fit(" ".join(read[i] for i in at))
     # too few letters to say a language: the words alone; a German shop named 'Café' is German still
@@ -319,12 +332,45 @@ _ALPHABETS = (
 """The letters past ASCII each language of Windows-1252 or Central European (cp1250) writes."""
 
 
-def _one_language(head: bytes) -> bool:
-    """Whether the Central European reading of ``head`` is one language's letters and the Windows-1252
-    reading is not: a Slovak ``účtu`` reads as ``úètu`` in Windows-1252, letters both, so the word check
-    ties, but no language writes ``ú`` beside ``è``, ``ý`` and ``ž``. German reads alike in both. Pure."""
-    western, central = (_fit(head.decode(c, errors="replace")) for c in ("cp1252", "cp1250"))
+def _one_language(head: bytes, codec: str = "cp1250") -> bool:
+    """Whether the Central European reading of ``head`` (``codec``) is one language's letters and the
+    Windows-1252 reading is not: a Slovak ``účtu`` reads as ``úètu`` in Windows-1252, letters both, so the
+    word check ties, but no language writes ``ú`` beside ``è``, ``ý`` and ``ž``. German reads alike in
+    both. Pure."""
+    western, central = (_fit(head.decode(c, errors="replace")) for c in ("cp1252", codec))
     return central >= 0.97 and central >= western + 0.1
+
+
+_APART = re.compile(rb"[\xa1\xa5\xa6\xa9\xab\xac\xae\xb1\xb5\xb6\xb7\xb9\xbb\xbc\xbe]")
+"""The bytes ISO-8859-2 reads otherwise than Windows-1250 above 0x9f: its ``ą ś ź Ą Ś Ź š ť ž Š Ť Ž ľ Ľ``
+where Windows-1250 has ``± ¶ Ľ ˇ ¦ ¬ ą » ľ © « ®`` and ``µ``. Every other byte there reads alike: Hungarian's
+``ő ű``, Romanian's ``ş ţ``, Polish ``ł ę ć ń ó ż`` and Czech ``č ř ě ů``."""
+_WINDOWS_1250_ONLY = re.compile(rb"[\x80-\x9f]")
+"""Bytes ISO-8859-2 holds control characters at, Windows-1250 letters and punctuation (``š``, ``„``)."""
+
+
+def _central(head: bytes) -> str:
+    """Which Central European encoding reads ``head``: ``iso8859-2`` (Unix, older web and mail exports)
+    when the words holding a byte the two read apart make well-shaped words of one language a margin
+    more often in its reading than in Windows-1250's (ISO ``Łódź``, ``Košice`` read in Windows-1250
+    are ``ŁódĽ`` and ``Koąice``); else ``cp1250``, as when both read those words alike well (Slovak
+    ``podľa`` is ``podža`` in ISO-8859-2) or a byte only Windows-1250 has text at is there. Pure."""
+    if _WINDOWS_1250_ONLY.search(head) or not _APART.search(head):
+        return "cp1250"
+    from analytics_agent.db.load.read import letters  # a Central European file only
+
+    found = [w for w in _words(head) if _APART.search(w)]
+    # symbols at a word's edge are kept: Croatian 'Šibenik' is '©ibenik' in Windows-1250, no word; its
+    # '«Kraków»' is no word in either reading ('ŤKrakówť')
+    iso, windows = ([w.decode(codec) for w in found] for codec in ("iso8859-2", "cp1250"))
+    # a word either reading makes of two letters or more ('µ' or '±' alone is no word in either), but
+    # a unit after the micro sign ('µg', ISO-8859-2's 'ľg') says nothing: either is written
+    at = [
+        i
+        for i in range(len(found))
+        if any(sum(c.isalpha() for c in r[i]) >= 2 for r in (iso, windows)) and windows[i][0] != "µ"
+    ]
+    return "iso8859-2" if _latin_looks(iso, at) >= _latin_looks(windows, at) + _SHAPE_MARGIN else "cp1250"
 
 
 def _fit(text: str, alphabets: tuple[str, ...] = _ALPHABETS) -> float:
