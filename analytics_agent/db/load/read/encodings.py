@@ -45,7 +45,9 @@ def better_encodings(head: bytes, than: float | None = None) -> list[str]:
         if codec == "cp1250" and _central(head) == "iso8859-2":
             codec, what = "iso8859-2", "Central European (ISO-8859-2)"
         score = share(head, codec)
-        if score >= 0.5 and (score >= base + _MARGIN or (what.startswith("Central") and _one_language(head, codec))):
+        if score >= 0.5 and (
+            score >= base + _MARGIN or (what.startswith("Central") and _one_language(head, codec))
+        ):
             scored.append((score, f"--encoding {codec} if it is {what}"))
     found = [f"--encoding {script[0]} if it is {script[1]}"] if script else []
     return found + [option for _, option in sorted(scored, key=lambda s: -s[0])]
@@ -357,8 +359,6 @@ def _central(head: bytes) -> str:
     ``podľa`` is ``podža`` in ISO-8859-2) or a byte only Windows-1250 has text at is there. Pure."""
     if _WINDOWS_1250_ONLY.search(head) or not _APART.search(head):
         return "cp1250"
-    from analytics_agent.db.load.read import letters  # a Central European file only
-
     found = [w for w in _words(head) if _APART.search(w)]
     # symbols at a word's edge are kept: Croatian 'Šibenik' is '©ibenik' in Windows-1250, no word; its
     # '«Kraków»' is no word in either reading ('ŤKrakówť')
@@ -371,6 +371,26 @@ def _central(head: bytes) -> str:
         if any(sum(c.isalpha() for c in r[i]) >= 2 for r in (iso, windows)) and windows[i][0] != "µ"
     ]
     return "iso8859-2" if _latin_looks(iso, at) >= _latin_looks(windows, at) + _SHAPE_MARGIN else "cp1250"
+
+
+def central_misread(head: bytes, given: str) -> tuple[str, str, str] | None:
+    """For ``head`` read with ``given`` (a Python codec name), Windows-1250 or ISO-8859-2: the other one
+    when it is the one that reads the file's words (``_central``; ISO-8859-2 reads Windows-1250's ``š``
+    and ``„`` as control characters), with a word as the other reads it and as ``given`` does; else
+    None. Pure."""
+    other = {"cp1250": "iso8859-2", "iso8859-2": "cp1250"}.get(given)
+    if other is None or (other == "cp1250" and not decodes(head, other)):
+        return None
+    if other == "iso8859-2" and _central(head) != other:
+        return None
+    from analytics_agent.db.load.read import letters  # a Central European file only
+
+    apart = _APART if other == "iso8859-2" else _WINDOWS_1250_ONLY
+    for word in (w for w in _words(head) if apart.search(w)):
+        right, wrong = word.decode(other), word.decode(given)
+        if letters.looks([right], [0], letters.LATIN) and not letters.looks([wrong], [0], letters.LATIN):
+            return other, right, wrong
+    return None
 
 
 def _fit(text: str, alphabets: tuple[str, ...] = _ALPHABETS) -> float:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from analytics_agent.db.load.inputs import Input
 from analytics_agent.db.load.read.archives import unpack_limit
-from analytics_agent.db.load.read.encodings import PEEK_BYTES, better_encodings, share
+from analytics_agent.db.load.read.encodings import PEEK_BYTES, better_encodings, central_misread, share
 from analytics_agent.db.load.read.peek import guess_encoding
 from analytics_agent.errors import LoadError
 
@@ -74,7 +74,7 @@ def utf8_copies(
             if copy is not None:
                 paths[i] = copy
                 notes += (
-                    []
+                    _central_note(files[i], inputs[i].label, codec)
                     if encoding
                     else [
                         f"{inputs[i].label} is not UTF-8 but {_SAID[codec]}, every byte of it: read as such (give "
@@ -102,10 +102,10 @@ def _utf16_copies(files: Sequence[Path], encoding: str) -> dict[int, str]:
     return {i: _utf16_codec(head) for i, head in heads.items()}
 
 
-def _first_bytes(path: Path) -> bytes:
+def _first_bytes(path: Path, size: int = 4096) -> bytes:
     try:
         with path.open("rb") as handle:
-            return handle.read(4096)
+            return handle.read(size)
     except OSError:
         return b""  # the load says so itself
 
@@ -123,6 +123,21 @@ def _utf16_codec(head: bytes) -> str:
     if head.startswith((b"\xfe\xff", b"\xff\xfe")):
         return "utf-16"
     return "utf-16-be" if _big_endian(head) else "utf-16-le"
+
+
+def _central_note(path: Path, label: str, codec: str) -> list[str]:
+    """A note when the file was read with the Central European encoding given and its words read as the
+    other's (``central_misread``): ISO-8859-2's ``Łódź`` is ``ŁódĽ`` in Windows-1250."""
+    if codec not in ("cp1250", "iso8859-2"):
+        return []
+    misread = central_misread(_first_bytes(path, PEEK_BYTES), codec)
+    if misread is None:
+        return []
+    other, right, wrong = misread
+    return [
+        f"{label} read as {codec}, as given, though its words read as {other} ({right!r}, which {codec} "
+        f"reads {wrong!r}); add --encoding {other} to read it so"
+    ]
 
 
 def _packed(path: Path) -> bool:
