@@ -1,5 +1,5 @@
-"""Totals rows and tables round twelve's exports showed the loader did not know (held-out probe, 2026-12-08): a
-grand total labelled in words no list held (GLS Hungary's ``Mindösszesen: 60 csomag`` under its daily
+"""Totals rows and tables held-out rounds twelve and thirteen showed the loader did not know (2026-12-08):
+a grand total labelled in words no list held (GLS Hungary's ``Mindösszesen: 60 csomag`` under its daily
 ``Összesen`` subtotals), any last row whose numbers are sums of the rows above whatever its label says,
 and a Bulgarian statement's ``Общо обороти`` (turnover) between its records and the closing balance, with
 the opening and closing balances in the credit column. Each loaded as records: every sum counted the rows
@@ -137,3 +137,38 @@ def test_a_column_of_decimal_commas_beside_one_with_an_offices_marks_is_named(tm
         "andel stayed text: its values are numbers with a decimal comma, like '13,0'; add --decimal ',' to "
         "read them as numbers" in summary.notes
     ), summary.notes
+
+
+CITADELE = (
+    "Datums;Saņēmējs;Summa;Valūta\n"
+    ";Sākuma atlikums;2 340,18;EUR\n"
+    "03.05.2024;Rimi Latvia;-703,74;EUR\n"
+    "05.05.2024;Alga;1 690,56;EUR\n"
+    "12.05.2024;Rimi Latvia;-121,75;EUR\n"
+    ";Apgrozījums;865,07;EUR\n"
+    ";Beigu atlikums;3 205,25;EUR\n"
+)
+NBG = (
+    "Α/Α;Ημερομηνία;Περιγραφή;Ποσό;Χ/Π;Υπόλοιπο\n"
+    ";;Υπόλοιπο έναρξης;;;4.210,35\n"
+    "1;02/02/2024;ΠΛΗΡΩΜΗ ΔΕΗ;892,12;Χ;3.318,23\n"
+    "2;05/02/2024;ΜΙΣΘΟΔΟΣΙΑ;534,36;Π;3.852,59\n"
+    "3;13/02/2024;ΑΝΑΛΗΨΗ ATM;345,33;Χ;3.507,26\n"
+    ";;Υπόλοιπο λήξης;;;3.507,26\n"
+)
+
+
+def test_latvian_opening_turnover_and_closing_rows_are_no_records(tmp_path: Path) -> None:
+    """Citadele (round thirteen): `Sākuma atlikums`, `Apgrozījums`, `Beigu atlikums` loaded as records."""
+    kept = _load(tmp_path, CITADELE)
+    assert any("'Sākuma atlikums', 'Apgrozījums', 'Beigu atlikums'" in n for n in kept.notes), kept.notes
+    summary = _load(tmp_path, CITADELE, drop_totals=True)
+    assert summary.rows_loaded == 3
+    assert _one(tmp_path, "SELECT round(sum(summa), 2) FROM t") == (865.07,)
+
+
+def test_greek_opening_and_closing_rows_around_a_running_balance_are_no_records(tmp_path: Path) -> None:
+    """National Bank of Greece (round thirteen): `Υπόλοιπο έναρξης` and `Υπόλοιπο λήξης`."""
+    summary = _load(tmp_path, NBG, drop_totals=True, decimal=",", thousands=".")
+    assert summary.rows_loaded == 3
+    assert _one(tmp_path, "SELECT count(*), min(α_α) FROM t") == (3, 1)

@@ -14,21 +14,22 @@ OPENING = (
     r"|solde (pr[ée]c[ée]dent|initial|d'ouverture|de d[ée]but)|sold (initial|anterior|precedent)|beginsaldo|ingående saldo|inngående saldo"
     r"|alkusaldo|primosaldo|saldo primo|nyitó egyenleg|devreden bakiye|önceki bakiye|açılış bakiyesi"
     r"|baki awal|số dư đầu kỳ|期初余额|期初餘額|前月繰越|前期繰越|이월 ?잔액|ยอดยกมา|προηγούμενο υπόλοιπο"
-    r"|υπόλοιπο από μεταφορά|από μεταφορά"
+    r"|υπόλοιπο από μεταφορά|από μεταφορά|υπόλοιπο έναρξης|αρχικό υπόλοιπο"
+    r"|sākuma atlikums|pradinis likutis|algsaldo"
     r"|начално салдо|входящ(ий|ее) (остаток|сальдо)|остаток на начало( периода)?|вхідний залишок"
     r"|saldo pocz[aą]tkowe|po[cč]ate[cč]n[ýy] z[uů]statek)"
     r"( (as (of|at)|on|per|at|au|am|zum|del|al) .*)?"
 )
 """What a statement writes in its first row's label for the balance before the movements below, with
 the day it was taken on after it (Bank of America's ``Beginning balance as of 02/01/2024``)."""
-_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "sold", "zustatek", "baki")
+_OPENING_WORDS = ("saldo", "balance", "forward", "b/f", "vortrag", "sold", "zustatek", "baki", "likutis")
 """A word every ASCII label ``OPENING`` matches holds, in lower case (``plain_words``: the test before it)."""
 CLOSING = (
     r"(?i)(saldo( (final|atual|actual|finale|do dia|disponível|akhir))?|closing balance|ending balance"
     r"|new balance|(balance )?carried forward|c/f( balance)?|balance c/f|endsaldo|neuer saldo|solde( final)?|sold final|nouveau solde"
     r"|eindsaldo|utgående saldo|loppusaldo|ultimosaldo|saldo ultimo|záró egyenleg|kapanış bakiyesi"
     r"|son bakiye|baki akhir|số dư cuối kỳ|期末余额|期末餘額|次月繰越|次期繰越|ยอดยกไป|νέο υπόλοιπο"
-    r"|τελικό υπόλοιπο|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
+    r"|τελικό υπόλοιπο|υπόλοιπο λήξης|beigu atlikums|galutinis likutis|lõppsaldo|крайно салдо|исходящ(ий|ее) (остаток|сальдо)|остаток на конец( периода)?"
     r"|вихідний залишок|saldo ko[nń]cowe|kone[cč]n[ýy] z[uů]statek)"
     r"( (as (of|at)|on|per|at|au|am|zum|del|al) .*)?"
 )

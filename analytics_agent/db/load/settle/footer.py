@@ -140,15 +140,20 @@ def is_share_line(text: str) -> bool:
 
 
 def may_total(last: Mapping[str, Any], above: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether ``last`` holds two numbers or more, each as large (in size) as that column's in every row of
-    ``above`` (the rows read above it, one at least), as a total of values of one sign is: the test before
-    ``unnamed_totals`` scans the table. Pure."""
-    numbers = [c for c, v in last.items() if is_number(v)]
-    if len(numbers) < 2 or not above:
-        return False
-    return all(
-        abs(float(last[c])) >= abs(float(row[c])) for c in numbers for row in above if is_number(row.get(c))
-    )
+    """Whether two numbers of ``last`` or more may each be the sum of their column above it: of one sign
+    with the values of ``above`` (the rows read above it), two of them at least, and as large as their sum,
+    as a total of values of one sign is. The test before ``unnamed_totals`` scans the table (a year, or a
+    count no larger than the rows' above, rules a column out). Pure."""
+    summable = 0
+    for column, value in last.items():
+        values = [row[column] for row in above if is_number(row.get(column)) and row[column]]
+        if not is_number(value) or len(values) < 2:
+            continue
+        total = sum(float(v) for v in values)
+        positive = all(v > 0 for v in values) and float(value) >= total
+        negative = all(v < 0 for v in values) and float(value) <= total
+        summable += positive or negative
+    return summable >= 2
 
 
 def _first(conn: duckdb.DuckDBPyConnection, t: str) -> tuple[Any, ...] | None:

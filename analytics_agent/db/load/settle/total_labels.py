@@ -20,7 +20,7 @@ subtotal's ``小計`` (Chinese, Japanese: a Taiwanese bill's last row) and Korea
 _SUBTOTAL_WORDS = (
     r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|ergebnis|итого|всего|razem|suma|summa|totaal"
     r"|toplam[ıi]?|yhteensä|(mind)?összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο|rulaj"
-    r"|общо|обороти|обороты"
+    r"|общо|обороти|обороты|apgrozījums|apyvarta|käive"
 )
 _CJK_SUBTOTAL = r"小計|小计|合計|合计|總計|总计|総計|소계|합계|총계"
 """Chinese, Japanese and Korean write no space before the word: ``北區小計``, ``1月合計``, ``서울 소계``. Last
