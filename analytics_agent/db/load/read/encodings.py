@@ -274,6 +274,8 @@ Windows-1252)."""
 
 _KANA_RUN = re.compile("[\uff66-\uff9f]{2,}")
 """Half-width katakana, two or more in a row."""
+_FEWEST_WIDE = 8
+"""Full-width Japanese characters (kana, kanji) a file must hold for its half-width katakana to count."""
 
 
 def _native_share(text: str, codec: str) -> float:
@@ -289,9 +291,11 @@ def _native_share(text: str, codec: str) -> float:
             for c in wide
             if "\u3000" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" or "\uff01" <= c <= "\uff5e"
         )
-        # half-width katakana in words (a Japanese bank's ``ATM ｼﾊﾗｲ``); one alone between ASCII letters
-        # is a Polish or Czech letter read so (``Opｳata``)
-        japanese += sum(map(len, _KANA_RUN.findall(text)))
+        # half-width katakana in words (a Japanese bank's ``ATM ｼﾊﾗｲ``) beside full-width Japanese: one
+        # alone between ASCII letters is a Polish or Czech letter read so (``Opｳata``), and Russian or
+        # Greek in capitals reads as nothing but half-width katakana (``ОПЛАТА`` as ``ﾎﾏﾋﾀﾒﾀ``)
+        if japanese >= _FEWEST_WIDE:
+            japanese += sum(map(len, _KANA_RUN.findall(text)))
         return japanese / len(wide) if wide else 0.0
     # a symbol at a word's edge is punctuation (Spanish ``¿Qué``); inside it, it is part of the word
     words = [w.strip("".join(c for c in w if not c.isalpha())) for w in _WORD_PAST_ASCII.findall(text)]

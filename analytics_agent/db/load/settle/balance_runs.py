@@ -19,7 +19,19 @@ _DAILY = r"daily balance|end of day balance|saldo del d[ií]a|saldo di[aá]rio|t
 _BODY = "|".join(p.removeprefix("(?i)") for p in (OPENING, CLOSING, _DAILY))
 _LABEL_PY = f"(?i)(?:{_BODY})"
 _LABEL_SQL = _LABEL_PY.replace("'", "''")
-_WORDS = ("saldo", "balance", "forward", "b/f", "c/f", "vortrag", "sold", "zustatek", "baki")
+_WORDS = (
+    "saldo",
+    "balance",
+    "forward",
+    "b/f",
+    "c/f",
+    "vortrag",
+    "sold",
+    "zustatek",
+    "baki",
+    "likutis",
+    "atlikums",
+)
 """A word every ASCII label ``_LABEL_PY`` matches holds, in lower case."""
 
 

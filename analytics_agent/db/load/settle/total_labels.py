@@ -37,7 +37,7 @@ _SUBTOTAL_PY = rf"(?i)^(.*[\W\d_])?({_SUBTOTAL_WORDS})([\W\d_].*)?$|^.*({_CJK_SU
 r"""``SUBTOTAL_SQL`` in Python's re, which has no ``\pL``: a character that is no letter is ``[\W\d_]``."""
 _WORDS = (
     "total", "sum", "gesamt", "ergebnis", "totaal", "razem", "celkem", "celkom", "toplam", "i alt", "ukupno", "skupaj",
-    "kokku", "jumlah", "kabuuan", "rulaj"
+    "kokku", "jumlah", "kabuuan", "rulaj", "apyvarta"
 )  # fmt: skip
 """A word every ASCII text either pattern matches holds, in lower case (``plain_words``: the test before
 them; ``sum`` stands for ``summe``, ``suma``, ``summa`` and ``zwischensumme``)."""
