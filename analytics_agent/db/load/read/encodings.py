@@ -15,7 +15,9 @@ PEEK_BYTES = 1 << 16
 
 _OTHERS = (("cp932", "Japanese"), ("cp1250", "Central European"), ("cp1251", "Cyrillic"))
 """Encodings Windows saves text in besides Windows-1252, each named when a file's bytes read as its text
-(Japanese as Windows' Shift-JIS, cp932: its ㈱ and full-width minus are not Shift-JIS's)."""
+(Japanese as Windows' Shift-JIS, cp932: its ㈱ and full-width minus are not Shift-JIS's). Central European
+text saved as ISO-8859-2 reads as Windows-1250 too, but for a few letters: ``_central`` names the one whose
+reading makes its words."""
 
 
 def fitting(head: bytes, than: float = 0.0) -> str:
@@ -46,7 +48,7 @@ def better_encodings(head: bytes, than: float | None = None) -> list[str]:
             codec, what = "iso8859-2", "Central European (ISO-8859-2)"
         score = share(head, codec)
         if score >= 0.5 and (
-            score >= base + _MARGIN or (what.startswith("Central") and _one_language(head, codec))
+            score >= base + _MARGIN or (codec in ("cp1250", "iso8859-2") and _one_language(head, codec))
         ):
             scored.append((score, f"--encoding {codec} if it is {what}"))
     found = [f"--encoding {script[0]} if it is {script[1]}"] if script else []
