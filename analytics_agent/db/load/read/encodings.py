@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import re
 
+from analytics_agent.db.load.read.alphabets import TURKISH_ONLY, baltic, fit, one_language, turkish
+
 PEEK_BYTES = 1 << 16
 """The first block of a file a load looks at (``peek``)."""
 
@@ -48,7 +50,7 @@ def better_encodings(head: bytes, than: float | None = None) -> list[str]:
             codec, what = "iso8859-2", "Central European (ISO-8859-2)"
         score = share(head, codec)
         if score >= 0.5 and (
-            score >= base + _MARGIN or (codec in ("cp1250", "iso8859-2") and _one_language(head, codec))
+            score >= base + _MARGIN or (codec in ("cp1250", "iso8859-2") and one_language(head, codec))
         ):
             scored.append((score, f"--encoding {codec} if it is {what}"))
     found = [f"--encoding {script[0]} if it is {script[1]}"] if script else []
@@ -80,18 +82,14 @@ _CANDIDATES = [
     "cp932",
     *(c for c in _SCRIPTS if c not in ("cp1257", "mac_roman")),
 ]
-"""charset-normalizer's choices; Baltic and Mac Roman are named by their letters alone (``_baltic``,
+"""charset-normalizer's choices; Baltic and Mac Roman are named by their letters alone (``alphabets.baltic``,
 ``_mac_roman``), as Turkish is too."""
-_TURKISH_ONLY = frozenset("ÐðÝýÞþ")
-"""The letters Windows-1252 reads where Turkish has ``Ğ ğ İ ı Ş ş``: the only bytes the two differ in."""
-_TURKISH = "âçğıîöşûü"
-"""The letters past ASCII Turkish writes (``İ`` lowers to ``i`` and a dot above)."""
 
 
 def _script(head: bytes) -> tuple[str, str] | None:
     """The encoding of ``_SCRIPTS`` charset-normalizer reads ``head`` in, with its language (Turkish,
     Baltic, Greek, Hebrew, Arabic and Mac Roman by their letters); None for any other reading. Pure."""
-    for codec, fits in (("cp1254", _turkish), ("cp1257", _baltic), ("mac_roman", _mac_roman)):
+    for codec, fits in (("cp1254", turkish), ("cp1257", baltic), ("mac_roman", _mac_roman)):
         if fits(head):
             return codec, _SCRIPTS[codec]
     if lettered := _by_letters(head):
@@ -104,7 +102,7 @@ def _script(head: bytes) -> tuple[str, str] | None:
         return None
     if best is None or best.encoding not in _SCRIPTS:
         return None
-    if best.encoding == "cp1254" and not _TURKISH_ONLY & set(head.decode("cp1252", errors="replace")):
+    if best.encoding == "cp1254" and not TURKISH_ONLY & set(head.decode("cp1252", errors="replace")):
         return None  # read alike: Windows-1252's own reading stands
     return best.encoding, _SCRIPTS[best.encoding]
 
@@ -173,7 +171,7 @@ def _ahead(found: list[bytes], codec: str, fewest_letters: int) -> bool:
 
 def _looks(found: list[bytes], codec: str, at: list[int]) -> float:
     """The share of the words of ``found`` at ``at`` that ``codec`` reads as words of its script, for a
-    Latin one times the share of letters of its likeliest language (``_fit``, when there are enough and
+    Latin one times the share of letters of its likeliest language (``fit``, when there are enough and
     they are not near all one language's); 0 when a byte is not of ``codec``. Pure."""
     from analytics_agent.db.load.read import letters
 
@@ -188,61 +186,19 @@ def _looks(found: list[bytes], codec: str, at: list[int]) -> float:
 
 def _latin_looks(read: list[str], at: list[int]) -> float:
     """The share of the words of ``read`` at ``at`` that are Latin words, times the share of their letters
-    that are of their likeliest language (``_fit``) when there are enough and they are not near all one
+    that are of their likeliest language (``fit``) when there are enough and they are not near all one
     language's. Pure."""
     from analytics_agent.db.load.read import letters
 
     if not at:
         return 0.0
     shaped = letters.looks(read, at, letters.LATIN)
-    fit = _fit(" ".join(read[i] for i in at))
+    language = fit(" ".join(read[i] for i in at))
     # too few letters to say a language: the words alone; a German shop named 'Café' is German still
-    return shaped if not fit or fit >= _ONE_LANGUAGE else shaped * fit
+    return shaped if not language or language >= _ONE_LANGUAGE else shaped * language
 
 
 _SCRIPT_LETTERS = {"cp1251": "CYRILLIC", "cp1253": "GREEK", "cp1255": "HEBREW", "cp1256": "ARABIC"}
-
-
-def _turkish(head: bytes) -> bool:
-    """Whether ``head`` is Turkish in Windows-1254: Windows-1252 reads its ``ş``, ``ı`` and ``ğ`` as
-    ``þ``, ``ý`` and ``ð`` (``Açýklama``), and the Turkish reading is Turkish letters alone where the
-    other is no language's. charset-normalizer read a Turkish statement as French (2026-12-07); an
-    Icelandic file, whose ``ð``, ``ý`` and ``þ`` are its own, fits Icelandic in Windows-1252. Pure."""
-    western = head.decode("cp1252", errors="replace")
-    if not _TURKISH_ONLY & set(western):
-        return False
-    turkish = _fit(head.decode("cp1254", errors="replace"), (_TURKISH,))
-    return turkish >= 0.97 and turkish >= _fit(western) + 0.1
-
-
-_BALTIC = ("ąčęėįšųūž", "āčēģīķļņšūž", "äöõüšž", "ąčęėįšųūžāēģīķļņäöõü")
-"""The letters past ASCII Lithuanian, Latvian and Estonian write, and all three together: a Baltic
-carrier's or shop's file (Omniva's parcels to Tallinn, Rīga and Vilnius) holds names of each country,
-which Windows-1252 reads as French, Italian and Icelandic letters at once (``Bçrziòa``, ``Ozoliòð``).
-Western text cannot fit it better than its own language: the check below wants the Baltic reading
-ahead of the best one of Windows-1252 by a tenth."""
-
-
-def _baltic(head: bytes) -> bool:
-    """Whether ``head`` is Lithuanian, Latvian or Estonian in Windows-1257: every byte reads in
-    Windows-1252 too, as letters of no one language (SEB's ``MOKËTOJO`` and ``SÀSKAITA`` for ``MOKĖTOJO`` and
-    ``SĄSKAITA``), where the Baltic reading is one language's letters. German reads alike in both and
-    fits German in Windows-1252. Estonian without ``š`` or ``ž`` (``Lõuna``, ``Pärnu``) reads alike in both:
-    Windows-1252's own reading stands, as a load would read it the same. Pure."""
-    if not any(_baltic_letter(byte) for byte in set(head.translate(None, _ASCII))):
-        return False
-    baltic = _fit(head.decode("cp1257", errors="replace"), _BALTIC)
-    return baltic >= 0.97 and baltic >= _fit(head.decode("cp1252", errors="replace")) + 0.1
-
-
-_ASCII = bytes(range(128))
-
-
-def _baltic_letter(byte: int) -> bool:
-    """Whether Windows-1257 reads ``byte`` as a letter Windows-1252 reads otherwise (``ā``, not ``ä``). Pure."""
-    one = bytes((byte,))
-    baltic = one.decode("cp1257", errors="replace")
-    return baltic.isalpha() and baltic != one.decode("cp1252", errors="replace")
 
 
 def decodes(head: bytes, codec: str) -> bool:
@@ -319,36 +275,6 @@ def _native_share(text: str, codec: str) -> float:
     return len(native) / len(words)
 
 
-_ALPHABETS = (
-    "äöüß",  # German
-    "àâæçéèêëîïôœùûüÿ",  # French
-    "áéíñóúü",  # Spanish
-    "áâãàçéêíóôõú",  # Portuguese
-    "àèéìíîòóù",  # Italian
-    "àçèéíïòóúü",  # Catalan
-    "áèéëïóöü",  # Dutch
-    "åäöé",  # Swedish, Finnish
-    "åæøé",  # Danish, Norwegian
-    "áðéíóúýþæö",  # Icelandic
-    "áčďéěíňóřšťúůýž",  # Czech
-    "áäčďéíĺľňóôŕšťúýž",  # Slovak
-    "ąćęłńóśźż",  # Polish
-    "áéíóöőúüű",  # Hungarian
-    "čćđšž",  # Slovenian, Croatian, Bosnian
-    "ăâîşţ",  # Romanian
-)
-"""The letters past ASCII each language of Windows-1252 or Central European (cp1250) writes."""
-
-
-def _one_language(head: bytes, codec: str = "cp1250") -> bool:
-    """Whether the Central European reading of ``head`` (``codec``) is one language's letters and the
-    Windows-1252 reading is not: a Slovak ``účtu`` reads as ``úètu`` in Windows-1252, letters both, so the
-    word check ties, but no language writes ``ú`` beside ``è``, ``ý`` and ``ž``. German reads alike in
-    both. Pure."""
-    western, central = (_fit(head.decode(c, errors="replace")) for c in ("cp1252", codec))
-    return central >= 0.97 and central >= western + 0.1
-
-
 _APART = re.compile(rb"[\xa1\xa5\xa6\xa9\xab\xac\xae\xb1\xb5\xb6\xb7\xb9\xbb\xbc\xbe]")
 """The bytes ISO-8859-2 reads otherwise than Windows-1250 above 0x9f: its ``ą ś ź Ą Ś Ź š ť ž Š Ť Ž ľ Ľ``
 where Windows-1250 has ``± ¶ Ľ ˇ ¦ ¬ ą » ľ © « ®`` and ``µ``. Every other byte there reads alike: Hungarian's
@@ -397,13 +323,3 @@ def central_misread(head: bytes, given: str) -> tuple[str, str, str] | None:
         if letters.looks([right], [0], letters.LATIN) and not letters.looks([wrong], [0], letters.LATIN):
             return other, right, wrong
     return None
-
-
-def _fit(text: str, alphabets: tuple[str, ...] = _ALPHABETS) -> float:
-    """The share of ``text``'s letters past ASCII that the language whose alphabet (of ``alphabets``)
-    holds most of them writes. Pure."""
-    lowered = (c.lower()[0] for c in text if c.isalpha() and not c.isascii())
-    letters = [c for c in lowered if not c.isascii()]
-    if len(letters) < 8:
-        return 0.0
-    return max(sum(c in alphabet for c in letters) for alphabet in alphabets) / len(letters)
