@@ -37,9 +37,10 @@ ROUNDS = tuple(
         "_ten",
         "_eleven",
         "_twelve",
+        "_thirteen",
     )
 )
-"""Twelve rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
+"""Thirteen rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
 keys a repeated header name as ``<name> (position N)`` with the header in ``header``; the third writes
 ids and times of day as text, which the load stores as exact BIGINT and TIME (``_same``); the fourth
 writes a percent as the number before its ``%``, as the later ones do."""
