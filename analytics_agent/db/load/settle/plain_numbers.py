@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import duckdb
 
-from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.rows import first_row
+from analytics_agent.db.load.settle.convert_all import convert_all
 
 
 def _number(decimal: str) -> str:
@@ -42,29 +41,22 @@ def settle_plain_numbers(
 ) -> tuple[list[str], list[str]]:
     """The columns of ``columns`` stored as DOUBLE (every value in the table a decimal number, some padded
     or signed with a plus), and one note for them."""
-    if not columns:
-        return [], []
     mark = decimal or "."
     pattern = _number(mark).replace("'", "''")
-    parts = []
-    for col in map(quote_ident, columns):
-        parts += [
-            f"count({col}) = count(*) FILTER (WHERE regexp_full_match({col}, '{pattern}'))",
-            f"min({col}) FILTER (WHERE {col} <> trim({col}) OR starts_with(trim({col}), '+'))",
-        ]
-    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
-    done, examples = [], []
-    for i, name in enumerate(columns):
-        every, written = found[2 * i : 2 * i + 2]
-        if not every or written is None:
-            continue
-        col = quote_ident(name)
-        value = f"trim({col})" if mark == "." else f"replace(trim({col}), '{mark}', '.')"
-        conn.execute(f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE DOUBLE USING ({value})::DOUBLE")
-        done.append(name)
-        examples.append(written)
-    if not done:
+    converted = convert_all(
+        conn,
+        table,
+        columns,
+        fits=lambda col: f"regexp_full_match({col}, '{pattern}')",
+        example=lambda col: (
+            f"min({col}) FILTER (WHERE {col} <> trim({col}) OR starts_with(trim({col}), '+'))"
+        ),
+        value=lambda col: f"replace(trim({col}), '{mark}', '.')::DOUBLE",
+        kind="DOUBLE",
+    )
+    if not converted:
         return [], []
+    done, examples = [name for name, _ in converted], [written for _, written in converted]
     each = " (for each such column)" if len(done) > 1 else ""
     return done, [
         f"{', '.join(done)}: numbers padded with spaces or signed with a plus, like {examples[0]!r}, stored as "

@@ -15,8 +15,7 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from analytics_agent.db.amount_forms import literal
-from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.rows import first_row
+from analytics_agent.db.load.settle.convert_all import convert_all
 
 _SIGNED = "[ ]*[+\u2212-](?:0|[1-9][0-9]{0,5})[ ]*"
 """A whole number with its sign (the hyphen or U+2212), no leading zero (``+007`` is a code), six digits at
@@ -53,31 +52,23 @@ def settle_signed_whole(
 ) -> tuple[list[str], list[str]]:
     """The columns of ``columns`` stored as BIGINT (every value in the table a whole number with its sign),
     and one note for them."""
-    if not columns:
-        return [], []
-    target = quote_ident(table)
-    parts = []
-    for col in map(quote_ident, columns):
-        parts += [
-            f"count({col}) = count(*) FILTER (WHERE regexp_full_match({col}, {literal(_SIGNED)}))",
-            # the example: a plus before a digit but a lone 0, if one is
+    converted = convert_all(
+        conn,
+        table,
+        columns,
+        fits=lambda col: f"regexp_full_match({col}, {literal(_SIGNED)})",
+        # the example: a plus before a digit but a lone 0, if one is
+        example=lambda col: (
             f"coalesce(min({col}) FILTER (WHERE regexp_matches({col}, '^ *[+][1-9]')), "
-            f"min({col}) FILTER (WHERE starts_with(trim({col}), '+')))",
-        ]
-    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {target}"))
-    done, examples = [], []
-    for i, name in enumerate(columns):
-        every, example = found[2 * i : 2 * i + 2]
-        if not every or example is None:
-            continue
-        col = quote_ident(name)
+            f"min({col}) FILTER (WHERE starts_with(trim({col}), '+')))"
+        ),
         # TRY_CAST: rows deleted in this load (--drop-totals) are rewritten by the ALTER too
-        value = f"TRY_CAST(replace(trim({col}), '\u2212', '-') AS BIGINT)"
-        conn.execute(f"ALTER TABLE {target} ALTER {col} TYPE BIGINT USING {value}")
-        done.append(name)
-        examples.append(example.strip())
-    if not done:
+        value=lambda col: f"TRY_CAST(replace(trim({col}), '\u2212', '-') AS BIGINT)",
+        kind="BIGINT",
+    )
+    if not converted:
         return [], []
+    done, examples = [name for name, _ in converted], [written.strip() for _, written in converted]
     each = " (for each such column)" if len(done) > 1 else ""
     return done, [
         f"{', '.join(done)}: whole numbers each written with its sign, like {examples[0]!r}, stored as BIGINT "
