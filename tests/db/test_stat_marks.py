@@ -392,3 +392,31 @@ def test_other_odd_values_under_the_decimal_comma_given_are_named(tmp_path: Path
         "price stayed text because of 1 value like 'k.A.'; add --null 'k.A.' if it means missing"
         in summary.notes
     )
+
+
+ELSTAT = (
+    "Περιφέρεια;Έτος;Αφίξεις;Πληρότητα %\n"
+    "Αττική;2022;196.042;75,4\n"
+    "Αττική;2023;2.872.610*;42,1\n"
+    "Κρήτη;2022;x;..\n"
+    "Κρήτη;2023;3.080.212*;51,0\n"
+)
+"""ELSTAT's table (held-out round fourteen): an asterisk after a provisional figure, beside ``x`` and
+``..``: the column stayed text."""
+
+
+def test_an_asterisk_after_a_provisional_number_is_a_flag(tmp_path: Path) -> None:
+    summary = _load(tmp_path, "elstat.csv", ELSTAT)
+    assert _rows(tmp_path, "SELECT αφίξεις, πληρότητα FROM t") == [
+        (196042, 75.4),
+        (2872610, 42.1),
+        (None, None),
+        (3080212, 51.0),
+    ]
+    assert "the flags after 2 numbers ('*') dropped" in _marks_notes(summary)[0]
+
+
+def test_an_asterisk_after_numbers_with_no_office_mark_beside_it_stays_text(tmp_path: Path) -> None:
+    """A footnote's star alone among whole numbers may be anything (a receipt's discounted line)."""
+    summary = _load(tmp_path, "r.csv", "item,qty\nA,3*\nB,4\nC,12\n")
+    assert _types(summary)["qty"] == "VARCHAR"

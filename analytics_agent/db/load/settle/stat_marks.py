@@ -48,8 +48,11 @@ _SURE_TAIL = (
     f"[0-9] ?(?:\\[(?:{'|'.join(GSS_FLAGS)})\\])+$"  # the GSS shorthand: only offices write it so
     f"|[.,][0-9]+ ?[{STATCAN_FLAGS[:5]}]$|[.,][0-9]+[{STATCAN_FLAGS[5:]}]$"  # StatCan's, after a decimal
 )
-_FLAG_TAIL = f"{_EUROSTAT_TAIL}|{_SURE_TAIL}"
-_STRIP = "(?: *(?:\\[[a-z]{1,3}\\])+| *[A-Za-z]{1,3})$"
+_STAR_TAIL = "[0-9] ?[*]{1,3}$"
+"""An asterisk after a number, one to three (ELSTAT's and others' provisional ``36.758.620*``): a flag
+like Eurostat's, standing beside another of an office's marks (``corroborated``)."""
+_FLAG_TAIL = f"{_EUROSTAT_TAIL}|{_SURE_TAIL}|{_STAR_TAIL}"
+_STRIP = "(?: *(?:\\[[a-z]{1,3}\\])+| *[A-Za-z]{1,3}| *[*]{1,3})$"
 """What a flag's removal takes off the end of a value (any letters, any shorthand): the value is read so
 only once ``_FLAG_TAIL`` has matched each value whose end it takes."""
 _WHOLE = "[+-]?[0-9]{1,18}"

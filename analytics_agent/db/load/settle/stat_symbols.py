@@ -27,7 +27,8 @@ Flags after a number (the number is kept, the flag dropped, and the load says so
 - the GSS shorthand in square brackets, spaced or not (``123 [p]``, ``45[r][e]``);
 - StatCan's quality letters ``A``-``E`` and ``p``, ``r`` (superscripts in print) after a number with a
   decimal part or grouped thousands (``12.3E``, ``1,234.5 A``): after a whole number (``12A``) such a
-  letter is a house or part number's.
+  letter is a house or part number's;
+- an asterisk, one to three, after a number (ELSTAT's provisional ``36.758.620*``, a footnote's mark).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ _WRITTEN = frozenset(
     ]
 )
 """The symbols as a cell holds them, a space after them or not (Eurostat pads every value)."""
-_ENDS = frozenset(EUROSTAT_FLAGS + STATCAN_FLAGS + "]")
+_ENDS = frozenset(EUROSTAT_FLAGS + STATCAN_FLAGS + "]*")
 _FIRST, _LAST = itemgetter(slice(None, 1)), itemgetter(slice(-1, None))
 _DIGITS = frozenset("0123456789")
 
@@ -85,14 +86,14 @@ def may_hold_marks(values: Sequence[str]) -> bool:
 def may_mark(value: str) -> bool:
     """False only when ``value`` is no office's mark: neither a missing-value symbol (nor Eurostat's
     ``:`` with a flag) nor a number that ends as a flag does: a Eurostat letter after a space (``12 p``)
-    or after another (``0.5 bep``), a shorthand in brackets (``123 [r]``), or a StatCan letter after a
-    number with a decimal mark (``12.3E``, ``1,234.5 A``). Pure."""
+    or after another (``0.5 bep``), a shorthand in brackets (``123 [r]``), a StatCan letter after a
+    number with a decimal mark (``12.3E``, ``1,234.5 A``), or an asterisk (``12.3*``). Pure."""
     text = value.strip(" ")
     if text in _MISSING or text[:1] == ":":
         return True
     if not text.lstrip("+-")[:1].isdigit():
         return False
-    if text[-1:] == "]":
+    if text[-1:] == "]" or (text[-1:] == "*" and text.rstrip("* ")[-1:].isdigit()):
         return True
     decimal = "." in text or "," in text
     head, _, tail = text.rpartition(" ")
