@@ -26,23 +26,72 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     than the header below them, and the records after it (at least one) have as many as it has; None when
     they are not. Pure."""
     found = _titled(text, delimiter, quote, skipped)
-    return _title_refusal(skipped, found[0], found[1]) if found else None
+    return _title_refusal(skipped, *found) if found else None
 
 
-def _titled(text: str, delimiter: str, quote: str, skipped: int) -> tuple[str, int] | None:
-    """``title_above_header``'s test: the first line and the header's width when the ``skipped`` first
-    lines are a title above the header, else None. Pure."""
+def _titled(text: str, delimiter: str, quote: str, skipped: int) -> tuple[str, int, list[str]] | None:
+    """``title_above_header``'s test: the first line, the header's width and the names of a line of column
+    groups right above it (``column_groups``) when the ``skipped`` first lines are a title above the
+    header, else None. Lines as wide as the header count among them only when they fill at most half
+    their fields (the lines ``past_sparse_lines`` goes past). Pure."""
     lines = _records(whole_lines(text, skipped + 12), quote)[: skipped + 4]
     if not 1 <= skipped <= MOST_TITLE_LINES or len(lines) < skipped + 2:
         return None
     widths = field_widths(lines, delimiter, quote)
     header = widths[skipped]
     records = [w for line, w in zip(lines[skipped + 1 :], widths[skipped + 1 :], strict=True) if line.strip()]
-    if header < 2 or not records or any(w != header for w in records) or max(widths[:skipped]) >= header:
+    if header < 2 or not records or any(w != header for w in records):
+        return None
+    if max(widths[:skipped]) >= header and not _sparse_above(lines[: skipped + 1], widths, delimiter, quote):
         return None
     if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
         return None
-    return lines[0], header
+    groups = column_groups(lines[skipped - 1], lines[skipped], delimiter, quote) if widths[skipped - 1] == header else []
+    return lines[0], header, groups
+
+
+def _sparse_above(lines: list[str], widths: list[int], delimiter: str, quote: str) -> bool:
+    """Whether each of ``lines`` above the last (the header) is narrower than it, or as wide and filled in
+    at most half its fields (an ERP's key-value line padded to the table's width, a line of column
+    groups), the header naming every field. Pure."""
+    import csv
+
+    try:
+        rows = [[cell.strip() for cell in row] for row in csv_rows(lines, delimiter, quote)]
+    except csv.Error:
+        return False
+    header = rows[-1]
+    if len(rows) != len(lines) or not all(map(_name_like, header)):
+        return False
+    return all(
+        width < len(header) or (width == len(header) and 2 * sum(map(bool, row)) <= width)
+        for row, width in zip(rows[:-1], widths, strict=False)
+    )
+
+
+def column_groups(line: str, header: str, delimiter: str, quote: str) -> list[str]:
+    """The names of ``line`` when it is a line of column groups over ``header`` (Statistik Austria's
+    ``;;Insgesamt;;Österreichische Staatsangehörige;;…`` over ``Bundesland;Stichtag;Männer;Frauen;…``):
+    as many fields, each name over the first of its group's columns with an empty field to its right, at
+    most half the fields named, and the header naming every field. Empty when it is not one. Pure."""
+    import csv
+
+    try:
+        rows = [[cell.strip() for cell in row] for row in csv_rows([line, header], delimiter, quote)]
+    except csv.Error:
+        return []
+    return groups_over(rows[0], rows[1]) if len(rows) == 2 else []
+
+
+def groups_over(groups: list[str], header: list[str]) -> list[str]:
+    """``column_groups``' test of two lines' stripped cells. Pure."""
+    if len(groups) != len(header) or not all(map(_name_like, header)):
+        return []
+    names = [cell for cell in groups if cell]
+    spans = all(at + 1 < len(groups) and not groups[at + 1] for at, cell in enumerate(groups) if cell)
+    if not names or 2 * len(names) > len(groups) or not spans or not all(map(_name_like, names)):
+        return []
+    return names
 
 
 def widest_title(text: str, quote: str, delimiters: Sequence[str]) -> tuple[int, str] | None:
@@ -57,12 +106,12 @@ def widest_title(text: str, quote: str, delimiters: Sequence[str]) -> tuple[int,
         skipped = next((n for n in range(1, MOST_TITLE_LINES + 1) if _titled(text, delimiter, quote, n)), 0)
         if not skipped:
             continue
-        start = table_start(text, delimiter, quote, skipped)
+        start = header_start(text, delimiter, quote, skipped)
         found = _titled(text, delimiter, quote, start)
         if found is None:
             start, found = skipped, _titled(text, delimiter, quote, skipped)
         if found is not None and (best is None or (found[1], -start) > best[:2]):
-            best = (found[1], -start, _title_refusal(start, found[0], found[1]))
+            best = (found[1], -start, _title_refusal(start, *found))
     return (best[0], best[2]) if best else None
 
 
@@ -81,9 +130,20 @@ def _records(lines: list[str], quote: str) -> list[str]:
     return records
 
 
-def _title_refusal(skipped: int, first: str, width: int) -> str:
+def _title_refusal(skipped: int, first: str, width: int, groups: Sequence[str] = ()) -> str:
     """The refusal naming the ``skipped`` lines above a header of ``width`` fields (``first`` the first of
-    them) and the --skip that starts at it. Pure."""
+    them; ``groups``: the names of a line of column groups right above the header, the last of them) and
+    the --skip that starts at it. Pure."""
+    if groups:
+        named = ", ".join(map(repr, groups[:3])) + (", …" if len(groups) > 3 else "")
+        kinds = f"line {skipped} is a line of column groups ({named})"
+        if skipped > 1:
+            which = "line 1 is a title or note" if skipped == 2 else f"lines 1-{skipped - 1} are a title or notes"
+            kinds = f"{which} ({short_line(first.lstrip(chr(0xFEFF)))}) and {kinds}"
+        return (
+            f"{kinds} above the header (line {skipped + 1}, {width} fields, its names under the groups); add "
+            f"--skip {skipped} to start at the header"
+        )
     which = "line 1 is a title or note" if skipped == 1 else f"lines 1-{skipped} are a title or notes"
     return (
         f"{which} ({short_line(first.lstrip(chr(0xFEFF)))}) above the header (line {skipped + 1}, {width} fields); add "
@@ -107,6 +167,12 @@ def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
         if widths[start] >= 2 and len(below) >= 2 and all(w == widths[start] for w in below):
             return start
     return first
+
+
+def header_start(text: str, delimiter: str, quote: str, first: int) -> int:
+    """The header's line from ``first`` on: where the table starts (``table_start``), past the sparse lines
+    at its top (``past_sparse_lines``: a line of column groups above the names). Pure."""
+    return past_sparse_lines(text, delimiter, quote, table_start(text, delimiter, quote, first))
 
 
 _MOST_PADDED_LINES = 30
@@ -167,7 +233,8 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
         if not any(filled[:start]):
             return None  # empty lines alone: DuckDB skips those itself
         title = next(row for row in rows if any(row))
-        return _title_refusal(start, next(c for c in title if c), width)
+        groups = groups_over(rows[start - 1], rows[start])
+        return _title_refusal(start, next(c for c in title if c), width, groups)
     return None
 
 
@@ -244,7 +311,7 @@ def title_block(text: str, quote: str, *, onward: bool = True) -> str | None:
         for delimiter in CANDIDATE_DELIMITERS:
             title = title_above_header(text, delimiter, quote, skipped)
             if title is not None and onward:
-                start = table_start(text, delimiter, quote, skipped)
+                start = header_start(text, delimiter, quote, skipped)
                 title = title_above_header(text, delimiter, quote, start) or title
             if title is not None:
                 return title
