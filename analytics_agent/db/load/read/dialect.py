@@ -29,6 +29,7 @@ from analytics_agent.db.load.read.peek import (
 )
 from analytics_agent.db.load.read.titles import (
     MOST_TITLE_LINES,
+    group_of_each,
     names_over_numbers,
     padded_title,
     past_sparse_lines,
@@ -141,7 +142,20 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         )
         if header
         else (),
+        column_groups=_column_groups(peeked.text, sniffed["Delimiter"], quote, len(columns), options)
+        if header
+        else (),
     )
+
+
+def _column_groups(text: str, delimiter: str, quote: str, width: int, options: LoadOptions) -> tuple[str, ...]:
+    """The group over each column when ``--skip`` starts at a header below a line of column groups
+    (``titles.group_of_each``); asked only then, and not under --plain-header or --comment (whose lines
+    --skip does not count). Pure."""
+    if not options.skip or options.plain_header or options.comment:
+        return ()
+    groups = group_of_each(text, delimiter, quote, options.skip)
+    return groups if len(groups) == width else ()
 
 
 def _first_line_layout(

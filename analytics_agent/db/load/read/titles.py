@@ -12,6 +12,7 @@ from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
     csv_rows,
     field_widths,
+    header_row,
     short_line,
     whole_lines,
 )
@@ -46,7 +47,7 @@ def _titled(text: str, delimiter: str, quote: str, skipped: int) -> tuple[str, i
         return None
     if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
         return None
-    groups = column_groups(lines[skipped - 1], lines[skipped], delimiter, quote) if widths[skipped - 1] == header else []
+    groups = column_groups(lines[skipped - 1], lines[skipped], delimiter, quote) if widths[skipped - 1] > 1 else []
     return lines[0], header, groups
 
 
@@ -84,9 +85,11 @@ def column_groups(line: str, header: str, delimiter: str, quote: str) -> list[st
 
 
 def groups_over(groups: list[str], header: list[str]) -> list[str]:
-    """``column_groups``' test of two lines' stripped cells. Pure."""
-    if len(groups) != len(header) or not all(map(_name_like, header)):
+    """``column_groups``' test of two lines' stripped cells (the groups' line may end short of the header's,
+    its empty fields at the end left out). Pure."""
+    if not 2 <= len(groups) <= len(header) or not all(map(_name_like, header)):
         return []
+    groups = groups + [""] * (len(header) - len(groups))
     names = [cell for cell in groups if cell]
     spans = all(at + 1 < len(groups) and not groups[at + 1] for at, cell in enumerate(groups) if cell)
     if not names or 2 * len(names) > len(groups) or not spans or not all(map(_name_like, names)):
@@ -167,6 +170,27 @@ def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
         if widths[start] >= 2 and len(below) >= 2 and all(w == widths[start] for w in below):
             return start
     return first
+
+
+def group_of_each(text: str, delimiter: str, quote: str, skip: int) -> tuple[str, ...]:
+    """The group named over each column of the header after ``skip`` lines, when the line right above it
+    is a line of column groups (``column_groups``): a group's name over its first column covers the
+    columns up to the next one's, the last as many as the one before it (or all the rest); "" over a
+    column of none (``Bundesland``, ``Stichtag`` left of the groups). Empty when there is no such line.
+    Pure."""
+    if skip < 1 or len(delimiter) != 1:
+        return ()
+    above = [cell.strip() for cell in header_row(text, delimiter, quote, skip=skip - 1)]
+    header = [cell.strip() for cell in header_row(text, delimiter, quote, skip=skip)]
+    if not groups_over(above, header):
+        return ()
+    starts = [at for at, cell in enumerate(above) if cell] + [len(header)]
+    if len(starts) > 2:  # the last group as wide as the one before it
+        starts[-1] = min(len(header), starts[-2] + starts[-2] - starts[-3])
+    each = [""] * len(header)
+    for start, end in zip(starts, starts[1:], strict=False):
+        each[start:end] = [above[start]] * (end - start)
+    return tuple(each)
 
 
 def header_start(text: str, delimiter: str, quote: str, first: int) -> int:
