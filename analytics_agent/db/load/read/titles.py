@@ -73,8 +73,8 @@ def _sparse_above(lines: list[str], widths: list[int], delimiter: str, quote: st
 def column_groups(line: str, header: str, delimiter: str, quote: str) -> list[str]:
     """The names of ``line`` when it is a line of column groups over ``header`` (Statistik Austria's
     ``;;Insgesamt;;Österreichische Staatsangehörige;;…`` over ``Bundesland;Stichtag;Männer;Frauen;…``):
-    as many fields, each name over the first of its group's columns with an empty field to its right, at
-    most half the fields named, and the header naming every field. Empty when it is not one. Pure."""
+    as many fields, two names or more, each over the first of its group's columns with an empty field to
+    its right, at most half the fields named, and the header naming every field. Empty when it is not one. Pure."""
     import csv
 
     try:
@@ -92,9 +92,15 @@ def groups_over(groups: list[str], header: list[str]) -> list[str]:
     groups = groups + [""] * (len(header) - len(groups))
     names = [cell for cell in groups if cell]
     spans = all(at + 1 < len(groups) and not groups[at + 1] for at, cell in enumerate(groups) if cell)
-    if not names or 2 * len(names) > len(groups) or not spans or not all(map(_name_like, names)):
-        return []
+    if len(names) < 2 or 2 * len(names) > len(groups) or not spans or not all(map(_group_like, names)):
+        return []  # one name alone is a title or a banner padded to the table's width
     return names
+
+
+def _group_like(cell: str) -> bool:
+    """A group's name: a header cell, no label of a key-value pair (``期间：2024年第3期``, ``Konto: 1234``).
+    Pure."""
+    return _name_like(cell) and ":" not in cell and "：" not in cell
 
 
 def widest_title(text: str, quote: str, delimiters: Sequence[str]) -> tuple[int, str] | None:
