@@ -98,8 +98,12 @@ def groups_over(groups: list[str], header: list[str]) -> list[str]:
 
 
 def _group_like(cell: str) -> bool:
-    """A group's name: a header cell, no label of a key-value pair (``期间：2024年第3期``, ``Konto: 1234``).
-    Pure."""
+    """A group's name: a header cell, no label of a key-value pair (``期间：2024年第3期``, ``Konto: 1234``), or
+    a year. Pure."""
+    if cell[:1].isdigit():  # a year over its columns (``;;2023;;2024;``), or a fiscal one (``2023/24``)
+        import re
+
+        return re.fullmatch(r"(19|20)\d\d([/-]\d\d(\d\d)?)?", cell) is not None
     return _name_like(cell) and ":" not in cell and "：" not in cell
 
 

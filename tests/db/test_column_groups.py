@@ -1,0 +1,189 @@
+"""A line of column groups above the header (a spanner: Statistik Austria's ``;;Insgesamt;;Österreichische
+Staatsangehörige;;…`` over ``Bundesland;Stichtag;Männer;Frauen;Männer;Frauen;…``, a group's name over the
+first of its columns, blanks to its right). The refusal named the ``--skip`` that made the group line the
+header: the names loaded as a data row, every number column stayed text, and the notes advised ``--null
+'Männer'``. It now names the ``--skip`` to the line of names and says the group line; the names under it
+carry their group (``insgesamt_manner``), said in one note with ``--plain-header``, which keeps the
+header's own names. Real files written here, loaded through the loader into DuckDB files in tmp_path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from analytics_agent.db.load.run import LoadSummary, load_files
+from analytics_agent.errors import LoadError
+from tests.db.csv_suites import options_from
+from tests.db.test_exports_held import _followed
+
+STATES = ("Burgenland", "Kärnten", "Salzburg", "Wien")
+
+
+def _write(tmp_path: Path, name: str, text: str, encoding: str = "utf-8") -> Path:
+    path = tmp_path / name
+    path.write_bytes(text.replace("\n", "\r\n").encode(encoding))
+    return path
+
+
+def _load(path: Path, **options: Any) -> LoadSummary:
+    db = path.with_suffix(".duckdb")
+    db.unlink(missing_ok=True)
+    return load_files(db, [str(path)], options_from(options))
+
+
+def _refusal(path: Path, **options: Any) -> str:
+    with pytest.raises(LoadError) as caught:
+        _load(path, **options)
+    return str(caught.value)
+
+
+def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    with duckdb.connect(str(db), read_only=True) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def _dotted(n: int) -> str:
+    return f"{n:,}".replace(",", ".")
+
+
+def _population() -> tuple[str, list[tuple[str, int, list[int | None]]]]:
+    """A Statistik Austria table: a title with a footnote mark (and a comma, which led DuckDB's sniffer to
+    read the file with commas), the group line, the names, four states a year with dot-grouped thousands,
+    ``..`` and ``x`` marks, an ``Österreich insgesamt`` row after each year (its sums, ``..`` where a part
+    is), a blank line and notes. Returns the file's text and its records (state, year, six numbers)."""
+    records = []
+    lines = [
+        "Bevölkerung zu Jahresbeginn nach Bundesland, Geschlecht und Staatsangehörigkeit 2022-2024 1)",
+        ";;Insgesamt;;Österreichische Staatsangehörige;;Ausländische Staatsangehörige 2);",
+        "Bundesland;Stichtag;Männer;Frauen;Männer;Frauen;Männer;Frauen",
+    ]
+    for year in (2022, 2023, 2024):
+        totals: list[int | None] = [0] * 6
+        for i, state in enumerate(STATES):
+            home = [140_000 + 90_017 * i + year, 150_000 + 70_003 * i + year]
+            away = [250_000 + 1_111 * i, 300_000 + 2_221 * i]  # sums past a million: two dots, thousands
+            values: list[int | None] = [home[0] + away[0], home[1] + away[1], *home, *away]
+            if (year, state) == (2023, "Salzburg"):
+                values[4] = None  # written 'x': kept secret
+            if (year, state) == (2024, "Wien"):
+                values[5] = None  # written '..': not available
+            records.append((state, year, values))
+            totals = [t + v if t is not None and v is not None else None for t, v in zip(totals, values, strict=True)]
+            cells = ["x" if v is None and k == 4 else ".." if v is None else _dotted(v) for k, v in enumerate(values)]
+            lines.append(f"{state};01.01.{year};" + ";".join(cells))
+        lines.append(f"Österreich insgesamt;01.01.{year};" + ";".join(".." if t is None else _dotted(t) for t in totals))
+    lines += ["", "Q: STATISTIK AUSTRIA, Statistik des Bevölkerungsstandes.", "1) 2024 vorläufige Ergebnisse."]
+    lines.append('".. = Daten nicht verfügbar; x = Geheimhaltung"')
+    return "\n".join(lines) + "\n", records
+
+
+GROUPED = [
+    "bundesland",
+    "stichtag",
+    "insgesamt_manner",
+    "insgesamt_frauen",
+    "osterreichische_staatsangehorige_manner",
+    "osterreichische_staatsangehorige_frauen",
+    "auslandische_staatsangehorige_2_manner",
+    "auslandische_staatsangehorige_2_frauen",
+]
+
+
+def test_a_group_line_under_a_title_is_named_and_skipped_to_the_names_below_it(tmp_path: Path) -> None:
+    text, records = _population()
+    path = _write(tmp_path, "bevoelkerung.csv", text, "latin-1")
+    refusal = _refusal(path)
+    assert refusal == (
+        "bevoelkerung.csv: line 1 is a title or note ('Bevölkerung zu Jahresbeginn nach Bundesland, "
+        "Geschlecht u...') and line 2 is a line of column groups ('Insgesamt', 'Österreichische "
+        "Staatsangehörige', 'Ausländische Staatsangehörige 2)') above the header (line 3, 8 fields, its names "
+        "under the groups); add --skip 2 to start at the header"
+    )
+    db = tmp_path / "followed.duckdb"
+    summary, options = _followed(path, db)
+    assert options == {"skip": 2, "skip_bad_rows": True, "drop_totals": True}
+    assert [c.name for c in summary.columns] == GROUPED
+    assert [c.original for c in summary.columns][2:4] == ["Insgesamt Männer", "Insgesamt Frauen"]
+    assert [c.type for c in summary.columns][1:] == ["DATE"] + ["DOUBLE"] * 6
+    assert (
+        "line 2 names groups of the columns below it ('Insgesamt', 'Österreichische Staatsangehörige', "
+        "'Ausländische Staatsangehörige 2)'): each column under one is stored with the group's name first, "
+        "as insgesamt_manner, insgesamt_frauen, osterreichische_staatsangehorige_manner, "
+        "osterreichische_staatsangehorige_frauen and 2 more; add --plain-header to store the header's names "
+        "alone"
+    ) in summary.notes
+    dropped = [n for n in summary.notes if n.startswith("--drop-totals: dropped 3 rows labelled like")]
+    assert dropped and "'Österreich insgesamt' (bundesland)" in dropped[0], summary.notes
+    stored = _rows(db, f"SELECT * FROM {summary.table} ORDER BY rowid")
+    assert len(stored) == len(records) == 12
+    for row, (state, year, values) in zip(stored, records, strict=True):
+        assert row[0] == state and row[1].isoformat() == f"{year}-01-01"
+        assert list(row[2:]) == values
+
+
+def test_plain_header_keeps_the_names_the_header_gives(tmp_path: Path) -> None:
+    text, _ = _population()
+    path = _write(tmp_path, "bevoelkerung.csv", text, "latin-1")
+    summary = _load(path, skip=2, skip_bad_rows=True, drop_totals=True, plain_header=True)
+    names = ["bundesland", "stichtag", "manner", "frauen", "manner_1", "frauen_1", "manner_2", "frauen_2"]
+    assert [c.name for c in summary.columns] == names
+    assert not any("names groups" in n for n in summary.notes)
+    assert any(n.startswith("columns 5, 6, 7, 8 repeat an earlier name") for n in summary.notes)
+
+
+def test_a_group_line_first_of_years_over_a_comma_table(tmp_path: Path) -> None:
+    """No title: the groups are years (``,,2023,,2024,``), as a comparison report writes them."""
+    rows = "".join(f"P-{i},Item {i},{i},{i * 10}.5,{i + 1},{i * 11}.25\n" for i in range(1, 9))
+    path = _write(tmp_path, "compare.csv", ",,2023,,2024,\nCode,Name,Units,Revenue,Units,Revenue\n" + rows)
+    refusal = _refusal(path)
+    assert "line 1 is a line of column groups ('2023', '2024') above the header (line 2, 6 fields" in refusal
+    assert refusal.endswith("add --skip 1 to start at the header"), refusal
+    summary = _load(path, skip=1)
+    names = ["code", "name", "c_2023_units", "c_2023_revenue", "c_2024_units", "c_2024_revenue"]
+    assert [c.name for c in summary.columns] == names
+    assert [c.original for c in summary.columns][2:] == ["2023 Units", "2023 Revenue", "2024 Units", "2024 Revenue"]
+    assert _rows(path.with_suffix(".duckdb"), "SELECT sum(c_2023_units), sum(c_2024_revenue) FROM t") == [(36, 398.0)]
+
+
+def test_a_title_without_a_comma_above_a_group_line(tmp_path: Path) -> None:
+    """DuckDB's sniffer reads this one with ``;`` and skips the title itself: the refusal named --skip 1
+    (the group line as the header)."""
+    rows = "".join(f"Region {i};{1000 * i + 7};{900 * i + 3};{i}00;{i}10\n" for i in range(1, 9))
+    text = "Tabelle 3 Umsatz nach Region\n;Inland;;Ausland;\nRegion;Umsatz;Kosten;Umsatz;Kosten\n" + rows
+    path = _write(tmp_path, "umsatz.csv", text)
+    refusal = _refusal(path)
+    assert "and line 2 is a line of column groups ('Inland', 'Ausland')" in refusal, refusal
+    assert refusal.endswith("add --skip 2 to start at the header"), refusal
+    summary = _load(path, skip=2)
+    assert [c.name for c in summary.columns] == ["region", "inland_umsatz", "inland_kosten", "ausland_umsatz", "ausland_kosten"]
+    stored = _rows(path.with_suffix(".duckdb"), "SELECT inland_umsatz, ausland_kosten FROM t ORDER BY rowid LIMIT 2")
+    assert stored == [(1007, 110), (2007, 210)]
+
+
+def test_a_header_first_with_a_sparse_first_record_loads_as_before(tmp_path: Path) -> None:
+    """Guard: the first line is the header and the first record fills few fields; nothing is skipped and
+    no name changes."""
+    rows = "1,,,x,,\n" + "".join(f"{i},n{i},{i},y,{i * 2},{i * 3}\n" for i in range(2, 10))
+    path = _write(tmp_path, "sparse.csv", "id,name,a,flag,b,c\n" + rows)
+    summary = _load(path)
+    assert [c.name for c in summary.columns] == ["id", "name", "a", "flag", "b", "c"]
+    assert summary.rows_loaded == 9
+    assert not any("group" in n for n in summary.notes)
+    assert _rows(path.with_suffix(".duckdb"), "SELECT id, name, flag, b FROM t ORDER BY rowid LIMIT 2") == [
+        (1, None, "x", None),
+        (2, "n2", "y", 4),
+    ]
+
+
+def test_a_key_value_line_above_the_header_is_no_group_line(tmp_path: Path) -> None:
+    """Guard: with --skip past a line of key-value cells padded to the table's width (``Konto: 1234;;…``),
+    the names stay the header's own."""
+    rows = "".join(f"0{i}.02.2024;Buchung {i};{i}0,50;EUR\n" for i in range(1, 9))
+    text = "Konto: 1234;;Zeitraum: Februar;\nDatum;Text;Betrag;Währung\n" + rows
+    path = _write(tmp_path, "konto.csv", text)
+    summary = _load(path, skip=1)
+    assert [c.name for c in summary.columns] == ["datum", "text", "betrag", "wahrung"]
+    assert not any("names groups" in n for n in summary.notes)
