@@ -187,3 +187,24 @@ def test_a_key_value_line_above_the_header_is_no_group_line(tmp_path: Path) -> N
     summary = _load(path, skip=1)
     assert [c.name for c in summary.columns] == ["datum", "text", "betrag", "wahrung"]
     assert not any("names groups" in n for n in summary.notes)
+
+
+def test_rows_labelled_insgesamt_are_named_as_subtotals(tmp_path: Path) -> None:
+    """German statistics label a subtotal ``… insgesamt`` (``Deutschland insgesamt`` after each year's
+    states): its numbers are those rows' sums, and it loaded as a record without a word."""
+    lines = ["Land;Jahr;Einwohner;Fläche"]
+    for year in (2022, 2023, 2024):
+        people = [1200 + year, 3400 + 2 * year, 560 + year % 7]
+        area = [35.5, 70.25, 12.0]
+        lines += [f"{land};{year};{p};{a}" for land, p, a in zip(("Bayern", "Berlin", "Bremen"), people, area, strict=True)]
+        lines.append(f"Deutschland insgesamt;{year};{sum(people)};{sum(area)}")
+    path = _write(tmp_path, "laender.csv", "\n".join(lines) + "\n")
+    summary = _load(path)
+    assert (
+        "3 rows labelled like 'Deutschland insgesamt' (land) hold the sums of einwohner, flache over the rows "
+        "above each of them, back to the one before: loaded as rows, a sum over the table counts those rows "
+        "twice: add --drop-totals to load without them"
+    ) in summary.notes
+    dropped = _load(path, drop_totals=True)
+    assert dropped.rows_loaded == 9
+    assert _rows(path.with_suffix(".duckdb"), "SELECT count(*) FROM t WHERE land LIKE '%insgesamt'") == [(0,)]
