@@ -71,11 +71,24 @@ def _population() -> tuple[str, list[tuple[str, int, list[int | None]]]]:
             if (year, state) == (2024, "Wien"):
                 values[5] = None  # written '..': not available
             records.append((state, year, values))
-            totals = [t + v if t is not None and v is not None else None for t, v in zip(totals, values, strict=True)]
-            cells = ["x" if v is None and k == 4 else ".." if v is None else _dotted(v) for k, v in enumerate(values)]
+            totals = [
+                t + v if t is not None and v is not None else None
+                for t, v in zip(totals, values, strict=True)
+            ]
+            cells = [
+                "x" if v is None and k == 4 else ".." if v is None else _dotted(v)
+                for k, v in enumerate(values)
+            ]
             lines.append(f"{state};01.01.{year};" + ";".join(cells))
-        lines.append(f"Österreich insgesamt;01.01.{year};" + ";".join(".." if t is None else _dotted(t) for t in totals))
-    lines += ["", "Q: STATISTIK AUSTRIA, Statistik des Bevölkerungsstandes.", "1) 2024 vorläufige Ergebnisse."]
+        lines.append(
+            f"Österreich insgesamt;01.01.{year};"
+            + ";".join(".." if t is None else _dotted(t) for t in totals)
+        )
+    lines += [
+        "",
+        "Q: STATISTIK AUSTRIA, Statistik des Bevölkerungsstandes.",
+        "1) 2024 vorläufige Ergebnisse.",
+    ]
     lines.append('".. = Daten nicht verfügbar; x = Geheimhaltung"')
     return "\n".join(lines) + "\n", records
 
@@ -144,8 +157,15 @@ def test_a_group_line_first_of_years_over_a_comma_table(tmp_path: Path) -> None:
     summary = _load(path, skip=1)
     names = ["code", "name", "c_2023_units", "c_2023_revenue", "c_2024_units", "c_2024_revenue"]
     assert [c.name for c in summary.columns] == names
-    assert [c.original for c in summary.columns][2:] == ["2023 Units", "2023 Revenue", "2024 Units", "2024 Revenue"]
-    assert _rows(path.with_suffix(".duckdb"), "SELECT sum(c_2023_units), sum(c_2024_revenue) FROM t") == [(36, 398.0)]
+    assert [c.original for c in summary.columns][2:] == [
+        "2023 Units",
+        "2023 Revenue",
+        "2024 Units",
+        "2024 Revenue",
+    ]
+    assert _rows(path.with_suffix(".duckdb"), "SELECT sum(c_2023_units), sum(c_2024_revenue) FROM t") == [
+        (36, 398.0)
+    ]
 
 
 def test_a_title_without_a_comma_above_a_group_line(tmp_path: Path) -> None:
@@ -158,8 +178,16 @@ def test_a_title_without_a_comma_above_a_group_line(tmp_path: Path) -> None:
     assert "and line 2 is a line of column groups ('Inland', 'Ausland')" in refusal, refusal
     assert refusal.endswith("add --skip 2 to start at the header"), refusal
     summary = _load(path, skip=2)
-    assert [c.name for c in summary.columns] == ["region", "inland_umsatz", "inland_kosten", "ausland_umsatz", "ausland_kosten"]
-    stored = _rows(path.with_suffix(".duckdb"), "SELECT inland_umsatz, ausland_kosten FROM t ORDER BY rowid LIMIT 2")
+    assert [c.name for c in summary.columns] == [
+        "region",
+        "inland_umsatz",
+        "inland_kosten",
+        "ausland_umsatz",
+        "ausland_kosten",
+    ]
+    stored = _rows(
+        path.with_suffix(".duckdb"), "SELECT inland_umsatz, ausland_kosten FROM t ORDER BY rowid LIMIT 2"
+    )
     assert stored == [(1007, 110), (2007, 210)]
 
 
@@ -196,7 +224,10 @@ def test_rows_labelled_insgesamt_are_named_as_subtotals(tmp_path: Path) -> None:
     for year in (2022, 2023, 2024):
         people = [1200 + year, 3400 + 2 * year, 560 + year % 7]
         area = [35.5, 70.25, 12.0]
-        lines += [f"{land};{year};{p};{a}" for land, p, a in zip(("Bayern", "Berlin", "Bremen"), people, area, strict=True)]
+        lines += [
+            f"{land};{year};{p};{a}"
+            for land, p, a in zip(("Bayern", "Berlin", "Bremen"), people, area, strict=True)
+        ]
         lines.append(f"Deutschland insgesamt;{year};{sum(people)};{sum(area)}")
     path = _write(tmp_path, "laender.csv", "\n".join(lines) + "\n")
     summary = _load(path)

@@ -132,7 +132,9 @@ def grouped_cells(cells: Sequence[str], groups: Sequence[str]) -> tuple[str, ...
     ``cells`` as they are without groups. Pure."""
     if len(groups) != len(cells):
         return tuple(cells)
-    return tuple(f"{group} {cell.strip()}" if group else cell for cell, group in zip(cells, groups, strict=True))
+    return tuple(
+        f"{group} {cell.strip()}" if group else cell for cell, group in zip(cells, groups, strict=True)
+    )
 
 
 def groups_note(line: int, groups: Sequence[str], stored: Sequence[str]) -> list[str]:

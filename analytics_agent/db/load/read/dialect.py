@@ -148,7 +148,9 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     )
 
 
-def _column_groups(text: str, delimiter: str, quote: str, width: int, options: LoadOptions) -> tuple[str, ...]:
+def _column_groups(
+    text: str, delimiter: str, quote: str, width: int, options: LoadOptions
+) -> tuple[str, ...]:
     """The group over each column when ``--skip`` starts at a header below a line of column groups
     (``titles.group_of_each``); asked only then, and not under --plain-header or --comment (whose lines
     --skip does not count). Pure."""

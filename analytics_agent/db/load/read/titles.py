@@ -7,6 +7,7 @@ reads the table, named in one line. Pure.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
@@ -47,7 +48,9 @@ def _titled(text: str, delimiter: str, quote: str, skipped: int) -> tuple[str, i
         return None
     if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
         return None
-    groups = column_groups(lines[skipped - 1], lines[skipped], delimiter, quote) if widths[skipped - 1] > 1 else []
+    groups = (
+        column_groups(lines[skipped - 1], lines[skipped], delimiter, quote) if widths[skipped - 1] > 1 else []
+    )
     return lines[0], header, groups
 
 
@@ -151,7 +154,9 @@ def _title_refusal(skipped: int, first: str, width: int, groups: Sequence[str] =
         named = ", ".join(map(repr, groups[:3])) + (", …" if len(groups) > 3 else "")
         kinds = f"line {skipped} is a line of column groups ({named})"
         if skipped > 1:
-            which = "line 1 is a title or note" if skipped == 2 else f"lines 1-{skipped - 1} are a title or notes"
+            which = (
+                "line 1 is a title or note" if skipped == 2 else f"lines 1-{skipped - 1} are a title or notes"
+            )
             kinds = f"{which} ({short_line(first.lstrip(chr(0xFEFF)))}) and {kinds}"
         return (
             f"{kinds} above the header (line {skipped + 1}, {width} fields, its names under the groups); add "
@@ -198,7 +203,7 @@ def group_of_each(text: str, delimiter: str, quote: str, skip: int) -> tuple[str
     if len(starts) > 2:  # the last group as wide as the one before it
         starts[-1] = min(len(header), starts[-2] + starts[-2] - starts[-3])
     each = [""] * len(header)
-    for start, end in zip(starts, starts[1:], strict=False):
+    for start, end in pairwise(starts):
         each[start:end] = [above[start]] * (end - start)
     return tuple(each)
 
