@@ -239,3 +239,41 @@ def test_rows_labelled_insgesamt_are_named_as_subtotals(tmp_path: Path) -> None:
     dropped = _load(path, drop_totals=True)
     assert dropped.rows_loaded == 9
     assert _rows(path.with_suffix(".duckdb"), "SELECT count(*) FROM t WHERE land LIKE '%insgesamt'") == [(0,)]
+
+
+def test_points_that_group_thousands_elsewhere_in_the_file_group_them_in_a_column_of_three_digits(
+    tmp_path: Path,
+) -> None:
+    """A column of counts below a million (``21.491``: foreigners in a small state) beside one of millions
+    (``4.648.186``): DuckDB read the first as decimals (21.491), and the load only said the options that
+    read the points as thousands, though the file shows that its points group them."""
+    small = [21_491, 128_832, 33_619, 64_374, 110_061]
+    big = [4_648_186, 4_735_521, 3_621_947, 3_634_988, 1_026_239]
+    rows = "".join(
+        f"Land {i};{_dotted(b)};{_dotted(s)}\n" for i, (b, s) in enumerate(zip(big, small, strict=True))
+    )
+    path = _write(tmp_path, "zahlen.csv", "Bundesland;Insgesamt;Ausländer\n" + rows)
+    summary = _load(path)
+    (note,) = [n for n in summary.notes if n.startswith("auslander: every value is written like '110.061'")]
+    assert note.endswith(
+        "(three digits after one point) in a semicolon file whose points group thousands ('1.026.239' in "
+        "insgesamt): read as thousands (110.061 -> 110061); add --decimal '.' to read them as decimals"
+    ), note
+    db = path.with_suffix(".duckdb")
+    assert _rows(db, "SELECT insgesamt, auslander FROM t ORDER BY rowid") == list(
+        zip(big, small, strict=True)
+    )
+    _load(path, decimal=".")
+    assert _rows(db, "SELECT auslander FROM t ORDER BY rowid LIMIT 2") == [(21.491,), (128.832,)]
+
+
+def test_points_alone_in_a_semicolon_file_are_still_said_as_decimals(tmp_path: Path) -> None:
+    """Guard: with no number in the file that can only group thousands, a column of ``1.234`` stays the
+    decimals DuckDB read, said with the options that read the points as thousands."""
+    path = _write(tmp_path, "k.csv", "k;v;n\nA;1.234;7\nB;2.500;8\nC;10.000;9\n")
+    summary = _load(path)
+    assert any(
+        n.startswith("v: every value is written like") and "if the points group thousands" in n
+        for n in summary.notes
+    )
+    assert _rows(path.with_suffix(".duckdb"), "SELECT v FROM t ORDER BY rowid") == [(1.234,), (2.5,), (10.0,)]
