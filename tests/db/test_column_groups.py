@@ -277,3 +277,14 @@ def test_points_alone_in_a_semicolon_file_are_still_said_as_decimals(tmp_path: P
         for n in summary.notes
     )
     assert _rows(path.with_suffix(".duckdb"), "SELECT v FROM t ORDER BY rowid") == [(1.234,), (2.5,), (10.0,)]
+
+
+def test_a_key_value_line_of_two_names_over_distinct_names_leaves_them(tmp_path: Path) -> None:
+    """Guard: ``Kontoinhaber;;Max Mustermann;`` reads like two groups, but no name of the header stands
+    under both: the names stay the header's own."""
+    rows = "".join(f"0{i}.02.2024;Buchung {i};{i}0,50;EUR\n" for i in range(1, 9))
+    text = "Kontoinhaber;;Max Mustermann;\nDatum;Text;Betrag;Währung\n" + rows
+    path = _write(tmp_path, "inhaber.csv", text)
+    summary = _load(path, skip=1)
+    assert [c.name for c in summary.columns] == ["datum", "text", "betrag", "wahrung"]
+    assert not any("names groups" in n for n in summary.notes)

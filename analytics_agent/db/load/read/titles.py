@@ -191,7 +191,8 @@ def group_of_each(text: str, delimiter: str, quote: str, skip: int) -> tuple[str
     """The group named over each column of the header after ``skip`` lines, when the line right above it
     is a line of column groups (``column_groups``): a group's name over its first column covers the
     columns up to the next one's, the last as many as the one before it (or all the rest); "" over a
-    column of none (``Bundesland``, ``Stichtag`` left of the groups). Empty when there is no such line.
+    column of none (``Bundesland``, ``Stichtag`` left of the groups). Empty when there is no such line,
+    or when no name of the header stands under two groups (the groups then tell no repeated names apart).
     Pure."""
     if skip < 1 or len(delimiter) != 1:
         return ()
@@ -205,6 +206,9 @@ def group_of_each(text: str, delimiter: str, quote: str, skip: int) -> tuple[str
     each = [""] * len(header)
     for start, end in pairwise(starts):
         each[start:end] = [above[start]] * (end - start)
+    under = {(name.lower(), group) for name, group in zip(header, each, strict=True) if group}
+    if len(under) == len({name for name, _ in under}):
+        return ()  # no name under two groups: a key-value line (``Inhaber;;Max Muster;``) may read so
     return tuple(each)
 
 
