@@ -49,7 +49,7 @@ def _dotted(n: int) -> str:
     return f"{n:,}".replace(",", ".")
 
 
-def _population() -> tuple[str, list[tuple[str, int, list[int | None]]]]:
+def _population(away_base: int = 250_000) -> tuple[str, list[tuple[str, int, list[int | None]]]]:
     """A Statistik Austria table: a title with a footnote mark (and a comma, which led DuckDB's sniffer to
     read the file with commas), the group line, the names, four states a year with dot-grouped thousands,
     ``..`` and ``x`` marks, an ``Österreich insgesamt`` row after each year (its sums, ``..`` where a part
@@ -64,7 +64,7 @@ def _population() -> tuple[str, list[tuple[str, int, list[int | None]]]]:
         totals: list[int | None] = [0] * 6
         for i, state in enumerate(STATES):
             home = [140_000 + 90_017 * i + year, 150_000 + 70_003 * i + year]
-            away = [250_000 + 1_111 * i, 300_000 + 2_221 * i]  # sums past a million: two dots, thousands
+            away = [away_base + 1_111 * i, away_base + 50_000 + 2_221 * i]
             values: list[int | None] = [home[0] + away[0], home[1] + away[1], *home, *away]
             if (year, state) == (2023, "Salzburg"):
                 values[4] = None  # written 'x': kept secret
@@ -288,3 +288,21 @@ def test_a_key_value_line_of_two_names_over_distinct_names_leaves_them(tmp_path:
     summary = _load(path, skip=1)
     assert [c.name for c in summary.columns] == ["datum", "text", "betrag", "wahrung"]
     assert not any("names groups" in n for n in summary.notes)
+
+
+def test_small_counts_beside_marks_read_as_the_file_writes_its_thousands(tmp_path: Path) -> None:
+    """The foreigners' columns below a hundred thousand (``20.000``, ``21.111``) beside ``..`` and ``x``: each
+    value reads with a decimal point or a decimal comma, and they stayed text, said with both --decimal
+    readings, though the totals columns (``1.194.856``) show how the file writes them."""
+    text, records = _population(away_base=20_000)
+    path = _write(tmp_path, "bevoelkerung.csv", text, "latin-1")
+    db = tmp_path / "followed.duckdb"
+    summary, options = _followed(path, db)
+    assert options == {"skip": 2, "skip_bad_rows": True, "drop_totals": True}, summary.notes
+    assert (
+        "auslandische_staatsangehorige_2_manner, auslandische_staatsangehorige_2_frauen: numbers that read "
+        "either way read with a decimal comma ('20.000' -> 20000, the points grouping thousands), as "
+        "insgesamt_manner's numbers are written; add --decimal '.' to read the points as decimals"
+    ) in summary.notes, summary.notes
+    stored = _rows(db, f"SELECT * FROM {summary.table} ORDER BY rowid")
+    assert [list(row[2:]) for row in stored] == [values for _, _, values in records]
