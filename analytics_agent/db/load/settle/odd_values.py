@@ -71,7 +71,9 @@ def odd_value_notes(
     candidates = {c: kind for c, kind in {**odd, **marked}.items() if c not in text_marked}
     listed: dict[tuple[str, str], tuple[int, list[str]]] = {}  # odd values counted, for the notes too
     told = "" if decimal else next(iter(comma_read), "")  # the file's own decimal comma (``4.648.186``)
-    stat, stat_notes = _stat_marked(conn, table, candidates, decimal, rows, (marks_seen, told), listed)  # not odd
+    stat, stat_notes = _stat_marked(
+        conn, table, candidates, decimal, rows, (marks_seen, told), listed
+    )  # not odd
     odd, marked = _without(odd, stat), _without(marked, stat)
     odd |= _markers(conn, table, marked, rows, decimal)
     numbers_only = [
