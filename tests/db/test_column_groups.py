@@ -306,3 +306,16 @@ def test_small_counts_beside_marks_read_as_the_file_writes_its_thousands(tmp_pat
     ) in summary.notes, summary.notes
     stored = _rows(db, f"SELECT * FROM {summary.table} ORDER BY rowid")
     assert [list(row[2:]) for row in stored] == [values for _, _, values in records]
+
+
+def test_a_group_like_line_under_a_real_header_is_described_as_before(tmp_path: Path) -> None:
+    """Guard: the first line is the header and the line under it sparse (``,,North,,South,``): no --skip is
+    named and no name changes; the line describes the columns, as it did."""
+    rows = "".join(f"P{i},Item {i},{i},{i * 10}.5,{i + 1},{i * 11}.25\n" for i in range(1, 7))
+    path = _write(tmp_path, "g.csv", "Code,Name,Units,Revenue,Units2,Revenue2\n,,North,,South,\n" + rows)
+    summary = _load(path)
+    assert [c.name for c in summary.columns] == ["code", "name", "units", "revenue", "units2", "revenue2"]
+    assert summary.rows_loaded == 6
+    assert any(n.startswith("the line under the header describes the columns") for n in summary.notes)
+    assert not any("names groups" in n for n in summary.notes)
+    assert _rows(path.with_suffix(".duckdb"), "SELECT sum(units), sum(revenue2) FROM t") == [(21, 232.5)]
