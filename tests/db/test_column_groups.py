@@ -319,3 +319,17 @@ def test_a_group_like_line_under_a_real_header_is_described_as_before(tmp_path: 
     assert any(n.startswith("the line under the header describes the columns") for n in summary.notes)
     assert not any("names groups" in n for n in summary.notes)
     assert _rows(path.with_suffix(".duckdb"), "SELECT sum(units), sum(revenue2) FROM t") == [(21, 232.5)]
+
+
+def test_a_group_line_with_each_name_over_every_column_of_its_group(tmp_path: Path) -> None:
+    """A merged cell saved into each of its columns (``;Nord;Nord;Süd;Süd``): the refusal named --skip 1,
+    which made it the header (``nord``, ``nord_1``) and loaded the names as a record, every column text."""
+    rows = "".join(f"R{i};{i};{i * 3};{i + 7};{i * 5}\n" for i in range(1, 7))
+    path = _write(tmp_path, "regionen.csv", "Tabelle 1\n;Nord;Nord;Süd;Süd\nName;x;y;x;y\n" + rows)
+    refusal = _refusal(path)
+    assert "line 2 is a line of column groups ('Nord', 'Süd') above the header (line 3" in refusal, refusal
+    assert refusal.endswith("add --skip 2 to start at the header"), refusal
+    summary = _load(path, skip=2)
+    assert [c.name for c in summary.columns] == ["name", "nord_x", "nord_y", "sud_x", "sud_y"]
+    assert summary.rows_loaded == 6
+    assert _rows(path.with_suffix(".duckdb"), "SELECT sum(nord_y), sum(sud_x) FROM t") == [(63, 63)]

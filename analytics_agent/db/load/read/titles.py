@@ -68,7 +68,7 @@ def _sparse_above(lines: list[str], widths: list[int], delimiter: str, quote: st
     if len(rows) != len(lines) or not all(map(_name_like, header)):
         return False
     return all(
-        width < len(header) or (width == len(header) and 2 * sum(map(bool, row)) <= width)
+        width < len(header) or (width == len(header) and 2 * sum(map(bool, sparse_groups(row))) <= width)
         for row, width in zip(rows[:-1], widths, strict=False)
     )
 
@@ -92,12 +92,26 @@ def groups_over(groups: list[str], header: list[str]) -> list[str]:
     its empty fields at the end left out). Pure."""
     if not 2 <= len(groups) <= len(header) or not all(map(_name_like, header)):
         return []
-    groups = groups + [""] * (len(header) - len(groups))
+    groups = sparse_groups(groups) + [""] * (len(header) - len(groups))
     names = [cell for cell in groups if cell]
     spans = all(at + 1 < len(groups) and not groups[at + 1] for at, cell in enumerate(groups) if cell)
     if len(names) < 2 or 2 * len(names) > len(groups) or not spans or not all(map(_group_like, names)):
         return []  # one name alone is a title or a banner padded to the table's width
     return names
+
+
+def sparse_groups(cells: list[str]) -> list[str]:
+    """A line of groups written with each name in every column of its group (a merged cell saved into each:
+    ``;Nord;Nord;Süd;Süd``) as the sparse line of its first columns (``;Nord;;Süd;``); any other line as
+    it is. Pure."""
+    out, runs = [], 0
+    for at, cell in enumerate(cells):
+        before, after = cells[at - 1] if at else "", cells[at + 1] if at + 1 < len(cells) else ""
+        if cell and cell != before and cell != after:
+            return cells  # a name over one column: no runs
+        runs += bool(cell) and cell != before
+        out.append("" if cell == before else cell)
+    return out if runs >= 2 else cells
 
 
 def _group_like(cell: str) -> bool:
@@ -200,6 +214,7 @@ def group_of_each(text: str, delimiter: str, quote: str, skip: int) -> tuple[str
     header = [cell.strip() for cell in header_row(text, delimiter, quote, skip=skip)]
     if not groups_over(above, header):
         return ()
+    above = sparse_groups(above)
     starts = [at for at, cell in enumerate(above) if cell] + [len(header)]
     if len(starts) > 2:  # the last group as wide as the one before it
         starts[-1] = min(len(header), starts[-2] + starts[-2] - starts[-3])
@@ -236,8 +251,8 @@ def past_sparse_lines(text: str, delimiter: str, quote: str, start: int) -> int:
         return start
     for at, row in enumerate(rows[:MOST_TITLE_LINES], start=start):
         filled = sum(1 for cell in row if cell)
-        if 2 * filled <= len(row):
-            continue  # a sparse line, or a blank one
+        if 2 * filled <= len(row) or 2 * sum(map(bool, sparse_groups(row))) <= len(row):
+            continue  # a sparse line, a blank one, or a line of groups each name repeated over its columns
         below = rows[at - start + 1] if at - start + 1 < len(rows) else []
         named = filled == len(row) and all(map(_name_like, row))
         if at > start and named and len(below) == len(row) and any(c.isdigit() for c in "".join(below)):
