@@ -17,6 +17,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.load.options import Dialect, LoadOptions, duckdb_path, sniff_sql
+from analytics_agent.db.load.read.column_groups import group_of_each
 from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
     agreeing_delimiter,
@@ -29,7 +30,6 @@ from analytics_agent.db.load.read.peek import (
 )
 from analytics_agent.db.load.read.titles import (
     MOST_TITLE_LINES,
-    group_of_each,
     names_over_numbers,
     padded_title,
     past_sparse_lines,

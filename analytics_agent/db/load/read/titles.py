@@ -7,13 +7,13 @@ reads the table, named in one line. Pure.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 
+from analytics_agent.db.load.read.column_groups import column_groups, groups_over, sparse_groups
 from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
     csv_rows,
     field_widths,
-    header_row,
+    name_like,
     short_line,
     whole_lines,
 )
@@ -65,63 +65,12 @@ def _sparse_above(lines: list[str], widths: list[int], delimiter: str, quote: st
     except csv.Error:
         return False
     header = rows[-1]
-    if len(rows) != len(lines) or not all(map(_name_like, header)):
+    if len(rows) != len(lines) or not all(map(name_like, header)):
         return False
     return all(
         width < len(header) or (width == len(header) and 2 * sum(map(bool, sparse_groups(row))) <= width)
         for row, width in zip(rows[:-1], widths, strict=False)
     )
-
-
-def column_groups(line: str, header: str, delimiter: str, quote: str) -> list[str]:
-    """The names of ``line`` when it is a line of column groups over ``header`` (Statistik Austria's
-    ``;;Insgesamt;;Österreichische Staatsangehörige;;…`` over ``Bundesland;Stichtag;Männer;Frauen;…``):
-    as many fields, two names or more, each over the first of its group's columns with an empty field to
-    its right, at most half the fields named, and the header naming every field. Empty when it is not one. Pure."""
-    import csv
-
-    try:
-        rows = [[cell.strip() for cell in row] for row in csv_rows([line, header], delimiter, quote)]
-    except csv.Error:
-        return []
-    return groups_over(rows[0], rows[1]) if len(rows) == 2 else []
-
-
-def groups_over(groups: list[str], header: list[str]) -> list[str]:
-    """``column_groups``' test of two lines' stripped cells (the groups' line may end short of the header's,
-    its empty fields at the end left out). Pure."""
-    if not 2 <= len(groups) <= len(header) or not all(map(_name_like, header)):
-        return []
-    groups = sparse_groups(groups) + [""] * (len(header) - len(groups))
-    names = [cell for cell in groups if cell]
-    spans = all(at + 1 < len(groups) and not groups[at + 1] for at, cell in enumerate(groups) if cell)
-    if len(names) < 2 or 2 * len(names) > len(groups) or not spans or not all(map(_group_like, names)):
-        return []  # one name alone is a title or a banner padded to the table's width
-    return names
-
-
-def sparse_groups(cells: list[str]) -> list[str]:
-    """A line of groups written with each name in every column of its group (a merged cell saved into each:
-    ``;Nord;Nord;Süd;Süd``) as the sparse line of its first columns (``;Nord;;Süd;``); any other line as
-    it is. Pure."""
-    out, runs = [], 0
-    for at, cell in enumerate(cells):
-        before, after = cells[at - 1] if at else "", cells[at + 1] if at + 1 < len(cells) else ""
-        if cell and cell != before and cell != after:
-            return cells  # a name over one column: no runs
-        runs += bool(cell) and cell != before
-        out.append("" if cell == before else cell)
-    return out if runs >= 2 else cells
-
-
-def _group_like(cell: str) -> bool:
-    """A group's name: a header cell, no label of a key-value pair (``期间：2024年第3期``, ``Konto: 1234``), or
-    a year. Pure."""
-    if cell[:1].isdigit():  # a year over its columns (``;;2023;;2024;``), or a fiscal one (``2023/24``)
-        import re
-
-        return re.fullmatch(r"(19|20)\d\d([/-]\d\d(\d\d)?)?", cell) is not None
-    return _name_like(cell) and ":" not in cell and "：" not in cell
 
 
 def widest_title(text: str, quote: str, delimiters: Sequence[str]) -> tuple[int, str] | None:
@@ -201,32 +150,6 @@ def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
     return first
 
 
-def group_of_each(text: str, delimiter: str, quote: str, skip: int) -> tuple[str, ...]:
-    """The group named over each column of the header after ``skip`` lines, when the line right above it
-    is a line of column groups (``column_groups``): a group's name over its first column covers the
-    columns up to the next one's, the last as many as the one before it (or all the rest); "" over a
-    column of none (``Bundesland``, ``Stichtag`` left of the groups). Empty when there is no such line,
-    or when no name of the header stands under two groups (the groups then tell no repeated names apart).
-    Pure."""
-    if skip < 1 or len(delimiter) != 1:
-        return ()
-    above = [cell.strip() for cell in header_row(text, delimiter, quote, skip=skip - 1)]
-    header = [cell.strip() for cell in header_row(text, delimiter, quote, skip=skip)]
-    if not groups_over(above, header):
-        return ()
-    above = sparse_groups(above)
-    starts = [at for at, cell in enumerate(above) if cell] + [len(header)]
-    if len(starts) > 2:  # the last group as wide as the one before it
-        starts[-1] = min(len(header), starts[-2] + starts[-2] - starts[-3])
-    each = [""] * len(header)
-    for start, end in pairwise(starts):
-        each[start:end] = [above[start]] * (end - start)
-    under = {(name.lower(), group) for name, group in zip(header, each, strict=True) if group}
-    if len(under) == len({name for name, _ in under}):
-        return ()  # no name under two groups: a key-value line (``Inhaber;;Max Muster;``) may read so
-    return tuple(each)
-
-
 def header_start(text: str, delimiter: str, quote: str, first: int) -> int:
     """The header's line from ``first`` on: where the table starts (``table_start``), past the sparse lines
     at its top (``past_sparse_lines``: a line of column groups above the names). Pure."""
@@ -254,7 +177,7 @@ def past_sparse_lines(text: str, delimiter: str, quote: str, start: int) -> int:
         if 2 * filled <= len(row) or 2 * sum(map(bool, sparse_groups(row))) <= len(row):
             continue  # a sparse line, a blank one, or a line of groups each name repeated over its columns
         below = rows[at - start + 1] if at - start + 1 < len(rows) else []
-        named = filled == len(row) and all(map(_name_like, row))
+        named = filled == len(row) and all(map(name_like, row))
         if at > start and named and len(below) == len(row) and any(c.isdigit() for c in "".join(below)):
             return at
         return start
@@ -286,7 +209,7 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
             return None
         if not any(len(row) == width and sum(1 for c in row if c) >= 2 for row in below):
             return None
-        if not all(_name_like(cell) for cell in rows[start][unnamed:named]):
+        if not all(name_like(cell) for cell in rows[start][unnamed:named]):
             return None  # a record under a header with empty names (``id,,`` over ``1,2,3``), not a header
         if not any(filled[:start]):
             return None  # empty lines alone: DuckDB skips those itself
@@ -303,7 +226,7 @@ def _pivot_pair(rows: list[list[str]], at: int) -> bool:
     naming more fields (the corner above the header, ``Sum of Net Sales,Column Labels,,``). Pure."""
 
     def pair(row: list[str]) -> bool:
-        return len(row) > 2 and _name_like(row[0]) and bool(row[1]) and not any(row[2:])
+        return len(row) > 2 and name_like(row[0]) and bool(row[1]) and not any(row[2:])
 
     if not pair(rows[at]):
         return False
@@ -312,13 +235,13 @@ def _pivot_pair(rows: list[list[str]], at: int) -> bool:
     if named is None:
         return False
     if named:
-        return len(named) > 2 and all(map(_name_like, named))
+        return len(named) > 2 and all(map(name_like, named))
     table = next((row for row in rows[end + 1 :] if any(row)), [])  # what the blank line closes on
     return pair(table) or sum(1 for cell in table if cell) > 2
 
 
 def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> bool:
-    """Whether the first line is column names over records: every cell a name (``_name_like``), none
+    """Whether the first line is column names over records: every cell a name (``name_like``), none
     twice, and two or more columns whose every value below holds a digit (numbers DuckDB reads as text,
     ``16.781,12``, so its sniffer saw no header in a file of text columns); ``skip``: the lines above
     it. Pure."""
@@ -332,7 +255,7 @@ def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> 
     if len(rows) < 3:
         return False
     names = [c for c in rows[0] if c]
-    if len(names) < 2 or len(set(names)) < len(names) or not all(map(_name_like, names)):
+    if len(names) < 2 or len(set(names)) < len(names) or not all(map(name_like, names)):
         return False
     digits = 0
     for i, name in enumerate(rows[0]):
@@ -347,17 +270,6 @@ def _trimmed(row: list[str]) -> list[str]:
     while row and not row[-1]:
         row = row[:-1]
     return row
-
-
-def _name_like(cell: str) -> bool:
-    """A header cell: it holds a letter and is no number (``Betrag (EUR)``, not ``1e5`` or ``2024-01-02``). Pure."""
-    if not any(c.isalpha() for c in cell):
-        return False
-    try:
-        float(cell)
-    except ValueError:
-        return not cell[:1].isdigit()
-    return False
 
 
 def title_block(text: str, quote: str, *, onward: bool = True) -> str | None:
