@@ -333,3 +333,38 @@ def test_a_group_line_with_each_name_over_every_column_of_its_group(tmp_path: Pa
     assert [c.name for c in summary.columns] == ["name", "nord_x", "nord_y", "sud_x", "sud_y"]
     assert summary.rows_loaded == 6
     assert _rows(path.with_suffix(".duckdb"), "SELECT sum(nord_y), sum(sud_x) FROM t") == [(63, 63)]
+
+
+def test_two_lines_of_groups_each_over_the_one_below(tmp_path: Path) -> None:
+    """A year over a category over the names (``;2023;;;;2024;;;`` over ``;Insgesamt;;Ausländer;;…``): the
+    names carry both, the upper first; a line whose groups do not start where the ones below start (a
+    key-value line) is no group line."""
+    head = ";2023;;;;2024;;;\n;Insgesamt;;Ausländer;;Insgesamt;;Ausländer;\n"
+    head += "Land;Männer;Frauen;Männer;Frauen;Männer;Frauen;Männer;Frauen\n"
+    rows = "".join(f"L{i};" + ";".join(str(i * k) for k in range(100, 108)) + "\n" for i in range(1, 7))
+    path = _write(tmp_path, "zwei.csv", "Tabelle 9: Bevölkerung\n" + head + rows)
+    refusal = _refusal(path)
+    assert "line 3 is a line of column groups ('Insgesamt', 'Ausländer') above the header (line 4" in refusal
+    assert refusal.endswith("add --skip 3 to start at the header"), refusal
+    summary = _load(path, skip=3)
+    names = [
+        f"c_{y}_{g}_{s}"
+        for y in (2023, 2024)
+        for g in ("insgesamt", "auslander")
+        for s in ("manner", "frauen")
+    ]
+    assert [c.name for c in summary.columns] == ["land", *names]
+    assert summary.columns[5].original == "2024 Insgesamt Männer"
+    assert summary.notes[0].startswith(
+        "lines 2-3 name groups of the columns below them ('2023 Insgesamt', '2023 Ausländer', '2024 Insgesamt' "
+        "and 1 more): each column under one is stored with the group's name first, as c_2023_insgesamt_manner"
+    ), summary.notes
+    assert _rows(
+        path.with_suffix(".duckdb"), "SELECT c_2024_auslander_frauen FROM t ORDER BY rowid LIMIT 2"
+    ) == [
+        (107,),
+        (214,),
+    ]
+    path = _write(tmp_path, "kv.csv", "Inhaber;;Max Muster;;;;;;\n" + head.split("\n", 1)[1] + rows)
+    summary = _load(path, skip=2)
+    assert summary.columns[1].original == "Insgesamt Männer"

@@ -137,15 +137,16 @@ def grouped_cells(cells: Sequence[str], groups: Sequence[str]) -> tuple[str, ...
     )
 
 
-def groups_note(line: int, groups: Sequence[str], stored: Sequence[str]) -> list[str]:
-    """The note for column names that carry their groups (``grouped_cells``; ``line``: the groups' line,
-    1-based; ``stored``: every column's stored name). Pure."""
+def groups_note(line: int, groups: Sequence[str], stored: Sequence[str], lines: int = 1) -> list[str]:
+    """The note for column names that carry their groups (``grouped_cells``; ``line``: the last line of
+    groups, 1-based, ``lines`` of them; ``stored``: every column's stored name). Pure."""
     under = [name for name, group in zip(stored, groups, strict=True) if group]
     if not under:
         return []
     named = list(dict.fromkeys(group for group in groups if group))
+    which = f"line {line} names" if lines <= 1 else f"lines {line - lines + 1}-{line} name"
     return [
-        f"line {line} names groups of the columns below it ({_listed(named, quote=True, most=3)}): each column "
+        f"{which} groups of the columns below {'it' if lines <= 1 else 'them'} ({_listed(named, quote=True, most=3)}): each column "
         f"under one is stored with the group's name first, as {_listed(under, most=4)}; add --plain-header to "
         "store the header's names alone"
     ]

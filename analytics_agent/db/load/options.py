@@ -266,8 +266,11 @@ class Dialect(NamedTuple):
     header_cells: tuple[str, ...] = ()
     """The header line's own cells, when DuckDB renamed some (an empty one ``column0``, a repeat ``a_1``)."""
     column_groups: tuple[str, ...] = ()
-    """The group a line of column groups right above the header names over each column ("" for none;
-    ``read.titles.group_of_each``), put before its name; empty without such a line or with --plain-header."""
+    """The groups lines of column groups right above the header name over each column ("" for none;
+    ``read.column_groups.group_of_each``), put before its name; empty without such a line or with
+    --plain-header."""
+    group_lines: int = 0
+    """How many lines above the header name ``column_groups``."""
     hex_seen: bool = False
     """A field of the first block is a hexadecimal number (``0x1A``): DuckDB stores such as integers."""
     describing: bool = False

@@ -57,7 +57,7 @@ def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
         return header_renames(cells, plan.originals, plan.safe)
     groups = plan.dialect.column_groups
     notes, own = header_renames(grouped_cells(cells, groups), plan.originals, plan.safe)
-    return groups_note(plan.dialect.skip, groups, plan.safe) + notes, own
+    return groups_note(plan.dialect.skip, groups, plan.safe, plan.dialect.group_lines) + notes, own
 
 
 class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost

@@ -63,27 +63,48 @@ def _group_like(cell: str) -> bool:
     return name_like(cell) and ":" not in cell and "：" not in cell
 
 
-def group_of_each(text: str, delimiter: str, quote: str, skip: int) -> tuple[str, ...]:
-    """The group named over each column of the header after ``skip`` lines, when the line right above it
-    is a line of column groups (``column_groups``): a group's name over its first column covers the
-    columns up to the next one's, the last as many as the one before it (or all the rest); "" over a
-    column of none (``Bundesland``, ``Stichtag`` left of the groups). Empty when there is no such line,
-    or when no name of the header stands under two groups (the groups then tell no repeated names apart).
-    Pure."""
+MOST_GROUP_LINES = 3
+"""Lines of groups stacked above a header (a year over a category over the names): more are a title."""
+
+
+def group_of_each(text: str, delimiter: str, quote: str, skip: int) -> tuple[tuple[str, ...], int]:
+    """The groups named over each column of the header after ``skip`` lines by the lines of column groups
+    right above it (``column_groups``; a line over another only where each of its groups starts where one
+    below starts: ``;;2023;;;;2024;;;`` over ``;;Insgesamt;;Ausländer;;Insgesamt;;Ausländer;``), the upper
+    first (``2023 Insgesamt``), "" over a column of none (``Bundesland`` left of the groups), and how many
+    lines name them. Empty when there is no such line, or when no name of the header stands under two
+    groups (the groups then tell no repeated names apart). Pure."""
     if skip < 1 or len(delimiter) != 1:
-        return ()
-    above = [cell.strip() for cell in header_row(text, delimiter, quote, skip=skip - 1)]
+        return (), 0
     header = [cell.strip() for cell in header_row(text, delimiter, quote, skip=skip)]
-    if not groups_over(above, header):
-        return ()
-    above = sparse_groups(above)
-    starts = [at for at, cell in enumerate(above) if cell] + [len(header)]
-    if len(starts) > 2:  # the last group as wide as the one before it
-        starts[-1] = min(len(header), starts[-2] + starts[-2] - starts[-3])
-    each = [""] * len(header)
-    for start, end in pairwise(starts):
-        each[start:end] = [above[start]] * (end - start)
+    levels: list[tuple[list[str], set[int]]] = []
+    for at in range(skip - 1, max(skip - 1 - MOST_GROUP_LINES, -1), -1):
+        above = [cell.strip() for cell in header_row(text, delimiter, quote, skip=at)]
+        if not groups_over(above, header):
+            break
+        level = _spans(sparse_groups(above), len(header))
+        if levels and not level[1] <= levels[-1][1]:
+            break  # its groups do not stand over the ones below: a key-value line, a title
+        levels.append(level)
+    if not levels:
+        return (), 0
+    each = tuple(
+        " ".join(g for g in reversed(column) if g) for column in zip(*(lv[0] for lv in levels), strict=True)
+    )
     under = {(name.lower(), group) for name, group in zip(header, each, strict=True) if group}
     if len(under) == len({name for name, _ in under}):
-        return ()  # no name under two groups: a key-value line (``Inhaber;;Max Muster;``) may read so
-    return tuple(each)
+        return (), 0  # no name under two groups: a key-value line (``Inhaber;;Max Muster;``) may read so
+    return each, len(levels)
+
+
+def _spans(above: list[str], width: int) -> tuple[list[str], set[int]]:
+    """The group over each of ``width`` columns from a sparse line of groups, and the columns where one
+    starts: a group's name over its first column covers the columns up to the next one's, the last as many
+    as the one before it (or all the rest). Pure."""
+    starts = [at for at, cell in enumerate(above) if cell] + [width]
+    if len(starts) > 2:  # the last group as wide as the one before it
+        starts[-1] = min(width, starts[-2] + starts[-2] - starts[-3])
+    each = [""] * width
+    for start, end in pairwise(starts):
+        each[start:end] = [above[start]] * (end - start)
+    return each, set(starts[:-1])

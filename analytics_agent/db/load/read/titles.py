@@ -114,6 +114,7 @@ def _title_refusal(skipped: int, first: str, width: int, groups: Sequence[str] =
     them; ``groups``: the names of a line of column groups right above the header, the last of them) and
     the --skip that starts at it. Pure."""
     if groups:
+        groups = list(dict.fromkeys(groups))  # each once: ``Insgesamt`` over each year's columns
         named = ", ".join(map(repr, groups[:3])) + (", …" if len(groups) > 3 else "")
         kinds = f"line {skipped} is a line of column groups ({named})"
         if skipped > 1:
