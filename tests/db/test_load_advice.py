@@ -208,7 +208,8 @@ def test_sparse_lines_above_a_fully_named_header_are_skipped_to_it(tmp_path: Pat
     """A Kingdee trial balance (round seven): a title, a line of three key-value cells padded to the
     table's width, a blank line, a row of column groups over the names (``,,期初余额,,本期发生额,``), then
     the header. The refusal named --skip 1, which read the key-value line as the header (its cells the
-    column names, the names row and the group row as records); it now names --skip 4."""
+    column names, the names row and the group row as records); it now names --skip 4, and the names under
+    the groups carry them (``借方`` under ``期初余额``: ``期初余额 借方``), said in one note."""
     rows = "".join(f'{1000 + d},科目{d},"{d},000.50",,"{d}00.25",\n' for d in range(1, 9))
     text = "科目余额表\n核算单位：上海华晨,,期间：2024年第3期,,,币别：人民币\n\n,,期初余额,,本期发生额,\n"
     text += "科目代码,科目名称,借方,贷方,借方,贷方\n" + rows
@@ -217,7 +218,10 @@ def test_sparse_lines_above_a_fully_named_header_are_skipped_to_it(tmp_path: Pat
     assert "add --skip 4 to start at" in refusal, refusal
     advice, summary = _follow_first(path)
     assert advice == {"skip": 4} and summary.rows_loaded == 8
-    assert [c.original for c in summary.columns][:3] == ["科目代码", "科目名称", "借方"]
+    assert [c.original for c in summary.columns] == [
+        "科目代码", "科目名称", "期初余额 借方", "期初余额 贷方", "本期发生额 借方", "本期发生额 贷方"
+    ]  # fmt: skip
+    assert "line 4 names groups of the columns below it ('期初余额', '本期发生额')" in summary.notes[0]
 
 
 def test_an_sap_list_names_the_skip_to_its_wide_header_then_sets_its_footer_aside(tmp_path: Path) -> None:

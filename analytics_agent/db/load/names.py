@@ -126,6 +126,32 @@ def _listed(items: Sequence[object], *, quote: bool = False, most: int = 5) -> s
     return ", ".join(shown) + (f" and {len(items) - most:,} more" if len(items) > most else "")
 
 
+def grouped_cells(cells: Sequence[str], groups: Sequence[str]) -> tuple[str, ...]:
+    """The header's cells with the group a line above them names over each put first (``Insgesamt`` over
+    ``Männer``: ``Insgesamt Männer``), so names the header repeats under each group are told apart;
+    ``cells`` as they are without groups. Pure."""
+    if len(groups) != len(cells):
+        return tuple(cells)
+    return tuple(
+        f"{group} {cell.strip()}" if group else cell for cell, group in zip(cells, groups, strict=True)
+    )
+
+
+def groups_note(line: int, groups: Sequence[str], stored: Sequence[str], lines: int = 1) -> list[str]:
+    """The note for column names that carry their groups (``grouped_cells``; ``line``: the last line of
+    groups, 1-based, ``lines`` of them; ``stored``: every column's stored name). Pure."""
+    under = [name for name, group in zip(stored, groups, strict=True) if group]
+    if not under:
+        return []
+    named = list(dict.fromkeys(group for group in groups if group))
+    which = f"line {line} names" if lines <= 1 else f"lines {line - lines + 1}-{line} name"
+    return [
+        f"{which} groups of the columns below {'it' if lines <= 1 else 'them'} ({_listed(named, quote=True, most=3)}): each column "
+        f"under one is stored with the group's name first, as {_listed(under, most=4)}; add --plain-header to "
+        "store the header's names alone"
+    ]
+
+
 def safe_column_names(
     originals: Sequence[str], *, reserved: Container[str] = (), cells: Sequence[str] = ()
 ) -> list[str]:

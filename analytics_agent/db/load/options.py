@@ -92,6 +92,9 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
     keep_label_rows: bool = False
     """Rows under the header that label or describe the columns (``settle.header_rows``) are loaded as
     rows, said and marked; by default they are left out."""
+    plain_header: bool = False
+    """The header's own names alone: a line of column groups right above it (``--skip`` past it) is not
+    put before the names of the columns under each group (``read.titles.group_of_each``)."""
 
     def csv_only_options(self) -> list[str]:
         used = {
@@ -105,6 +108,7 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
             "--skip-bad-rows": self.skip_bad_rows,
             "--negative": self.negative is not None,
             "--keep-label-rows": self.keep_label_rows,
+            "--plain-header": self.plain_header,
             "--comment": self.comment is not None,
             "--skip": self.skip is not None,
             "--quote": self.quote is not None,
@@ -261,6 +265,12 @@ class Dialect(NamedTuple):
     """The delimiter named by the file's first line, Excel's ``sep=;`` (skipped, and said)."""
     header_cells: tuple[str, ...] = ()
     """The header line's own cells, when DuckDB renamed some (an empty one ``column0``, a repeat ``a_1``)."""
+    column_groups: tuple[str, ...] = ()
+    """The groups lines of column groups right above the header name over each column ("" for none;
+    ``read.column_groups.group_of_each``), put before its name; empty without such a line or with
+    --plain-header."""
+    group_lines: int = 0
+    """How many lines above the header name ``column_groups``."""
     hex_seen: bool = False
     """A field of the first block is a hexadecimal number (``0x1A``): DuckDB stores such as integers."""
     describing: bool = False

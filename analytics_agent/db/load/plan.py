@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.load.names import safe_column_names
+from analytics_agent.db.load.names import grouped_cells, safe_column_names
 from analytics_agent.db.load.options import (
     NO_PAIRS,
     Dialect,
@@ -98,7 +98,10 @@ def build_plan(
 ) -> Plan:
     """The CSV plan from the sniffed columns; ``batch``: the write's bytes per thread. Pure."""
     originals = list(sniffed)
-    safe = safe_column_names(originals, reserved=reserved, cells=dialect.header_cells)
+    cells = dialect.header_cells
+    if dialect.column_groups:  # the names under a line of column groups carry them
+        cells = grouped_cells(cells or tuple(originals), dialect.column_groups)
+    safe = safe_column_names(originals, reserved=reserved, cells=cells)
     overrides = map_type_overrides(options.types, originals, safe)
     formats = map_type_overrides(
         options.column_date_formats, originals, safe, flag="--date-format", upper=False

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import Written, get_profile, own_table_types, store_profile, written_tables
-from analytics_agent.db.load.names import header_renames
+from analytics_agent.db.load.names import grouped_cells, groups_note, header_renames
 from analytics_agent.db.load.options import Input, LoadOptions
 from analytics_agent.db.load.plan import Plan, excel_note
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
@@ -53,7 +53,11 @@ Done = tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relatio
 
 def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
     cells = (plan.dialect.header_cells if plan.dialect else ()) or plan.originals
-    return header_renames(cells, plan.originals, plan.safe)
+    if plan.dialect is None or not plan.dialect.column_groups:
+        return header_renames(cells, plan.originals, plan.safe)
+    groups = plan.dialect.column_groups
+    notes, own = header_renames(grouped_cells(cells, groups), plan.originals, plan.safe)
+    return groups_note(plan.dialect.skip, groups, plan.safe, plan.dialect.group_lines) + notes, own
 
 
 class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost

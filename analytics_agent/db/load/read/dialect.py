@@ -17,6 +17,7 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.load.options import Dialect, LoadOptions, duckdb_path, sniff_sql
+from analytics_agent.db.load.read.column_groups import group_of_each
 from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
     agreeing_delimiter,
@@ -141,7 +142,18 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         )
         if header
         else (),
+        **(_column_groups(peeked.text, sniffed["Delimiter"], quote, len(columns), options) if header else {}),
     )
+
+
+def _column_groups(text: str, delimiter: str, quote: str, width: int, options: LoadOptions) -> dict[str, Any]:
+    """The ``Dialect`` fields of the groups over each column when ``--skip`` starts at a header below lines
+    of column groups (``column_groups.group_of_each``); asked only then, and not under --plain-header or
+    --comment (whose lines --skip does not count). Pure."""
+    if not options.skip or options.plain_header or options.comment:
+        return {}
+    groups, lines = group_of_each(text, delimiter, quote, options.skip)
+    return {"column_groups": groups, "group_lines": lines} if len(groups) == width else {}
 
 
 def _first_line_layout(

@@ -301,3 +301,14 @@ def trailing_empty_fields(text: str, delimiter: str, quote: str, width: int, *, 
         return any(len(row) > width and not any(f.strip() for f in row[width:]) for row in rows)
     except csv.Error:
         return False
+
+
+def name_like(cell: str) -> bool:
+    """A header cell: it holds a letter and is no number (``Betrag (EUR)``, not ``1e5`` or ``2024-01-02``). Pure."""
+    if not any(c.isalpha() for c in cell):
+        return False
+    try:
+        float(cell)
+    except ValueError:
+        return not cell[:1].isdigit()
+    return False

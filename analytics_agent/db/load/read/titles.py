@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from analytics_agent.db.load.read.column_groups import column_groups, groups_over, sparse_groups
 from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
     csv_rows,
     field_widths,
+    name_like,
     short_line,
     whole_lines,
 )
@@ -26,23 +28,49 @@ def title_above_header(text: str, delimiter: str, quote: str, skipped: int) -> s
     than the header below them, and the records after it (at least one) have as many as it has; None when
     they are not. Pure."""
     found = _titled(text, delimiter, quote, skipped)
-    return _title_refusal(skipped, found[0], found[1]) if found else None
+    return _title_refusal(skipped, *found) if found else None
 
 
-def _titled(text: str, delimiter: str, quote: str, skipped: int) -> tuple[str, int] | None:
-    """``title_above_header``'s test: the first line and the header's width when the ``skipped`` first
-    lines are a title above the header, else None. Pure."""
+def _titled(text: str, delimiter: str, quote: str, skipped: int) -> tuple[str, int, list[str]] | None:
+    """``title_above_header``'s test: the first line, the header's width and the names of a line of column
+    groups right above it (``column_groups``) when the ``skipped`` first lines are a title above the
+    header, else None. Lines as wide as the header count among them only when they fill at most half
+    their fields (the lines ``past_sparse_lines`` goes past). Pure."""
     lines = _records(whole_lines(text, skipped + 12), quote)[: skipped + 4]
     if not 1 <= skipped <= MOST_TITLE_LINES or len(lines) < skipped + 2:
         return None
     widths = field_widths(lines, delimiter, quote)
     header = widths[skipped]
     records = [w for line, w in zip(lines[skipped + 1 :], widths[skipped + 1 :], strict=True) if line.strip()]
-    if header < 2 or not records or any(w != header for w in records) or max(widths[:skipped]) >= header:
+    if header < 2 or not records or any(w != header for w in records):
+        return None
+    if max(widths[:skipped]) >= header and not _sparse_above(lines[: skipped + 1], widths, delimiter, quote):
         return None
     if skipped == 1 and 1 < widths[0] == header - 1:  # a header without the row names' column (R's write.csv)
         return None
-    return lines[0], header
+    groups = (
+        column_groups(lines[skipped - 1], lines[skipped], delimiter, quote) if widths[skipped - 1] > 1 else []
+    )
+    return lines[0], header, groups
+
+
+def _sparse_above(lines: list[str], widths: list[int], delimiter: str, quote: str) -> bool:
+    """Whether each of ``lines`` above the last (the header) is narrower than it, or as wide and filled in
+    at most half its fields (an ERP's key-value line padded to the table's width, a line of column
+    groups), the header naming every field. Pure."""
+    import csv
+
+    try:
+        rows = [[cell.strip() for cell in row] for row in csv_rows(lines, delimiter, quote)]
+    except csv.Error:
+        return False
+    header = rows[-1]
+    if len(rows) != len(lines) or not all(map(name_like, header)):
+        return False
+    return all(
+        width < len(header) or (width == len(header) and 2 * sum(map(bool, sparse_groups(row))) <= width)
+        for row, width in zip(rows[:-1], widths, strict=False)
+    )
 
 
 def widest_title(text: str, quote: str, delimiters: Sequence[str]) -> tuple[int, str] | None:
@@ -57,12 +85,12 @@ def widest_title(text: str, quote: str, delimiters: Sequence[str]) -> tuple[int,
         skipped = next((n for n in range(1, MOST_TITLE_LINES + 1) if _titled(text, delimiter, quote, n)), 0)
         if not skipped:
             continue
-        start = table_start(text, delimiter, quote, skipped)
+        start = header_start(text, delimiter, quote, skipped)
         found = _titled(text, delimiter, quote, start)
         if found is None:
             start, found = skipped, _titled(text, delimiter, quote, skipped)
         if found is not None and (best is None or (found[1], -start) > best[:2]):
-            best = (found[1], -start, _title_refusal(start, found[0], found[1]))
+            best = (found[1], -start, _title_refusal(start, *found))
     return (best[0], best[2]) if best else None
 
 
@@ -81,9 +109,23 @@ def _records(lines: list[str], quote: str) -> list[str]:
     return records
 
 
-def _title_refusal(skipped: int, first: str, width: int) -> str:
+def _title_refusal(skipped: int, first: str, width: int, groups: Sequence[str] = ()) -> str:
     """The refusal naming the ``skipped`` lines above a header of ``width`` fields (``first`` the first of
-    them) and the --skip that starts at it. Pure."""
+    them; ``groups``: the names of a line of column groups right above the header, the last of them) and
+    the --skip that starts at it. Pure."""
+    if groups:
+        groups = list(dict.fromkeys(groups))  # each once: ``Insgesamt`` over each year's columns
+        named = ", ".join(map(repr, groups[:3])) + (", …" if len(groups) > 3 else "")
+        kinds = f"line {skipped} is a line of column groups ({named})"
+        if skipped > 1:
+            which = (
+                "line 1 is a title or note" if skipped == 2 else f"lines 1-{skipped - 1} are a title or notes"
+            )
+            kinds = f"{which} ({short_line(first.lstrip(chr(0xFEFF)))}) and {kinds}"
+        return (
+            f"{kinds} above the header (line {skipped + 1}, {width} fields, its names under the groups); add "
+            f"--skip {skipped} to start at the header"
+        )
     which = "line 1 is a title or note" if skipped == 1 else f"lines 1-{skipped} are a title or notes"
     return (
         f"{which} ({short_line(first.lstrip(chr(0xFEFF)))}) above the header (line {skipped + 1}, {width} fields); add "
@@ -109,6 +151,12 @@ def table_start(text: str, delimiter: str, quote: str, first: int) -> int:
     return first
 
 
+def header_start(text: str, delimiter: str, quote: str, first: int) -> int:
+    """The header's line from ``first`` on: where the table starts (``table_start``), past the sparse lines
+    at its top (``past_sparse_lines``: a line of column groups above the names). Pure."""
+    return past_sparse_lines(text, delimiter, quote, table_start(text, delimiter, quote, first))
+
+
 _MOST_PADDED_LINES = 30
 """Lines of one value each above a header: a padded title block may be longer than a title (WeChat Pay's
 bill has 16: nickname, period, export time, counts and sums, three notes, a banner)."""
@@ -127,10 +175,10 @@ def past_sparse_lines(text: str, delimiter: str, quote: str, start: int) -> int:
         return start
     for at, row in enumerate(rows[:MOST_TITLE_LINES], start=start):
         filled = sum(1 for cell in row if cell)
-        if 2 * filled <= len(row):
-            continue  # a sparse line, or a blank one
+        if 2 * filled <= len(row) or 2 * sum(map(bool, sparse_groups(row))) <= len(row):
+            continue  # a sparse line, a blank one, or a line of groups each name repeated over its columns
         below = rows[at - start + 1] if at - start + 1 < len(rows) else []
-        named = filled == len(row) and all(map(_name_like, row))
+        named = filled == len(row) and all(map(name_like, row))
         if at > start and named and len(below) == len(row) and any(c.isdigit() for c in "".join(below)):
             return at
         return start
@@ -162,12 +210,13 @@ def padded_title(text: str, delimiter: str, quote: str) -> str | None:
             return None
         if not any(len(row) == width and sum(1 for c in row if c) >= 2 for row in below):
             return None
-        if not all(_name_like(cell) for cell in rows[start][unnamed:named]):
+        if not all(name_like(cell) for cell in rows[start][unnamed:named]):
             return None  # a record under a header with empty names (``id,,`` over ``1,2,3``), not a header
         if not any(filled[:start]):
             return None  # empty lines alone: DuckDB skips those itself
         title = next(row for row in rows if any(row))
-        return _title_refusal(start, next(c for c in title if c), width)
+        groups = groups_over(rows[start - 1], rows[start])
+        return _title_refusal(start, next(c for c in title if c), width, groups)
     return None
 
 
@@ -178,7 +227,7 @@ def _pivot_pair(rows: list[list[str]], at: int) -> bool:
     naming more fields (the corner above the header, ``Sum of Net Sales,Column Labels,,``). Pure."""
 
     def pair(row: list[str]) -> bool:
-        return len(row) > 2 and _name_like(row[0]) and bool(row[1]) and not any(row[2:])
+        return len(row) > 2 and name_like(row[0]) and bool(row[1]) and not any(row[2:])
 
     if not pair(rows[at]):
         return False
@@ -187,13 +236,13 @@ def _pivot_pair(rows: list[list[str]], at: int) -> bool:
     if named is None:
         return False
     if named:
-        return len(named) > 2 and all(map(_name_like, named))
+        return len(named) > 2 and all(map(name_like, named))
     table = next((row for row in rows[end + 1 :] if any(row)), [])  # what the blank line closes on
     return pair(table) or sum(1 for cell in table if cell) > 2
 
 
 def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> bool:
-    """Whether the first line is column names over records: every cell a name (``_name_like``), none
+    """Whether the first line is column names over records: every cell a name (``name_like``), none
     twice, and two or more columns whose every value below holds a digit (numbers DuckDB reads as text,
     ``16.781,12``, so its sniffer saw no header in a file of text columns); ``skip``: the lines above
     it. Pure."""
@@ -207,7 +256,7 @@ def names_over_numbers(text: str, delimiter: str, quote: str, skip: int = 0) -> 
     if len(rows) < 3:
         return False
     names = [c for c in rows[0] if c]
-    if len(names) < 2 or len(set(names)) < len(names) or not all(map(_name_like, names)):
+    if len(names) < 2 or len(set(names)) < len(names) or not all(map(name_like, names)):
         return False
     digits = 0
     for i, name in enumerate(rows[0]):
@@ -224,17 +273,6 @@ def _trimmed(row: list[str]) -> list[str]:
     return row
 
 
-def _name_like(cell: str) -> bool:
-    """A header cell: it holds a letter and is no number (``Betrag (EUR)``, not ``1e5`` or ``2024-01-02``). Pure."""
-    if not any(c.isalpha() for c in cell):
-        return False
-    try:
-        float(cell)
-    except ValueError:
-        return not cell[:1].isdigit()
-    return False
-
-
 def title_block(text: str, quote: str, *, onward: bool = True) -> str | None:
     """``title_above_header``'s refusal for a file DuckDB read as one column because its first lines (a
     report's title, a blank line) hold no delimiter: the first count of lines, and the delimiter, under
@@ -244,7 +282,7 @@ def title_block(text: str, quote: str, *, onward: bool = True) -> str | None:
         for delimiter in CANDIDATE_DELIMITERS:
             title = title_above_header(text, delimiter, quote, skipped)
             if title is not None and onward:
-                start = table_start(text, delimiter, quote, skipped)
+                start = header_start(text, delimiter, quote, skipped)
                 title = title_above_header(text, delimiter, quote, start) or title
             if title is not None:
                 return title

@@ -70,7 +70,10 @@ def odd_value_notes(
     odd, marked = _fitting(counts)
     candidates = {c: kind for c, kind in {**odd, **marked}.items() if c not in text_marked}
     listed: dict[tuple[str, str], tuple[int, list[str]]] = {}  # odd values counted, for the notes too
-    stat, stat_notes = _stat_marked(conn, table, candidates, decimal, rows, marks_seen, listed)  # not odd
+    told = "" if decimal else next(iter(comma_read), "")  # the file's own decimal comma (``4.648.186``)
+    stat, stat_notes = _stat_marked(
+        conn, table, candidates, decimal, rows, (marks_seen, told), listed
+    )  # not odd
     odd, marked = _without(odd, stat), _without(marked, stat)
     odd |= _markers(conn, table, marked, rows, decimal)
     numbers_only = [
@@ -129,7 +132,7 @@ def _stat_marked(
     kinds: dict[str, str],
     decimal: str | None,
     rows: int | None,
-    seen: bool,
+    seen: tuple[bool, str],
     listed: dict[tuple[str, str], tuple[int, list[str]]],
 ) -> tuple[list[str], list[str]]:
     """``stat_marks.settle_stat_marks`` on the columns a quarter or more of whose values are numbers and
@@ -137,8 +140,9 @@ def _stat_marked(
     which ``columns._stat_marks`` reads. Only where each of a column's three commonest odd values may be
     a mark (``stat_symbols.may_mark``): weather.csv's ``T`` for a trace of rain cannot, and counting its
     marks cost the load 5 ms of CPU. The odd values counted go to ``listed`` (the notes read them).
-    Counted over the sample first, the columns it leaves whole. Returns the columns converted or said to
-    read either way (``1.234``), and the notes."""
+    Counted over the sample first, the columns it leaves whole. ``seen``: whether a column of marks was
+    converted already, and a column the amount check read with a decimal comma ("" for none). Returns the
+    columns converted or said to read either way (``1.234``), and the notes."""
     doubles = {name: kind for name, kind in kinds.items() if kind == "DOUBLE"}
     if not doubles:
         return [], []
@@ -152,7 +156,7 @@ def _stat_marked(
     sample = (
         None if rows is not None and rows <= SAMPLE_ROWS else first_rows(table, columns, SAMPLE_ROWS, rows)
     )
-    marked = settle_stat_marks(conn, table, columns, decimal, sample=sample, seen=seen)
+    marked = settle_stat_marks(conn, table, columns, decimal, sample=sample, seen=seen[0], file_comma=seen[1])
     return marked.converted + marked.either, marked.notes + marked.either_notes
 
 

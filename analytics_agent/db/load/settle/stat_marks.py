@@ -263,12 +263,14 @@ def settle_stat_marks(
     *,
     sample: str | None = None,
     seen: bool = False,
+    file_comma: str = "",
 ) -> Marked:
     """Convert each of ``columns`` that is numbers with an office's marks (``read_as``, ``corroborated``)
     to BIGINT or DOUBLE. A column whose numbers read either way (``1,234``) reads as another of them
     shows its decimal mark; else it stays text, said with the ``--decimal`` for each reading. ``sample``:
     a relation of the table's first rows (``odd_values.first_rows``), counted first so that only the
-    columns it leaves are read whole."""
+    columns it leaves are read whole. ``file_comma``: a column of the file the amount check read with a
+    decimal comma (``4.648.186``, ``1.234,56``): numbers that read either way read so too (said)."""
     if sample is not None and columns:
         first = mark_counts(conn, sample, columns)
         columns = [c for c in columns if read_as(first[c], decimal) is not None]
@@ -284,6 +286,11 @@ def settle_stat_marks(
         readings = {n: (r._replace(mark=r.mark or next(iter(shown))), c) for n, (r, c) in readings.items()}
     readings = corroborated(readings, seen)
     either = {n: c for n, (r, c) in readings.items() if not r.mark}
+    told = {}
+    if either and file_comma and not shown:  # the file's other numbers say how it writes them
+        told = {n: readings[n][1] for n in either}
+        readings = {n: (r._replace(mark=r.mark or ","), c) for n, (r, c) in readings.items()}
+        either = {}
     readings = {n: found for n, found in readings.items() if n not in either}
     for name, (reading, _) in readings.items():
         col = quote_ident(name)
@@ -291,7 +298,22 @@ def settle_stat_marks(
             f"ALTER TABLE {quote_ident(table)} ALTER {col} TYPE {reading.kind} USING {value_sql(col, reading)}"
         )
     commas = [n for n, (reading, _) in readings.items() if reading.mark == ","]
-    return Marked(list(readings), marks_notes(readings), list(either), either_note(either), commas)
+    notes = marks_notes(readings) + told_note(told, file_comma)
+    return Marked(list(readings), notes, list(either), either_note(either), commas)
+
+
+def told_note(columns: Mapping[str, Counts], file_comma: str) -> list[str]:
+    """The line for the columns of numbers with an office's marks that read either way (``12.345``), read
+    with a decimal comma as ``file_comma``'s numbers are (``settle_stat_marks``). Pure."""
+    if not columns:
+        return []
+    example = next((c.example for c in columns.values() if c.example is not None), "")
+    read = f"{example!r} -> {example.replace('.', '').replace(',', '.')}, " if example else ""
+    return [
+        f"{', '.join(columns)}: numbers that read either way read with a decimal comma ({read}the points "
+        f"grouping thousands), as {file_comma}'s numbers are written; add --decimal '.' to read the points as "
+        "decimals"
+    ]
 
 
 def either_note(columns: Mapping[str, Counts]) -> list[str]:

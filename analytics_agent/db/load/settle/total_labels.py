@@ -8,7 +8,7 @@ import re
 from analytics_agent.db.load.settle.plain_words import may_hold
 
 TOTAL_LABEL = (
-    r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|total g[ée]n[ée]ral|(eind)?totaal|totale"
+    r"(?i)(grand[ _-]?)?totals?|sum|summe|gesamt(summe|ergebnis)?|insgesamt|total g[ée]n[ée]ral|(eind)?totaal|totale"
     r"|suma|razem|summa|totalt|итого|всего|обороти|обороты|обороти за период|обороты за период|合計|総計|合计|总计|總計"
     r"|小計|小计|共計|共计|합계|소계|총계"
     r"|totales|celkem|celkom|összesen|yhteensä|toplam|σύνολα|σύνολο|i alt|в[сc]ього|razem|ukupno|skupaj|kopā"
@@ -18,7 +18,7 @@ TOTAL_LABEL = (
 German Excel's pivot writes ``Gesamtergebnis``, Japanese ``合計``, Czech ``Celkem``, Greek ``Σύνολα``; a
 subtotal's ``小計`` (Chinese, Japanese: a Taiwanese bill's last row) and Korean ``소계`` count too."""
 _SUBTOTAL_WORDS = (
-    r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|ergebnis|итого|всего|razem|suma|summa|totaal"
+    r"sub[ _-]?totals?|zwischensumme|totals?|summe|gesamt|insgesamt|ergebnis|итого|всего|razem|suma|summa|totaal"
     r"|toplam[ıi]?|yhteensä|(mind)?összesen|celkem|celkom|ukupno|skupaj|kokku|totalt|i alt|σύνολο|rulaj"
     r"|общо|обороти|обороты|apgrozījums|apyvarta|käive"
 )
