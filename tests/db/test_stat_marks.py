@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from analytics_agent.db.load.settle.stat_marks import Counts, Reading, corroborated, marked_columns, read_as
+from analytics_agent.db.load.settle.stat_first import marked_columns
+from analytics_agent.db.load.settle.stat_marks import Counts, Reading, corroborated, read_as
 from analytics_agent.db.load.settle.stat_symbols import may_hold_marks, may_mark
 from tests.db.loaded import load_text as _load
 from tests.db.loaded import stored_rows as _rows

@@ -16,8 +16,9 @@ from typing import Any
 
 import duckdb
 
-from analytics_agent.db.load.options import Dialect, LoadOptions, duckdb_path, sniff_sql
+from analytics_agent.db.load.options import Dialect, LoadOptions, sniff_sql
 from analytics_agent.db.load.read.column_groups import group_of_each
+from analytics_agent.db.load.read.first_line import first_line
 from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
     agreeing_delimiter,
@@ -44,7 +45,6 @@ from analytics_agent.db.rows import first_row
 from analytics_agent.errors import LoadError
 
 _SHOWN = {"\t": "\\t"}
-_UNIT_SEPARATOR = "\x1f"  # never in a header line, so the whole line reads as one value
 _NO_LAYOUT = (
     "{label}: DuckDB could not work out its layout; give --delimiter (and --no-header if the first line "
     "is data) and check that every line has the same number of fields"
@@ -344,33 +344,6 @@ def likely_delimiter(line: str) -> str | None:
     counts = {d: field_count(line, d) - 1 for d in CANDIDATE_DELIMITERS}
     best = max(counts, key=lambda d: counts[d])
     return best if counts[best] > 0 else None
-
-
-def first_line(
-    conn: duckdb.DuckDBPyConnection, path: Path, options: LoadOptions, label: str | None = None
-) -> str:
-    """The file's first line as text, read by DuckDB (so .gz, .zst and --encoding work as in the load).
-    ``label``: the file's name in a message (``path`` may be a copy, unpacked)."""
-    params: list[Any] = [duckdb_path(path), _UNIT_SEPARATOR]
-    encoding = ""
-    if options.encoding:
-        encoding, params = ", encoding = ?", [*params, options.encoding]
-    skip = f", skip = {int(options.skip or 0)}"
-    if options.comment:
-        encoding, params = f"{encoding}, comment = ?", [*params, options.comment]
-    if options.max_line_size:
-        skip += f", max_line_size = {int(options.max_line_size)}"
-    try:
-        row = conn.execute(
-            "SELECT line FROM read_csv(?, auto_detect = false, header = false, delim = ?, quote = '', "
-            f"escape = '', columns = {{'line': 'VARCHAR'}}, strict_mode = false{encoding}{skip}) LIMIT 1",
-            params,
-        ).fetchone()
-    except duckdb.Error as exc:  # not UTF-8 past the peeked block, or unreadable: said in one line
-        from analytics_agent.db.load.reader_errors import explain_load_error  # error path only
-
-        raise LoadError(explain_load_error(str(exc), [path], label=label or path.name)) from None
-    return (row[0] or "") if row else ""
 
 
 def _sniff(

@@ -254,7 +254,8 @@ def _stat_marks(
     read with a decimal comma."""
     if not any(map(may_hold_marks, probe.values())):  # rare: kept off other loads
         return [], [], []
-    from analytics_agent.db.load.settle.stat_marks import marked_columns, settle_stat_marks
+    from analytics_agent.db.load.settle.stat_first import marked_columns
+    from analytics_agent.db.load.settle.stat_marks import settle_stat_marks
 
     # numbers read either way (1,234) are said by the checks below, which name such columns anyway
     marked = settle_stat_marks(conn, table, marked_columns(probe), decimal)

@@ -16,9 +16,7 @@ numbers (one ``X`` among 1, 2, 3 may be anything), only beside other columns tha
 
 # no ``from __future__ import annotations``: a NamedTuple's string annotations are each compiled when the
 # class is made (its fifteen fields: 0.4 ms of a load that imports this module)
-import re
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import NamedTuple
 
 import duckdb
@@ -42,7 +40,7 @@ NUMBER = {
 }
 """A number read with a decimal point (thousands grouped with commas or spaces) or a decimal comma
 (grouped with points or spaces), as the offices' English and French, Spanish or Nordic tables write it."""
-_COLON = f":(?: ?[{EUROSTAT_FLAGS}]{{1,3}})?"
+COLON = f":(?: ?[{EUROSTAT_FLAGS}]{{1,3}})?"
 _EUROSTAT_TAIL = f"[0-9] +[{EUROSTAT_FLAGS}]{{1,3}}$"
 _SURE_TAIL = (
     f"[0-9] ?(?:\\[(?:{'|'.join(GSS_FLAGS)})\\])+$"  # the GSS shorthand: only offices write it so
@@ -51,10 +49,10 @@ _SURE_TAIL = (
 _STAR_TAIL = "[0-9] ?[*]{1,3}$"
 """An asterisk after a number, one to three (ELSTAT's and others' provisional ``36.758.620*``): a flag
 like Eurostat's, standing beside another of an office's marks (``corroborated``)."""
-_FLAG_TAIL = f"{_EUROSTAT_TAIL}|{_SURE_TAIL}|{_STAR_TAIL}"
-_STRIP = "(?: *(?:\\[[a-z]{1,3}\\])+| *[A-Za-z]{1,3}| *[*]{1,3})$"
+FLAG_TAIL = f"{_EUROSTAT_TAIL}|{_SURE_TAIL}|{_STAR_TAIL}"
+STRIP = "(?: *(?:\\[[a-z]{1,3}\\])+| *[A-Za-z]{1,3}| *[*]{1,3})$"
 """What a flag's removal takes off the end of a value (any letters, any shorthand): the value is read so
-only once ``_FLAG_TAIL`` has matched each value whose end it takes."""
+only once ``FLAG_TAIL`` has matched each value whose end it takes."""
 _WHOLE = "[+-]?[0-9]{1,18}"
 _EITHER = "[+-]?[0-9]{1,3}[.,][0-9]{3}"
 """A number both marks read, to different numbers (``1,234``: 1234 or 1.234)."""
@@ -113,13 +111,13 @@ def _symbol(value: str) -> str:
     """SQL: whether a trimmed value is a missing-value symbol."""
     symbols = ", ".join(map(literal, MISSING))
     return (
-        f"({value} IN ({symbols}) OR (starts_with({value}, ':') AND regexp_full_match({value}, '{_COLON}')))"
+        f"({value} IN ({symbols}) OR (starts_with({value}, ':') AND regexp_full_match({value}, '{COLON}')))"
     )
 
 
 def _core(value: str) -> str:
     """SQL: a trimmed value with its flag taken off."""
-    return f"rtrim(regexp_replace({value}, {literal(_STRIP)}, ''))"
+    return f"rtrim(regexp_replace({value}, {literal(STRIP)}, ''))"
 
 
 def _count_sql() -> list[str]:
@@ -136,7 +134,7 @@ def _count_sql() -> list[str]:
         f"count(CASE WHEN regexp_full_match(k, {literal(NUMBER[','])}) THEN 1 END)",
         f"count(CASE WHEN regexp_full_match(k, '{_EITHER}') THEN 1 END)",
         "count(f)",
-        f"count(CASE WHEN f IS NOT NULL AND regexp_matches(v, {literal(_FLAG_TAIL)}) THEN 1 END)",
+        f"count(CASE WHEN f IS NOT NULL AND regexp_matches(v, {literal(FLAG_TAIL)}) THEN 1 END)",
         f"count(CASE WHEN f IS NOT NULL AND regexp_matches(v, {literal(_SURE_TAIL)}) THEN 1 END)",
         f"count(CASE WHEN regexp_full_match(k, '{_WHOLE}') THEN 1 END)",
         "count(CASE WHEN regexp_matches(k, '^[+-]?0[0-9]|[0-9]{16}') THEN 1 END)",
@@ -365,43 +363,3 @@ def _shown(values: Sequence[str], most: int = 6) -> str:
     """The values quoted, the first ``most`` of them. Pure."""
     shown = ", ".join(map(repr, values[:most]))
     return shown + (", …" if len(values) > most else "")
-
-
-@cache
-def _first() -> dict[str, re.Pattern[str]]:
-    """The first values' reading, in Python: compiled on first use (the odd values' check of a column of
-    numbers imports this module and reads none: 0.8 ms)."""
-    return {
-        "number": re.compile(f"(?:{NUMBER['.']})|(?:{NUMBER[',']})"),
-        "colon": re.compile(_COLON),
-        "tail": re.compile(_FLAG_TAIL),
-        "strip": re.compile(_STRIP),
-    }
-
-
-_MISSING = frozenset(MISSING)
-
-
-def _marked(value: str) -> bool | None:
-    """Whether a first value is an office's mark (a symbol, a flagged number), False for a plain number,
-    None for any other value. Pure."""
-    text, first = value.strip(" "), _first()
-    if text in _MISSING or first["colon"].fullmatch(text):
-        return True
-    if first["number"].fullmatch(text):
-        return False
-    core = first["strip"].sub("", text).rstrip(" ")
-    if core != text and first["tail"].search(text) and first["number"].fullmatch(core):
-        return True
-    return None
-
-
-def marked_columns(probe: Mapping[str, Sequence[str]]) -> list[str]:
-    """The columns whose first values are numbers, flagged numbers or symbols, some of them marked: only
-    these are counted whole. Pure."""
-    found = []
-    for name, values in probe.items():
-        marks = [_marked(v) for v in values]
-        if marks and None not in marks and any(marks):
-            found.append(name)
-    return found
