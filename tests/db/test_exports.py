@@ -549,6 +549,16 @@ def test_units_grouped_with_commas_read_as_the_files_amounts_read(tmp_path: Path
     assert _rows(tmp_path, "SELECT units FROM t") == [(2.018,), (41.0,), (1.525,), (816.0,)]
 
 
+def test_the_value_that_shows_the_files_mark_is_the_one_named(tmp_path: Path) -> None:
+    """KT's bill (held-out round fourteen): ``11,000원`` reads either way; ``1,166,000원`` further down the
+    same column shows the commas group thousands. The note named the first as the proof that the column
+    'writes a decimal point', which it does not."""
+    text = 'month,base,calls\n04,"11,000원",210원\n05,"33,000원","1,600원"\n06,"1,166,000원",90원\n'
+    summary = _load(tmp_path, "kt.csv", text)
+    (note,) = [n for n in summary.notes if n.startswith("calls:")]
+    assert "as base ('1,166,000원') shows" in note, note
+
+
 def test_units_grouped_with_commas_alone_are_named_not_kept_text_silently(tmp_path: Path) -> None:
     """With no other column to tell, the column stays text and the load says so, naming both readings."""
     summary = _load(tmp_path, "units.csv", 'brand,units\nA,"2,018"\nB,41\nC,"1,525"\nD,816\nE,9\n')

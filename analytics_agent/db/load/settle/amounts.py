@@ -280,20 +280,29 @@ def read_amounts(
             notes.append(_odd_note(conn, relation, name, counts, decision) if odd else decision.why)
             noted.append(name)
     if grouped and witness is not None:
-        notes.append(_grouped_note(grouped, *witness, _example(probe[witness[1]])))
+        notes.append(_grouped_note(grouped, *witness, _proof(probe[witness[1]], witness[0])))
     return readings, notes, noted
 
 
-def _grouped_note(grouped: Sequence[tuple[str, str]], mark: str, witness: str, written: str) -> str:
+def _grouped_note(grouped: Sequence[tuple[str, str]], mark: str, witness: str, written: str | None) -> str:
     """The columns whose values read either way (``2,018``), read as another column of the file shows
-    its decimal mark, and the option that reads them the other way. Pure."""
+    its decimal mark (``written``: a value of it that reads one way only, if its first values hold one),
+    and the option that reads them the other way. Pure."""
     example = grouped[0][1]
-    other, point = ("," if mark == "." else "."), "point" if mark == "." else "comma"
+    other = "," if mark == "." else "."
+    proof = f"{witness} ({written!r})" if written else witness
     return (
         f"{', '.join(n for n, _ in grouped)}: {example!r} read as {shown(read_amount(example, mark))}, "
-        f"{other!r} grouping thousands, as {witness} ({written!r}) writes a decimal {point}; add --decimal "
-        f"{other!r} to read {other!r} as the decimal mark"
+        f"{other!r} grouping thousands, as {proof} shows; add --decimal {other!r} to read {other!r} as the "
+        "decimal mark"
     )
+
+
+def _proof(values: Sequence[str], mark: str) -> str | None:
+    """A value that reads with ``mark`` as the decimal mark only: it holds the mark (``119,869.20``) or
+    two of the other (``1,166,000원``, which ``11,000원`` beside it does not show). Pure."""
+    other = "," if mark == "." else "."
+    return next((v for v in values if mark in v or v.count(other) >= 2), None)
 
 
 def _counts(
