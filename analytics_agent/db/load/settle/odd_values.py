@@ -180,7 +180,8 @@ def _markers(
     conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], rows: int | None, decimal: str | None
 ) -> dict[str, str]:
     """Those of ``kinds`` (column -> the type a quarter of its values fit at least) whose other values are at most two
-    distinct words without a digit, over the sample: a marker, however often a file writes it."""
+    distinct words without a digit, over the sample: a marker, however often a file writes it. Not where
+    the words name things (``_named_things``)."""
     if not kinds:
         return {}
     parts = []
@@ -189,11 +190,29 @@ def _markers(
         odd = odd_sql(col, kind, decimal)
         parts.append(
             f"count(DISTINCT {col}) FILTER (WHERE {odd}) <= 2 AND "
-            f"coalesce(bool_and(regexp_full_match({col}, '{_MARKER}')) FILTER (WHERE {odd}), false)"
+            f"coalesce(bool_and(regexp_full_match({col}, '{_MARKER}')) FILTER (WHERE {odd}), false) AND NOT "
+            + _named_things(col, kind, odd)
         )
     source = first_rows(table, list(kinds), SAMPLE_ROWS, rows)
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {source}"))
     return {name: kind for (name, kind), marker in zip(kinds.items(), found, strict=True) if marker}
+
+
+def _named_things(col: str, kind: str, odd: str) -> str:
+    """SQL: the odd words of a quoted column are values of their own, no missing marker (Rivilė's warehouse
+    column ``KAUNAS``, ``CENTR`` and ``01``: read as missing, two thirds of the names were lost). So when
+    the values that fit are codes (``_CODE_MARK``: with the words missing the column would still be text,
+    and the option would only lose them), or when two different words outnumber them (a column of
+    words with some numbers among them: a school's grade ``K`` and ``PK`` above ``1``-``12``). One word
+    however often (Meta's ``Ongoing``), or a few beside the numbers, stays a marker."""
+    fits = f"{col} IS NOT NULL AND NOT ({odd})"
+    codes = (
+        f"coalesce(bool_or({_CODE_MARK.format(c=col)}) FILTER (WHERE {fits}), false)"
+        if kind == "DOUBLE"  # a date's leading zero (01.02.2024) is no code
+        else "false"
+    )
+    words = f"(count(DISTINCT {col}) FILTER (WHERE {odd}) = 2 AND count(*) FILTER (WHERE {odd}) > count(*) FILTER (WHERE {fits}))"
+    return f"({codes} OR {words})"
 
 
 def _number_notes(
