@@ -161,6 +161,7 @@ class Workspace:
         drop_totals: bool = False,
         negative: str | None = None,
         keep_label_rows: bool = False,
+        keep_blank_labels: bool = False,
         timezone: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same

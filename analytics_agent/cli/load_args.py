@@ -67,6 +67,9 @@ OPTIONS = (
     Option("keep_label_rows", "--keep-label-rows", "flag",
            "Load the rows under the header that label or describe the columns (a line of labels or "
            "units, a gradebook's Points Possible) as rows; they are left out by default."),
+    Option("keep_blank_labels", "--keep-blank-labels", "flag",
+           "Keep a pivot table's blank group labels empty (the label written once, on a group's first "
+           "row, above its 'X Total' row); they are filled with the label above by default."),
     Option("negative", "--negative", "text",
            "DR or CR: in a column of amounts marked DR and CR (49.80 CR), the mark of the negative ones "
            "(DR for a bank statement, CR for a ledger's credit balances).", "MARK"),

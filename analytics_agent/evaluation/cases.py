@@ -109,6 +109,7 @@ class DataFile(BaseModel):
     drop_totals: bool = False
     negative: str | None = None
     keep_label_rows: bool = False
+    keep_blank_labels: bool = False
 
     def load_options(self) -> dict[str, Any]:
         """The options given, as ``db.load.options.load_options`` takes them (the table apart)."""

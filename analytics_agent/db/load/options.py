@@ -93,6 +93,10 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
     """Rows under the header that label or describe the columns (``settle.header_rows``) are loaded as
     rows, said and marked; by default they are left out."""
 
+    keep_blank_labels: bool = False
+    """A pivot table's blank group labels (the label written once per group, above its subtotal row) are
+    kept empty (NULL); by default they are filled with the label above (``settle.pivot_groups``)."""
+
     def csv_only_options(self) -> list[str]:
         used = {
             "--delimiter": self.delimiter is not None,
@@ -105,6 +109,7 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
             "--skip-bad-rows": self.skip_bad_rows,
             "--negative": self.negative is not None,
             "--keep-label-rows": self.keep_label_rows,
+            "--keep-blank-labels": self.keep_blank_labels,
             "--comment": self.comment is not None,
             "--skip": self.skip is not None,
             "--quote": self.quote is not None,
