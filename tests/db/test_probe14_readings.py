@@ -103,7 +103,11 @@ def test_early_years_from_text_are_read_only_under_a_name_that_says_dates(tmp_pa
 
 
 def test_dates_duckdb_reads_before_1900_under_a_date_name_are_said(tmp_path: Path) -> None:
-    summary = _load(tmp_path, "born.csv", "Name,Date of birth\n" + "".join(f"n{i},18{60 + i}-03-0{i}\n" for i in range(1, 8)))
+    summary = _load(
+        tmp_path,
+        "born.csv",
+        "Name,Date of birth\n" + "".join(f"n{i},18{60 + i}-03-0{i}\n" for i in range(1, 8)),
+    )
     assert _types(summary)["date_of_birth"] == "DATE"
     assert (
         "date_of_birth: dates from the year 1861, before 1900 (like '1861-03-01'), read as written: its name "
@@ -116,9 +120,7 @@ def test_dates_duckdb_reads_before_1900_under_a_date_name_are_said(tmp_path: Pat
 
 def test_warehouse_names_beside_codes_are_not_offered_as_missing(tmp_path: Path) -> None:
     names = ["KAUNAS", "CENTR", "01"]
-    text = "Kodas\tSandelis\tLikutis\n" + "".join(
-        f"{i:06d}\t{names[i % 3]}\t{i}.5\n" for i in range(1, 31)
-    )
+    text = "Kodas\tSandelis\tLikutis\n" + "".join(f"{i:06d}\t{names[i % 3]}\t{i}.5\n" for i in range(1, 31))
     summary = _load(tmp_path, "stock.txt", text)
     assert not any("--null" in n for n in summary.notes), summary.notes
     assert _rows(tmp_path, "SELECT count(*) FILTER (WHERE sandelis = 'KAUNAS') FROM t") == [(10,)]
@@ -139,9 +141,13 @@ def test_a_marker_beside_codes_or_a_word_alone_stays_a_marker(tmp_path: Path) ->
         for i in range(24)
     )
     summary = _load(tmp_path, "orders.csv", text)
-    assert "merchant stayed text because of 8 values like '/'; add --null '/' if it means missing" in summary.notes
-    assert "ends stayed text because of 12 values like 'Ongoing'; add --null 'Ongoing' if it means missing" in (
-        summary.notes
+    assert (
+        "merchant stayed text because of 8 values like '/'; add --null '/' if it means missing"
+        in summary.notes
+    )
+    assert (
+        "ends stayed text because of 12 values like 'Ongoing'; add --null 'Ongoing' if it means missing"
+        in (summary.notes)
     )
 
 
@@ -152,7 +158,12 @@ def test_three_decimals_are_not_doubted_when_another_column_writes_the_decimal_m
     summary = _load(tmp_path, "stock.csv", text, decimal=",")
     assert not any("has three digits after it" in n for n in summary.notes), summary.notes
     assert _rows(tmp_path, "SELECT likutis, savikaina FROM t LIMIT 1") == [(1.21, 17.7)]
-    alone = _load(tmp_path, "alone.csv", "Likutis;Kodas\n" + "".join(f"{i},210;a{i}\n" for i in range(1, 8)), decimal=",")
+    alone = _load(
+        tmp_path,
+        "alone.csv",
+        "Likutis;Kodas\n" + "".join(f"{i},210;a{i}\n" for i in range(1, 8)),
+        decimal=",",
+    )
     assert any("has three digits after it" in n for n in alone.notes)
 
 
@@ -204,6 +215,10 @@ def test_blanks_outside_a_closed_group_or_in_other_columns_are_never_filled(tmp_
     text = PIVOT.replace("South Total", "West Total").replace("\tBo\t", "\t\t")
     summary = _load(tmp_path, "Pivot.txt", text, encoding="utf-16", drop_totals=True)
     assert not any("empty cells below" in n for n in summary.notes)
-    assert _rows(tmp_path, "SELECT count(*) FILTER (WHERE region IS NULL), count(*) FILTER (WHERE rep IS NULL) FROM t")[
-        0
-    ][1] == 1
+    assert (
+        _rows(
+            tmp_path,
+            "SELECT count(*) FILTER (WHERE region IS NULL), count(*) FILTER (WHERE rep IS NULL) FROM t",
+        )[0][1]
+        == 1
+    )

@@ -100,7 +100,9 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes += self._point_thousands()
         totals = None  # the totals rows kept, as the profile says them
         if self.options.drop_totals:
-            notes, loaded, pivot = self._dropped_rows(loaded, notes + filled, units, (early, early_note, early_label))
+            notes, loaded, pivot = self._dropped_rows(
+                loaded, notes + filled, units, (early, early_note, early_label)
+            )
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
             notes, totals, pivot = self._kept_rows(loaded, notes)
         else:
@@ -154,7 +156,9 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         the profile marks for aggregate to refuse, and the label column of a footer totals row."""
         text = self.plan.text_columns
         fill = not self.options.keep_blank_labels
-        totals_notes, totals, kept = totals_row_note(self.conn, self.table, loaded, text, said=notes, fill=fill)
+        totals_notes, totals, kept = totals_row_note(
+            self.conn, self.table, loaded, text, said=notes, fill=fill
+        )
         pivot = str(totals["column"]) if totals else ""
         # a column kept text by a note below the table: --null, as the odd-value check advised, would
         # load the note as a row; the footer's note names --drop-footer instead

@@ -96,5 +96,3 @@ def within(years: tuple[int, int], others: tuple[int, int]) -> bool:
 
 def _span(years: tuple[int, int]) -> str:
     return str(years[0]) if years[0] == years[1] else f"{years[0]}-{years[1]}"
-
-

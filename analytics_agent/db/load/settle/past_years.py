@@ -31,7 +31,9 @@ def settle_past_years(
     for name in columns:
         col, fmt = quote_ident(name), formats.get(name, "%Y-%m-%d")
         low, example = first_row(
-            conn.execute(f"SELECT year(min({col})), strftime(min({col}), '{fmt}') FROM {target} WHERE isfinite({col})")
+            conn.execute(
+                f"SELECT year(min({col})), strftime(min({col}), '{fmt}') FROM {target} WHERE isfinite({col})"
+            )
         )
         if dates_named(name):
             notes.append(

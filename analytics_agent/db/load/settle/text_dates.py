@@ -77,7 +77,9 @@ def text_dates(
     notes: list[str] = []
     noted: list[str] = []
     # month periods last: their years are weighed against the other dates, read first
-    for name, (present, full, most, best) in sorted(fitting.items(), key=lambda f: formats[f[0]] == MONTH_FORMATS):
+    for name, (present, full, most, best) in sorted(
+        fitting.items(), key=lambda f: formats[f[0]] == MONTH_FORMATS
+    ):
         if not full and name in marked and (not most or most * 2 < present):
             from analytics_agent.db.load.settle.day_halves import unread_note
 
@@ -183,7 +185,11 @@ def _years_read(
 
     low = years[0]
     if 1000 <= low < dy.EARLIEST and "%Y" in chosen:
-        return ("", dy.early_said(low)) if dy.dates_named(name) else (dy.early_note(name, chosen, low, earliest), "")
+        return (
+            ("", dy.early_said(low))
+            if dy.dates_named(name)
+            else (dy.early_note(name, chosen, low, earliest), "")
+        )
     if chosen not in dy.NUMBER_MONTHS or dy.period_named(name) or dy.dates_named(name):
         return "", ""
     others = _other_years(conn, table, name)
