@@ -222,3 +222,19 @@ def test_blanks_outside_a_closed_group_or_in_other_columns_are_never_filled(tmp_
         )[0][1]
         == 1
     )
+
+
+def test_a_dropped_totals_label_leaves_no_advice_on_its_code_column(tmp_path: Path) -> None:
+    """Rivilė's ``Iš viso:`` under item codes ``000123``: once --drop-totals dropped the row, the column
+    stays text for its codes, and the note advising --drop-totals named a value no longer there."""
+    text = (
+        "Kodas\tVerte\n"
+        + "".join(f"{i:06d}\t$1,{i:03d}.50\n" for i in range(1, 12))
+        + "Iš viso:\t$11,071.50\n"
+    )
+    summary = _load(tmp_path, "stock.txt", text, drop_totals=True)
+    assert not any(n.startswith("kodas stayed text") for n in summary.notes), summary.notes
+    assert any(
+        n.startswith("--drop-totals: dropped the last row (kodas = 'Iš viso:')") for n in summary.notes
+    )
+    assert _rows(tmp_path, "SELECT count(*), min(kodas) FROM t") == [(11, "000001")]

@@ -56,6 +56,15 @@ def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
     return header_renames(cells, plan.originals, plan.safe)
 
 
+def _label_advice(note: str, columns: Sequence[str]) -> bool:
+    """Whether ``note`` advises --drop-totals for a column of ``columns`` kept text by a totals label alone
+    (``prekes_kodas stayed text because of 1 value like 'Iš viso:'``): once that row is dropped, the
+    column stays text for its codes, and the note named a value no longer there. Pure."""
+    return any(note.startswith(f"{c} stayed text because of 1 value like") for c in columns) and (
+        "add --drop-totals" in note
+    )
+
+
 class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
     """One planned load on the writer connection: the writing steps, and the explanation of a failure."""
 
@@ -132,6 +141,8 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             retyped = [label] if relabelled else []
         # the label's column was text for the label alone: what the odd-value check said of it is moot
         notes = moot_notes(notes, retyped)
+        gone = [c for c, n in ((early[2], early[1]), (label, late_note)) if c and totals_dropped(n)]
+        notes = [n for n in notes if not _label_advice(n, gone)]
         # subtotal rows a footer's stack took are gone; balance rows among the records are looked for still
         groups = find_group_sums(self.conn, self.table, plan.text_columns, subtotals=not (early[0] or late))
         dropped = [n for n in (early[1], late_note) if n]
