@@ -7,6 +7,8 @@ months or periods, or years within those of the file's other dates. Pure: the ca
 
 from __future__ import annotations
 
+import re
+
 EARLIEST = 1900
 """Years before this are read from text only under a name that says dates."""
 NUMBER_MONTHS = ("%Y-%m", "%Y/%m", "%m/%Y", "%m-%Y")
@@ -51,9 +53,13 @@ _LIFE_WORDS = ("birth", "born", "dob", "death", "died", "baptism", "geburt", "na
 
 
 def period_named(name: str) -> bool:
-    """Whether a column's name says it holds months or periods (``Month``, ``Periode``, ``会计期间``). Pure."""
+    """Whether a column's name says it holds months or periods (``Month``, ``Periode``, ``会计期间``); a
+    short word only as a word of its own (``mes``, not ``times``). Pure."""
     low = name.lower()
-    return any(word in low for word in _PERIOD_WORDS)
+    words = set(re.findall(r"[^\W\d_]+", low))
+    return any(
+        word in low if len(word) > 4 or not word.isascii() else word in words for word in _PERIOD_WORDS
+    )
 
 
 def dates_named(name: str) -> bool:
