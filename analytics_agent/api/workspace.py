@@ -162,6 +162,7 @@ class Workspace:
         negative: str | None = None,
         keep_label_rows: bool = False,
         plain_header: bool = False,
+        keep_blank_labels: bool = False,
         timezone: str | None = None,
     ) -> Loaded:
         """Load CSV or Parquet files into one table, all or nothing, as ``analytics-agent load`` (the same

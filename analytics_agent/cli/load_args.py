@@ -70,6 +70,9 @@ OPTIONS = (
     Option("plain_header", "--plain-header", "flag",
            "Store the header's own names alone, without the groups a line above it names over its "
            "columns (Insgesamt over Männer, Frauen: insgesamt_manner by default)."),
+    Option("keep_blank_labels", "--keep-blank-labels", "flag",
+           "Keep a pivot table's blank group labels empty (the label written once, on a group's first "
+           "row, above its 'X Total' row); they are filled with the label above by default."),
     Option("negative", "--negative", "text",
            "DR or CR: in a column of amounts marked DR and CR (49.80 CR), the mark of the negative ones "
            "(DR for a bank statement, CR for a ledger's credit balances).", "MARK"),

@@ -110,6 +110,7 @@ class DataFile(BaseModel):
     negative: str | None = None
     keep_label_rows: bool = False
     plain_header: bool = False
+    keep_blank_labels: bool = False
 
     def load_options(self) -> dict[str, Any]:
         """The options given, as ``db.load.options.load_options`` takes them (the table apart)."""

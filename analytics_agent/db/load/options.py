@@ -96,6 +96,10 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
     """The header's own names alone: a line of column groups right above it (``--skip`` past it) is not
     put before the names of the columns under each group (``read.titles.group_of_each``)."""
 
+    keep_blank_labels: bool = False
+    """A pivot table's blank group labels (the label written once per group, above its subtotal row) are
+    kept empty (NULL); by default they are filled with the label above (``settle.pivot_groups``)."""
+
     def csv_only_options(self) -> list[str]:
         used = {
             "--delimiter": self.delimiter is not None,
@@ -109,6 +113,7 @@ class LoadOptions(NamedTuple):  # not a dataclass: a frozen dataclass of 20 fiel
             "--negative": self.negative is not None,
             "--keep-label-rows": self.keep_label_rows,
             "--plain-header": self.plain_header,
+            "--keep-blank-labels": self.keep_blank_labels,
             "--comment": self.comment is not None,
             "--skip": self.skip is not None,
             "--quote": self.quote is not None,

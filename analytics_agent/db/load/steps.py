@@ -60,6 +60,15 @@ def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
     return groups_note(plan.dialect.skip, groups, plan.safe, plan.dialect.group_lines) + notes, own
 
 
+def _label_advice(note: str, columns: Sequence[str]) -> bool:
+    """Whether ``note`` advises --drop-totals for a column of ``columns`` kept text by a totals label alone
+    (``prekes_kodas stayed text because of 1 value like 'Iš viso:'``): once that row is dropped, the
+    column stays text for its codes, and the note named a value no longer there. Pure."""
+    return any(note.startswith(f"{c} stayed text because of 1 value like") for c in columns) and (
+        "add --drop-totals" in note
+    )
+
+
 class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
     """One planned load on the writer connection: the writing steps, and the explanation of a failure."""
 
@@ -82,7 +91,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         loaded, rejected, empty_tail, separator_notes, unrepeated, under = self._write()
         # --drop-totals before the columns settle: a label in a date column ("Total" below the dates) then
         # no longer keeps it text; once more after, for a total of amounts read as numbers only then
-        early, early_note, retyped, early_label = self._drop_totals(loaded, plan.text_columns)
+        early, early_note, retyped, early_label, filled = self._drop_totals(loaded, plan.text_columns)
         loaded -= early
         appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
         header_notes, own_names = _header_renames(plan)
@@ -104,7 +113,9 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         notes += self._point_thousands()
         totals = None  # the totals rows kept, as the profile says them
         if self.options.drop_totals:
-            notes, loaded, pivot = self._dropped_rows(loaded, notes, units, (early, early_note, early_label))
+            notes, loaded, pivot = self._dropped_rows(
+                loaded, notes + filled, units, (early, early_note, early_label)
+            )
         elif not appending:  # appended rows follow others: "the rows above" are not the file's
             notes, totals, pivot = self._kept_rows(loaded, notes)
         else:
@@ -124,8 +135,9 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         plan = self.plan
         # once more even after an early drop: one that found the notes alone (a total of amounts still
         # text above them) leaves the totals row last, found once the amounts read as numbers
-        late, late_note, retyped, label = self._drop_totals(loaded, plan.text_columns)
+        late, late_note, retyped, label, filled = self._drop_totals(loaded, plan.text_columns)
         loaded -= late
+        notes = notes + filled
         if late and label and not retyped:  # a label below text dates, dropped once the amounts read
             relabelled, label_units = self._settle_label(label, loaded, units)
             units |= label_units
@@ -133,6 +145,8 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             retyped = [label] if relabelled else []
         # the label's column was text for the label alone: what the odd-value check said of it is moot
         notes = moot_notes(notes, retyped)
+        gone = [c for c, n in ((early[2], early[1]), (label, late_note)) if c and totals_dropped(n)]
+        notes = [n for n in notes if not _label_advice(n, gone)]
         # subtotal rows a footer's stack took are gone; balance rows among the records are looked for still
         groups = find_group_sums(self.conn, self.table, plan.text_columns, subtotals=not (early[0] or late))
         dropped = [n for n in (early[1], late_note) if n]
@@ -156,7 +170,10 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         """Totals, subtotal, balance and summary rows loaded as rows (no --drop-totals): said, the kind
         the profile marks for aggregate to refuse, and the label column of a footer totals row."""
         text = self.plan.text_columns
-        totals_notes, totals, kept = totals_row_note(self.conn, self.table, loaded, text, said=notes)
+        fill = not self.options.keep_blank_labels
+        totals_notes, totals, kept = totals_row_note(
+            self.conn, self.table, loaded, text, said=notes, fill=fill
+        )
         pivot = str(totals["column"]) if totals else ""
         # a column kept text by a note below the table: --null, as the odd-value check advised, would
         # load the note as a row; the footer's note names --drop-footer instead
@@ -371,12 +388,13 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
             units_known=units,
         )
 
-    def _drop_totals(self, loaded: int, text: Sequence[str]) -> tuple[int, str, list[str], str]:
+    def _drop_totals(self, loaded: int, text: Sequence[str]) -> tuple[int, str, list[str], str, list[str]]:
         """``--drop-totals`` (``totals_row.drop_totals``); nothing without it."""
         if not self.options.drop_totals:
-            return 0, "", [], ""
+            return 0, "", [], "", []
         separators = (self.options.decimal, self.options.thousands)
-        return drop_totals(self.conn, self.table, loaded, text, self.plan.fixed, separators)
+        fill = not self.options.keep_blank_labels
+        return drop_totals(self.conn, self.table, loaded, text, self.plan.fixed, separators, fill=fill)
 
     def _written(self) -> Written:
         """``written_tables`` after the write: the tables before it and the new table's own columns, with

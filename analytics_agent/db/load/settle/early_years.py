@@ -46,21 +46,32 @@ def early_years(
     ``written_formats`` takes. Returns the notes and the columns turned back to text."""
     types = own_table_types(conn, table)
     dated = {c: t for c, t in types.items() if t in DATE_TYPES and c not in fixed}
-    kinds = {c: dated[c] for c in early_year_columns(conn, table, list(dated))}
-    if not kinds:
+    lows = lowest_years(conn, table, list(dated))
+    kinds = {c: dated[c] for c, low in lows.items() if low < 1000}
+    read = {m[1] for m in (re.match(_READER_NOTE, n) for n in said) if m}  # text dates said their years
+    past = {c: dated[c] for c, low in lows.items() if 1000 <= low < 1900 and c not in read}
+    if not kinds and not past:
         return [], []
-    return settle_early_years(conn, table, kinds, *written_formats(kinds, sniffed, sniffed_formats, said))
+    both = {**kinds, **past}
+    formats, options = written_formats(both, sniffed, sniffed_formats, said)
+    notes, kept = settle_early_years(conn, table, kinds, formats, options) if kinds else ([], [])
+    if past:
+        from analytics_agent.db.load.settle.past_years import settle_past_years  # such columns only
+
+        past_notes, past_kept = settle_past_years(conn, table, past, formats, options)
+        notes, kept = notes + past_notes, kept + past_kept
+    return notes, kept
 
 
-def early_year_columns(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]) -> list[str]:
-    """The columns of ``columns`` (dates or timestamps) holding a year below 1000: one aggregate of
-    their minimums, which DuckDB answers from the stored columns (no file read)."""
+def lowest_years(conn: duckdb.DuckDBPyConnection, table: str, columns: Sequence[str]) -> dict[str, int]:
+    """The lowest year of each of ``columns`` (dates or timestamps) holding one: one aggregate of their
+    minimums, which DuckDB answers from the stored columns (no file read)."""
     if not columns:
-        return []
+        return {}
     # DuckDB's -infinity comes to Python as the year 1: only finite values count
     parts = ", ".join(f"min({c}) FILTER (WHERE isfinite({c}))" for c in map(quote_ident, columns))
     found = first_row(conn.execute(f"SELECT {parts} FROM {quote_ident(table)}"))
-    return [c for c, low in zip(columns, found, strict=True) if low is not None and low.year < 1000]
+    return {c: low.year for c, low in zip(columns, found, strict=True) if low is not None}
 
 
 def written_formats(
@@ -96,7 +107,10 @@ def unsaid_dates(notes: Sequence[str], kept: Sequence[str]) -> list[str]:
     return [
         n
         for n in notes
-        if not any(n.startswith(f"{c}: ") and ("DATE" in n or "TIMESTAMP" in n) for c in kept)
+        if not any(
+            n.startswith(f"{c}: ") and ("DATE" in n or "TIMESTAMP" in n or n.startswith(f"{c}: dates read"))
+            for c in kept
+        )
     ]
 
 

@@ -184,7 +184,8 @@ def _markers(
     conn: duckdb.DuckDBPyConnection, table: str, kinds: dict[str, str], rows: int | None, decimal: str | None
 ) -> dict[str, str]:
     """Those of ``kinds`` (column -> the type a quarter of its values fit at least) whose other values are at most two
-    distinct words without a digit, over the sample: a marker, however often a file writes it."""
+    distinct words without a digit, over the sample: a marker, however often a file writes it. Not where
+    the words name things (``_named_things``)."""
     if not kinds:
         return {}
     parts = []
@@ -193,11 +194,38 @@ def _markers(
         odd = odd_sql(col, kind, decimal)
         parts.append(
             f"count(DISTINCT {col}) FILTER (WHERE {odd}) <= 2 AND "
-            f"coalesce(bool_and(regexp_full_match({col}, '{_MARKER}')) FILTER (WHERE {odd}), false)"
+            f"coalesce(bool_and(regexp_full_match({col}, '{_MARKER}')) FILTER (WHERE {odd}), false) AND NOT "
+            + _named_things(col, kind, odd)
         )
     source = first_rows(table, list(kinds), SAMPLE_ROWS, rows)
     found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {source}"))
     return {name: kind for (name, kind), marker in zip(kinds.items(), found, strict=True) if marker}
+
+
+def _named_things(col: str, kind: str, odd: str) -> str:
+    """SQL: the odd values of a quoted column are words naming things, no missing marker (Rivilė's
+    warehouse column of ``KAUNAS``, ``CENTR`` and ``01``: read as missing, two thirds of the names were
+    lost). Words of letters only (``/``, ``k.A.``, ``n/k`` are marks, whatever the column), and either the
+    values that fit are codes (``_CODE_MARK``: with the words missing the column stays text, and the
+    option would only lose them), or two different words outnumber them (a column of words with some
+    numbers among them: a school's grades ``K`` and ``PK`` above ``1``-``12``). One word however often
+    (Meta's ``Ongoing`` for an ad set with no end), or two beside more numbers, stays a marker."""
+    fits = f"{col} IS NOT NULL AND NOT ({odd})"
+    letters = f"coalesce(bool_and(regexp_full_match({col}, '{_WORDS}')) FILTER (WHERE {odd}), false)"
+    codes = (
+        f"coalesce(bool_or({_CODE_MARK.format(c=col)}) FILTER (WHERE {fits}), false)"
+        if kind == "DOUBLE"  # a date's leading zero (01.02.2024) is no code
+        else "false"
+    )
+    words = (
+        f"(count(DISTINCT {col}) FILTER (WHERE {odd}) = 2 AND "
+        f"count(*) FILTER (WHERE {odd}) > count(*) FILTER (WHERE {fits}))"
+    )
+    return f"({letters} AND ({codes} OR {words}))"
+
+
+_WORDS = r"\pL+( \pL+)?"
+"""One or two words of letters, nothing else: a name (``KAUNAS``), or a marker in words (``NVD``)."""
 
 
 def _number_notes(

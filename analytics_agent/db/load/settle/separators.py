@@ -100,13 +100,17 @@ def _number_columns(
 
 
 def _read_per_column(
-    conn: duckdb.DuckDBPyConnection, text_reader: tuple[str, list[Any]], columns: list[str], picks: list[str]
+    conn: duckdb.DuckDBPyConnection,
+    text_reader: tuple[str, list[Any]],
+    columns: list[str],
+    picks: list[str],
+    width: int = 3,
 ) -> list[tuple[str, tuple[Any, ...]]]:
     """Each column with its part of one query over the file read as text: ``picks`` holds one select
-    list of three aggregates per column."""
+    list of ``width`` aggregates per column."""
     source, params = text_reader
     found = first_row(conn.execute(f"SELECT {', '.join(picks)} FROM {source}", params))
-    return [(column, tuple(found[3 * n : 3 * n + 3])) for n, column in enumerate(columns)]
+    return [(column, tuple(found[width * n : width * (n + 1)])) for n, column in enumerate(columns)]
 
 
 def check_decimal(
@@ -120,20 +124,27 @@ def check_decimal(
     exactly three digits after it: ``--decimal ','`` on a file writing ``1,500`` for fifteen hundred read
     1.5 without a word (the mirror of ``--thousands`` on a decimal-point file). Loaded as told: in a file
     whose numbers all have three decimals it is right, so this is said, not refused. Not asked with
-    ``--thousands`` too: ``1.234,500`` then says which mark groups."""
+    ``--thousands`` too: ``1.234,500`` then says which mark groups. Not said when another number column
+    writes the mark with other than three digits after it (Rivilė's quantities ``73,210`` beside costs
+    ``117,7000`` and values ``8 616,82``): the file shows the mark is its decimal one."""
     numbers = _number_columns(conn, table, stored_to_original)
     if not numbers:
         return []
     point = decimal.replace("'", "''")
     three = rf"[+-]?\d*{re.escape(decimal)}\d{{3}}".replace("'", "''")
+    other = rf".*\d{re.escape(decimal)}(\d{{1,2}}|\d{{4,}})".replace("'", "''")
     picks = [
         f"count(*) FILTER (WHERE contains({c}, '{point}')), "
         f"count(*) FILTER (WHERE regexp_full_match(trim({c}), '{three}')), "
-        f"min(trim({c})) FILTER (WHERE regexp_full_match(trim({c}), '{three}'))"
+        f"min(trim({c})) FILTER (WHERE regexp_full_match(trim({c}), '{three}')), "
+        f"bool_or(contains({c}, '{point}') AND regexp_full_match(trim({c}), '{other}'))"
         for c in map(quote_ident, numbers)
     ]
+    found = _read_per_column(conn, text_reader, numbers, picks, width=4)
+    if any(witness for *_, witness in (counts for _, counts in found)):
+        return []
     notes = []
-    for column, (with_point, with_three, example) in _read_per_column(conn, text_reader, numbers, picks):
+    for column, (with_point, with_three, example, _) in found:
         if with_point and with_three == with_point:
             notes.append(
                 f"column {column}: every value with the decimal mark {decimal!r} has three digits after it "

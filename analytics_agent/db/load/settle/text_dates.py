@@ -76,7 +76,10 @@ def text_dates(
     converted: list[str] = []
     notes: list[str] = []
     noted: list[str] = []
-    for name, (present, full, most, best) in fitting.items():
+    # month periods last: their years are weighed against the other dates, read first
+    for name, (present, full, most, best) in sorted(
+        fitting.items(), key=lambda f: formats[f[0]] == MONTH_FORMATS
+    ):
         if not full and name in marked and (not most or most * 2 < present):
             from analytics_agent.db.load.settle.day_halves import unread_note
 
@@ -94,7 +97,7 @@ def text_dates(
         # most values fit a format (``best``) but some do not: those are named below, not the format
         chosen, why = _choose_format(conn, table, name, full, clues, values[name]) if full else (best, "")
         note = _convert(conn, table, name, (chosen, why), (values[name], name in local), marked.get(name, []))
-        if note.startswith(f"{name} looks like"):
+        if note.startswith((f"{name} looks like", f"{name} stayed text")):
             noted.append(name)
         else:
             converted.append(name)
@@ -115,13 +118,20 @@ def _convert(
     whether its month names are read in English; ``marks``: the morning and afternoon marks its values
     write (``day_halves``)."""
     (chosen, why), (text, local), col, target = reading, read_as, quote_ident(name), quote_ident(table)
-    bad, example = first_row(
+    read = f"TRY_STRPTIME({text}, ?)"
+    fits = f"{read} IS NOT NULL AND {_year_shape(col, chosen)}"
+    bad, example, low, high, earliest = first_row(
         conn.execute(
-            f"SELECT count(*), any_value({col}) FROM {target} WHERE {col} IS NOT NULL "
-            f"AND (TRY_STRPTIME({text}, ?) IS NULL OR NOT {_year_shape(col, chosen)})",
-            [chosen],
+            f"SELECT count(*) FILTER (WHERE NOT ({fits})), any_value({col}) FILTER (WHERE NOT ({fits})), "
+            f"min(year({read})), max(year({read})), arg_min({col}, {read}) FROM {target} WHERE {col} IS NOT NULL",
+            [chosen] * 5,  # fits twice, read thrice
         )
     )
+    if not bad and low is not None:
+        kept, said = _years_read(conn, table, name, chosen, (int(low), int(high)), str(earliest))
+        if kept:
+            return kept
+        why += said
     if bad:
         fault = _fault(str(example)) if marks else ""
         fix = (
@@ -158,6 +168,54 @@ def _convert(
         f"{name}: text dates like {sample!r} stored as {kind} (format {chosen}{why}); "
         f"add --type {name}=VARCHAR to keep them as text"
     )
+
+
+def _years_read(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    name: str,
+    chosen: str,
+    years: tuple[int, int],
+    earliest: str,
+) -> tuple[str, str]:
+    """Whether a column's dates, read with ``chosen`` in ``years`` (lowest, highest; ``earliest``: the
+    value of the lowest as written), are dates (``date_years``): the note of a column kept text (then
+    ``""`` read), else what its date note adds. Years below 1000 are ``early_years``' to settle."""
+    from analytics_agent.db.load.settle import date_years as dy  # a column of text dates only
+
+    low = years[0]
+    if 1000 <= low < dy.EARLIEST and "%Y" in chosen:
+        return (
+            ("", dy.early_said(low))
+            if dy.dates_named(name)
+            else (dy.early_note(name, chosen, low, earliest), "")
+        )
+    if chosen not in dy.NUMBER_MONTHS or dy.period_named(name) or dy.dates_named(name):
+        return "", ""
+    others = _other_years(conn, table, name)
+    if others is None or dy.within(years, others):
+        return "", ""
+    return dy.outside_note(name, chosen, years, others), ""
+
+
+def _other_years(conn: duckdb.DuckDBPyConnection, table: str, name: str) -> tuple[int, int] | None:
+    """The lowest and highest year of the table's other date and timestamp columns (as stored so far:
+    DuckDB's and those read before), or None without one."""
+    from analytics_agent.db.catalog import own_table_types
+
+    dated = [
+        quote_ident(c)
+        for c, kind in own_table_types(conn, table).items()
+        if c != name and kind.startswith(("DATE", "TIMESTAMP"))
+    ]
+    if not dated:
+        return None
+    parts = [f"min(year({c})) FILTER (WHERE isfinite({c}))" for c in dated]
+    parts += [f"max(year({c})) FILTER (WHERE isfinite({c}))" for c in dated]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    lows = [y for y in found[: len(dated)] if y is not None]
+    highs = [y for y in found[len(dated) :] if y is not None]
+    return (min(lows), max(highs)) if lows and highs else None
 
 
 def _format_fits(

@@ -211,12 +211,14 @@ def totals_row_note(
     rows: int,
     text_columns: Sequence[str],
     said: Sequence[str] = (),
+    *,
+    fill: bool = True,
 ) -> tuple[list[str], dict[str, Any] | None, list[str]]:
     """One line when the table ends with a totals row or note lines (``find_footer``), what the profile
     keeps of a totals row (``totals_marker``), and the columns the kept note lines keep text: numbers in
     every other row, or one odd value alone, the note's, in what the load has ``said`` (``X stayed text
     because of 1 value like ...``). What the odd-value check said of those is moot: its ``--null`` would
-    load the note as a row."""
+    load the note as a row. ``fill``: a pivot table's blank group labels are filled (``group_labels``)."""
     found, notes = find_footer(conn, table, rows, text_columns)
     if found is None and not notes.rows:
         return [], None, []
@@ -230,7 +232,17 @@ def totals_row_note(
         f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)}; loaded as rows, a sum over the table "
         "counts them twice: add --drop-totals to load without them"
     )
-    return [note], totals_marker(conn, table, found, notes), text
+    return [note, *group_labels(conn, table, found, fill)], totals_marker(conn, table, found, notes), text
+
+
+def group_labels(conn: duckdb.DuckDBPyConnection, table: str, found: Totals, fill: bool) -> list[str]:
+    """``pivot_groups.fill_group_labels`` for a totals row found with its subtotal rows (``fill``: not
+    ``--keep-blank-labels``); nothing otherwise."""
+    if not fill or not found.subtotals:
+        return []
+    from analytics_agent.db.load.settle.pivot_groups import fill_group_labels  # pivot tables only
+
+    return fill_group_labels(conn, table, found.label, found.subtotals, found.row, headers=found.headers)
 
 
 def _one_odd_value(note: str, column: str) -> bool:
@@ -335,15 +347,19 @@ def drop_totals(
     text_columns: Sequence[str],
     fixed: Sequence[str],
     separators: tuple[str | None, str | None] = (None, None),
-) -> tuple[int, str, list[str], str]:
+    *,
+    fill: bool = True,
+) -> tuple[int, str, list[str], str, list[str]]:
     """``--drop-totals`` (``--drop-footer``): delete the footer, its totals row, its subtotal rows and the
     note lines below it (``find_footer``). Returns the rows deleted, the note (empty: none found), the
     columns that became number columns (text only for the label or the notes), and the label's column
-    (a note's when there is no totals row; "" when nothing was found)."""
+    (a note's when there is no totals row; "" when nothing was found), and the note of a pivot table's
+    blank group labels filled before its subtotal rows went (``group_labels``; ``fill``)."""
     found, notes = find_footer(conn, table, rows, text_columns)
     gone = ([found.row, *found.also, *found.subtotals, *found.headers] if found else []) + notes.rows
     if not gone:
-        return 0, "", [], ""
+        return 0, "", [], "", []
+    filled = group_labels(conn, table, found, fill) if found else []
     from analytics_agent.db.load.settle.retype import retype_column  # a load that drops a footer only
 
     t = quote_ident(table)
@@ -368,6 +384,7 @@ def drop_totals(
             ),
             retyped,
             label,
+            filled,
         )
     the_sums = f", totals: {found.text!r} the sums" if found.stack else ", the sums"
     note = (
@@ -375,7 +392,7 @@ def drop_totals(
         f"{', '.join(found.sums)}{_subtotals(found)}{_below(notes)} ({len(gone)} {rows_said}); leave out "
         "--drop-totals to keep them"
     )
-    return len(gone), note, retyped, label
+    return len(gone), note, retyped, label, filled
 
 
 def totals_dropped(note: str) -> bool:
