@@ -3,11 +3,17 @@ when they are. Loyverse's receipt numbers ``2-1017`` and ``1-1010`` fit ``%m-%Y`
 months of the years 1008-1040, said in a note, a wrong reading of ids. A year before 1900 from text is
 read only under a name that says dates (a register's ``Birth date``), and said; a month written with its
 number (``02-2024``, ``2024/02``), the commonest shape of ids and codes, also needs a name that says
-months or periods, or years within those of the file's other dates. Pure: the caller queries."""
+months or periods, or years within those of the file's other dates. Its checks are pure but ``years_read``, which asks the
+table for the years of its other date columns."""
 
 from __future__ import annotations
 
 import re
+
+import duckdb
+
+from analytics_agent.db.catalog import own_table_types, quote_ident
+from analytics_agent.db.rows import first_row
 
 EARLIEST = 1900
 """Years before this are read from text only under a name that says dates."""
@@ -102,3 +108,43 @@ def within(years: tuple[int, int], others: tuple[int, int]) -> bool:
 
 def _span(years: tuple[int, int]) -> str:
     return str(years[0]) if years[0] == years[1] else f"{years[0]}-{years[1]}"
+
+
+def years_read(
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    name: str,
+    chosen: str,
+    years: tuple[int, int],
+    earliest: str,
+) -> tuple[str, str]:
+    """Whether a column's dates, read with ``chosen`` in ``years`` (lowest, highest; ``earliest``: the
+    value of the lowest as written), are dates (``date_years``): the note of a column kept text (then
+    ``""`` read), else what its date note adds. Years below 1000 are ``early_years``' to settle."""
+    low = years[0]
+    if 1000 <= low < EARLIEST and "%Y" in chosen:
+        return ("", early_said(low)) if dates_named(name) else (early_note(name, chosen, low, earliest), "")
+    if chosen not in NUMBER_MONTHS or period_named(name) or dates_named(name):
+        return "", ""
+    others = other_years(conn, table, name)
+    if others is None or within(years, others):
+        return "", ""
+    return outside_note(name, chosen, years, others), ""
+
+
+def other_years(conn: duckdb.DuckDBPyConnection, table: str, name: str) -> tuple[int, int] | None:
+    """The lowest and highest year of the table's other date and timestamp columns (as stored so far:
+    DuckDB's and those read before), or None without one."""
+    dated = [
+        quote_ident(c)
+        for c, kind in own_table_types(conn, table).items()
+        if c != name and kind.startswith(("DATE", "TIMESTAMP"))
+    ]
+    if not dated:
+        return None
+    parts = [f"min(year({c})) FILTER (WHERE isfinite({c}))" for c in dated]
+    parts += [f"max(year({c})) FILTER (WHERE isfinite({c}))" for c in dated]
+    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
+    lows = [y for y in found[: len(dated)] if y is not None]
+    highs = [y for y in found[len(dated) :] if y is not None]
+    return (min(lows), max(highs)) if lows and highs else None

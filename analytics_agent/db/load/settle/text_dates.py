@@ -128,7 +128,9 @@ def _convert(
         )
     )
     if not bad and low is not None:
-        kept, said = _years_read(conn, table, name, chosen, (int(low), int(high)), str(earliest))
+        from analytics_agent.db.load.settle.date_years import years_read  # a column of text dates only
+
+        kept, said = years_read(conn, table, name, chosen, (int(low), int(high)), str(earliest))
         if kept:
             return kept
         why += said
@@ -168,54 +170,6 @@ def _convert(
         f"{name}: text dates like {sample!r} stored as {kind} (format {chosen}{why}); "
         f"add --type {name}=VARCHAR to keep them as text"
     )
-
-
-def _years_read(
-    conn: duckdb.DuckDBPyConnection,
-    table: str,
-    name: str,
-    chosen: str,
-    years: tuple[int, int],
-    earliest: str,
-) -> tuple[str, str]:
-    """Whether a column's dates, read with ``chosen`` in ``years`` (lowest, highest; ``earliest``: the
-    value of the lowest as written), are dates (``date_years``): the note of a column kept text (then
-    ``""`` read), else what its date note adds. Years below 1000 are ``early_years``' to settle."""
-    from analytics_agent.db.load.settle import date_years as dy  # a column of text dates only
-
-    low = years[0]
-    if 1000 <= low < dy.EARLIEST and "%Y" in chosen:
-        return (
-            ("", dy.early_said(low))
-            if dy.dates_named(name)
-            else (dy.early_note(name, chosen, low, earliest), "")
-        )
-    if chosen not in dy.NUMBER_MONTHS or dy.period_named(name) or dy.dates_named(name):
-        return "", ""
-    others = _other_years(conn, table, name)
-    if others is None or dy.within(years, others):
-        return "", ""
-    return dy.outside_note(name, chosen, years, others), ""
-
-
-def _other_years(conn: duckdb.DuckDBPyConnection, table: str, name: str) -> tuple[int, int] | None:
-    """The lowest and highest year of the table's other date and timestamp columns (as stored so far:
-    DuckDB's and those read before), or None without one."""
-    from analytics_agent.db.catalog import own_table_types
-
-    dated = [
-        quote_ident(c)
-        for c, kind in own_table_types(conn, table).items()
-        if c != name and kind.startswith(("DATE", "TIMESTAMP"))
-    ]
-    if not dated:
-        return None
-    parts = [f"min(year({c})) FILTER (WHERE isfinite({c}))" for c in dated]
-    parts += [f"max(year({c})) FILTER (WHERE isfinite({c}))" for c in dated]
-    found = first_row(conn.execute(f"SELECT {', '.join(parts)} FROM {quote_ident(table)}"))
-    lows = [y for y in found[: len(dated)] if y is not None]
-    highs = [y for y in found[len(dated) :] if y is not None]
-    return (min(lows), max(highs)) if lows and highs else None
 
 
 def _format_fits(

@@ -17,6 +17,7 @@ import duckdb
 
 from analytics_agent.db.catalog import quote_ident
 from analytics_agent.db.load.settle.footer import Notes, may_total, note_rows
+from analytics_agent.db.load.settle.group_headers import group_headers
 from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL, is_total_label
 from analytics_agent.db.rows import first_row
 
@@ -36,7 +37,7 @@ class Totals:
         """The columns the row sums; the rowids of subtotal rows above it (their sums add up to the total
         too), and one subtotal row's label."""
         self.headers: list[int] = []
-        """The rowids of the rows that name a group its subtotal row closes (``_group_headers``)."""
+        """The rowids of the rows that name a group its subtotal row closes (``group_headers``)."""
         self.also: list[int] = []
         self.stack: list[str] = []
         """The rowids of the other totals rows stacked with it at the table's end (``_stacked``), and the
@@ -86,7 +87,8 @@ def find_totals(
             found = Totals(
                 label, last[label], row, sums, subtotals, _label_at(conn, table, label, subtotals[0])
             )
-            found.headers = _group_headers(conn, table, label, [c for c in last if c != label], found)
+            others = [c for c in last if c != label]
+            found.headers = group_headers(conn, table, label, others, found.subtotals, row)
             return found
     sums = aggregated(conn, table, last, numbers, f"rowid < {row}")
     if sums:
@@ -137,26 +139,6 @@ def _label_column(text_columns: Sequence[str], cells: Sequence[Any]) -> str | No
         ),
         None,
     )
-
-
-def _group_headers(
-    conn: duckdb.DuckDBPyConnection, table: str, label: str, others: Sequence[str], found: Totals
-) -> list[int]:
-    """The rows above the totals row that name a group one of its subtotal rows closes, the name alone in
-    the label's column, every other cell empty (QuickBooks' ``Business Checking (1010)`` over the rows
-    that ``Total for Business Checking (1010)`` sums): no data, and counted as rows without them."""
-    t, col = quote_ident(table), quote_ident(label)
-    empty = " AND ".join(f"{quote_ident(c)} IS NULL" for c in others) or "true"
-    ids = ", ".join(map(str, found.subtotals))
-    closing = [str(r[0]) for r in conn.execute(f"SELECT {col} FROM {t} WHERE rowid IN ({ids})").fetchall()]
-    named = conn.execute(
-        f"SELECT rowid, {col} FROM {t} WHERE rowid < {found.row} AND {col} IS NOT NULL AND {empty}"
-    ).fetchall()
-    return [
-        int(rowid)
-        for rowid, name in named
-        if str(name).strip() and any(str(name).strip() in c for c in closing)
-    ]
 
 
 def _last_row(
