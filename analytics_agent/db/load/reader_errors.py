@@ -167,7 +167,11 @@ def explain_load_error(
         return said
     if match := _COLUMNS.search(message):
         return field_count_advice(where, int(match[2]), int(match[1]), record, good_records)
-    return _windows_1252(message, files, where) or _reader_failure(message, where)
+    return (
+        _windows_1252(message, files, where)
+        or _other_encoding(message, files, where)
+        or _reader_failure(message, where)
+    )
 
 
 def _date_format(where: str, message: str, stored_names: Mapping[str, str]) -> str:
@@ -210,6 +214,25 @@ def _windows_1252(message: str, files: Sequence[Path], where: str) -> str | None
             f"{where or 'the file'}: the file is not UTF-8 but Windows-1252 (what Excel on Windows saves: "
             "bytes for €, “ or – that latin-1 lacks); add --encoding windows-1252 to read it as such"
         )
+    return None
+
+
+def _other_encoding(message: str, files: Sequence[Path], where: str) -> str | None:
+    """A decoding failure in a file whose bytes past the first block read as another encoding than
+    latin-1 (a Chinese name further down an English file), which names it. Reads the files: for an error's
+    advice only."""
+    if "Invalid unicode" not in message and "not utf-8 encoded" not in message:
+        return None
+    from analytics_agent.db.load.read.encodings import better_encodings  # on this error only
+    from analytics_agent.db.load.read.late_bytes import foreign_block
+
+    for path in files:
+        block = foreign_block(path)
+        if block and (other := better_encodings(block)):
+            return (
+                f"{where or path.name}: the file is not UTF-8, and its text there reads as another encoding "
+                f"than latin-1; add {' or '.join(other)}"
+            )
     return None
 
 
