@@ -9,9 +9,24 @@ import codecs
 from pathlib import Path
 from typing import BinaryIO
 
+from analytics_agent.db.load.read.encodings import better_encodings
+
 _CHUNK = 1 << 20
 _BLOCK = 1 << 16
 """As much as the load's first look reads (``encodings.PEEK_BYTES``)."""
+
+
+def later_encodings(message: str, files: list[Path]) -> list[str]:
+    """For a file DuckDB found not UTF-8 past the first block the load looked at (``message``, its error):
+    the ``--encoding`` options naming what the bytes from that line on read as (``better_encodings``),
+    when another encoding than latin-1 reads them; else none."""
+    if "Invalid unicode" not in message and "not utf-8 encoded" not in message:
+        return []
+    for path in files:
+        block = foreign_block(path)
+        if block and (named := better_encodings(block)):
+            return named
+    return []
 
 
 def foreign_block(path: Path) -> bytes:
