@@ -12,6 +12,7 @@ import duckdb
 from analytics_agent.db.load.line_numbers import physical_lines
 from analytics_agent.db.load.options import Dialect, Input, LoadOptions
 from analytics_agent.db.load.plan import Plan
+from analytics_agent.db.load.read.late_bytes import later_encodings
 from analytics_agent.db.load.read.titles import past_sparse_lines
 from analytics_agent.db.load.reader_errors import (
     explain_load_error,
@@ -60,7 +61,17 @@ def explain_failure(
         lines_above=above,
         table_at=below,
         delimiter=dialect.delimiter if dialect is not None else None,
+        encodings=later_encodings(message, files),
     )
+
+    from analytics_agent.db.load.read.encodings import better_encodings  # this refusal's path only
+    from analytics_agent.db.load.read.late_bytes import foreign_block
+
+    for path in files:
+        block = foreign_block(path)
+        if block and (named := better_encodings(block)):
+            return named
+    return []
 
 
 def _refused_record(path: Path, message: str, dialect: Dialect) -> tuple[int, int, list[str]] | None:

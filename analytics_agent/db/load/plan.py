@@ -292,7 +292,9 @@ def describe(
     try:
         described = conn.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()
     except duckdb.Error as exc:
-        from analytics_agent.db.load.reader_errors import explain_load_error  # error path only
+        from analytics_agent.db.load.read.late_bytes import later_encodings  # error path only
+        from analytics_agent.db.load.reader_errors import explain_load_error
 
-        raise LoadError(explain_load_error(str(exc), files)) from None
+        encodings = later_encodings(str(exc), list(files))
+        raise LoadError(explain_load_error(str(exc), files, encodings=encodings)) from None
     return {row[0]: row[1] for row in described}

@@ -126,6 +126,7 @@ def explain_load_error(
     lines_above: int | None = None,
     table_at: int | None = None,
     delimiter: str | None = None,
+    encodings: Sequence[str] = (),
 ) -> str:
     """One line for a failed load. ``stored_names`` maps a file's column names to the stored ones, so the
     suggested ``--type`` uses a name the user can type; ``label`` names the file as the user did (an
@@ -135,7 +136,9 @@ def explain_load_error(
     ``lines_above``: for a one-field header, the lines (comments apart) above the record that begins a block
     of that record's width, when they read as a title (``failure.title_lines``); ``table_at``: the line a
     wider table starts at below a preamble (``failure.table_below``); ``delimiter``: the file's,
-    which counts the fields of a record whose value would not convert (a footer line under a date column)."""
+    which counts the fields of a record whose value would not convert (a footer line under a date column);
+    ``encodings``: for bytes past the first block that are not UTF-8, the ``--encoding`` options naming
+    what they read as (``failure.later_encodings``)."""
     stored_names = stored_names or {}
     where = _where(message, files, label)
     fields = fields_in_record(message)
@@ -167,7 +170,11 @@ def explain_load_error(
         return said
     if match := _COLUMNS.search(message):
         return field_count_advice(where, int(match[2]), int(match[1]), record, good_records)
-    return _windows_1252(message, files, where) or _reader_failure(message, where)
+    return (
+        _windows_1252(message, files, where)
+        or _other_encoding(message, encodings, where)
+        or _reader_failure(message, where)
+    )
 
 
 def _date_format(where: str, message: str, stored_names: Mapping[str, str]) -> str:
@@ -211,6 +218,17 @@ def _windows_1252(message: str, files: Sequence[Path], where: str) -> str | None
             "bytes for €, “ or – that latin-1 lacks); add --encoding windows-1252 to read it as such"
         )
     return None
+
+
+def _other_encoding(message: str, encodings: Sequence[str], where: str) -> str | None:
+    """A decoding failure in a file whose bytes past the first block read as another encoding than latin-1
+    (``encodings``, the options naming it: a Chinese name further down an English file). Pure."""
+    if not encodings or ("Invalid unicode" not in message and "not utf-8 encoded" not in message):
+        return None
+    return (
+        f"{where or 'the file'}: the file is not UTF-8, and its text there reads as another encoding than "
+        f"latin-1; add {' or '.join(encodings)}"
+    )
 
 
 def _is_amount(value: str) -> bool:

@@ -42,7 +42,8 @@ def better_encodings(head: bytes, than: float | None = None) -> list[str]:
     it) by ``_MARGIN``, likeliest first; first of all the script ``_script`` reads it as. Pure."""
     base = share(head, "cp1252") if than is None else than
     scored = []
-    script = _script(head)
+    wide = _wide(head)
+    script = wide[0] if wide else _script(head)
     for codec, what in _OTHERS:
         if codec == "cp1251" and script is not None:
             continue  # Greek and Hebrew bytes read as Cyrillic letters too
@@ -53,8 +54,18 @@ def better_encodings(head: bytes, than: float | None = None) -> list[str]:
             score >= base + _MARGIN or (codec in ("cp1250", "iso8859-2") and one_language(head, codec))
         ):
             scored.append((score, f"--encoding {codec} if it is {what}"))
-    found = [f"--encoding {script[0]} if it is {script[1]}"] if script else []
-    return found + [option for _, option in sorted(scored, key=lambda s: -s[0])]
+    found = [f"--encoding {codec} if it is {what}" for codec, what in wide or ([script] if script else [])]
+    return found + [option for _, option in sorted(scored, key=lambda s: -s[0]) if option not in found]
+
+
+def _wide(head: bytes, few: bool = False) -> list[tuple[str, str]]:
+    """``wide.wide_readings`` of ``head`` when a byte past 0xA0 is there (each such encoding writes its
+    letters with one), else none. Pure."""
+    if max(head, default=0) <= 0xA0:
+        return []
+    from analytics_agent.db.load.read.wide import wide_readings  # past ASCII, not UTF-8 only
+
+    return wide_readings(head, cut=len(head) >= PEEK_BYTES, few=few)
 
 
 _SCRIPTS = {
@@ -94,6 +105,8 @@ def _script(head: bytes) -> tuple[str, str] | None:
             return codec, _SCRIPTS[codec]
     if lettered := _by_letters(head):
         return lettered, _SCRIPTS[lettered]
+    if few := _wide(head, few=True):  # a name or two in Chinese or Korean: too few for their frequencies
+        return few[0]
     from charset_normalizer import from_bytes  # a file that is not UTF-8 only: 30 ms to import
 
     try:

@@ -35,7 +35,11 @@ def first_line(
             params,
         ).fetchone()
     except duckdb.Error as exc:  # not UTF-8 past the peeked block, or unreadable: said in one line
-        from analytics_agent.db.load.reader_errors import explain_load_error  # error path only
+        from analytics_agent.db.load.read.late_bytes import later_encodings  # error path only
+        from analytics_agent.db.load.reader_errors import explain_load_error
 
-        raise LoadError(explain_load_error(str(exc), [path], label=label or path.name)) from None
+        encodings = later_encodings(str(exc), [path])
+        raise LoadError(
+            explain_load_error(str(exc), [path], label=label or path.name, encodings=encodings)
+        ) from None
     return (row[0] or "") if row else ""

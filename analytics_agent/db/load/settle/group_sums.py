@@ -14,7 +14,12 @@ import duckdb
 
 from analytics_agent.db.catalog import own_table_types, quote_ident
 from analytics_agent.db.load.settle.balance_runs import balance_rows, holds_balance_labels
-from analytics_agent.db.load.settle.total_labels import SUBTOTAL_SQL, holds_subtotal_sql_label
+from analytics_agent.db.load.settle.total_labels import (
+    RUNNING_SQL,
+    SUBTOTAL_SQL,
+    holds_running_label,
+    holds_subtotal_sql_label,
+)
 
 _NUMBER_TYPES = ("DOUBLE", "BIGINT", "INTEGER", "HUGEINT", "DECIMAL")
 _HEAD_ROWS = 200
@@ -23,14 +28,22 @@ _HEAD_ROWS = 200
 class GroupSums:
     """The subtotal rows found: their label's column, labels, rowids and the columns they sum."""
 
-    __slots__ = ("column", "kind", "labels", "rows", "sums")
+    __slots__ = ("column", "kind", "labels", "rows", "running", "sums")
 
     def __init__(
-        self, column: str, labels: list[str], rows: list[int], sums: list[str], kind: str = "subtotals"
+        self,
+        column: str,
+        labels: list[str],
+        rows: list[int],
+        sums: list[str],
+        kind: str = "subtotals",
+        running: Sequence[str] = (),
     ) -> None:
         self.column, self.labels, self.rows, self.sums = column, labels, rows, sums
         self.kind = kind
         """``subtotals``, or ``balance``: a statement's balance rows among its records (``balance_runs``)."""
+        self.running = list(running)
+        """The labels of running totals among them (``running_sums``), ``labels`` holding the rest."""
 
 
 def find_group_sums(
@@ -55,7 +68,7 @@ def find_group_sums(
         (
             c
             for c, values in zip(texts, columns, strict=True)
-            if subtotals and holds_subtotal_sql_label(values)
+            if subtotals and (holds_subtotal_sql_label(values) or holds_running_label(values))
         ),
         None,
     )
@@ -70,19 +83,24 @@ def find_group_sums(
 
 
 def _checked(conn: duckdb.DuckDBPyConnection, t: str, column: str, numbers: list[str]) -> GroupSums | None:
-    """The labelled rows of ``column`` when, in some number column they fill, each one's number is the sum
-    of the rows since the labelled row above it: per group (the labelled rows before a row; a labelled row
+    """The labelled rows of ``column`` when, in some number column they fill, each subtotal's number is
+    the sum of the records since the subtotal above it and each running total's is the one before it plus
+    the records between (``running_sums``): per group (the subtotal rows before a row; a subtotal row
     closes the group it is counted in), each number column's sum over its records beside the value its
-    subtotal row holds."""
+    subtotal row holds. Two such checks at least, and every one to the cent."""
+    from analytics_agent.db.load.settle.running_sums import chained_columns, running_groups
+
     col = quote_ident(column)
-    label = f"coalesce(regexp_full_match({col}, '{SUBTOTAL_SQL}'), false)"
+    run = f"coalesce(regexp_full_match({col}, '{RUNNING_SQL}'), false)"
+    label = f"(coalesce(regexp_full_match({col}, '{SUBTOTAL_SQL}'), false) AND NOT {run})"
     grouped = (
-        f"SELECT rowid AS r, {label} AS sub, {col} AS lab, {', '.join(map(quote_ident, numbers))}, "
+        f"SELECT rowid AS r, {label} AS sub, {run} AS run, {col} AS lab, {', '.join(map(quote_ident, numbers))}, "
         f"count(*) FILTER (WHERE {label}) OVER (ORDER BY rowid ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) "
-        f"AS grp FROM {t}"
+        f"AS grp, count(*) FILTER (WHERE {run}) OVER (ORDER BY rowid ROWS BETWEEN UNBOUNDED PRECEDING AND 1 "
+        f"PRECEDING) AS rgrp FROM {t}"
     )
     parts = ", ".join(
-        f"sum({quote_ident(n)}) FILTER (WHERE NOT sub), max({quote_ident(n)}) FILTER (WHERE sub)"
+        f"sum({quote_ident(n)}) FILTER (WHERE NOT sub AND NOT run), max({quote_ident(n)}) FILTER (WHERE sub)"
         for n in numbers
     )
     rows = conn.execute(
@@ -90,18 +108,20 @@ def _checked(conn: duckdb.DuckDBPyConnection, t: str, column: str, numbers: list
         f"FROM ({grouped}) GROUP BY grp"
     ).fetchall()
     closed = [row for row in rows if row[1]]
-    if len(closed) < 2:
-        return None
+    runs = running_groups(conn, grouped, numbers)
     summed = []
     for i, name in enumerate(numbers):
         pairs = [(row[4 + 2 * i], row[5 + 2 * i]) for row in closed if row[5 + 2 * i] is not None]
-        if len(pairs) >= 2 and all(part is not None and abs(part - whole) < 0.005 for part, whole in pairs):
+        steps = chained_columns(runs, i)
+        if steps is None or len(pairs) + steps < 2:
+            continue
+        if all(part is not None and abs(part - whole) < 0.005 for part, whole in pairs):
             summed.append(name)
     if not summed:
         return None
-    ids = sorted(int(row[2][0]) for row in closed)
+    ids = sorted([int(row[2][0]) for row in closed] + [int(g[1]) for g in runs])
     labels = sorted({str(row[3][0]) for row in closed})
-    return GroupSums(column, labels, ids, summed)
+    return GroupSums(column, labels, ids, summed, running=sorted({str(g[2]) for g in runs}))
 
 
 def group_sums_note(found: GroupSums) -> str:
@@ -112,6 +132,12 @@ def group_sums_note(found: GroupSums) -> str:
             "before moved by the rows between; loaded as rows, counts include them: add --drop-totals to load "
             "without them"
         )
+    if found.running:
+        return (
+            f"{len(found.rows):,} rows labelled like {_labelled(found)} ({found.column}) hold the sums of "
+            f"{', '.join(found.sums)}: {_running_said(found)}: loaded as rows, a sum over the table counts "
+            "their rows again: add --drop-totals to load without them"
+        )
     return (
         f"{len(found.rows):,} rows labelled like {found.labels[0]!r} ({found.column}) hold the sums of "
         f"{', '.join(found.sums)} over the rows above each of them, back to the one before: loaded as rows, "
@@ -119,11 +145,24 @@ def group_sums_note(found: GroupSums) -> str:
     )
 
 
+def _labelled(found: GroupSums) -> str:
+    """``'本期合计' or '本年累计'``: a subtotal's label and a running total's. Pure."""
+    return " or ".join(repr(label) for label in (found.labels[:1] + found.running[:1]))
+
+
+def _running_said(found: GroupSums) -> str:
+    """What the rows sum, running totals among them. Pure."""
+    running = f"each {found.running[0]!r} over all the records above it, a running total of the year so far"
+    if not found.labels:
+        return running
+    return f"each {found.labels[0]!r} over the rows above it back to the one before, {running}"
+
+
 def group_marker(found: GroupSums) -> dict[str, Any]:
     """The kept subtotal rows as the stored profile says them (``tools/aggregate/totals_rows``). Pure."""
     return {
         "column": found.column,
-        "labels": found.labels,
+        "labels": found.labels + found.running,
         "rows": len(found.rows),
         "sums": found.sums,
         "kind": found.kind,
@@ -137,6 +176,11 @@ def drop_group_sums(conn: duckdb.DuckDBPyConnection, table: str, found: GroupSum
         return (
             f"--drop-totals: dropped {_balance_rows(found)}, a statement's balances (each {found.sums[0]} the one "
             "before moved by the rows between); leave out --drop-totals to keep them"
+        )
+    if found.running:
+        return (
+            f"--drop-totals: dropped {len(found.rows):,} rows labelled like {_labelled(found)} ({found.column}), "
+            f"the sums of {', '.join(found.sums)} ({_running_said(found)}); leave out --drop-totals to keep them"
         )
     return (
         f"--drop-totals: dropped {len(found.rows):,} rows labelled like {found.labels[0]!r} ({found.column}), "

@@ -61,3 +61,22 @@ def holds_subtotal_sql_label(values: list[str]) -> bool:
     if not values or not may_hold("\n".join(values), _WORDS):
         return False
     return any(may_hold(v, _WORDS) and re.fullmatch(_SUBTOTAL_PY, v) is not None for v in values)
+
+
+_RUNNING_WORDS = (
+    r"year[ -]to[ -]date|ytd|ytd total|total ytd|cumulative( total)?|running total|kumuliert|cumul( annuel)?"
+    r"|acumulado( (anual|del a[ñn]o))?|progressivo|kumulativ|с начала года|narastająco"
+)
+_CJK_RUNNING = r"累计|累計|누계"
+RUNNING_SQL = rf"(?i)^\s*({_RUNNING_WORDS})[\s:：]*$|^.*({_CJK_RUNNING})(发生额|發生額)?[\s:：]*$"
+"""A running total's label: a ledger's year-to-date row after each month's total (Kingdee's and Yonyou's
+``本年累计`` under ``本期合计``, ``累計``, Korean ``누계``, ``Year to date``), whose numbers are the sums of
+every record of the year so far. Read in DuckDB's RE2 and Python's re alike."""
+_RUNNING_ASCII = ("year", "ytd", "cumul", "running", "kumul", "acumulado", "progressivo", "narastaj")
+
+
+def holds_running_label(values: list[str]) -> bool:
+    """Whether one of a column's first ``values`` is a running total's label (``RUNNING_SQL``). Pure."""
+    if not values or not may_hold("\n".join(values), _RUNNING_ASCII):
+        return False
+    return any(re.fullmatch(RUNNING_SQL, v) is not None for v in values)
