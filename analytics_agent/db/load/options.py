@@ -19,7 +19,6 @@ from analytics_agent.db.load.inputs import Kind as Kind
 from analytics_agent.db.load.inputs import file_kind as file_kind
 from analytics_agent.db.load.inputs import resolve_inputs as resolve_inputs
 from analytics_agent.errors import LoadError
-from analytics_agent.suggest import did_you_mean
 
 Mode = Literal["create", "replace", "append"]
 # What R, pandas and spreadsheet exports write for a missing value; "" is DuckDB's own default.
@@ -381,26 +380,3 @@ def _call(function: str, first: list[Any], named: list[tuple[str, Any]]) -> tupl
             parts.append(f"{key} = ?")
             params.append(value)
     return f"{function}({', '.join(parts)})", params
-
-
-def map_type_overrides(
-    overrides: Mapping[str, str],
-    originals: Sequence[str],
-    safe: Sequence[str],
-    *,
-    flag: str = "--type",
-    upper: bool = True,
-) -> dict[str, str]:
-    """``--type`` (or ``--date-format COLUMN=…``) may name a column as the file does or as it is stored;
-    DuckDB wants the file's name."""
-    by_name = {o: o for o in originals} | {s: o for s, o in zip(safe, originals, strict=True)}
-    by_lower = {k.lower(): v for k, v in by_name.items()}
-    mapped: dict[str, str] = {}
-    for column, value in overrides.items():
-        original = by_name.get(column) or by_lower.get(column.lower())
-        if original is None:
-            raise LoadError(
-                f"{flag} {column}=…: no column {column!r}{did_you_mean(column, safe)}; columns: {', '.join(safe)}"
-            )
-        mapped[original] = value.strip().upper() if upper else value
-    return mapped

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import quote_ident
-from analytics_agent.db.load.names import grouped_cells, safe_column_names
+from analytics_agent.db.load.names import grouped_cells, groups_note, header_renames, safe_column_names
 from analytics_agent.db.load.options import (
     NO_PAIRS,
     Dialect,
@@ -21,7 +21,6 @@ from analytics_agent.db.load.options import (
     Kind,
     LoadOptions,
     csv_reader_sql,
-    map_type_overrides,
     parquet_reader_sql,
 )
 from analytics_agent.db.load.read.batches import write_batch
@@ -29,6 +28,7 @@ from analytics_agent.db.load.read.dialect import sniff_dialect
 from analytics_agent.db.load.settle.rejects import Rejects
 from analytics_agent.db.load.settle.token_scan import Recount, recount_for
 from analytics_agent.errors import LoadError
+from analytics_agent.suggest import did_you_mean
 
 SAMPLE_BUFFER = 1 << 20
 """DuckDB's buffer for a reading of a file's first rows: a LIMIT stops only after a buffer's share."""
@@ -298,3 +298,39 @@ def describe(
         encodings = later_encodings(str(exc), list(files))
         raise LoadError(explain_load_error(str(exc), files, encodings=encodings)) from None
     return {row[0]: row[1] for row in described}
+
+
+def map_type_overrides(
+    overrides: Mapping[str, str],
+    originals: Sequence[str],
+    safe: Sequence[str],
+    *,
+    flag: str = "--type",
+    upper: bool = True,
+) -> dict[str, str]:
+    """``--type`` (or ``--date-format COLUMN=…``) may name a column as the file does or as it is stored;
+    DuckDB wants the file's name."""
+    by_name = {o: o for o in originals} | {s: o for s, o in zip(safe, originals, strict=True)}
+    by_lower = {k.lower(): v for k, v in by_name.items()}
+    mapped: dict[str, str] = {}
+    for column, value in overrides.items():
+        original = by_name.get(column) or by_lower.get(column.lower())
+        if original is None:
+            raise LoadError(
+                f"{flag} {column}=…: no column {column!r}{did_you_mean(column, safe)}; columns: {', '.join(safe)}"
+            )
+        mapped[original] = value.strip().upper() if upper else value
+    return mapped
+
+
+def stored_header(
+    dialect: Dialect | None, originals: Sequence[str], safe: Sequence[str]
+) -> tuple[list[str], dict[str, str]]:
+    """``header_renames`` of the header as the file writes it (``dialect.header_cells``), its names under a
+    line of column groups carrying them (``grouped_cells``, said by ``groups_note``)."""
+    cells = (dialect.header_cells if dialect else ()) or originals
+    if dialect is None or not dialect.column_groups:
+        return header_renames(cells, originals, safe)
+    groups = dialect.column_groups
+    notes, own = header_renames(grouped_cells(cells, groups), originals, safe)
+    return groups_note(dialect.skip, groups, safe, dialect.group_lines) + notes, own

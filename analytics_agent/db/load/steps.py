@@ -11,9 +11,8 @@ from typing import Any, NamedTuple
 import duckdb
 
 from analytics_agent.db.catalog import Written, get_profile, own_table_types, store_profile, written_tables
-from analytics_agent.db.load.names import grouped_cells, groups_note, header_renames
 from analytics_agent.db.load.options import Input, LoadOptions
-from analytics_agent.db.load.plan import Plan, excel_note
+from analytics_agent.db.load.plan import Plan, excel_note, stored_header
 from analytics_agent.db.load.settle.amounts_ahead import Ahead
 from analytics_agent.db.load.settle.columns import settle_columns
 from analytics_agent.db.load.settle.compact_dates import compact_dates, date_named
@@ -27,6 +26,7 @@ from analytics_agent.db.load.settle.group_sums import (
 )
 from analytics_agent.db.load.settle.header_rows import NOTHING, UnderHeader, settle_header_rows
 from analytics_agent.db.load.settle.hex_values import hex_notes
+from analytics_agent.db.load.settle.odd_values import label_advice
 from analytics_agent.db.load.settle.rejects import Rejects
 from analytics_agent.db.load.settle.summary_rows import (
     drop_edge_rows,
@@ -49,24 +49,6 @@ from analytics_agent.db.relationships_base import Relationship
 
 Done = tuple[int, list[tuple[str, int]], list[str], dict[str, Any], list[Relationship]]
 """The rows written, the rejected records (file, line), the notes, the stored profile and the links."""
-
-
-def _header_renames(plan: Plan) -> tuple[list[str], dict[str, str]]:
-    cells = (plan.dialect.header_cells if plan.dialect else ()) or plan.originals
-    if plan.dialect is None or not plan.dialect.column_groups:
-        return header_renames(cells, plan.originals, plan.safe)
-    groups = plan.dialect.column_groups
-    notes, own = header_renames(grouped_cells(cells, groups), plan.originals, plan.safe)
-    return groups_note(plan.dialect.skip, groups, plan.safe, plan.dialect.group_lines) + notes, own
-
-
-def _label_advice(note: str, columns: Sequence[str]) -> bool:
-    """Whether ``note`` advises --drop-totals for a column of ``columns`` kept text by a totals label alone
-    (``prekes_kodas stayed text because of 1 value like 'Iš viso:'``): once that row is dropped, the
-    column stays text for its codes, and the note named a value no longer there. Pure."""
-    return any(note.startswith(f"{c} stayed text because of 1 value like") for c in columns) and (
-        "add --drop-totals" in note
-    )
 
 
 class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
@@ -94,7 +76,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         early, early_note, retyped, early_label, filled = self._drop_totals(loaded, plan.text_columns)
         loaded -= early
         appending = self.options.mode == "append"  # appended to, the table holds more than the rows read
-        header_notes, own_names = _header_renames(plan)
+        header_notes, own_names = stored_header(plan.dialect, plan.originals, plan.safe)
         settled, units = self._settle(retyped + unrepeated, None if appending else loaded)
         if not appending:  # an appended table's types stand
             settled += self._compact_dates()
@@ -146,7 +128,7 @@ class LoadSteps(NamedTuple):  # not a dataclass: a tenth of the import cost
         # the label's column was text for the label alone: what the odd-value check said of it is moot
         notes = moot_notes(notes, retyped)
         gone = [c for c, n in ((early[2], early[1]), (label, late_note)) if c and totals_dropped(n)]
-        notes = [n for n in notes if not _label_advice(n, gone)]
+        notes = [n for n in notes if not label_advice(n, gone)]
         # subtotal rows a footer's stack took are gone; balance rows among the records are looked for still
         groups = find_group_sums(self.conn, self.table, plan.text_columns, subtotals=not (early[0] or late))
         dropped = [n for n in (early[1], late_note) if n]

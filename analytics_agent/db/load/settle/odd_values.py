@@ -388,3 +388,12 @@ def odd_value_fix(odd: Sequence[str], *, points: bool = True) -> str:
         flags = " ".join(f"--null {v!r}" for v in odd)
         return f"add {flags} if {'they mean' if len(odd) > 1 else 'it means'} missing"
     return "fix them, or keep the column as text"
+
+
+def label_advice(note: str, columns: Sequence[str]) -> bool:
+    """Whether ``note`` advises --drop-totals for a column of ``columns`` kept text by a totals label alone
+    (``prekes_kodas stayed text because of 1 value like 'Iš viso:'``): once that row is dropped, the
+    column stays text for its codes, and the note named a value no longer there. Pure."""
+    return any(note.startswith(f"{c} stayed text because of 1 value like") for c in columns) and (
+        "add --drop-totals" in note
+    )
