@@ -38,9 +38,10 @@ ROUNDS = tuple(
         "_eleven",
         "_twelve",
         "_thirteen",
+        "_fourteen",
     )
 )
-"""Thirteen rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
+"""Fourteen rounds, each written by a helper that never saw the loader: the second adds a boolean kind and
 keys a repeated header name as ``<name> (position N)`` with the header in ``header``; the third writes
 ids and times of day as text, which the load stores as exact BIGINT and TIME (``_same``); the fourth
 writes a percent as the number before its ``%``, as the later ones do."""
