@@ -12,11 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pytest
 
-from analytics_agent.db.load.run import LoadSummary, load_files
-from analytics_agent.errors import LoadError
-from tests.db.csv_suites import options_from
+from tests.db.loaded import load_path as _load
+from tests.db.loaded import refusal as _refusal
 from tests.db.test_exports_held import _followed
 
 STATES = ("Burgenland", "Kärnten", "Salzburg", "Wien")
@@ -26,18 +24,6 @@ def _write(tmp_path: Path, name: str, text: str, encoding: str = "utf-8") -> Pat
     path = tmp_path / name
     path.write_bytes(text.replace("\n", "\r\n").encode(encoding))
     return path
-
-
-def _load(path: Path, **options: Any) -> LoadSummary:
-    db = path.with_suffix(".duckdb")
-    db.unlink(missing_ok=True)
-    return load_files(db, [str(path)], options_from(options))
-
-
-def _refusal(path: Path, **options: Any) -> str:
-    with pytest.raises(LoadError) as caught:
-        _load(path, **options)
-    return str(caught.value)
 
 
 def _rows(db: Path, sql: str) -> list[tuple[Any, ...]]:

@@ -11,27 +11,16 @@ from typing import Any
 import duckdb
 import pytest
 
-from analytics_agent.db.load.run import LoadSummary, load_files
-from analytics_agent.errors import LoadError
-from tests.db.csv_suites import attempt, options_from, suggested_options
+from analytics_agent.db.load.run import LoadSummary
+from tests.db.csv_suites import attempt, suggested_options
+from tests.db.loaded import load_path as _load
+from tests.db.loaded import refusal as _refusal
 
 
 def _write(tmp_path: Path, name: str, data: str | bytes) -> Path:
     path = tmp_path / name
     path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
     return path
-
-
-def _load(path: Path, **options: Any) -> LoadSummary:
-    db = path.with_suffix(".duckdb")
-    db.unlink(missing_ok=True)
-    return load_files(db, [str(path)], options_from(options))
-
-
-def _refusal(path: Path, **options: Any) -> str:
-    with pytest.raises(LoadError) as caught:
-        _load(path, **options)
-    return str(caught.value)
 
 
 def _rows(path: Path, sql: str) -> list[tuple]:
