@@ -177,19 +177,16 @@ class Workspace:
             LoadError: the file cannot be loaded as it is (the database is unchanged); the message says
                 which option reads it.
         """
-        flags = {k: v for k, v in locals().items() if k not in ("self", "paths", "timezone", "types", "null")}
+        flags = {k: v for k, v in locals().items() if k not in ("self", "paths", "timezone", "types")}
         from analytics_agent.db.load.options import load_options
         from analytics_agent.db.load.run import load_files
         from analytics_agent.tools.semantic.zone_file import load_with_zone
 
         if not paths:
             raise LoadError("load() needs at least one file path")
-        markers = (null,) if isinstance(null, str) else null  # null='NA' would be read as 'N' and 'A'
 
         def run() -> LoadSummary:
-            options = load_options(
-                **flags, types=dict(types or {}), null=None if markers is None else tuple(markers)
-            )
+            options = load_options(**flags, types=dict(types or {}))
             self._live.close()  # a write needs the file to itself
             return load_files(self.path, [str(p) for p in paths], options, sample_data=self._sample)
 

@@ -487,3 +487,9 @@ def test_appended_rows_are_not_checked_against_the_rows_loaded_before(tmp_path: 
         tmp_path / "t.duckdb", [str(tmp_path / "f.csv")], load_options(table="t", append=True)
     )
     assert not any("last row" in n for n in summary.notes)
+
+
+def test_one_missing_marker_given_as_a_string_is_that_marker() -> None:
+    """A notebook's ``load(..., null='NA')`` is one marker, not the letters 'N' and 'A'."""
+    assert load_options(null="NA").null_tokens == ("NA",)
+    assert load_options(null=["NA", "-"]).null_tokens == ("NA", "-")

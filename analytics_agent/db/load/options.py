@@ -145,7 +145,7 @@ def load_options(
     replace: bool = False,
     append: bool = False,
     types: Mapping[str, str] | Sequence[str] | None = None,
-    null: Sequence[str] | None = None,
+    null: str | Sequence[str] | None = None,
     date_format: str | Sequence[str] | None = None,
     **rest: Any,
 ) -> LoadOptions:
@@ -172,7 +172,8 @@ def load_options(
         types=types
         if isinstance(types, Mapping)
         else _pairs(types or (), "--type", "TYPE", "amount=VARCHAR"),
-        null_tokens=tuple(null) if null is not None else None,
+        # one marker given as a string (a notebook's null='NA') is that marker, not 'N' and 'A'
+        null_tokens=((null,) if isinstance(null, str) else tuple(null)) if null is not None else None,
         date_format=shared[0] if shared else None,
         column_date_formats=_pairs(
             [f for f in formats if "=" in f], "--date-format", "FORMAT", "day=%d/%m/%Y"

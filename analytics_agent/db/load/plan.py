@@ -126,29 +126,35 @@ def build_plan(
     final = {o: types.get(o, t) for o, t in sniffed.items()} | {
         o: _parsed_type(f) for o, f in formats.items()
     }
-    guessed = options.date_format is None and dialect.date_format
-    day_month: dict[str, str] = {}
-    if guessed and "%d" in guessed and "%m" in guessed and not guessed.startswith("%Y"):
-        day_month = {
-            s: guessed
-            for o, s in zip(originals, safe, strict=True)
-            if sniffed[o] == "DATE" and o not in overrides and o not in formats
-        }
+    fixed = set(overrides) | set(formats)
+    guessed = dialect.date_format if options.date_format is None else None
     return _plan(
         source,
         params,
         originals,
         safe,
         final,
-        fixed=set(overrides) | set(formats),
+        fixed=fixed,
         flags=[s for o, s in zip(originals, safe, strict=True) if o in flags],
         recount=_recount(files, options, dialect, text_reader, as_text),
         text_reader=text_reader,
-        date_formats=day_month,
+        date_formats=_day_month(guessed, sniffed, originals, safe, fixed),
         parse=formats,
         dialect=dialect,
         first_source=first_rows,
     )
+
+
+def _day_month(
+    guessed: str | None, sniffed: dict[str, str], originals: list[str], safe: list[str], fixed: set[str]
+) -> dict[str, str]:
+    """The DATE columns (stored names) DuckDB read with its guessed day/month format (``guessed``, not
+    --date-format's nor a year-first one), whose order the load checks; none a user typed. Pure."""
+    if not guessed or "%d" not in guessed or "%m" not in guessed or guessed.startswith("%Y"):
+        return {}
+    return {
+        s: guessed for o, s in zip(originals, safe, strict=True) if sniffed[o] == "DATE" and o not in fixed
+    }
 
 
 def _first_rows_buffer(options: LoadOptions) -> int:

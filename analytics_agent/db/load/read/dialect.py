@@ -21,6 +21,7 @@ from analytics_agent.db.load.read.column_groups import group_of_each
 from analytics_agent.db.load.read.first_line import first_line
 from analytics_agent.db.load.read.peek import (
     CANDIDATE_DELIMITERS,
+    Peek,
     agreeing_delimiter,
     excel_delimiter,
     field_count,
@@ -90,22 +91,7 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
     if excel is not None:  # Excel's "sep=;" line is never the header: read from the line after it
         options = options._replace(skip=1, delimiter=options.delimiter or excel)
     new_line = _quoted_line_breaks(peeked.endings, peeked.text, options)
-    lf = {"new_line": new_line} if new_line else {}
-    try:
-        sniffed = _sniff(conn, path, label, options, **lf)
-        pinned = _pin(conn, path, label, options, sniffed, peeked.text)
-        if pinned:
-            options = _past_blank_below_comments(options, peeked.text, sniffed)
-    except _SniffFailed:  # a ragged record inside the sample
-        pinned = _first_line_layout(conn, path, label, options, peeked.endings)
-    if pinned:
-        # ignore_errors: the sniff must not trip over the very records the strict read will report
-        sniffed = _sniff(
-            conn, path, label, options, skip=options.skip or 0, ignore_errors=True, **pinned, **lf
-        )
-    elif not sniffed["HasHeader"] and options.header is None and len(sniffed["Columns"]) > 1:
-        options = _header_after_all(conn, path, label, options, sniffed, peeked.text)
-        sniffed = _sniff(conn, path, label, options, **lf)
+    sniffed, options = _sniffed(conn, path, label, options, peeked, new_line)
     header = bool(sniffed["HasHeader"])
     columns = {c["name"]: c["type"] for c in sniffed["Columns"]}
     quote = options.quote if options.quote is not None else _or(sniffed["Quote"], "")
@@ -144,6 +130,30 @@ def sniff_dialect(conn: duckdb.DuckDBPyConnection, path: Path, label: str, optio
         else (),
         **(_column_groups(peeked.text, sniffed["Delimiter"], quote, len(columns), options) if header else {}),
     )
+
+
+def _sniffed(
+    conn: duckdb.DuckDBPyConnection, path: Path, label: str, options: LoadOptions, peeked: Peek, new_line: str
+) -> tuple[dict[str, Any], LoadOptions]:
+    """DuckDB's sniff of the file, sniffed again with the layout pinned when the first fell back (or met a
+    ragged record), or with the header read after all; and the options as they then read the file."""
+    lf = {"new_line": new_line} if new_line else {}
+    try:
+        sniffed = _sniff(conn, path, label, options, **lf)
+        pinned = _pin(conn, path, label, options, sniffed, peeked.text)
+        if pinned:
+            options = _past_blank_below_comments(options, peeked.text, sniffed)
+    except _SniffFailed:  # a ragged record inside the sample
+        pinned = _first_line_layout(conn, path, label, options, peeked.endings)
+    if pinned:
+        # ignore_errors: the sniff must not trip over the very records the strict read will report
+        sniffed = _sniff(
+            conn, path, label, options, skip=options.skip or 0, ignore_errors=True, **pinned, **lf
+        )
+    elif not sniffed["HasHeader"] and options.header is None and len(sniffed["Columns"]) > 1:
+        options = _header_after_all(conn, path, label, options, sniffed, peeked.text)
+        sniffed = _sniff(conn, path, label, options, **lf)
+    return sniffed, options
 
 
 def _column_groups(text: str, delimiter: str, quote: str, width: int, options: LoadOptions) -> dict[str, Any]:

@@ -246,17 +246,7 @@ def _balances(
     above the closing one (a Bulgarian statement's ``Общо обороти``: labelled a total, each of its numbers
     the sum of the rows above) is one of them too, and no movement."""
     last = ends[-1]
-    column = next(
-        (
-            c
-            for c in texts
-            if first[1].get(c) is not None
-            and last[1].get(c) is not None
-            and is_opening(label_of(first[1][c]))
-            and re.fullmatch(CLOSING, label_of(last[1][c]))
-        ),
-        None,
-    )
+    column = _balance_labels(texts, first[1], last[1])
     if column is None:
         return None
     filled = [c for c in numbers if first[1].get(c) is not None and last[1].get(c) is not None]
@@ -297,6 +287,21 @@ def _balances(
         f", and {labels[1]!r} holds the sums of those rows" if turnover else ""
     )
     return EdgeRows([r for r, _ in edges], "balance", column, sorted(set(labels)), held, what, why)
+
+
+def _balance_labels(texts: list[str], first: dict[str, Any], last: dict[str, Any]) -> str | None:
+    """The text column labelling ``first`` an opening balance and ``last`` a closing one, if any. Pure."""
+    return next(
+        (
+            c
+            for c in texts
+            if first.get(c) is not None
+            and last.get(c) is not None
+            and is_opening(label_of(first[c]))
+            and re.fullmatch(CLOSING, label_of(last[c]))
+        ),
+        None,
+    )
 
 
 def _moves(sums: dict[str, Any], column: str) -> list[float]:

@@ -135,18 +135,7 @@ def _convert(
             return kept
         why += said
     if bad:
-        fault = _fault(str(example)) if marks else ""
-        fix = (
-            f"{fault}; fix them"
-            if fault
-            else "add --drop-totals if it labels a last row of totals"
-            if bad == 1 and is_total_label(str(example))
-            else "fix them"
-            if re.search(r"\d", str(example))  # a value with a digit is data, no missing marker
-            else f"fix them, or add --null {example!r} if they mean missing"
-        )
-        which = f"1 value, {example!r}, does" if bad == 1 else f"{bad:,} values such as {example!r} do"
-        return f"{name} looks like dates ({chosen}) but {which} not fit; it stayed text ({fix})"
+        return _unfit_note(name, chosen, bad, str(example), marks)
     # the latest hour shows what its mark does (23:12:54, not 11:12:54): an ordered LIMIT 1 keeps one row
     order = f" ORDER BY hour(TRY_STRPTIME({text}, '{chosen}')) DESC" if marks else ""
     sample = first_row(conn.execute(f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL{order} LIMIT 1"))[0]
@@ -170,6 +159,23 @@ def _convert(
         f"{name}: text dates like {sample!r} stored as {kind} (format {chosen}{why}); "
         f"add --type {name}=VARCHAR to keep them as text"
     )
+
+
+def _unfit_note(name: str, chosen: str, bad: int, example: str, marks: Sequence[str]) -> str:
+    """The note of a column of dates read with ``chosen`` but for ``bad`` values (``example`` one): it
+    stayed text, and what to do. Pure."""
+    fault = _fault(example) if marks else ""
+    fix = (
+        f"{fault}; fix them"
+        if fault
+        else "add --drop-totals if it labels a last row of totals"
+        if bad == 1 and is_total_label(example)
+        else "fix them"
+        if re.search(r"\d", example)  # a value with a digit is data, no missing marker
+        else f"fix them, or add --null {example!r} if they mean missing"
+    )
+    which = f"1 value, {example!r}, does" if bad == 1 else f"{bad:,} values such as {example!r} do"
+    return f"{name} looks like dates ({chosen}) but {which} not fit; it stayed text ({fix})"
 
 
 def _format_fits(
