@@ -298,11 +298,9 @@ def describe(
     try:
         described = conn.execute(f"DESCRIBE SELECT * FROM {source}", params).fetchall()
     except duckdb.Error as exc:
-        from analytics_agent.db.load.read.late_bytes import later_encodings  # error path only
-        from analytics_agent.db.load.reader_errors import explain_load_error
+        from analytics_agent.db.load.read.late_bytes import read_refusal  # error path only
 
-        encodings = later_encodings(str(exc), list(files))
-        raise LoadError(explain_load_error(str(exc), files, encodings=encodings)) from None
+        raise read_refusal(str(exc), list(files)) from None
     return {row[0]: row[1] for row in described}
 
 

@@ -367,11 +367,9 @@ def _sniff(
     except duckdb.Error as exc:
         if "Error when sniffing file" in str(exc) and not pinned.keys() - {"new_line"}:
             raise _SniffFailed from None
-        from analytics_agent.db.load.read.late_bytes import later_encodings  # error path only
-        from analytics_agent.db.load.reader_errors import explain_load_error
+        from analytics_agent.db.load.read.late_bytes import read_refusal  # error path only
 
-        encodings = later_encodings(str(exc), [path])  # not UTF-8 past the first block: Chinese, or latin-1
-        raise LoadError(explain_load_error(str(exc), [path], label=label, encodings=encodings)) from None
+        raise read_refusal(str(exc), [path], label) from None  # not UTF-8 past the first block, say
     return dict(zip(names, row, strict=True))
 
 

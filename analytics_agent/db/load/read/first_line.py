@@ -9,7 +9,6 @@ from typing import Any
 import duckdb
 
 from analytics_agent.db.load.options import LoadOptions, duckdb_path
-from analytics_agent.errors import LoadError
 
 _UNIT_SEPARATOR = "\x1f"  # never in a header line, so the whole line reads as one value
 
@@ -35,11 +34,7 @@ def first_line(
             params,
         ).fetchone()
     except duckdb.Error as exc:  # not UTF-8 past the peeked block, or unreadable: said in one line
-        from analytics_agent.db.load.read.late_bytes import later_encodings  # error path only
-        from analytics_agent.db.load.reader_errors import explain_load_error
+        from analytics_agent.db.load.read.late_bytes import read_refusal  # error path only
 
-        encodings = later_encodings(str(exc), [path])
-        raise LoadError(
-            explain_load_error(str(exc), [path], label=label or path.name, encodings=encodings)
-        ) from None
+        raise read_refusal(str(exc), [path], label or path.name) from None
     return (row[0] or "") if row else ""

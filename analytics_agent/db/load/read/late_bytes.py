@@ -9,11 +9,10 @@ import codecs
 from pathlib import Path
 from typing import BinaryIO
 
-from analytics_agent.db.load.read.encodings import better_encodings
+from analytics_agent.db.load.read.encodings import PEEK_BYTES, better_encodings
+from analytics_agent.errors import LoadError
 
 _CHUNK = 1 << 20
-_BLOCK = 1 << 16
-"""As much as the load's first look reads (``encodings.PEEK_BYTES``)."""
 
 
 def later_encodings(message: str, files: list[Path]) -> list[str]:
@@ -27,6 +26,15 @@ def later_encodings(message: str, files: list[Path]) -> list[str]:
         if block and (named := better_encodings(block)):
             return named
     return []
+
+
+def read_refusal(message: str, files: list[Path], label: str | None = None) -> LoadError:
+    """The one-line refusal of DuckDB's error ``message`` reading ``files``, naming the encoding the bytes
+    past the first block read as when UTF-8 failed there (``later_encodings``). The error path only."""
+    from analytics_agent.db.load.reader_errors import explain_load_error
+
+    encodings = later_encodings(message, files)
+    return LoadError(explain_load_error(message, files, label=label, encodings=encodings))
 
 
 def foreign_block(path: Path) -> bytes:
@@ -51,7 +59,7 @@ def foreign_block(path: Path) -> bytes:
 
 
 def _from_line(handle: BinaryIO, done: int, chunk: bytes, at: int) -> bytes:
-    """``_BLOCK`` bytes from the start of the line holding ``chunk[at]`` (``chunk`` read from offset
+    """``PEEK_BYTES`` bytes from the start of the line holding ``chunk[at]`` (``chunk`` read from offset
     ``done``; a line begun in the chunk before starts at the chunk)."""
     handle.seek(done + chunk.rfind(b"\n", 0, at) + 1)
-    return handle.read(_BLOCK)
+    return handle.read(PEEK_BYTES)
